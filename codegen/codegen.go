@@ -11,8 +11,6 @@ import (
 	"go/token"
 	"math"
 	"math/big"
-	"reflect"
-	goruntime "runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -1426,14 +1424,16 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 		}
 		return jen.Func().Params().Bool().Block(body...).Call()
 	case *ir.Test:
-		name, ok := testFuncs[x.Name]
-		if !ok {
-			// the operands are passed (and ignored) so that the variables they read are used
-			args, kwargs := g.args(x.Args)
-			return rt("Truthy").Call(rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No test named '%s' found.", x.Name)), g.value(x.X), args, kwargs))
-		}
+		d, ok := directTests[x.Name]
 		args, kwargs := g.args(x.Args)
-		return rt(name).Call(g.value(x.X), args, kwargs)
+		switch {
+		case !ok:
+			// the operands are passed (and ignored) so that the variables they read are used
+			return rt("Truthy").Call(rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No test named '%s' found.", x.Name)), g.value(x.X), args, kwargs))
+		case takes(d, x.Args):
+			return rt(d.fn).Call(append([]jen.Code{g.value(x.X)}, g.values(x.Args.Args)...)...)
+		}
+		return rt("CallTest").Call(jen.Lit(x.Name), g.value(x.X), args, kwargs)
 	case *ir.Const:
 		if b, ok := x.Value.(bool); ok {
 			return jen.Lit(b)
@@ -1517,13 +1517,24 @@ func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 
 // filterCall applies a filter to an already compiled value.
 func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
-	name, ok := filterFuncs[f.Name]
+	d, ok := directFilters[f.Name]
 	args, kwargs := g.args(f.Args)
-	if !ok {
+	switch {
+	case !ok:
 		// the operands are passed (and ignored) so that the variables they read are used
 		return rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No filter named '%s' found.", f.Name)), v, args, kwargs)
+	case d.args < 0:
+		return rt(d.fn).Call(v, args, kwargs)
+	case takes(d, f.Args):
+		return rt(d.fn).Call(append([]jen.Code{v}, g.values(f.Args.Args)...)...)
 	}
-	return rt(name).Call(v, args, kwargs)
+	return rt("CallFilter").Call(jen.Lit(f.Name), v, args, kwargs)
+}
+
+// takes reports whether the typed function d takes the arguments a: as many positional
+// ones, and nothing else.
+func takes(d direct, a ir.Args) bool {
+	return d.args >= 0 && len(a.Args) == d.args && len(a.Kwargs) == 0 && a.DynArgs == nil && a.DynKwargs == nil
 }
 
 // globalFuncs are the global functions called directly by their runtime function, with
@@ -1589,19 +1600,6 @@ func constValue(v any) *jen.Statement {
 		return rt("Str").Call(jen.Lit(v))
 	}
 	panic(fmt.Sprintf("codegen: unknown constant %T", v))
-}
-
-// filterFuncs and testFuncs map Jinja2 names to the exported runtime functions that
-// implement them, read from the runtime's own tables.
-var filterFuncs, testFuncs = funcNames(runtime.Filters), funcNames(runtime.Tests)
-
-func funcNames[F any](table map[string]F) map[string]string {
-	out := map[string]string{}
-	for name, f := range table {
-		full := goruntime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
-		out[name] = full[strings.LastIndexByte(full, '.')+1:]
-	}
-	return out
 }
 
 // reserved are names generated code cannot give a template variable.

@@ -94,7 +94,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
 					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
+					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
@@ -114,10 +114,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
+		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(paramSpecType.ItemInt(0)) {
 			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
+			if runtime.Gt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
 				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
@@ -139,7 +139,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
@@ -160,7 +160,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
 					variant2Default := variant2.Attr("default")
-					if runtime.IsDefined(variant2Default, nil, nil) {
+					if runtime.IsDefined(variant2Default) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
@@ -291,7 +291,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
 					paramSpec2Default := paramSpec2.Attr("default")
-					if runtime.IsDefined(paramSpec2Default, nil, nil) {
+					if runtime.IsDefined(paramSpec2Default) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
 						if paramSpec2.Attr("enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
@@ -366,10 +366,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		if runtime.In(runtime.Str("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
 			messages0Content := messages0.Attr("content")
-			if runtime.IsString(messages0Content, nil, nil) {
+			if runtime.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				w.WriteAdd(systemToken, messages0Content, endSystemToken)
-			} else if runtime.IsMapping(messages0Content, nil, nil) && runtime.In(runtime.Str("text"), messages0Content) {
+			} else if runtime.IsMapping(messages0Content) && runtime.In(runtime.Str("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
 				w.WriteAdd(systemToken, messages0Content.Attr("text"), endSystemToken)
@@ -395,14 +395,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
 	w.WriteAdd(developerToken, runtime.Str("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
-	if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
+	if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
 		// Apertus-8B-Instruct.jinja:177:5 {%- else -%}
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
+	if runtime.IsDefined(tools) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.WriteString("Tool Capabilities:\n")
 		w.WriteStr(w.Capture(func() {
@@ -442,10 +442,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.Write(userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
 				messageContent := message.Attr("content")
-				if runtime.IsString(messageContent, nil, nil) {
+				if runtime.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					w.Write(messageContent)
-				} else if runtime.IsMapping(messageContent, nil, nil) && runtime.In(runtime.Str("parts"), messageContent) {
+				} else if runtime.IsMapping(messageContent) && runtime.In(runtime.Str("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
 					parts = messageContent.Attr("parts")
@@ -480,10 +480,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if runtime.In(runtime.Str("content"), message) && !runtime.IsNone(message.Attr("content"), nil, nil) {
+			if runtime.In(runtime.Str("content"), message) && !runtime.IsNone(message.Attr("content")) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				messageContent2 := message.Attr("content")
-				if runtime.IsString(messageContent2, nil, nil) && (runtime.IsNone(nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "string")) {
+				if runtime.IsString(messageContent2) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
 						w.WriteString("]")
@@ -494,7 +494,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					nsAssistantFormat = runtime.Str("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
 					w.Write(messageContent2)
-				} else if (runtime.IsMapping(messageContent2, nil, nil) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "mapping")) {
+				} else if (runtime.IsMapping(messageContent2) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
 					nsAssistantFormat = runtime.Str("mapping")
@@ -531,7 +531,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i5 == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
+							if ((nsInInner && !(i5 == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls")), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}

@@ -87,23 +87,23 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
 	reasoningAsstTurnStart = runtime.Str("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
-	if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark3 := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:33:32 {{ tool|string }}
-			w.Write(runtime.FilterString(tool, nil, nil))
+			w.Write(runtime.FilterString(tool))
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		availableToolString = w.Cut(mark3)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
-		if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+		if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
 			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 		} else {
@@ -132,7 +132,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
 			messageContent := message.ItemStr("content")
-			if !runtime.IsString(messageContent, nil, nil) {
+			if !runtime.IsString(messageContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
 				for _, chunk := range runtime.Iterate(w, messageContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
@@ -159,9 +159,9 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
 			sysContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if sysContent.Truthy() && runtime.Gt(runtime.FilterLength(sysContent, nil, nil), runtime.Int(0)) {
+			if sysContent.Truthy() && runtime.Gt(runtime.FilterLength(sysContent), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
-				if runtime.IsString(sysContent, nil, nil) {
+				if runtime.IsString(sysContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
 					systemMessage = sysContent
 				} else {
@@ -175,7 +175,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				systemMessage = runtime.Str("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
-			if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+			if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
 				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
 			} else {
@@ -199,9 +199,9 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
 			asstContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if asstContent.Truthy() && runtime.Gt(runtime.FilterLength(asstContent, nil, nil), runtime.Int(0)) {
+			if asstContent.Truthy() && runtime.Gt(runtime.FilterLength(asstContent), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
-				if !runtime.IsString(asstContent, nil, nil) {
+				if !runtime.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
 					asstText = asstContent.ItemInt(0).ItemStr("text")
 				} else {
@@ -218,7 +218,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					w.Write(asstText)
 				}
-			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
+			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen")), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				w.Write(message.ItemStr("chosen").ItemInt(0))
@@ -226,7 +226,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
 			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if toolCalls.Truthy() && runtime.Gt(runtime.FilterLength(toolCalls, nil, nil), runtime.Int(0)) {
+			if toolCalls.Truthy() && runtime.Gt(runtime.FilterLength(toolCalls), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
 				items2 := runtime.Iterate(w, toolCalls)
@@ -254,7 +254,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:141:9 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
-			if !(runtime.IsDefined(trainingPrompt, nil, nil)) {
+			if !(runtime.IsDefined(trainingPrompt)) {
 				trainingPrompt = runtime.Bool(false)
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142:9 {%- if not loop.last or training_prompt -%}
@@ -266,7 +266,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
 			toolContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
-			if runtime.IsString(toolContent, nil, nil) {
+			if runtime.IsString(toolContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
 				toolMessage = toolContent
 			} else {
@@ -280,7 +280,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
 			w.WriteString("<|begin_tool_result|>\n")
-			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
+			w.WriteStr(runtime.FilterString(toolMessage))
 			w.WriteString("\n")
 			w.WriteString("\n\n")
 		} else if runtime.EqStr(messageRole, "content") {
@@ -288,7 +288,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
 			msgContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
-			if !runtime.IsString(msgContent, nil, nil) {
+			if !runtime.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
 				w.WriteString("<|begin_content|>\n")
 				w.WriteStr(msgContent.ItemInt(0).ItemStr("text"))

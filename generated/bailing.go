@@ -52,7 +52,7 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
-			role = runtime.FilterUpper(messageRole, nil, nil)
+			role = runtime.FilterUpper(messageRole)
 		}
 		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.WriteString("<role>")

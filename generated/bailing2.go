@@ -56,7 +56,7 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
-			role = runtime.FilterUpper(messageRole, nil, nil)
+			role = runtime.FilterUpper(messageRole)
 		}
 		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
 		w.WriteString("<role>")

@@ -52,7 +52,7 @@ func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
-			role = runtime.FilterUpper(messageRole, nil, nil)
+			role = runtime.FilterUpper(messageRole)
 		}
 		// bailing-think.jinja:13:1 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.WriteString("<role>")

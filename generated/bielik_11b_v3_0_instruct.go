@@ -150,7 +150,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<tool_call>\n{\"name\": \"")
 					w.WriteStr(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteStr(runtime.IfElse(runtime.IsString(toolCall.Attr("arguments"), nil, nil), func() runtime.Value {
+					w.WriteStr(runtime.IfElse(runtime.IsString(toolCall.Attr("arguments")), func() runtime.Value {
 						return toolCall.Attr("arguments")
 					}, func() runtime.Value {
 						return runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil)

@@ -78,7 +78,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
 	budgetEndToken = runtime.Str("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
-	if !runtime.IsDefined(thinkingBudget, nil, nil) {
+	if !runtime.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
 		thinkingBudget = runtime.Int(-1)
 	}
@@ -92,13 +92,13 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		k := keys[i]
 		v := values[i]
 		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
-		if runtime.IsNone(nsInterval, nil, nil) && runtime.Le(thinkingBudget, k) {
+		if runtime.IsNone(nsInterval) && runtime.Le(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
 			nsInterval = v
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:32:1 {%- if ns.interval is none -%}
-	if runtime.IsNone(nsInterval, nil, nil) {
+	if runtime.IsNone(nsInterval) {
 		// ByteDance-Seed-OSS.jinja:33:5 {%- set ns.interval = budget_reflections_v05[16384] -%}
 		nsInterval = budgetReflectionsV05.ItemInt(16384)
 	}
@@ -115,7 +115,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		loopMessages = messages
 	}
 	// ByteDance-Seed-OSS.jinja:43:1 {%- if not tools is defined or tools is none %}
-	if !runtime.IsDefined(tools, nil, nil) || runtime.IsNone(tools, nil, nil) {
+	if !runtime.IsDefined(tools) || runtime.IsNone(tools) {
 		// ByteDance-Seed-OSS.jinja:44:1 {%- set tools = [] %}
 		tools = runtime.NewList()
 	}
@@ -140,19 +140,19 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage, nil, nil) {
+	if runtime.IsDefined(systemMessage) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
 		w.WriteAdd(bosToken, runtime.Str("system\n"), systemMessage)
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 			w.WriteAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	if runtime.IsDefined(useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
+	if runtime.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
 		w.WriteJSON(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -224,7 +224,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
 			item4FunctionReturns := item4Function.Attr("returns")
-			if (runtime.IsDefined(item4FunctionReturns, nil, nil) && runtime.IsDefined(item4FunctionReturns.Attr("properties"), nil, nil)) && item4FunctionReturns.Attr("properties").Truthy() {
+			if (runtime.IsDefined(item4FunctionReturns) && runtime.IsDefined(item4FunctionReturns.Attr("properties"))) && item4FunctionReturns.Attr("properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
 				keys4, values4 := runtime.DictItems(item4FunctionReturns.Attr("properties"))
@@ -249,16 +249,16 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if runtime.IsDefined(systemMessage, nil, nil) || (runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0))) {
+	if runtime.IsDefined(systemMessage) || (runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		w.Write(eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
-	if runtime.IsDefined(thinkingBudget, nil, nil) {
+	if runtime.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
@@ -288,12 +288,12 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := message.Attr("role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"))) && runtime.IsIterable(message.Attr("tool_calls"))) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls")), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			w.WriteAdd(bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := message.Attr("reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent, nil, nil) && runtime.IsString(messageReasoningContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
@@ -302,7 +302,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := message.Attr("content")
-			if (runtime.IsDefined(messageContent, nil, nil) && runtime.IsString(messageContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
 				w.WriteStr(runtime.FilterTrim(messageContent, nil, nil))
@@ -312,7 +312,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction, nil, nil) {
+				if runtime.IsDefined(toolCallFunction) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -324,7 +324,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
 				toolCallArguments := toolCall.Attr("arguments")
-				if runtime.IsDefined(toolCallArguments, nil, nil) {
+				if runtime.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					keys5, values5 := runtime.ItemsFilterPairs(toolCallArguments)
 					for i5 := range w.Count(len(keys5)) {
@@ -335,8 +335,8 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 						w.WriteStr(argName)
 						w.WriteString(">")
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
-						if !(runtime.IsString(argValue, nil, nil)) {
-							argValue = runtime.FilterString(argValue, nil, nil)
+						if !(runtime.IsString(argValue)) {
+							argValue = runtime.FilterString(argValue)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
 						w.WriteAdd(argValue, runtime.Str("</parameter>\n"))
@@ -358,7 +358,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			w.WriteAdd(bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent2 := message.Attr("reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent2, nil, nil) && runtime.IsString(messageReasoningContent2, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent2, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent2) && runtime.IsString(messageReasoningContent2)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent2, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
@@ -367,7 +367,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent2 := message.Attr("content")
-			if (runtime.IsDefined(messageContent2, nil, nil) && runtime.IsString(messageContent2, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent2, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent2) && runtime.IsString(messageContent2)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent2, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
 				w.WriteStr(runtime.FilterTrim(messageContent2, nil, nil))

@@ -78,15 +78,15 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		platformInstructionOverride = w.Cut(mark2)
 	}
 	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
-	if !(!runtime.IsUndefined(reasoning, nil, nil)) {
-		if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(runtime.FilterLower(reasoningEffort, nil, nil), "none") {
+	if !(!runtime.IsUndefined(reasoning)) {
+		if runtime.IsDefined(reasoningEffort) && runtime.EqStr(runtime.FilterLower(reasoningEffort), "none") {
 			reasoning = runtime.Bool(false)
 		} else {
 			reasoning = runtime.Bool(true)
 		}
 	}
 	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
-	grounding = runtime.FilterUpper(runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil), nil, nil)
+	grounding = runtime.FilterUpper(runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil))
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
 	groundingEnabled = runtime.Bool(runtime.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
@@ -207,10 +207,10 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
 		toolMsgContent := toolMsg.Attr("content")
-		if runtime.IsMapping(toolMsgContent, nil, nil) || runtime.IsString(toolMsgContent, nil, nil) {
+		if runtime.IsMapping(toolMsgContent) || runtime.IsString(toolMsgContent) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
-			if runtime.IsString(toolMsgContent, nil, nil) {
+			if runtime.IsString(toolMsgContent) {
 				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
 				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsgContent)
 			} else {
@@ -250,12 +250,12 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		var textWrapper2 runtime.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
 		item2Type := item2.Attr("type")
-		if runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "text") {
+		if runtime.EqStr(runtime.FilterLower(item2Type), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
 			textWrapper2 = runtime.DictOf(runtime.Str("content"), item2.Attr("text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			w.WriteJSON(textWrapper2, nil, nil)
-		} else if (runtime.EqStr(runtime.FilterLower(item2Type, nil, nil), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
+		} else if (runtime.EqStr(runtime.FilterLower(item2Type), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
 			w.WriteJSON(item2.Attr("document").Attr("data"), nil, nil)
@@ -270,12 +270,12 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		msg2 = runtime.Param(msg2, "msg")
 		var lastWasText runtime.Value
 		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
-		if runtime.IsString(msg2, nil, nil) {
+		if runtime.IsString(msg2) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:96:15 {{ msg }}
 			w.Write(msg2)
 			w.WriteString("<|END_TEXT|>")
-		} else if runtime.IsString(msg2.Attr("content"), nil, nil) {
+		} else if runtime.IsString(msg2.Attr("content")) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
@@ -291,7 +291,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				content2 := items3[i3]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
 				content2Type := content2.Attr("type")
-				if runtime.EqStr(runtime.FilterLower(content2Type, nil, nil), "text") {
+				if runtime.EqStr(runtime.FilterLower(content2Type), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 					if !lastWasText.Attr("value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
@@ -318,7 +318,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					runtime.SetAttr(lastWasText, "value", runtime.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if runtime.EqStr(runtime.FilterLower(content2Type, nil, nil), "image") {
+				if runtime.EqStr(runtime.FilterLower(content2Type), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
 					content2Data := content2.Attr("data")
 					if content2Data.Truthy() {
@@ -355,7 +355,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
 		developerInstruction = messages.ItemInt(0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
@@ -501,7 +501,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		message := items5[i5]
 		var msgRoleDowncased runtime.Value
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = runtime.FilterLower(message.Attr("role"), nil, nil)
+		msgRoleDowncased = runtime.FilterLower(message.Attr("role"))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if runtime.EqStr(msgRoleDowncased, "system") && !((i5 == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
@@ -598,7 +598,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg4 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i5)), runtime.Int(1)), runtime.None(), runtime.None())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if runtime.EqStr(runtime.FilterLower(msg4.Attr("role"), nil, nil), "tool") {
+				if runtime.EqStr(runtime.FilterLower(msg4.Attr("role")), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg4)

@@ -120,7 +120,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
-	if messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role"), nil, nil), "system") {
+	if messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role")), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:61 {%- set developer_preamble = messages[0]['content'] %}
 		developerPreamble = messages.ItemInt(0).ItemStr("content")
 	}
@@ -185,12 +185,12 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		message := items3[i3]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "system") && !((i3 == 0) && developerPreamble.Truthy()) {
+		if runtime.EqStr(runtime.FilterLower(messageRole), "system") && !((i3 == 0) && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
 			w.Write(message.Attr("content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "user") {
+		} else if runtime.EqStr(runtime.FilterLower(messageRole), "user") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:132:9 {%- elif message.role|lower == 'user' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:38 {{ message.content }}
@@ -205,7 +205,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:211 {{ document_turn(documents) }}
 				documentTurn(documents)
 			}
-		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "assistant") || runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "chatbot") {
+		} else if runtime.EqStr(runtime.FilterLower(messageRole), "assistant") || runtime.EqStr(runtime.FilterLower(messageRole), "chatbot") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:41 {% if message.tool_calls %}
@@ -246,7 +246,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.Write(message.Attr("content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(runtime.FilterLower(messageRole, nil, nil), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
+		} else if runtime.EqStr(runtime.FilterLower(messageRole), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
@@ -254,7 +254,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg2 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i3)), runtime.Int(1)), runtime.None(), runtime.None())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
-				if runtime.EqStr(runtime.FilterLower(msg2.Attr("role"), nil, nil), "tool") {
+				if runtime.EqStr(runtime.FilterLower(msg2.Attr("role")), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg2)

@@ -55,14 +55,14 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
+	if !runtime.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.IsDefined(thinking, nil, nil) {
+	if !runtime.IsDefined(thinking) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.IsDefined(enableThinking, nil, nil) {
+		if runtime.IsDefined(enableThinking) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -106,7 +106,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
+	if runtime.IsDefined(tools) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := runtime.Str("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
@@ -181,7 +181,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.Write(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent := message3.ItemStr("reasoning_content")
-					if runtime.IsDefined(message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
+					if runtime.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
 						w.Write(message3ReasoningContent)
 					}
@@ -201,7 +201,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent2 := message3.ItemStr("reasoning_content")
-					if runtime.IsDefined(message3ReasoningContent2, nil, nil) && message3ReasoningContent2.Truthy() {
+					if runtime.IsDefined(message3ReasoningContent2) && message3ReasoningContent2.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
 						w.Write(message3ReasoningContent2)
 					}
@@ -220,7 +220,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
 			message3Content := message3.ItemStr("content")
-			if runtime.IsDefined(message3Content, nil, nil) && message3Content.Truthy() {
+			if runtime.IsDefined(message3Content) && message3Content.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
 				w.Write(message3Content)
 			}
@@ -246,7 +246,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
 					args2 = func2.ItemStr("arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
-					if runtime.IsString(args2, nil, nil) {
+					if runtime.IsString(args2) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
 						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
 					}
@@ -256,7 +256,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 						key := keys[i3]
 						val := values[i3]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
-						if runtime.IsString(val, nil, nil) {
+						if runtime.IsString(val) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
@@ -313,7 +313,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
 			assistantMsg = messages.Item(assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			toolCallCount = runtime.FilterLength(assistantMsg.ItemStr("tool_calls"), nil, nil)
+			toolCallCount = runtime.FilterLength(assistantMsg.ItemStr("tool_calls"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
 			if runtime.Eq(callOrder, runtime.Int(1)) {
 				w.WriteString("\n\n<function_results>")

@@ -159,7 +159,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
 		arguments = toolCall.Attr("function").Attr("arguments")
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
-		if runtime.IsMapping(arguments, nil, nil) {
+		if runtime.IsMapping(arguments) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
 			keys, values := runtime.DictItems(arguments)
 			for i := range w.Count(len(keys)) {
@@ -177,14 +177,14 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.Write(key)
 				w.WriteString("\" string=\"")
 				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
-				if runtime.IsString(value, nil, nil) {
+				if runtime.IsString(value) {
 					w.WriteString("true")
 				} else {
 					w.WriteString("false")
 				}
 				w.WriteString("\">")
 				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				if runtime.IsString(value, nil, nil) {
+				if runtime.IsString(value) {
 					w.Write(value)
 				} else {
 					w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -218,11 +218,11 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	w.Write(bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))), func() runtime.Value {
+	hasSystem = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))), func() runtime.Value {
+	firstIsDeveloper = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
@@ -345,7 +345,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message3.Attr("content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.CallMethod(assistantMsg, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil), nil, nil)) {
+			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.CallMethod(assistantMsg, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if runtime.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {

@@ -107,7 +107,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}
 				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := value.ItemStr("type")
-				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "STRING") {
+				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
 					// gemma4.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
@@ -123,17 +123,17 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
 						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
+				} else if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
 					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := value.ItemStr("properties")
-					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
+					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
 						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
 							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
-					} else if runtime.IsMapping(value, nil, nil) {
+					} else if runtime.IsMapping(value) {
 						// gemma4.jinja:27:21 {%- elif value is mapping -%}
 						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
@@ -160,11 +160,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
+				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
 					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := value.ItemStr("items")
-					if runtime.IsMapping(valueItems, nil, nil) && valueItems.Truthy() {
+					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
@@ -174,7 +174,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 							itemKey := keys2[i3]
 							itemValue := values2[i3]
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
-							if !runtime.IsNone(itemValue, nil, nil) {
+							if !runtime.IsNone(itemValue) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
@@ -187,7 +187,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
-									if runtime.IsMapping(itemValue, nil, nil) {
+									if runtime.IsMapping(itemValue) {
 										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.Write(w.Capture(func() {
 											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
@@ -214,15 +214,15 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 								} else if runtime.EqStr(itemKey, "type") {
 									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
 									// gemma4.jinja:61:33 {%- if item_value is string -%}
-									if runtime.IsString(itemValue, nil, nil) {
+									if runtime.IsString(itemValue) {
 										w.WriteString("type:")
 										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
+										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
 									} else {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
+										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
@@ -247,7 +247,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				w.Write(runtime.FilterUpper(valueType, nil, nil))
+				w.Write(runtime.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -304,7 +304,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				w.Write(runtime.FilterUpper(paramsType, nil, nil))
+				w.Write(runtime.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -323,10 +323,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			}
 			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := responseDeclaration.ItemStr("type")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType, nil, nil), "OBJECT") {
+			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				w.Write(runtime.FilterUpper(responseDeclarationType, nil, nil))
+				w.Write(runtime.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -341,12 +341,12 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		var ns3 runtime.Value
 		// gemma4.jinja:112:5 {%- if argument is string -%}
-		if runtime.IsString(argument, nil, nil) {
+		if runtime.IsString(argument) {
 			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if runtime.IsBoolean(argument, nil, nil) {
+		} else if runtime.IsBoolean(argument) {
 			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
 			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -354,7 +354,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument, nil, nil) {
+		} else if runtime.IsMapping(argument) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
@@ -390,7 +390,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument, nil, nil) {
+		} else if runtime.IsSequence(argument) {
 			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// gemma4.jinja:132:9 {%- for item in argument -%}
@@ -451,10 +451,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	// gemma4.jinja:155:1 {{ bos_token }}
 	w.Write(bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
+	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
+		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			runtime.CheckNamespace(ns)
@@ -519,7 +519,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("{")
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := function.ItemStr("arguments")
-				if runtime.IsMapping(functionArguments, nil, nil) {
+				if runtime.IsMapping(functionArguments) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
@@ -541,7 +541,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 							formatArgument(value3, runtime.Bool(false))
 						}))
 					}
-				} else if runtime.IsString(functionArguments, nil, nil) {
+				} else if runtime.IsString(functionArguments) {
 					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
 					// gemma4.jinja:201:25 {{- function['arguments'] -}}
 					w.Write(functionArguments)
@@ -561,7 +561,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := toolResponse.ItemStr("response")
-				if runtime.IsMapping(toolResponseResponse, nil, nil) {
+				if runtime.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
@@ -604,7 +604,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
 		messageContent := message.ItemStr("content")
-		if runtime.IsString(messageContent, nil, nil) {
+		if runtime.IsString(messageContent) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if runtime.EqStr(role, "model") {
 				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
@@ -614,7 +614,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
 				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
-		} else if runtime.IsSequence(messageContent, nil, nil) {
+		} else if runtime.IsSequence(messageContent) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
 			for _, item5 := range runtime.Iterate(w, messageContent) {

@@ -77,7 +77,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
 			required = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil))
+			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)))
 			// GigaChat3.1-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 			additionalPropsType = runtime.None()
 			// GigaChat3.1-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
@@ -87,7 +87,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
 					// GigaChat3.1-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
-				} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
+				} else if runtime.IsMapping(schemaAdditionalProperties) {
 					// GigaChat3.1-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
 					// GigaChat3.1-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
 					additionalPropsType = schemaAdditionalProperties
@@ -119,7 +119,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
 					if runtime.In(addKey, ADDITIONALJSONKEYS) {
 						// GigaChat3.1-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
-						if runtime.IsString(addVal, nil, nil) {
+						if runtime.IsString(addVal) {
 							// GigaChat3.1-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
 							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
@@ -144,7 +144,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.1-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
 					default2 = runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
 					// GigaChat3.1-10B-A1.8B.jinja:58:5 {%- if default is string -%}
-					if runtime.IsString(default2, nil, nil) {
+					if runtime.IsString(default2) {
 						// GigaChat3.1-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
 						w.WriteString(" // default: \"")
 						w.WriteStr(default2)
@@ -159,7 +159,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
-			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType, nil, nil) {
+			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType) {
 				// GigaChat3.1-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 				additionalTypeStr = w.Capture(func() {
 					jsonSchemaToTypescript(additionalPropsType, runtime.Add(indent, runtime.Str("  ")))
@@ -168,7 +168,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteAdd(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n"))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			w.WriteAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent, nil, nil), runtime.FilterLength(runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}"))
+			w.WriteAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent), runtime.FilterLength(runtime.Str("  "))), runtime.None()), runtime.Str("}"))
 		} else if runtime.EqStr(ty, "string") {
 			// GigaChat3.1-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3.1-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
@@ -320,7 +320,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.1-10B-A1.8B.jinja:182:5 {%- set arguments = call['arguments'] -%}
 		arguments = call.ItemStr("arguments")
 		// GigaChat3.1-10B-A1.8B.jinja:183:2 {%- if arguments is not string -%}
-		if !runtime.IsString(arguments, nil, nil) {
+		if !runtime.IsString(arguments) {
 			// GigaChat3.1-10B-A1.8B.jinja:184:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
 			arguments = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
@@ -348,7 +348,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			return runtime.Str("")
 		})
 		// GigaChat3.1-10B-A1.8B.jinja:197:5 {%- if message_content is not string -%}
-		if !runtime.IsString(messageContent, nil, nil) {
+		if !runtime.IsString(messageContent) {
 			// GigaChat3.1-10B-A1.8B.jinja:198:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
@@ -356,7 +356,7 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteAdd(role, addTokens.Attr("role_sep"), messageContent)
 		// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
 		messageToolCalls := message.Attr("tool_calls")
-		if runtime.IsDefined(messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+		if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
 			w.WriteAdd(addTokens.Attr("function_call"), w.Capture(func() {
 				renderFunctionCall(messageToolCalls.ItemInt(0))

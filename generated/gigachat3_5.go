@@ -93,7 +93,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		var nst runtime.Value
 		var el runtime.Value
 		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
-		if runtime.IsNone(schemaRoot, nil, nil) {
+		if runtime.IsNone(schemaRoot) {
 			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
 			root = schema
 		} else {
@@ -102,7 +102,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			root = schemaRoot
 		}
 		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
-		if runtime.IsNone(refNs, nil, nil) {
+		if runtime.IsNone(refNs) {
 			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
 			rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
 		} else {
@@ -113,9 +113,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"), runtime.Str("minLength"), runtime.Str("maxLength"), runtime.Str("exclusiveMinimum"), runtime.Str("exclusiveMaximum"), runtime.Str("multipleOf"), runtime.Str("uniqueItems"), runtime.Str("minProperties"), runtime.Str("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
-		if !runtime.IsMapping(schema, nil, nil) {
+		if !runtime.IsMapping(schema) {
 			w.WriteString("any")
-		} else if runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil), nil, nil) {
+		} else if runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil)) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = schema.ItemStr("$ref")
@@ -138,12 +138,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
 					seg = runtime.FilterReplace(runtime.FilterReplace(rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if runtime.IsMapping(nsP.Attr("n"), nil, nil) && runtime.In(seg, nsP.Attr("n")) {
+					if runtime.IsMapping(nsP.Attr("n")) && runtime.In(seg, nsP.Attr("n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
 						runtime.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
 						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(seg))
-					} else if (runtime.IsSequence(nsP.Attr("n"), nil, nil) && !runtime.IsString(nsP.Attr("n"), nil, nil)) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil), nil, nil)) {
+					} else if (runtime.IsSequence(nsP.Attr("n")) && !runtime.IsString(nsP.Attr("n"))) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil))) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
 						runtime.CheckNamespace(nsP)
@@ -158,7 +158,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if runtime.IsMapping(nsP.Attr("n"), nil, nil) {
+				if runtime.IsMapping(nsP.Attr("n")) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
 					rns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.Add(rnsChain, runtime.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
@@ -170,7 +170,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("any")
 				}
 			}
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("anyOf"), nil, nil) {
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil)) && !runtime.IsString(schema.Attr("anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -188,7 +188,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("oneOf"), nil, nil) {
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil)) && !runtime.IsString(schema.Attr("oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -206,7 +206,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !runtime.IsString(schema.Attr("allOf"), nil, nil) {
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil)) && !runtime.IsString(schema.Attr("allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -224,7 +224,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" & ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !runtime.IsString(schema.Attr("type"), nil, nil) {
+		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)) && !runtime.IsString(schema.Attr("type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -291,7 +291,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.InStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
+					if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
 						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
 							return runtime.DictOf()
@@ -314,7 +314,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
+					if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil)) && !runtime.IsString(schema.Attr("prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), schema.Attr("prefixItems"))
 					} else if runtime.In(runtime.Str("items"), schema) {
@@ -353,16 +353,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (runtime.In(runtime.Str("const"), schema) && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
+			if (runtime.In(runtime.Str("const"), schema) && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil)) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
 				c = schema.Attr("const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
-				if runtime.IsString(c, nil, nil) {
+				if runtime.IsString(c) {
 					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
 					w.WriteString("\"")
 					w.Write(c)
 					w.WriteString("\"")
-				} else if runtime.IsBoolean(c, nil, nil) {
+				} else if runtime.IsBoolean(c) {
 					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
 					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
 					if c.Truthy() {
@@ -370,22 +370,22 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.WriteString("false")
 					}
-				} else if runtime.IsInteger(c, nil, nil) || runtime.IsFloat(c, nil, nil) {
+				} else if runtime.IsInteger(c) || runtime.IsFloat(c) {
 					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
 					// GigaChat3.5.jinja:137:5 {{- c | string -}}
-					w.Write(runtime.FilterString(c, nil, nil))
+					w.Write(runtime.FilterString(c))
 				} else {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty, nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
+			} else if (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil)) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
 				for _, en := range runtime.Iterate(w, schema.Attr("enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
-					if runtime.IsString(en, nil, nil) {
+					if runtime.IsString(en) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						runtime.CheckNamespace(ns2)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
@@ -395,12 +395,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
 						runtime.CheckNamespace(ns2)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.FilterString(en, nil, nil))))
+						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.FilterString(en))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
 				w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty, nil, nil) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
+			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
@@ -416,7 +416,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
+				if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := schema.Attr("additionalProperties")
 					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
@@ -424,7 +424,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						runtime.CheckNamespace(ns2)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
 						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
-					} else if runtime.IsMapping(schemaAdditionalProperties, nil, nil) {
+					} else if runtime.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
 						runtime.CheckNamespace(ns2)
@@ -464,7 +464,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						addKey2 := vals3[0]
 						addVal := vals3[1]
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
-						if runtime.IsString(addVal, nil, nil) {
+						if runtime.IsString(addVal) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
 							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
@@ -488,7 +488,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
 						default2 = runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
-						if runtime.IsString(default2, nil, nil) {
+						if runtime.IsString(default2) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
 							w.WriteString(" // default: \"")
 							w.WriteStr(default2)
@@ -497,7 +497,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							// GigaChat3.5.jinja:197:10 {%- else -%}
 							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
 							w.WriteString(" // default: ")
-							w.Write(runtime.FilterString(default2, nil, nil))
+							w.Write(runtime.FilterString(default2))
 						}
 					}
 					w.WriteString("\n")
@@ -510,12 +510,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(runtime.Str("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
 					schemaConst := schema.Attr("const")
-					if runtime.IsString(schemaConst, nil, nil) {
+					if runtime.IsString(schemaConst) {
 						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
 						w.Write(schemaConst)
 						w.WriteString("\"")
-					} else if runtime.IsBoolean(schemaConst, nil, nil) {
+					} else if runtime.IsBoolean(schemaConst) {
 						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -523,10 +523,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schemaConst, nil, nil) || runtime.IsFloat(schemaConst, nil, nil) {
+					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
-						w.Write(runtime.FilterString(schemaConst, nil, nil))
+						w.Write(runtime.FilterString(schemaConst))
 					} else {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
@@ -557,12 +557,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.In(runtime.Str("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
 					schemaConst2 := schema.Attr("const")
-					if runtime.IsString(schemaConst2, nil, nil) {
+					if runtime.IsString(schemaConst2) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
 						w.Write(schemaConst2)
 						w.WriteString("\"")
-					} else if runtime.IsBoolean(schemaConst2, nil, nil) {
+					} else if runtime.IsBoolean(schemaConst2) {
 						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst2.Truthy() {
@@ -570,10 +570,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schemaConst2, nil, nil) || runtime.IsFloat(schemaConst2, nil, nil) {
+					} else if runtime.IsInteger(schemaConst2) || runtime.IsFloat(schemaConst2) {
 						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						w.Write(runtime.FilterString(schemaConst2, nil, nil))
+						w.Write(runtime.FilterString(schemaConst2))
 					} else {
 						// GigaChat3.5.jinja:240:9 {%- else -%}
 						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
@@ -604,7 +604,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if runtime.In(runtime.Str("const"), schema) && runtime.IsBoolean(schema.Attr("const"), nil, nil) {
+				if runtime.In(runtime.Str("const"), schema) && runtime.IsBoolean(schema.Attr("const")) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
 					if schema.Attr("const").Truthy() {
 						w.WriteString("true")
@@ -621,7 +621,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.IsString(schema.Attr("prefixItems"), nil, nil) {
+				if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil)) && !runtime.IsString(schema.Attr("prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
@@ -637,7 +637,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("[")
 					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil))) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -654,7 +654,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("[")
 					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+				} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
@@ -668,7 +668,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil), nil, nil) {
+			} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil)) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -770,12 +770,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("anyOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil)) && !runtime.IsString(jsonSchema.Attr("anyOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("anyOf").ItemInt(0))
 			}))
-		} else if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.IsString(jsonSchema.Attr("oneOf"), nil, nil)) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf"), nil, nil), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		} else if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil)) && !runtime.IsString(jsonSchema.Attr("oneOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			w.Write(w.Capture(func() {
@@ -784,7 +784,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
-			if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
 				runtime.CheckNamespace(ns4)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
@@ -799,7 +799,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.InStrs(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			if runtime.IsMapping(jsonObj, nil, nil) {
+			if runtime.IsMapping(jsonObj) {
 				keySet = runtime.CallMethod(jsonObj, "keys", nil, nil)
 			} else {
 				keySet = runtime.NewList()
@@ -818,12 +818,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
 					item4 = jsonObj.Item(key2)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if runtime.IsMapping(item4, nil, nil) || runtime.EqStr(runtime.CallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
+					if runtime.IsMapping(item4) || runtime.EqStr(runtime.CallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item4, propSchema)
 						})
-					} else if runtime.IsString(item4, nil, nil) || runtime.IsBoolean(item4, nil, nil) {
+					} else if runtime.IsString(item4) || runtime.IsBoolean(item4) {
 						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
 						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
 						alignedItem = runtime.FilterTojson(item4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -857,7 +857,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
-			if runtime.IsIterable(jsonObj, nil, nil) && !runtime.IsString(jsonObj, nil, nil) {
+			if runtime.IsIterable(jsonObj) && !runtime.IsString(jsonObj) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
 				itemSchema = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
@@ -880,7 +880,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
 				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
-				if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+				if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
 					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
 					w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 				} else {
@@ -892,7 +892,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// GigaChat3.5.jinja:420:9 {%- else -%}
 			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
-			if runtime.IsString(jsonObj, nil, nil) || runtime.IsBoolean(jsonObj, nil, nil) {
+			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
 				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
 				w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			} else {
@@ -912,7 +912,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent2 = runtime.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if runtime.Gt(runtime.FilterLength(functions, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
+		if runtime.Gt(runtime.FilterLength(functions), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil))), runtime.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			runtime.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
@@ -921,14 +921,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			for _, function := range runtime.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
 				functionFewShotExamples := function.Attr("few_shot_examples")
-				if runtime.IsDefined(functionFewShotExamples, nil, nil) {
+				if runtime.IsDefined(functionFewShotExamples) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
 					for _, example := range runtime.Iterate(w, functionFewShotExamples) {
 						var params2 runtime.Value
 						var call runtime.Value
 						// GigaChat3.5.jinja:439:21 {%- if (
 						functionParameters := function.Attr("parameters")
-						if runtime.IsDefined(functionParameters, nil, nil) && runtime.IsDefined(functionParameters.Attr("properties"), nil, nil) {
+						if runtime.IsDefined(functionParameters) && runtime.IsDefined(functionParameters.Attr("properties")) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params2 = w.Capture(func() {
 								alignJsonOrderToSchema(example.ItemStr("params"), function.ItemStr("parameters"))
@@ -982,13 +982,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
 		messageContent2 := message.ItemStr("content")
-		if !runtime.IsNone(messageContent2, nil, nil) {
+		if !runtime.IsNone(messageContent2) {
 			messageContent = messageContent2
 		} else {
 			messageContent = runtime.Str("")
 		}
 		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
-		if !runtime.IsString(messageContent, nil, nil) {
+		if !runtime.IsString(messageContent) {
 			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
@@ -1003,7 +1003,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				var tokenized runtime.Value
 				var placeholder runtime.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"), nil, nil)), runtime.KW("name", runtime.FilterString(f.Attr("name"), nil, nil)), runtime.KW("type", runtime.FilterString(f.Attr("type"), nil, nil))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
+				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"))), runtime.KW("name", runtime.FilterString(f.Attr("name"))), runtime.KW("type", runtime.FilterString(f.Attr("type")))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
 					return addTokens.Item(f.Attr("type"))
 				}, func() runtime.Value {
 					return runtime.FilterDefault(f.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
@@ -1062,7 +1062,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			var toolId runtime.Value
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
 			tool2Id := tool2.Attr("id")
-			if runtime.IsDefined(tool2Id, nil, nil) {
+			if runtime.IsDefined(tool2Id) {
 				toolId = tool2Id
 			} else {
 				toolId = tool2.Attr("name")
@@ -1089,7 +1089,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		name = runtime.Param(name, "name")
 		value = runtime.Param(value, "value")
 		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
-		if runtime.IsString(value, nil, nil) {
+		if runtime.IsString(value) {
 			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
 			w.WriteString("<｜GCML｜parameter name=\"")
 			w.Write(name)
@@ -1123,7 +1123,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
 		args2 = runtime.CallMethod(inner, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
-		if runtime.IsString(args2, nil, nil) {
+		if runtime.IsString(args2) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
 			w.Write(runtime.RaiseException(runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
@@ -1181,7 +1181,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		var nsBody runtime.Value
 		var body runtime.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
-		if runtime.IsMapping(item7, nil, nil) {
+		if runtime.IsMapping(item7) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
 			nsStrip = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
@@ -1211,7 +1211,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
 			body = runtime.Concat(runtime.Str("{"), runtime.FilterJoin(nsBody.Attr("parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
-		} else if runtime.IsString(item7, nil, nil) {
+		} else if runtime.IsString(item7) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
 			body = item7
@@ -1234,10 +1234,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		var items2 runtime.Value
 		var nsResp runtime.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
-		if (runtime.IsIterable(content2, nil, nil) && !runtime.IsString(content2, nil, nil)) && !runtime.IsMapping(content2, nil, nil) {
+		if (runtime.IsIterable(content2) && !runtime.IsString(content2)) && !runtime.IsMapping(content2) {
 			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
 			items2 = content2
-		} else if runtime.IsNone(content2, nil, nil) {
+		} else if runtime.IsNone(content2) {
 			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
 			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
 			items2 = runtime.NewList()
@@ -1247,14 +1247,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			items2 = runtime.NewList(content2)
 		}
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if runtime.Ne(runtime.FilterLength(items2, nil, nil), runtime.FilterLength(names, nil, nil)) {
+		if runtime.Ne(runtime.FilterLength(items2), runtime.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items2, nil, nil), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names, nil, nil))))
+			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items2), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 		nsResp = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items2, nil, nil))) {
+		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items2))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 			runtime.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
@@ -1300,27 +1300,27 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		FUNCTIONNAMES = runtime.NewList()
 	}
 	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
-	if !runtime.IsDefined(reasoning, nil, nil) {
+	if !runtime.IsDefined(reasoning) {
 		// GigaChat3.5.jinja:740:5 {%- set reasoning = False -%}
 		reasoning = runtime.Bool(false)
 	}
 	// GigaChat3.5.jinja:743:1 {%- if use_devsystem is not defined -%}
-	if !runtime.IsDefined(useDevsystem, nil, nil) {
+	if !runtime.IsDefined(useDevsystem) {
 		// GigaChat3.5.jinja:744:5 {%- set use_devsystem = True -%}
 		useDevsystem = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:747:1 {%- if use_suggester is not defined -%}
-	if !runtime.IsDefined(useSuggester, nil, nil) {
+	if !runtime.IsDefined(useSuggester) {
 		// GigaChat3.5.jinja:748:5 {%- set use_suggester = True -%}
 		useSuggester = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:751:1 {%- if use_system is not defined -%}
-	if !runtime.IsDefined(useSystem, nil, nil) {
+	if !runtime.IsDefined(useSystem) {
 		// GigaChat3.5.jinja:752:5 {%- set use_system = True -%}
 		useSystem = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:761:1 {%- if drop_history_thinking is not defined -%}
-	if !runtime.IsDefined(dropHistoryThinking, nil, nil) {
+	if !runtime.IsDefined(dropHistoryThinking) {
 		// GigaChat3.5.jinja:762:5 {%- set drop_history_thinking = True -%}
 		dropHistoryThinking = runtime.Bool(true)
 	}
@@ -1365,7 +1365,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
-		if runtime.IsDefined(defaultDevsystem, nil, nil) {
+		if runtime.IsDefined(defaultDevsystem) {
 			devsystemContent = w.Capture(func() {
 				prepareDevsystem(defaultDevsystem, addTokens)
 			})
@@ -1468,7 +1468,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
+					if runtime.IsDefined(message4.Attr("functions")) && message4.Attr("functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 					} else {
@@ -1488,7 +1488,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if runtime.IsDefined(message4.Attr("functions"), nil, nil) && message4.Attr("functions").Truthy() {
+				if runtime.IsDefined(message4.Attr("functions")) && message4.Attr("functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
 				} else {
@@ -1510,7 +1510,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(message4.ItemStr("content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
 			message4Name := message4.Attr("name")
-			if runtime.IsDefined(message4Name, nil, nil) {
+			if runtime.IsDefined(message4Name) {
 				name3 = message4Name
 			} else {
 				if nsStatePreviousToolNames.Truthy() {
@@ -1522,7 +1522,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
 			nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(name3))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k5 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k5 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages))) {
 				var nm runtime.Value
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
@@ -1531,10 +1531,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
 						nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(messages.Item(k5).ItemStr("content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if runtime.IsDefined(messages.Item(k5).Attr("name"), nil, nil) {
+						if runtime.IsDefined(messages.Item(k5).Attr("name")) {
 							nm = messages.Item(k5).Attr("name")
 						} else {
-							if runtime.Gt(runtime.FilterLength(nsStatePreviousToolNames, nil, nil), runtime.Add(nsLaTrSkip, runtime.Int(1))) {
+							if runtime.Gt(runtime.FilterLength(nsStatePreviousToolNames), runtime.Add(nsLaTrSkip, runtime.Int(1))) {
 								nm = nsStatePreviousToolNames.Item(runtime.Add(nsLaTrSkip, runtime.Int(1)))
 							} else {
 								nm = runtime.Str("")
@@ -1558,7 +1558,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:963:9 {%- for it in ns_la_tr.items -%}
 			for _, it := range runtime.Iterate(w, nsLaTrItems) {
 				// GigaChat3.5.jinja:964:13 {%- if it is string -%}
-				if runtime.IsString(it, nil, nil) {
+				if runtime.IsString(it) {
 					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
 					nsParsedItems = runtime.Add(nsParsedItems, runtime.NewList(it))
 				} else {
@@ -1580,7 +1580,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			message4ReasoningContent := message4.Attr("reasoning_content")
-			if runtime.IsDefined(message4ReasoningContent, nil, nil) && !runtime.IsNone(message4ReasoningContent, nil, nil) {
+			if runtime.IsDefined(message4ReasoningContent) && !runtime.IsNone(message4ReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				if dropHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), nsHistoryLastUserIdx) {
 				} else {
@@ -1592,20 +1592,20 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
-			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.IsString(nsThinkText, nil, nil) {
+			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.IsString(nsThinkText) {
 				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
 				nsThinkText = runtime.FilterTojson(nsThinkText, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := runtime.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if runtime.IsDefined(message4.Attr("tool_calls"), nil, nil) && message4.Attr("tool_calls").Truthy() {
+			if runtime.IsDefined(message4.Attr("tool_calls")) && message4.Attr("tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
 				for _, tc := range runtime.Iterate(w, message4.Attr("tool_calls")) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(tc))
 				}
-			} else if runtime.IsDefined(message4.Attr("function_call"), nil, nil) && message4.Attr("function_call").Truthy() {
+			} else if runtime.IsDefined(message4.Attr("function_call")) && message4.Attr("function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
 				nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(message4.Attr("function_call")))
@@ -1615,7 +1615,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsLaSkipCount := runtime.Int(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k6 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages, nil, nil))) {
+			for _, k6 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages))) {
 				var fcContent runtime.Value
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
@@ -1624,10 +1624,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
 						fcContent = messages.Item(k6).ItemStr("content")
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
-						if runtime.IsMapping(fcContent, nil, nil) {
+						if runtime.IsMapping(fcContent) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
 							nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(fcContent))
-						} else if runtime.IsIterable(fcContent, nil, nil) && !runtime.IsString(fcContent, nil, nil) {
+						} else if runtime.IsIterable(fcContent) && !runtime.IsString(fcContent) {
 							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
 							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
 							for _, c2 := range runtime.Iterate(w, fcContent) {
@@ -1659,13 +1659,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := runtime.IfElse(!runtime.IsNone(message4.Attr("content"), nil, nil), func() runtime.Value {
+			nsTextValue := runtime.IfElse(!runtime.IsNone(message4.Attr("content")), func() runtime.Value {
 				return message4.Attr("content")
 			}, func() runtime.Value {
 				return runtime.Str("")
 			})
 			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
-			if !runtime.IsString(nsTextValue, nil, nil) {
+			if !runtime.IsString(nsTextValue) {
 				// GigaChat3.5.jinja:1052:13 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
 				nsTextValue = runtime.FilterTojson(nsTextValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
@@ -1696,7 +1696,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					var inner2 runtime.Value
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
 					c3Function := c3.Attr("function")
-					if runtime.IsDefined(c3Function, nil, nil) {
+					if runtime.IsDefined(c3Function) {
 						inner2 = c3Function
 					} else {
 						inner2 = c3
@@ -1718,7 +1718,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = runtime.Add(loop2.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
+			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…

@@ -63,18 +63,18 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// glm_4_5.jinja:24:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// glm_4_5.jinja:25:9 {{- content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if runtime.IsString(item2) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
 					w.Write(item2)
@@ -121,7 +121,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			w.Write(userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
+			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.CallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -137,7 +137,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
 			m2ReasoningContent := m2.Attr("reasoning_content")
-			if runtime.IsString(m2ReasoningContent, nil, nil) {
+			if runtime.IsString(m2ReasoningContent) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = m2ReasoningContent
 			} else {
@@ -147,15 +147,15 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
 					parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
-					beforeFirstClose = runtime.FilterFirst(parts, nil, nil)
+					beforeFirstClose = runtime.FilterFirst(parts)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
 					innerParts = runtime.CallMethod(runtime.CallMethod(beforeFirstClose, "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil)
 					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
-					extractedReasoning = runtime.FilterLast(innerParts, nil, nil)
+					extractedReasoning = runtime.FilterLast(innerParts)
 					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
 					reasoningContent = runtime.CallMethod(extractedReasoning, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
-					afterLastClose = runtime.FilterLast(parts, nil, nil)
+					afterLastClose = runtime.FilterLast(parts)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
 					content2 = runtime.CallMethod(afterLastClose, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
@@ -197,7 +197,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(tcObj.Attr("name"))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
 					tcObjArguments := tcObj.Attr("arguments")
-					if runtime.IsMapping(tcObjArguments, nil, nil) {
+					if runtime.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
 						keys, values := runtime.DictItems(tcObjArguments)
 						for i3 := range w.Count(len(keys)) {
@@ -208,7 +208,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 							w.Write(k)
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
-							if !runtime.IsString(v, nil, nil) {
+							if !runtime.IsString(v) {
 								w.WriteJSON(v, nil, nil)
 							} else {
 								w.Write(v)
@@ -229,7 +229,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
 			m2Content := m2.Attr("content")
-			if runtime.IsString(m2Content, nil, nil) {
+			if runtime.IsString(m2Content) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
@@ -246,7 +246,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
-					if runtime.IsDefined(trOutput, nil, nil) {
+					if runtime.IsDefined(trOutput) {
 						w.Write(trOutput)
 					} else {
 						w.Write(tr)
@@ -265,7 +265,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// glm_4_5.jinja:118:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")

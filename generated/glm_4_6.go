@@ -63,18 +63,18 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// GLM-4.6.jinja:24:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// GLM-4.6.jinja:25:9 {{- content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if runtime.IsString(item2) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
 					w.Write(item2)
@@ -111,7 +111,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
 			visibleText(m2.Attr("content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			if (runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.CallMethod(w.Capture(func() {
+			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.CallMethod(w.Capture(func() {
 				visibleText(m2.Attr("content"))
 			}), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
@@ -129,7 +129,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
 			m2ReasoningContent := m2.Attr("reasoning_content")
-			if runtime.IsString(m2ReasoningContent, nil, nil) {
+			if runtime.IsString(m2ReasoningContent) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = m2ReasoningContent
 			} else {
@@ -179,10 +179,10 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 						return runtime.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
-					if !runtime.IsMapping(args2, nil, nil) {
+					if !runtime.IsMapping(args2) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args2, nil, nil))))
+						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args2))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
@@ -195,7 +195,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 						w.Write(k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.IsString(v, nil, nil) {
+						if !runtime.IsString(v) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
 							w.Write(v)
@@ -209,7 +209,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
 			m2Content := m2.Attr("content")
-			if runtime.IsString(m2Content, nil, nil) {
+			if runtime.IsString(m2Content) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
@@ -226,7 +226,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
-					if runtime.IsDefined(trOutput, nil, nil) {
+					if runtime.IsDefined(trOutput) {
 						w.Write(trOutput)
 					} else {
 						w.Write(tr)
@@ -245,7 +245,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")

@@ -64,18 +64,18 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// GLM-4.7-Flash.jinja:19:9 {{- content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
 				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
 					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if runtime.IsString(item2) {
 					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 					// GLM-4.7-Flash.jinja:25:17 {{- item }}
 					w.Write(item2)
@@ -123,7 +123,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
 			m2ReasoningContent := m2.Attr("reasoning_content")
-			if runtime.IsString(m2ReasoningContent, nil, nil) {
+			if runtime.IsString(m2ReasoningContent) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = m2ReasoningContent
 			} else {
@@ -137,7 +137,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			if ((runtime.IsDefined(clearThinking, nil, nil) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex)) && reasoningContent.Truthy() {
+			if ((runtime.IsDefined(clearThinking) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("<think>")
 				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
@@ -178,7 +178,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 						w.Write(k)
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.IsString(v, nil, nil) {
+						if !runtime.IsString(v) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
 							w.Write(v)
@@ -192,7 +192,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
 			m2Content := m2.Attr("content")
-			if runtime.IsString(m2Content, nil, nil) {
+			if runtime.IsString(m2Content) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
@@ -209,7 +209,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
-					if runtime.IsDefined(trOutput, nil, nil) {
+					if runtime.IsDefined(trOutput) {
 						w.Write(trOutput)
 					} else {
 						w.Write(tr)
@@ -228,7 +228,7 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.7-Flash.jinja:85:18 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
-		if runtime.IsDefined(enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {
 			w.WriteString("<think>")

@@ -95,7 +95,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}
 				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := value.ItemStr("type")
-				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "STRING") {
+				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
 					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
@@ -111,11 +111,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
 						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "ARRAY") {
+				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := value.ItemStr("items")
-					if runtime.IsMapping(valueItems, nil, nil) && valueItems.Truthy() {
+					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
 						// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
@@ -133,7 +133,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							itemKey := keys2[i2]
 							itemValue := values2[i2]
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
-							if !runtime.IsNone(itemValue, nil, nil) {
+							if !runtime.IsNone(itemValue) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
@@ -146,7 +146,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it.jinja:30:33 {%- if item_value is mapping -%}
-									if runtime.IsMapping(itemValue, nil, nil) {
+									if runtime.IsMapping(itemValue) {
 										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.Write(w.Capture(func() {
 											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
@@ -173,15 +173,15 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 								} else if runtime.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
-									if runtime.IsString(itemValue, nil, nil) {
+									if runtime.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue, nil, nil)}, nil))
+										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
 									} else {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
+										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
@@ -209,10 +209,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
-				if runtime.EqStr(runtime.FilterUpper(valueType, nil, nil), "OBJECT") {
+				if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := value.ItemStr("properties")
-					if runtime.IsDefined(valueProperties, nil, nil) && runtime.IsMapping(valueProperties, nil, nil) {
+					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
 						// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
@@ -227,7 +227,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 						w.WriteString("}")
-					} else if runtime.IsMapping(value, nil, nil) {
+					} else if runtime.IsMapping(value) {
 						// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -282,7 +282,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-				w.Write(runtime.FilterUpper(valueType, nil, nil))
+				w.Write(runtime.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -339,7 +339,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-				w.Write(runtime.FilterUpper(paramsType, nil, nil))
+				w.Write(runtime.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -358,10 +358,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := responseDeclaration.ItemStr("type")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType, nil, nil), "OBJECT") {
+			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-				w.Write(runtime.FilterUpper(responseDeclarationType, nil, nil))
+				w.Write(runtime.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -376,12 +376,12 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		}
 		var ns3 runtime.Value
 		// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
-		if runtime.IsString(argument, nil, nil) {
+		if runtime.IsString(argument) {
 			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if runtime.IsBoolean(argument, nil, nil) {
+		} else if runtime.IsBoolean(argument) {
 			// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -389,7 +389,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument, nil, nil) {
+		} else if runtime.IsMapping(argument) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
@@ -425,7 +425,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument, nil, nil) {
+		} else if runtime.IsSequence(argument) {
 			// google-gemma-4-31B-it.jinja:137:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139:9 {%- for item in argument -%}
@@ -485,7 +485,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		response = runtime.Param(response, "response")
 		w.WriteString("<|tool_response>")
 		// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
-		if runtime.IsMapping(response, nil, nil) {
+		if runtime.IsMapping(response) {
 			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
 			w.WriteString("response:")
 			w.WriteStr(toolName)
@@ -528,10 +528,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
+	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.IsDefined(enableThinking, nil, nil) && enableThinking.Truthy() {
+		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			runtime.CheckNamespace(ns)
@@ -567,7 +567,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	nsTurnLastUserIdx := runtime.Int(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
-	for _, i9 := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(loopMessages, nil, nil))) {
+	for _, i9 := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
 		if runtime.EqStr(loopMessages.Item(i9).ItemStr("role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
@@ -648,7 +648,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("{")
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
 					functionArguments := function.ItemStr("arguments")
-					if runtime.IsMapping(functionArguments, nil, nil) {
+					if runtime.IsMapping(functionArguments) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
 						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
@@ -670,7 +670,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 								formatArgument(value4, runtime.Bool(false))
 							}))
 						}
-					} else if runtime.IsString(functionArguments, nil, nil) {
+					} else if runtime.IsString(functionArguments) {
 						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
 						// google-gemma-4-31B-it.jinja:253:25 {{- function['arguments'] -}}
 						w.Write(functionArguments)
@@ -702,7 +702,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages, nil, nil))) {
+				for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages))) {
 					var follow runtime.Value
 					var toolBody runtime.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
@@ -728,10 +728,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
 						toolBody = runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("content")}, nil)
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
-						if runtime.IsString(toolBody, nil, nil) {
+						if runtime.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							formatToolResponseBlock(nsTnameName, toolBody)
-						} else if runtime.IsSequence(toolBody, nil, nil) && !runtime.IsString(toolBody, nil, nil) {
+						} else if runtime.IsSequence(toolBody) && !runtime.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
 							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
 							nsTxtS := runtime.Str("")
@@ -761,7 +761,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
 			messageContent := message.ItemStr("content")
-			if runtime.IsString(messageContent, nil, nil) {
+			if runtime.IsString(messageContent) {
 				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
 				if runtime.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307:21 {{- strip_thinking(message['content']) -}}
@@ -771,7 +771,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
 					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				}
-			} else if runtime.IsSequence(messageContent, nil, nil) {
+			} else if runtime.IsSequence(messageContent) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
 				for _, item5 := range runtime.Iterate(w, messageContent) {

@@ -50,7 +50,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	customInstructions := in.Lookup("custom_instructions")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
-	if !runtime.IsDefined(enableThinking, nil, nil) {
+	if !runtime.IsDefined(enableThinking) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}
 		enableThinking = runtime.Bool(true)
 	}
@@ -108,7 +108,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 		var content runtime.Value
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := message.Attr("content")
-		if runtime.IsString(messageContent, nil, nil) {
+		if runtime.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = runtime.Str("")

@@ -119,7 +119,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 		for _, document := range runtime.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
 			w.WriteString("<|start_of_role|>document {\"document_id\": \"")
-			w.WriteStr(runtime.FilterString(document.ItemStr("doc_id"), nil, nil))
+			w.WriteStr(runtime.FilterString(document.ItemStr("doc_id")))
 			w.WriteString("\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
 			w.Write(document.ItemStr("text"))

@@ -64,7 +64,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
 	g4DefaultSystemMessage = runtime.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
-	if runtime.IsDefined(availableTools, nil, nil) && availableTools.Truthy() {
+	if runtime.IsDefined(availableTools) && availableTools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -106,10 +106,10 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	if runtime.EqStr(messages0.Attr("role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31:5 {%- if messages[0].content is string %}
 		messages0Content := messages0.Attr("content")
-		if runtime.IsString(messages0Content, nil, nil) {
+		if runtime.IsString(messages0Content) {
 			// ibm-granite-granite-4.0.jinja:32:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if runtime.IsIterable(messages0Content, nil, nil) {
+		} else if runtime.IsIterable(messages0Content) {
 			// ibm-granite-granite-4.0.jinja:33:9 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.0.jinja:34:9 {%- for entry in messages[0].content %}
 			for _, entry := range runtime.Iterate(w, messages0Content) {
@@ -175,13 +175,13 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		contentVal := runtime.Str("")
 		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
 		messageContent := message.Attr("content")
-		if runtime.IsString(messageContent, nil, nil) {
+		if runtime.IsString(messageContent) {
 			// ibm-granite-granite-4.0.jinja:67:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
 			// ibm-granite-granite-4.0.jinja:68:9 {%- else %}
 			// ibm-granite-granite-4.0.jinja:69:9 {%- if message.content is iterable %}
-			if runtime.IsIterable(messageContent, nil, nil) {
+			if runtime.IsIterable(messageContent) {
 				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
 				for _, entry2 := range runtime.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
@@ -236,7 +236,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsString(toolCallArguments, nil, nil) {
+					if runtime.IsString(toolCallArguments) {
 						// ibm-granite-granite-4.0.jinja:96:21 {{- tool_call.arguments }}
 						w.Write(toolCallArguments)
 					} else {

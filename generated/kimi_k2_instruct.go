@@ -53,10 +53,10 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
-		if runtime.IsString(c, nil, nil) {
+		if runtime.IsString(c) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
 			w.Write(c)
-		} else if !runtime.IsNone(c, nil, nil) {
+		} else if !runtime.IsNone(c) {
 			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
 			for _, content := range runtime.Iterate(w, c) {
@@ -126,7 +126,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				var formattedId runtime.Value
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 				toolCallFunction := toolCall.ItemStr("function")
-				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
+				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = runtime.Add(toolCallCounterValue, runtime.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -137,7 +137,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
 				toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
-				if runtime.IsString(toolCallFunctionArguments, nil, nil) {
+				if runtime.IsString(toolCallFunctionArguments) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
 					w.Write(toolCallFunctionArguments)
 				} else {
@@ -157,7 +157,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue, nil, nil))
+				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
@@ -165,7 +165,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
+		} else if !runtime.IsNone(message.ItemStr("content")) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
 			renderContent(message)

@@ -59,7 +59,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	escapeAttr := func(value runtime.Value) {
 		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		w.Write(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterString(value, nil, nil), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
+		w.Write(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterString(value), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs runtime.Value) {
@@ -94,9 +94,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	nextImage := func(state2 runtime.Value) {
 		state2 = runtime.Param(state2, "state")
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
-		if runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil) {
+		if runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if runtime.Ge(state2.Attr("image_index"), runtime.FilterLength(imagePrompts, nil, nil)) {
+			if runtime.Ge(state2.Attr("image_index"), runtime.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
 				w.Write(runtime.RaiseException(runtime.Str("More image placeholders than image prompts.")))
 			}
@@ -117,9 +117,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		state3 = runtime.Param(state3, "state")
 		var parts runtime.Value
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
-		text = runtime.FilterString(text, nil, nil)
+		text = runtime.FilterString(text)
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil)) && runtime.In(runtime.Str("<|kimi_image_placeholder|>"), text) {
+		if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.In(runtime.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
 			parts = runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
@@ -145,10 +145,10 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.Param(content, "content")
 		state4 = runtime.Param(state4, "state")
 		// Kimi-K3.jinja:43:1 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
 			renderText(content, state4)
-		} else if !runtime.IsNone(content, nil, nil) && runtime.IsDefined(content, nil, nil) {
+		} else if !runtime.IsNone(content) && runtime.IsDefined(content) {
 			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
 			for _, part2 := range runtime.Iterate(w, content) {
@@ -181,7 +181,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	jsonSorted = func(value2 runtime.Value) {
 		value2 = runtime.Param(value2, "value")
 		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
-		if runtime.IsMapping(value2, nil, nil) {
+		if runtime.IsMapping(value2) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
 			keys, values := runtime.DictsortPairs(value2, nil, nil)
@@ -201,7 +201,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if ((runtime.IsString(value2, nil, nil) || runtime.IsNumber(value2, nil, nil)) || runtime.IsBoolean(value2, nil, nil)) || runtime.IsNone(value2, nil, nil) {
+		} else if ((runtime.IsString(value2) || runtime.IsNumber(value2)) || runtime.IsBoolean(value2)) || runtime.IsNone(value2) {
 			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
 			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
 			w.WriteJSON(value2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -252,18 +252,18 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	xtmlType := func(value3 runtime.Value) {
 		value3 = runtime.Param(value3, "value")
 		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
-		if runtime.IsBoolean(value3, nil, nil) {
+		if runtime.IsBoolean(value3) {
 			w.WriteString("boolean")
-		} else if runtime.IsNone(value3, nil, nil) {
+		} else if runtime.IsNone(value3) {
 			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
 			w.WriteString("null")
-		} else if runtime.IsNumber(value3, nil, nil) {
+		} else if runtime.IsNumber(value3) {
 			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
 			w.WriteString("number")
-		} else if runtime.IsString(value3, nil, nil) {
+		} else if runtime.IsString(value3) {
 			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
 			w.WriteString("string")
-		} else if runtime.IsMapping(value3, nil, nil) {
+		} else if runtime.IsMapping(value3) {
 			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
@@ -275,7 +275,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	xtmlValue := func(value4 runtime.Value) {
 		value4 = runtime.Param(value4, "value")
 		// Kimi-K3.jinja:109:1 {%- if value is string -%}
-		if runtime.IsString(value4, nil, nil) {
+		if runtime.IsString(value4) {
 			// Kimi-K3.jinja:110:1 {{- value -}}
 			w.Write(value4)
 		} else {
@@ -299,7 +299,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
 			openTag(runtime.Str("think"), runtime.Missing())
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !runtime.IsNone(reasoningContent, nil, nil) && runtime.FilterTrim(runtime.FilterString(reasoningContent, nil, nil), nil, nil).Truthy() {
+			if !runtime.IsNone(reasoningContent) && runtime.FilterTrim(runtime.FilterString(reasoningContent), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
 				renderText(reasoningContent, state5)
 			}
@@ -326,19 +326,19 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				var arguments runtime.Value
 				var jsonBlock runtime.Value
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
-				if !runtime.IsMapping(toolCall, nil, nil) {
+				if !runtime.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction, nil, nil) && runtime.IsMapping(toolCallFunction, nil, nil) {
+				if runtime.IsDefined(toolCallFunction) && runtime.IsMapping(toolCallFunction) {
 					fn = toolCallFunction
 				} else {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if runtime.IsNone(runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil), nil, nil) {
+				if runtime.IsNone(runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil)) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls require a function name.")))
 				}
@@ -349,14 +349,14 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
 				jsonBlock = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("_xtml_json_block")}, nil)
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
-				if !runtime.IsNone(jsonBlock, nil, nil) {
+				if !runtime.IsNone(jsonBlock) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
 					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
 					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
 					renderText(jsonBlock, state5)
 					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
 					closeTag(runtime.Str("json"))
-				} else if runtime.IsMapping(arguments, nil, nil) {
+				} else if runtime.IsMapping(arguments) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
 					keys2, values2 := runtime.DictItems(arguments)
@@ -374,7 +374,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
 						closeTag(runtime.Str("argument"))
 					}
-				} else if runtime.IsString(arguments, nil, nil) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
+				} else if runtime.IsString(arguments) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
 					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
@@ -382,7 +382,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					renderText(arguments, state5)
 					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
 					closeTag(runtime.Str("json"))
-				} else if !runtime.IsNone(arguments, nil, nil) && !runtime.IsString(arguments, nil, nil) {
+				} else if !runtime.IsNone(arguments) && !runtime.IsString(arguments) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
@@ -409,7 +409,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
 		runtime.SetAttr(state6, "tool_index", runtime.Add(state6.Attr("tool_index"), runtime.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
-		if !runtime.IsNone(resolvedName, nil, nil) {
+		if !runtime.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
 		} else if runtime.In(runtime.Str("tool"), message2) {
@@ -422,12 +422,12 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("name")}, nil)
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (runtime.IsNone(toolName, nil, nil) && !runtime.IsNone(state6.Attr("tool_calls"), nil, nil)) && runtime.Le(state6.Attr("tool_index"), runtime.FilterLength(state6.Attr("tool_calls"), nil, nil)) {
+		if (runtime.IsNone(toolName) && !runtime.IsNone(state6.Attr("tool_calls"))) && runtime.Le(state6.Attr("tool_index"), runtime.FilterLength(state6.Attr("tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
 			fallbackCall = state6.Attr("tool_calls").Item(runtime.Sub(state6.Attr("tool_index"), runtime.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			fallbackCallFunction := fallbackCall.Attr("function")
-			if runtime.IsDefined(fallbackCallFunction, nil, nil) && runtime.IsMapping(fallbackCallFunction, nil, nil) {
+			if runtime.IsDefined(fallbackCallFunction) && runtime.IsMapping(fallbackCallFunction) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
@@ -436,7 +436,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			toolName = fallbackFn.Attr("name")
 		}
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
-		if runtime.IsNone(toolName, nil, nil) {
+		if runtime.IsNone(toolName) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
 			w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
@@ -449,31 +449,31 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
-	if runtime.IsUndefined(thinking, nil, nil) {
+	if runtime.IsUndefined(thinking) {
 		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
 		thinking = runtime.Bool(true)
 	}
 	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
-	if runtime.IsUndefined(thinkingEffort, nil, nil) {
+	if runtime.IsUndefined(thinkingEffort) {
 		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
 		thinkingEffort = runtime.Str("max")
 	}
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
-	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort, nil, nil)) && !runtime.InStrs(thinkingEffort, "low", "high", "max") {
+	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort)) && !runtime.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("; supported values are low, high, and max."))))
+		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools, nil, nil) && tools.Truthy() {
+	if runtime.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
 		renderToolDeclare(tools, runtime.Missing())
 	}
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
 	if thinking.Truthy() && runtime.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
-		internalSystemMessage(runtime.Str("thinking-effort"), runtime.Add(runtime.Add(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort, nil, nil)), runtime.Str("`.")))
+		internalSystemMessage(runtime.Str("thinking-effort"), runtime.Add(runtime.Add(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("`.")))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
 	items4 := runtime.Iterate(w, messages)
@@ -481,7 +481,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		message3 := items4[i6]
 		var attrs2 runtime.Value
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
-		if runtime.IsMapping(message3, nil, nil) {
+		if runtime.IsMapping(message3) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
 			if runtime.NotIn(runtime.Str("role"), message3) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
@@ -555,7 +555,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				for _, candidate := range runtime.Iterate(w, messages.Slice(runtime.Int(int64(i6)), runtime.None(), runtime.None())) {
 					var callId runtime.Value
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !runtime.IsMapping(candidate, nil, nil) || !runtime.EqStr(candidate.Attr("role"), "tool") {
+					if !runtime.IsMapping(candidate) || !runtime.EqStr(candidate.Attr("role"), "tool") {
 						break
 					}
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
@@ -565,11 +565,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !runtime.IsNone(callId, nil, nil) && !runtime.IsNone(state.Attr("tool_calls"), nil, nil) {
+					if !runtime.IsNone(callId) && !runtime.IsNone(state.Attr("tool_calls")) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
 						for _, toolCall2 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && runtime.IsMapping(toolCall2, nil, nil)) && !runtime.IsNone(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.Eq(runtime.FilterString(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.FilterString(callId, nil, nil)) {
+							if ((!matchFound && runtime.IsMapping(toolCall2)) && !runtime.IsNone(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil))) && runtime.Eq(runtime.FilterString(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil)), runtime.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -582,19 +582,19 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if runtime.Gt(runtime.FilterLength(runToolMessages, nil, nil), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.FilterLength(runToolMessages, nil, nil)) {
+				if runtime.Gt(runtime.FilterLength(runToolMessages), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.FilterLength(runToolMessages)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := runtime.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
 					for _, toolCall3 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 						var fn2 runtime.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (runtime.IsMapping(toolCall3, nil, nil) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emittedIds) {
+						if (runtime.IsMapping(toolCall3) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil))) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil)), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = runtime.Add(emittedIds, runtime.NewList(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)))
+							emittedIds = runtime.Add(emittedIds, runtime.NewList(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							toolCall3Function := toolCall3.Attr("function")
-							if runtime.IsDefined(toolCall3Function, nil, nil) && runtime.IsMapping(toolCall3Function, nil, nil) {
+							if runtime.IsDefined(toolCall3Function) && runtime.IsMapping(toolCall3Function) {
 								fn2 = toolCall3Function
 							} else {
 								fn2 = toolCall3
@@ -605,7 +605,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
 								resultId = runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !runtime.IsNone(resultId, nil, nil) && runtime.Eq(runtime.FilterString(resultId, nil, nil), runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
+								if !runtime.IsNone(resultId) && runtime.Eq(runtime.FilterString(resultId), runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
 									renderToolMessage(toolMessage, state, runtime.CallMethod(fn2, "get", []runtime.Value{runtime.Str("name")}, nil))
 								}
@@ -624,31 +624,31 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
-	if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "required") {
+	if runtime.IsDefined(toolChoice) && runtime.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
 		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
-	} else if runtime.IsDefined(toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
+	} else if runtime.IsDefined(toolChoice) && runtime.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
 		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
-	if runtime.IsDefined(responseSchema, nil, nil) {
+	if runtime.IsDefined(responseSchema) {
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%} (the namespace check)
 		runtime.CheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
 		runtime.SetAttr(state, "response_schema", responseSchema)
-	} else if (runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil)) && !runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil) {
+	} else if (runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat)) && !runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
 		schemaWrapper = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		if runtime.IsMapping(schemaWrapper, nil, nil) && runtime.In(runtime.Str("schema"), schemaWrapper) {
+		if runtime.IsMapping(schemaWrapper) && runtime.In(runtime.Str("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
 			runtime.CheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
 			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("schema")}, nil))
-		} else if runtime.IsMapping(schemaWrapper, nil, nil) && runtime.In(runtime.Str("json_schema"), schemaWrapper) {
+		} else if runtime.IsMapping(schemaWrapper) && runtime.In(runtime.Str("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
 			runtime.CheckNamespace(state)
@@ -665,10 +665,10 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K3.jinja:298:1 {%- set response_format_type = none -%}
 	responseFormatType = runtime.None()
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
-	if runtime.IsDefined(responseFormat, nil, nil) && runtime.IsMapping(responseFormat, nil, nil) {
+	if runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
 		responseFormatType = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("type")}, nil)
-	} else if runtime.IsDefined(responseFormat, nil, nil) {
+	} else if runtime.IsDefined(responseFormat) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
 		responseFormatType = responseFormat
@@ -696,9 +696,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}), runtime.Missing())
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (runtime.IsDefined(imagePrompts, nil, nil) && !runtime.IsNone(imagePrompts, nil, nil)) && runtime.Ne(state.Attr("image_index"), runtime.FilterLength(imagePrompts, nil, nil)) {
+	if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.Ne(state.Attr("image_index"), runtime.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts, nil, nil), nil, nil)), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(state.Attr("image_index"), nil, nil))))
+		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts))), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(state.Attr("image_index")))))
 	}
 }
 

@@ -56,19 +56,19 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	formatArgValue := func(argValue runtime.Value) {
 		argValue = runtime.Param(argValue, "arg_value")
 		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
-		if runtime.IsString(argValue, nil, nil) {
+		if runtime.IsString(argValue) {
 			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
 			w.WriteString("'")
 			w.WriteStr(argValue)
 			w.WriteString("'")
-		} else if runtime.IsMapping(argValue, nil, nil) {
+		} else if runtime.IsMapping(argValue) {
 			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
 			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
 			w.WriteJSON(argValue, nil, nil)
 		} else {
 			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
-			w.Write(runtime.FilterString(argValue, nil, nil))
+			w.Write(runtime.FilterString(argValue))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
@@ -76,7 +76,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.Param(content, "content")
 		var ns runtime.Value
 		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
 			w.Write(content)
 		} else {
@@ -179,7 +179,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		for i2 := range items {
 			tool := items[i2]
 			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
-			if !runtime.IsString(tool, nil, nil) {
+			if !runtime.IsString(tool) {
 				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
@@ -230,7 +230,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				var truncLen runtime.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				message2Thinking := message2.Attr("thinking")
-				if runtime.IsDefined(message2Thinking, nil, nil) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), nsLastUserIndex)) {
+				if runtime.IsDefined(message2Thinking) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
 					w.WriteStr(message2Thinking)
@@ -242,7 +242,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				hasCfm = runtime.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
 				message2Content := message2.Attr("content")
-				if runtime.IsDefined(message2Content, nil, nil) {
+				if runtime.IsDefined(message2Content) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content2 = w.Capture(func() {
 						parseContent(message2Content)
@@ -256,11 +256,11 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && runtime.CallMethod(content2, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
+					if runtime.IsDefined(message2.Attr("tool_calls")) && runtime.CallMethod(content2, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = runtime.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = runtime.Sub(runtime.FilterLength(content2, nil, nil), runtime.FilterLength(cfmTag, nil, nil))
+						truncLen = runtime.Sub(runtime.FilterLength(content2), runtime.FilterLength(cfmTag))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
 						w.Write(content2.Slice(runtime.None(), truncLen, runtime.None()))
 					} else {
@@ -270,7 +270,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) {
+				if runtime.IsDefined(message2.Attr("tool_calls")) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
 					renderToolCalls(message2.Attr("tool_calls"))
 				}

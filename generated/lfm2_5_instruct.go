@@ -80,7 +80,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-Instruct.jinja:11:9 {%- if tool is not string -%}
-			if !runtime.IsString(tool, nil, nil) {
+			if !runtime.IsString(tool) {
 				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
@@ -137,7 +137,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
 		content = message2.ItemStr("content")
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
-		if !runtime.IsString(content, nil, nil) {
+		if !runtime.IsString(content) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
 			content = runtime.FilterTojson(content, nil, nil)
 		}

@@ -74,7 +74,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		for i := range items {
 			tool := items[i]
 			// LFM2-8B-A1B.jinja:11:3 {%- if tool is not string -%}
-			if !runtime.IsString(tool, nil, nil) {
+			if !runtime.IsString(tool) {
 				// LFM2-8B-A1B.jinja:12:4 {%- set tool = tool | tojson -%}
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
@@ -107,7 +107,7 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
 		content = message.ItemStr("content")
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
-		if !runtime.IsString(content, nil, nil) {
+		if !runtime.IsString(content) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
 			content = runtime.FilterTojson(content, nil, nil)
 		}

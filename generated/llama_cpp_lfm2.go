@@ -74,7 +74,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		for i := range items {
 			tool := items[i]
 			// llama-cpp-lfm2.jinja:11:3 {%- if tool is not string -%}
-			if !runtime.IsString(tool, nil, nil) {
+			if !runtime.IsString(tool) {
 				// llama-cpp-lfm2.jinja:12:4 {%- set tool = tool | tojson -%}
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
@@ -112,7 +112,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			content = runtime.Str("")
 		}
 		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
-		if !runtime.IsString(content, nil, nil) {
+		if !runtime.IsString(content) {
 			// llama-cpp-lfm2.jinja:28:3 {%- set content = content | tojson -%}
 			content = runtime.FilterTojson(content, nil, nil)
 		}
@@ -140,7 +140,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
 				nsTcResult = runtime.Add(runtime.Add(runtime.Add(nsTcResult, runtime.Str("{\"name\": \"")), tcFunction.ItemStr("name")), runtime.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
-				if runtime.IsString(args2, nil, nil) {
+				if runtime.IsString(args2) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
 					nsTcResult = runtime.Add(nsTcResult, args2)
 				} else {

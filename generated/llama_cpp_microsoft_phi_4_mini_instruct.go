@@ -53,7 +53,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
-	} else if runtime.IsDefined(tools, nil, nil) {
+	} else if runtime.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
 		systemMessage = runtime.Str("You are a helpful assistant with access to tools.")
@@ -63,7 +63,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 		systemMessage = runtime.Str("")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
-	if runtime.IsDefined(tools, nil, nil) {
+	if runtime.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
 		systemMessage = runtime.Add(runtime.Add(runtime.Add(systemMessage, runtime.Str("<|tool|>")), runtime.FilterTojson(tools, nil, nil)), runtime.Str("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
@@ -73,7 +73,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
-	if runtime.IsDefined(systemMessage, nil, nil) {
+	if runtime.IsDefined(systemMessage) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
 		w.WriteString("<|system|>")
 		w.WriteStr(systemMessage)

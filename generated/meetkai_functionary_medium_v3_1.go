@@ -49,16 +49,16 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
-	if !runtime.IsDefined(tools, nil, nil) {
+	if !runtime.IsDefined(tools) {
 		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}
 		tools = runtime.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	hasCodeInterpreter = runtime.Bool(runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)))
+	hasCodeInterpreter = runtime.Bool(runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		tools = runtime.FilterList(runtime.FilterRejectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil)
+		tools = runtime.FilterList(runtime.FilterRejectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
 	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
@@ -78,11 +78,11 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
 			if runtime.In(runtime.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("function").ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("function").ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t.ItemStr("function"), nil, nil))
+				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '")), t.ItemStr("function").ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '")), t.ItemStr("function").ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n")), runtime.FilterTojson(t.ItemStr("function"), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '"), nil, nil), t.ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '"), nil, nil), t.ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n"), nil, nil), runtime.FilterTojson(t, nil, nil))
+				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '")), t.ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '")), t.ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n")), runtime.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
 		}

@@ -69,14 +69,14 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(offset)
 			w.WriteStr(commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if runtime.Gt(runtime.FilterLength(examplesInfo, nil, nil), runtime.Int(0)) {
+			if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 				for _, example := range runtime.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 					w.WriteString("\n")
 					w.WriteStr(offset)
 					w.WriteString("// ")
-					w.WriteStr(runtime.FilterReplace(runtime.FilterString(example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+					w.WriteStr(runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 				}
 			}
 		}
@@ -110,7 +110,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
 			rawParamType = param.ItemStr("type")
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			if runtime.IsIterable(rawParamType, nil, nil) && !runtime.IsString(rawParamType, nil, nil) {
+			if runtime.IsIterable(rawParamType) && !runtime.IsString(rawParamType) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
 				paramType2 = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
 			} else {
@@ -123,9 +123,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.In(runtime.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = runtime.FilterList(runtime.FilterSelectattr(param.ItemStr("oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil), nil, nil)
+			oneOfTypes = runtime.FilterList(runtime.FilterSelectattr(param.ItemStr("oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.FilterMap(oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil), nil, nil)
+			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.FilterMap(oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil))
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
 			convertDataType(runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
 		}
@@ -239,7 +239,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
 		for _, v := range runtime.Iterate(w, enumOptions) {
 			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
-			if runtime.IsString(v, nil, nil) {
+			if runtime.IsString(v) {
 				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
 				w.WriteString("\"")
 				w.WriteStr(v)
@@ -250,7 +250,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.Write(v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if runtime.Gt(runtime.FilterLength(enumOptions, nil, nil), runtime.Int(0)) && runtime.Ne(v, enumOptions.ItemInt(-1)) {
+			if runtime.Gt(runtime.FilterLength(enumOptions), runtime.Int(0)) && runtime.Ne(v, enumOptions.ItemInt(-1)) {
 				w.WriteString(" | ")
 			}
 		}
@@ -276,7 +276,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
 		itemsInfo = runtime.CallMethod(paramDic, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if runtime.Eq(runtime.FilterLength(itemsInfo, nil, nil), runtime.Int(0)) {
+		if runtime.Eq(runtime.FilterLength(itemsInfo), runtime.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
@@ -350,7 +350,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						getEnumOptionStr(itemsInfo.ItemStr("enum"))
 					})
 					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
-					if runtime.IsNone(paramName, nil, nil) {
+					if runtime.IsNone(paramName) {
 						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
 						w.WriteString("(")
 						w.WriteStr(itemType)
@@ -368,7 +368,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
-					if runtime.IsNone(paramName, nil, nil) {
+					if runtime.IsNone(paramName) {
 						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
 						w.WriteString("\n")
 						w.WriteStr(arrayType)
@@ -410,7 +410,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			var itemInfo2 runtime.Value
 			var arrayDeclaration runtime.Value
 			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
-			if runtime.IsMapping(param4, nil, nil) {
+			if runtime.IsMapping(param4) {
 				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
 				commentInfo2 = w.Capture(func() {
 					getParamInfo(param4)
@@ -427,7 +427,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
 				paramDeclaration2 = paramName2
 				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
-				if runtime.IsIterable(requiredParams, nil, nil) && runtime.NotIn(paramName2, requiredParams) {
+				if runtime.IsIterable(requiredParams) && runtime.NotIn(paramName2, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
 					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str("?"))
 				}
@@ -452,14 +452,14 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						w.WriteStr(commentInfo2)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if runtime.Gt(runtime.FilterLength(examplesInfo2, nil, nil), runtime.Int(0)) {
+					if runtime.Gt(runtime.FilterLength(examplesInfo2), runtime.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 						for _, example2 := range runtime.Iterate(w, examplesInfo2) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 							w.WriteString("\n")
 							w.WriteStr(offset3)
 							w.WriteString("// ")
-							w.WriteStr(runtime.FilterReplace(runtime.FilterString(example2, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+							w.WriteStr(runtime.FilterReplace(runtime.FilterString(example2), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
@@ -496,14 +496,14 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(commentInfo2)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if runtime.Gt(runtime.FilterLength(examplesInfo2, nil, nil), runtime.Int(0)) {
+						if runtime.Gt(runtime.FilterLength(examplesInfo2), runtime.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 							for _, example3 := range runtime.Iterate(w, examplesInfo2) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 								w.WriteString("\n")
 								w.WriteStr(offset3)
 								w.WriteString("// ")
-								w.WriteStr(runtime.FilterReplace(runtime.FilterString(example3, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+								w.WriteStr(runtime.FilterReplace(runtime.FilterString(example3), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -613,7 +613,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		generateSchemaFromFunctions(tools, runtime.Missing())
 	}), runtime.Str("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
+	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}

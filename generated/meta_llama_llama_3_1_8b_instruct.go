@@ -56,22 +56,22 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:1:1 {{- bos_token }}
 	w.Write(bosToken)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.IsDefined(customTools, nil, nil) {
+	if runtime.IsDefined(customTools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !runtime.IsDefined(toolsInUserMessage, nil, nil) {
+	if !runtime.IsDefined(toolsInUserMessage) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
 		toolsInUserMessage = runtime.Bool(true)
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !runtime.IsDefined(dateString, nil, nil) {
+	if !runtime.IsDefined(dateString) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:9:5 {%- set date_string = "26 Jul 2024" %}
 		dateString = runtime.Str("26 Jul 2024")
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:11:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools, nil, nil) {
+	if !runtime.IsDefined(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:12:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
@@ -89,11 +89,11 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:25:1 {%- if builtin_tools is defined or tools is not none %}
-	if runtime.IsDefined(builtinTools, nil, nil) || !runtime.IsNone(tools, nil, nil) {
+	if runtime.IsDefined(builtinTools) || !runtime.IsNone(tools) {
 		w.WriteString("Environment: ipython\n")
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
-	if runtime.IsDefined(builtinTools, nil, nil) {
+	if runtime.IsDefined(builtinTools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
 		w.WriteString("Tools: ")
 		w.WriteStr(runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil))
@@ -105,7 +105,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.WriteStr(dateString)
 	w.WriteString("\n\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
-	if !runtime.IsNone(tools, nil, nil) && !toolsInUserMessage.Truthy() {
+	if !runtime.IsNone(tools) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:37:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, tools) {
@@ -118,9 +118,9 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.Write(systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools, nil, nil) {
+	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if runtime.Ne(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
+		if runtime.Ne(runtime.FilterLength(messages), runtime.Int(0)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
@@ -156,14 +156,14 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := message.Attr("tool_calls")
-			if !runtime.Eq(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(1)) {
+			if !runtime.Eq(runtime.FilterLength(messageToolCalls), runtime.Int(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = messageToolCalls.ItemInt(0).Attr("function")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			if runtime.IsDefined(builtinTools, nil, nil) && runtime.In(toolCall.Attr("name"), builtinTools) {
+			if runtime.IsDefined(builtinTools) && runtime.In(toolCall.Attr("name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				w.WriteString("<|python_tag|>")
@@ -195,7 +195,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
-			if runtime.IsDefined(builtinTools, nil, nil) {
+			if runtime.IsDefined(builtinTools) {
 				w.WriteString("<|eom_id|>")
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:94:13 {%- else %}
@@ -206,7 +206,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
 			messageContent := message.Attr("content")
-			if runtime.IsMapping(messageContent, nil, nil) || runtime.IsIterable(messageContent, nil, nil) {
+			if runtime.IsMapping(messageContent) || runtime.IsIterable(messageContent) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100:13 {{- message.content | tojson }}
 				w.WriteJSON(messageContent, nil, nil)
 			} else {

@@ -110,7 +110,7 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// MiMo-VL.jinja:30:13 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction, nil, nil) {
+				if runtime.IsDefined(toolCallFunction) {
 					// MiMo-VL.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}

@@ -49,12 +49,12 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.IsDefined(customTools, nil, nil) {
+	if runtime.IsDefined(customTools) {
 		// MiniMax-M1.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// MiniMax-M1.jinja:5:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools, nil, nil) {
+	if !runtime.IsDefined(tools) {
 		// MiniMax-M1.jinja:6:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
@@ -65,7 +65,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
 		messages0Content := messages0.ItemStr("content")
-		if runtime.IsString(messages0Content, nil, nil) {
+		if runtime.IsString(messages0Content) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
 			nsSystemPrompt = runtime.FilterTrim(messages0Content, nil, nil)
 		} else {
@@ -78,7 +78,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// MiniMax-M1.jinja:18:5 {%- else %}
 		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
-		if !runtime.IsNone(tools, nil, nil) {
+		if !runtime.IsNone(tools) {
 			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		} else {
@@ -95,7 +95,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
-	if !runtime.IsNone(tools, nil, nil) {
+	if !runtime.IsNone(tools) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
@@ -116,7 +116,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
 				messageContent := message.ItemStr("content")
-				if runtime.IsString(messageContent, nil, nil) {
+				if runtime.IsString(messageContent) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
 					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				} else {
@@ -136,7 +136,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
 				messageContent2 := message.ItemStr("content")
-				if runtime.IsString(messageContent2, nil, nil) {
+				if runtime.IsString(messageContent2) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
 					w.Write(runtime.FilterTrim(messageContent2, nil, nil))
 				} else {
@@ -168,7 +168,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
 			messageContent3 := message.Attr("content")
-			if runtime.IsString(messageContent3, nil, nil) {
+			if runtime.IsString(messageContent3) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.WriteString("tool result: ")
 				w.WriteStr(messageContent3)

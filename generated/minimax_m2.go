@@ -70,18 +70,18 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// MiniMax-M2.jinja:12:9 {{ content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if runtime.IsString(item2) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
 					w.Write(item2)
@@ -104,7 +104,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
-			if !runtime.IsDefined(modelIdentity, nil, nil) {
+			if !runtime.IsDefined(modelIdentity) {
 				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
@@ -202,7 +202,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent, nil, nil) {
+			if runtime.IsString(messageReasoningContent) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -263,7 +263,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 						w.WriteStr(k)
 						w.WriteString("\">")
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.IsString(v, nil, nil) {
+						if !runtime.IsString(v) {
 							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						} else {
 							w.Write(v)
@@ -289,7 +289,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
-			if runtime.IsNone(lastToolCallName, nil, nil) {
+			if runtime.IsNone(lastToolCallName) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
@@ -299,7 +299,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
 			messageContent := message.Attr("content")
-			if runtime.IsString(messageContent, nil, nil) {
+			if runtime.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
 				w.Write(messageContent)
@@ -311,10 +311,10 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := tr.Attr("output")
-					if runtime.IsDefined(trOutput, nil, nil) {
+					if runtime.IsDefined(trOutput) {
 						w.Write(trOutput)
 					} else {
-						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text"), nil, nil) {
+						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text")) {
 							w.Write(tr.Attr("text"))
 						} else {
 							w.Write(tr)

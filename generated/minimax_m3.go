@@ -87,14 +87,14 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		val = runtime.Param(val, "val")
 		ns = runtime.Param(ns, "ns")
 		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
-		if runtime.IsMapping(val, nil, nil) {
+		if runtime.IsMapping(val) {
 			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
 			var loop runtime.Loop
 			for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item2 runtime.Value) bool {
 				vals := runtime.Unpack(item2, 2)
 				_ = vals[0]
 				v := vals[1]
-				return !runtime.IsNone(v, nil, nil)
+				return !runtime.IsNone(v)
 			}); loop.Next(); {
 				vals2 := runtime.Unpack(loop.Item(), 2)
 				k := vals2[0]
@@ -116,7 +116,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(k)
 				w.WriteString(">")
 			}
-		} else if runtime.IsIterable(val, nil, nil) && !runtime.IsString(val, nil, nil) {
+		} else if runtime.IsIterable(val) && !runtime.IsString(val) {
 			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
 			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
 			for _, item3 := range runtime.Iterate(w, val) {
@@ -131,9 +131,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(ns)
 				w.WriteString("</item>")
 			}
-		} else if runtime.IsNone(val, nil, nil) {
+		} else if runtime.IsNone(val) {
 			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
-		} else if runtime.IsBoolean(val, nil, nil) {
+		} else if runtime.IsBoolean(val) {
 			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
 			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
 			w.WriteJSON(val, nil, nil)
@@ -158,32 +158,32 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// MiniMax-M3.jinja:45:9 {{ content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
 			for _, item4 := range runtime.Iterate(w, content) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "text") {
+				if runtime.IsMapping(item4) && runtime.EqStr(item4.Attr("type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
 					w.Write(item4.Attr("text"))
-				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "image") {
+				} else if runtime.IsMapping(item4) && runtime.EqStr(item4.Attr("type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
 					w.Write(imageToken)
-				} else if runtime.IsMapping(item4, nil, nil) && runtime.EqStr(item4.Attr("type"), "video") {
+				} else if runtime.IsMapping(item4) && runtime.EqStr(item4.Attr("type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
 					w.Write(videoToken)
-				} else if runtime.IsString(item4, nil, nil) {
+				} else if runtime.IsString(item4) {
 					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
 					// MiniMax-M3.jinja:55:17 {{- item }}
 					w.Write(item4)
 				}
 			}
-		} else if runtime.IsNone(content, nil, nil) {
+		} else if runtime.IsNone(content) {
 			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
 			w.WriteString("")
 		} else {
@@ -212,7 +212,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.Write(thinkEndToken)
 		w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
 		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
-		if runtime.IsDefined(thinkingMode, nil, nil) {
+		if runtime.IsDefined(thinkingMode) {
 			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
 			if runtime.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
@@ -240,7 +240,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
-			if !runtime.IsDefined(modelIdentity, nil, nil) {
+			if !runtime.IsDefined(modelIdentity) {
 				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
@@ -369,7 +369,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent, nil, nil) {
+			if runtime.IsString(messageReasoningContent) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -423,7 +423,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						vals3 := runtime.Unpack(item5, 2)
 						_ = vals3[0]
 						v3 := vals3[1]
-						return !runtime.IsNone(v3, nil, nil)
+						return !runtime.IsNone(v3)
 					}); loop2.Next(); {
 						vals4 := runtime.Unpack(loop2.Item(), 2)
 						k2 := vals4[0]
@@ -464,7 +464,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
-			if runtime.IsNone(lastToolCallName, nil, nil) {
+			if runtime.IsNone(lastToolCallName) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
@@ -477,7 +477,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
 			messageContent := message.Attr("content")
-			if runtime.IsString(messageContent, nil, nil) {
+			if runtime.IsString(messageContent) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
 				w.Write(messageContent)
 			} else {
@@ -485,10 +485,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
 				for _, tr := range runtime.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "image") {
+					if (runtime.IsMapping(tr) && runtime.IsDefined(tr.Attr("type"))) && runtime.EqStr(tr.Attr("type"), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
 						w.Write(imageToken)
-					} else if (runtime.IsMapping(tr, nil, nil) && runtime.IsDefined(tr.Attr("type"), nil, nil)) && runtime.EqStr(tr.Attr("type"), "video") {
+					} else if (runtime.IsMapping(tr) && runtime.IsDefined(tr.Attr("type"))) && runtime.EqStr(tr.Attr("type"), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
 						w.Write(videoToken)
@@ -496,10 +496,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						// MiniMax-M3.jinja:217:21 {%- else -%}
 						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 						trOutput := tr.Attr("output")
-						if runtime.IsDefined(trOutput, nil, nil) {
+						if runtime.IsDefined(trOutput) {
 							w.Write(trOutput)
 						} else {
-							if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text"), nil, nil) {
+							if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text")) {
 								w.Write(tr.Attr("text"))
 							} else {
 								w.Write(tr)
@@ -535,12 +535,12 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("ai")
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
-		if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "disabled") {
+		if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
 			w.Write(thinkEndToken)
-		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "adaptive") {
+		} else if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "adaptive") {
 			// MiniMax-M3.jinja:239:5 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
-		} else if runtime.IsDefined(thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "enabled") {
+		} else if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "enabled") {
 			// MiniMax-M3.jinja:241:5 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
 			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
 			w.Write(thinkBeginToken)

@@ -63,16 +63,16 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools, nil, nil) {
+	if !runtime.IsDefined(tools) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := messages.ItemInt(0)
 		messages0Content := messages0.ItemStr("content")
-		if runtime.IsString(messages0Content, nil, nil) {
+		if runtime.IsString(messages0Content) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
@@ -84,7 +84,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
+	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
 	nsIndex := runtime.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
@@ -113,7 +113,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
 			message2Content := message2.ItemStr("content")
-			if runtime.IsString(message2Content, nil, nil) {
+			if runtime.IsString(message2Content) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(message2Content)
@@ -128,7 +128,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message2Role, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
+			if !runtime.IsNone(tools) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.WriteString("[AVAILABLE_TOOLS]")
 				w.WriteJSON(tools, nil, nil)
@@ -137,7 +137,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
 			message2Content2 := message2.ItemStr("content")
-			if runtime.IsString(message2Content2, nil, nil) {
+			if runtime.IsString(message2Content2) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
 				w.Write(message2Content2)
 			} else {
@@ -171,7 +171,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(toolCall.Attr("function").Attr("name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := toolCall.Attr("id")
-					if (!runtime.IsDefined(toolCallId, nil, nil) || !runtime.IsString(toolCallId, nil, nil)) || runtime.Ne(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
+					if (!runtime.IsDefined(toolCallId) || !runtime.IsString(toolCallId)) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
@@ -184,7 +184,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				w.Write(eosToken)
-			} else if runtime.IsString(message2.ItemStr("content"), nil, nil) {
+			} else if runtime.IsString(message2.ItemStr("content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
 				w.WriteAdd(message2.ItemStr("content"), eosToken)
@@ -213,7 +213,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
 			message2Content3 := message2.Attr("content")
-			if runtime.IsDefined(message2Content3, nil, nil) && runtime.IsDefined(message2Content3.Attr("content"), nil, nil) {
+			if runtime.IsDefined(message2Content3) && runtime.IsDefined(message2Content3.Attr("content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
 				content = message2Content3.Attr("content")
 			} else {
@@ -223,7 +223,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			message2ToolCallId := message2.Attr("tool_call_id")
-			if (!runtime.IsDefined(message2ToolCallId, nil, nil) || !runtime.IsString(message2ToolCallId, nil, nil)) || runtime.Ne(runtime.FilterLength(message2.ItemStr("tool_call_id"), nil, nil), runtime.Int(9)) {
+			if (!runtime.IsDefined(message2ToolCallId) || !runtime.IsString(message2ToolCallId)) || runtime.Ne(runtime.FilterLength(message2.ItemStr("tool_call_id")), runtime.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
@@ -231,7 +231,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[TOOL_RESULTS]")
 			w.WriteStr(message2ToolCallId)
 			w.WriteString("[TOOL_CONTENT]")
-			w.WriteStr(runtime.FilterString(content, nil, nil))
+			w.WriteStr(runtime.FilterString(content))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}

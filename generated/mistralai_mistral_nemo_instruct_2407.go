@@ -64,12 +64,12 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools, nil, nil) {
+	if !runtime.IsDefined(tools) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
+	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
 	ns = runtime.NewNamespace(nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
@@ -80,7 +80,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
 		messageRole := message.Attr("role")
-		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.IsDefined(message.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message.Attr("tool_calls"), nil, nil))) {
+		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.IsDefined(message.Attr("tool_calls")) && !runtime.IsNone(message.Attr("tool_calls")))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
@@ -104,7 +104,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 		message2Role := message2.ItemStr("role")
 		if runtime.EqStr(message2Role, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools, nil, nil) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
+			if !runtime.IsNone(tools) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
 				items2 := runtime.Iterate(w, tools)
@@ -125,7 +125,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 						key2 := vals2[0]
 						val := vals2[1]
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
-						if runtime.IsString(val, nil, nil) {
+						if runtime.IsString(val) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
 							w.WriteString("\"")
 							w.WriteStr(key2)
@@ -157,7 +157,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
-			if (i == len(items)-1) && runtime.IsDefined(systemMessage, nil, nil) {
+			if (i == len(items)-1) && runtime.IsDefined(systemMessage) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
 				w.WriteString("[INST]")
 				w.WriteStr(systemMessage)
@@ -171,7 +171,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteStr(message2.ItemStr("content"))
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.IsDefined(message2.Attr("tool_calls"), nil, nil) && !runtime.IsNone(message2.Attr("tool_calls"), nil, nil) {
+		} else if runtime.IsDefined(message2.Attr("tool_calls")) && !runtime.IsNone(message2.Attr("tool_calls")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
@@ -185,7 +185,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := toolCall.Attr("id")
-				if !runtime.IsDefined(toolCallId, nil, nil) || runtime.Ne(runtime.FilterLength(toolCallId, nil, nil), runtime.Int(9)) {
+				if !runtime.IsDefined(toolCallId) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
@@ -211,7 +211,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
 			message2Content := message2.Attr("content")
-			if runtime.IsDefined(message2Content, nil, nil) && runtime.IsDefined(message2Content.Attr("content"), nil, nil) {
+			if runtime.IsDefined(message2Content) && runtime.IsDefined(message2Content.Attr("content")) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
 				content = message2Content.Attr("content")
 			} else {
@@ -221,11 +221,11 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
 			w.WriteString("[TOOL_RESULTS]{\"content\": ")
-			w.WriteStr(runtime.FilterString(content, nil, nil))
+			w.WriteStr(runtime.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			message2ToolCallId := message2.Attr("tool_call_id")
-			if !runtime.IsDefined(message2ToolCallId, nil, nil) || runtime.Ne(runtime.FilterLength(message2ToolCallId, nil, nil), runtime.Int(9)) {
+			if !runtime.IsDefined(message2ToolCallId) || runtime.Ne(runtime.FilterLength(message2ToolCallId), runtime.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}

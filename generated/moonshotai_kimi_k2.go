@@ -94,7 +94,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 				toolCallFunction := toolCall.ItemStr("function")
 				funcName = toolCallFunction.ItemStr("name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = runtime.Add(runtime.Sum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i2)), nil, nil))
+				formattedId = runtime.Add(runtime.Sum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i2))))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				w.Write(formattedId)
@@ -112,11 +112,11 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
 			w.Write(message.ItemStr("content"))
-		} else if runtime.IsString(message.ItemStr("content"), nil, nil) {
+		} else if runtime.IsString(message.ItemStr("content")) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
 			w.Write(message.ItemStr("content"))
-		} else if !runtime.IsNone(message.ItemStr("content"), nil, nil) {
+		} else if !runtime.IsNone(message.ItemStr("content")) {
 			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
 			for _, content := range runtime.Iterate(w, message.ItemStr("content")) {

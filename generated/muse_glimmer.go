@@ -56,10 +56,10 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	renderContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// muse-glimmer.jinja:12:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// muse-glimmer.jinja:13:9 {{- content -}}
 			w.Write(content)
-		} else if !runtime.IsNone(content, nil, nil) {
+		} else if !runtime.IsNone(content) {
 			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
 			// muse-glimmer.jinja:15:9 {%- for part in content -%}
 			for _, part := range runtime.Iterate(w, content) {
@@ -86,7 +86,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		tcFunction := tc.Attr("function")
 		args2 = tcFunction.Attr("arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
-		if !runtime.IsMapping(args2, nil, nil) {
+		if !runtime.IsMapping(args2) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
 			w.Write(runtime.RaiseException(runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
@@ -104,7 +104,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(k)
 			w.WriteString("\">")
 			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
-			if runtime.IsBoolean(v, nil, nil) {
+			if runtime.IsBoolean(v) {
 				// muse-glimmer.jinja:35:13 {%- if v -%}
 				if v.Truthy() {
 					w.WriteString("true")
@@ -112,10 +112,10 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					// muse-glimmer.jinja:37:17 {%- else -%}
 					w.WriteString("false")
 				}
-			} else if runtime.IsNone(v, nil, nil) {
+			} else if runtime.IsNone(v) {
 				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
 				w.WriteString("null")
-			} else if runtime.IsMapping(v, nil, nil) || (runtime.IsIterable(v, nil, nil) && !runtime.IsString(v, nil, nil)) {
+			} else if runtime.IsMapping(v) || (runtime.IsIterable(v) && !runtime.IsString(v)) {
 				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
 				w.WriteJSON(v, nil, nil)
@@ -143,7 +143,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			var tns runtime.Value
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := tool.Attr("function")
-			if runtime.IsDefined(toolFunction, nil, nil) {
+			if runtime.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
 				fn = tool
@@ -159,7 +159,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		if runtime.IsDefined(toolNamespaceDescriptions, nil, nil) {
+		if runtime.IsDefined(toolNamespaceDescriptions) {
 			nd = toolNamespaceDescriptions
 		} else {
 			nd = runtime.DictOf()
@@ -183,7 +183,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			var fn2 runtime.Value
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			tool2Function := tool2.Attr("function")
-			if runtime.IsDefined(tool2Function, nil, nil) {
+			if runtime.IsDefined(tool2Function) {
 				fn2 = tool2Function
 			} else {
 				fn2 = tool2
@@ -204,7 +204,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		reasoningStrength := reasoningStrengthInput
 		var rs runtime.Value
 		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		if runtime.IsDefined(reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
+		if runtime.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
 			rs = runtime.Str("high")
@@ -228,7 +228,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				var tns3 runtime.Value
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
 				tool3Function := tool3.Attr("function")
-				if runtime.IsDefined(tool3Function, nil, nil) {
+				if runtime.IsDefined(tool3Function) {
 					fn3 = tool3Function
 				} else {
 					fn3 = tool3
@@ -276,7 +276,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	if !nsHasSystem {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113:5 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
-		if runtime.IsDefined(knowledgeCutoff, nil, nil) && knowledgeCutoff.Truthy() {
+		if runtime.IsDefined(knowledgeCutoff) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
 			kc = runtime.Str("2026-01-04")
@@ -286,12 +286,12 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(kc)
 		w.WriteString(".")
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
-		if runtime.IsDefined(currentDate, nil, nil) && currentDate.Truthy() {
+		if runtime.IsDefined(currentDate) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
 			w.WriteString("\nCurrent date: ")
 			w.WriteStr(currentDate)
 			w.WriteString(".")
-		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now"), nil, nil) {
+		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now")) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.WriteString("\nCurrent date: ")
@@ -341,7 +341,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
 			w.Write(sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			if runtime.NotIn(runtime.Str("reasoning strength"), runtime.FilterLower(sysText, nil, nil)) {
+			if runtime.NotIn(runtime.Str("reasoning strength"), runtime.FilterLower(sysText)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
 				renderReasoning()
@@ -383,7 +383,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc2 := range runtime.Iterate(w, m2.ItemStr("tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!runtime.IsNone(tcid, nil, nil) && runtime.IsDefined(tc2.Attr("id"), nil, nil)) && runtime.Eq(tc2.Attr("id"), tcid) {
+							if (!runtime.IsNone(tcid) && runtime.IsDefined(tc2.Attr("id"))) && runtime.Eq(tc2.Attr("id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
 								rnsName = tc2.Attr("function").Attr("name")
 							}
@@ -441,7 +441,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
 				endTurn = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("end_turn")}, nil)
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
-				if runtime.IsNone(endTurn, nil, nil) {
+				if runtime.IsNone(endTurn) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
 					endTurn = runtime.Bool(!(recipient.Truthy() && !runtime.EqStr(recipient, "user")))
 				}

@@ -55,7 +55,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type")), nil, nil) {
+		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type"))) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
 		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
@@ -63,14 +63,14 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.WriteString("list[")
 			w.WriteStr(w.Capture(func() {
-				jsonToPythonType(runtime.FilterItems(jsonSpec, nil, nil))
+				jsonToPythonType(runtime.FilterItems(jsonSpec))
 			}))
 			w.WriteString("]")
 		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
 			jsonSpecAdditionalProperties := jsonSpec.Attr("additionalProperties")
-			if runtime.IsDefined(jsonSpecAdditionalProperties, nil, nil) {
+			if runtime.IsDefined(jsonSpecAdditionalProperties) {
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.WriteString("dict[str, ")
 				w.WriteStr(w.Capture(func() {
@@ -81,7 +81,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if runtime.IsIterable(jsonSpec.Attr("type"), nil, nil) {
+		} else if runtime.IsIterable(jsonSpec.Attr("type")) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
@@ -112,7 +112,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		tool := items2[i2]
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
 		toolFunction := tool.Attr("function")
-		if runtime.IsDefined(toolFunction, nil, nil) {
+		if runtime.IsDefined(toolFunction) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
@@ -145,7 +145,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		w.WriteString(")")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
 		toolReturn := tool.Attr("return")
-		if runtime.IsDefined(toolReturn, nil, nil) {
+		if runtime.IsDefined(toolReturn) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
 			w.WriteString(" -> ")
 			w.WriteStr(w.Capture(func() {
@@ -176,14 +176,14 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 			w.WriteStr(runtime.FilterTrim(paramFields2.Attr("description"), nil, nil))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
-		if runtime.IsDefined(toolReturn, nil, nil) && runtime.IsDefined(toolReturn.Attr("description"), nil, nil) {
+		if runtime.IsDefined(toolReturn) && runtime.IsDefined(toolReturn.Attr("description")) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:66:9 {{- "
 			w.WriteString("\n    Returns:\n        ")
 			w.WriteStr(toolReturn.Attr("description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
-		if runtime.Eq(runtime.FilterLength(toolParametersProperties, nil, nil), runtime.Int(0)) {
+		if runtime.Eq(runtime.FilterLength(toolParametersProperties), runtime.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:74:9 {%- else %}
@@ -203,7 +203,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		message := loop.Item()
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
 		messageRole := message.Attr("role")
-		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) {
+		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.IsDefined(message.Attr("tool_calls"))) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
@@ -221,7 +221,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction, nil, nil) {
+				if runtime.IsDefined(toolCallFunction) {
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -231,10 +231,10 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 				w.WriteString("\", ")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := toolCall.Attr("arguments")
-				if runtime.IsDefined(toolCallArguments, nil, nil) {
+				if runtime.IsDefined(toolCallArguments) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
-					if runtime.IsString(toolCallArguments, nil, nil) {
+					if runtime.IsString(toolCallArguments) {
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:115:21 {{- tool_call.arguments }}
 						w.Write(toolCallArguments)
 					} else {

@@ -115,7 +115,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := tool.Attr("function")
-			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction, nil, nil), func() runtime.Value {
+			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
 				return toolFunction
 			}, func() runtime.Value {
 				return tool
@@ -176,7 +176,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					var fn runtime.Value
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := call.Attr("function")
-					if runtime.IsDefined(callFunction, nil, nil) {
+					if runtime.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
 						fn = call
@@ -187,7 +187,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
 					fnArguments := fn.Attr("arguments")
-					if runtime.IsString(fnArguments, nil, nil) {
+					if runtime.IsString(fnArguments) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
 						w.Write(fnArguments)
 					} else {

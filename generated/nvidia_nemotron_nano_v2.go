@@ -95,7 +95,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		if runtime.IsDefined(ns.Attr("non_tool_system_content"), nil, nil) && !runtime.EqStr(ns.Attr("non_tool_system_content"), "") {
+		if runtime.IsDefined(ns.Attr("non_tool_system_content")) && !runtime.EqStr(ns.Attr("non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
@@ -105,7 +105,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := tool.Attr("function")
-			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction, nil, nil), func() runtime.Value {
+			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
 				return toolFunction
 			}, func() runtime.Value {
 				return tool
@@ -186,7 +186,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
 			w.WriteString("<SPECIAL_11>Assistant\n")
-			w.WriteStr(runtime.IfElse(!runtime.IsNone(content2, nil, nil), func() runtime.Value {
+			w.WriteStr(runtime.IfElse(!runtime.IsNone(content2), func() runtime.Value {
 				return runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}, func() runtime.Value {
 				return runtime.Str("")
@@ -206,7 +206,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					var fn runtime.Value
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := call.Attr("function")
-					if runtime.IsDefined(callFunction, nil, nil) {
+					if runtime.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
 						fn = call
@@ -217,7 +217,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
 					fnArguments := fn.Attr("arguments")
-					if runtime.IsString(fnArguments, nil, nil) {
+					if runtime.IsString(fnArguments) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
 						w.Write(fnArguments)
 					} else {
@@ -242,24 +242,24 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
+		if runtime.IsDefined(ns.Attr("enable_thinking")) && runtime.IsFalse(ns.Attr("enable_thinking")) {
 			w.WriteString("<think></think>")
 		} else {
 			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
+		if runtime.IsDefined(ns.Attr("last_turn_assistant_content")) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
 			w.Write(ns.Attr("last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if runtime.IsDefined(ns.Attr("last_turn_assistant_content"), nil, nil) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
+		if runtime.IsDefined(ns.Attr("last_turn_assistant_content")) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			if runtime.IsDefined(ns.Attr("enable_thinking"), nil, nil) && runtime.IsFalse(ns.Attr("enable_thinking"), nil, nil) {
+			if runtime.IsDefined(ns.Attr("enable_thinking")) && runtime.IsFalse(ns.Attr("enable_thinking")) {
 				w.WriteString("<think></think>")
 			} else {
 				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
@@ -268,9 +268,9 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
 			w.Write(ns.Attr("last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
-			if runtime.IsDefined(continueFinalMessage, nil, nil) {
+			if runtime.IsDefined(continueFinalMessage) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
-				if runtime.IsFalse(continueFinalMessage, nil, nil) {
+				if runtime.IsFalse(continueFinalMessage) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
 			} else {
@@ -279,7 +279,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if runtime.IsDefined(ns.Attr("last_turn_assistant_tool_calls"), nil, nil) && runtime.Gt(runtime.FilterLength(ns.Attr("last_turn_assistant_tool_calls"), nil, nil), runtime.Int(0)) {
+		if runtime.IsDefined(ns.Attr("last_turn_assistant_tool_calls")) && runtime.Gt(runtime.FilterLength(ns.Attr("last_turn_assistant_tool_calls")), runtime.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			items4 := runtime.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
@@ -288,7 +288,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				var fn2 runtime.Value
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
 				call2Function := call2.Attr("function")
-				if runtime.IsDefined(call2Function, nil, nil) {
+				if runtime.IsDefined(call2Function) {
 					fn2 = call2Function
 				} else {
 					fn2 = call2
@@ -299,7 +299,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
 				fn2Arguments := fn2.Attr("arguments")
-				if runtime.IsString(fn2Arguments, nil, nil) {
+				if runtime.IsString(fn2Arguments) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
 					w.Write(fn2Arguments)
 				} else {

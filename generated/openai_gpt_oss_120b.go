@@ -84,7 +84,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
 					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType, nil, nil), runtime.Int(50)) {
+					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
@@ -104,10 +104,10 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpecType, nil, nil) && runtime.IsIterable(paramSpecType, nil, nil)) && !runtime.IsString(paramSpecType, nil, nil)) && !runtime.IsMapping(paramSpecType, nil, nil)) && runtime.IsDefined(paramSpecType.ItemInt(0), nil, nil) {
+		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(paramSpecType.ItemInt(0)) {
 			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.Gt(runtime.FilterLength(paramSpecType, nil, nil), runtime.Int(1)) {
+			if runtime.Gt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
 				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
@@ -129,7 +129,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf, nil, nil), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
@@ -150,7 +150,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
 					variant2Default := variant2.Attr("default")
-					if runtime.IsDefined(variant2Default, nil, nil) {
+					if runtime.IsDefined(variant2Default) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
@@ -289,7 +289,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
 					paramSpec2Default := paramSpec2.Attr("default")
-					if runtime.IsDefined(paramSpec2Default, nil, nil) {
+					if runtime.IsDefined(paramSpec2Default) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
 						if paramSpec2.Attr("enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
@@ -345,7 +345,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		builtinTools := builtinToolsInput
 		var availableBuiltinTools runtime.Value
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
-		if !runtime.IsDefined(modelIdentity, nil, nil) {
+		if !runtime.IsDefined(modelIdentity) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
 			modelIdentity = runtime.Str("You are ChatGPT, a large language model trained by OpenAI.")
 		}
@@ -357,7 +357,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
-		if !runtime.IsDefined(reasoningEffort, nil, nil) {
+		if !runtime.IsDefined(reasoningEffort) {
 			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
 			reasoningEffort = runtime.Str("medium")
 		}
@@ -505,7 +505,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				toolCallContentType := toolCall.Attr("content_type")
-				w.WriteAdd(runtime.IfElse(runtime.IsDefined(toolCallContentType, nil, nil), func() runtime.Value {
+				w.WriteAdd(runtime.IfElse(runtime.IsDefined(toolCallContentType), func() runtime.Value {
 					return toolCallContentType
 				}, func() runtime.Value {
 					return runtime.Str("json")
@@ -540,7 +540,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// openai-gpt-oss-120b.jinja:317:9 {%- elif message.role == 'tool' -%}
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
-			if runtime.IsNone(lastToolCallName, nil, nil) {
+			if runtime.IsNone(lastToolCallName) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}

@@ -55,7 +55,7 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.WriteString("GPT4 Correct ")
-			w.WriteStr(runtime.FilterUpper(messageRole.Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil))
+			w.WriteStr(runtime.FilterUpper(messageRole.Slice(runtime.None(), runtime.Int(1), runtime.None())))
 			w.WriteStr(messageRole.Slice(runtime.Int(1), runtime.None(), runtime.None()))
 			w.WriteString(": ")
 			w.WriteStr(message.ItemStr("content"))

@@ -100,7 +100,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		var content runtime.Value
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := message.Attr("content")
-		if runtime.IsString(messageContent, nil, nil) {
+		if runtime.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = runtime.Str("")
@@ -122,10 +122,10 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				reasoningContent = runtime.Str("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
 				messageReasoning := message.Attr("reasoning")
-				if runtime.IsString(messageReasoning, nil, nil) {
+				if runtime.IsString(messageReasoning) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+				} else if runtime.IsString(message.Attr("reasoning_content")) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
 					reasoningContent = message.Attr("reasoning_content")
@@ -170,7 +170,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("</arg_key>")
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
-							if !runtime.IsString(v, nil, nil) {
+							if !runtime.IsString(v) {
 								w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 							} else {
 								w.Write(v)

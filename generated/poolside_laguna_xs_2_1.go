@@ -104,7 +104,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 		var content runtime.Value
 		// poolside-Laguna-XS-2.1.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := message.Attr("content")
-		if runtime.IsString(messageContent, nil, nil) {
+		if runtime.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = runtime.Str("")
@@ -151,10 +151,10 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					reasoningContent = runtime.Str("")
 					// poolside-Laguna-XS-2.1.jinja:79:9 {%- if message.reasoning is string %}
 					messageReasoning := message.Attr("reasoning")
-					if runtime.IsString(messageReasoning, nil, nil) {
+					if runtime.IsString(messageReasoning) {
 						// poolside-Laguna-XS-2.1.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if runtime.IsString(message.Attr("reasoning_content"), nil, nil) {
+					} else if runtime.IsString(message.Attr("reasoning_content")) {
 						// poolside-Laguna-XS-2.1.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS-2.1.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
 						reasoningContent = message.Attr("reasoning_content")
@@ -211,7 +211,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 								w.WriteString("</arg_key>\n")
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS-2.1.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-								if !runtime.IsString(v, nil, nil) {
+								if !runtime.IsString(v) {
 									w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 								} else {
 									w.Write(v)

@@ -61,10 +61,10 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			isSystemContent = runtime.Bool(false)
 		}
 		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
-		if runtime.IsString(content2, nil, nil) {
+		if runtime.IsString(content2) {
 			// Qwen3.5-4B.jinja:5:9 {{- content }}
 			w.Write(content2)
-		} else if runtime.IsIterable(content2, nil, nil) && !runtime.IsMapping(content2, nil, nil) {
+		} else if runtime.IsIterable(content2) && !runtime.IsMapping(content2) {
 			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
 			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
 			for _, item2 := range runtime.Iterate(w, content2) {
@@ -119,7 +119,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					w.Write(runtime.RaiseException(runtime.Str("Unexpected item type in content.")))
 				}
 			}
-		} else if runtime.IsNone(content2, nil, nil) || runtime.IsUndefined(content2, nil, nil) {
+		} else if runtime.IsNone(content2) || runtime.IsUndefined(content2) {
 			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
 			w.WriteString("")
 		} else {
@@ -134,7 +134,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.RaiseException(runtime.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
-	if (tools.Truthy() && runtime.IsIterable(tools, nil, nil)) && !runtime.IsMapping(tools, nil, nil) {
+	if (tools.Truthy() && runtime.IsIterable(tools)) && !runtime.IsMapping(tools) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// Qwen3.5-4B.jinja:48:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
@@ -172,7 +172,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
@@ -180,7 +180,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		var index runtime.Value
 		var content3 runtime.Value
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
@@ -229,7 +229,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
 			message2ReasoningContent := message2.Attr("reasoning_content")
-			if runtime.IsString(message2ReasoningContent, nil, nil) {
+			if runtime.IsString(message2ReasoningContent) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = message2ReasoningContent
 			} else {
@@ -255,14 +255,14 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			message2ToolCalls := message2.Attr("tool_calls")
-			if (message2ToolCalls.Truthy() && runtime.IsIterable(message2ToolCalls, nil, nil)) && !runtime.IsMapping(message2ToolCalls, nil, nil) {
+			if (message2ToolCalls.Truthy() && runtime.IsIterable(message2ToolCalls)) && !runtime.IsMapping(message2ToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
 				items2 := runtime.Iterate(w, message2ToolCalls)
 				for i2 := range items2 {
 					toolCall := items2[i2]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
-					if runtime.IsDefined(toolCallFunction, nil, nil) {
+					if runtime.IsDefined(toolCallFunction) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -284,7 +284,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsDefined(toolCallArguments, nil, nil) {
+					if runtime.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
 						for i3 := range w.Count(len(keys)) {
@@ -293,10 +293,10 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
-								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
+							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
 							} else {
-								argsValue = runtime.FilterString(argsValue, nil, nil)
+								argsValue = runtime.FilterString(argsValue)
 							}
 							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
 							w.Write(argsValue)
@@ -334,7 +334,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen3.5-4B.jinja:149:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.IsDefined(enableThinking, nil, nil) && runtime.IsFalse(enableThinking, nil, nil) {
+		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		} else {
 			// Qwen3.5-4B.jinja:151:9 {%- else %}

@@ -53,7 +53,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		jsonDict = runtime.Param(jsonDict, "json_dict")
 		handledKeys = runtime.Param(handledKeys, "handled_keys")
 		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
-		if runtime.IsMapping(jsonDict, nil, nil) {
+		if runtime.IsMapping(jsonDict) {
 			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop runtime.Loop
 			for loop.Start(w, jsonDict, func(item2 runtime.Value) bool {
@@ -62,12 +62,12 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			}); loop.Next(); {
 				jsonKey2 := loop.Item()
 				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if runtime.IsMapping(jsonDict.Item(jsonKey2), nil, nil) || (runtime.IsSequence(jsonDict.Item(jsonKey2), nil, nil) && !runtime.IsString(jsonDict.Item(jsonKey2), nil, nil)) {
+				if runtime.IsMapping(jsonDict.Item(jsonKey2)) || (runtime.IsSequence(jsonDict.Item(jsonKey2)) && !runtime.IsString(jsonDict.Item(jsonKey2))) {
 					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
 					w.Write(jsonKey2)
 					w.WriteString(">")
-					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil), nil, nil))
+					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil)))
 					w.WriteString("</")
 					w.Write(jsonKey2)
 					w.WriteString(">")
@@ -77,7 +77,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<")
 					w.Write(jsonKey2)
 					w.WriteString(">")
-					w.Write(runtime.FilterString(jsonDict.Item(jsonKey2), nil, nil))
+					w.Write(runtime.FilterString(jsonDict.Item(jsonKey2)))
 					w.WriteString("</")
 					w.Write(jsonKey2)
 					w.WriteString(">")
@@ -98,30 +98,30 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		loopMessages = messages
 	}
 	// Qwen3-Coder.jinja:20:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools, nil, nil) {
+	if !runtime.IsDefined(tools) {
 		// Qwen3-Coder.jinja:21:5 {%- set tools = [] %}
 		tools = runtime.NewList()
 	}
 	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage, nil, nil) {
+	if runtime.IsDefined(systemMessage) {
 		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
 		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
 	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			handledKeys2 := runtime.Undefined("handled_keys")
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
 			toolFunction := tool.Attr("function")
-			if runtime.IsDefined(toolFunction, nil, nil) {
+			if runtime.IsDefined(toolFunction) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
@@ -131,7 +131,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</name>")
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
 			toolDescription := tool.Attr("description")
-			if runtime.IsDefined(toolDescription, nil, nil) {
+			if runtime.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
 				w.Write(runtime.FilterTrim(toolDescription, nil, nil))
@@ -140,7 +140,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := tool.Attr("parameters")
-			if ((runtime.IsDefined(toolParameters, nil, nil) && runtime.IsMapping(toolParameters, nil, nil)) && runtime.IsDefined(toolParameters.Attr("properties"), nil, nil)) && runtime.IsMapping(toolParameters.Attr("properties"), nil, nil) {
+			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(toolParameters.Attr("properties"))) && runtime.IsMapping(toolParameters.Attr("properties")) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
 				for i := range w.Count(len(keys)) {
@@ -154,15 +154,15 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</name>")
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
 					paramFieldsType := paramFields.Attr("type")
-					if runtime.IsDefined(paramFieldsType, nil, nil) {
+					if runtime.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
-						w.Write(runtime.FilterString(paramFieldsType, nil, nil))
+						w.Write(runtime.FilterString(paramFieldsType))
 						w.WriteString("</type>")
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := paramFields.Attr("description")
-					if runtime.IsDefined(paramFieldsDescription, nil, nil) {
+					if runtime.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
 						w.Write(runtime.FilterTrim(paramFieldsDescription, nil, nil))
@@ -189,12 +189,12 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// Qwen3-Coder.jinja:68:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage, nil, nil) {
+	if runtime.IsDefined(systemMessage) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// Qwen3-Coder.jinja:70:5 {%- else %}
 		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -204,12 +204,12 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		message := loop2.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		messageRole := message.Attr("role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"), nil, nil)) && runtime.IsIterable(message.Attr("tool_calls"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls"), nil, nil), runtime.Int(0)) {
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"))) && runtime.IsIterable(message.Attr("tool_calls"))) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls")), runtime.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := message.Attr("content")
-			if (runtime.IsDefined(messageContent, nil, nil) && runtime.IsString(messageContent, nil, nil)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
 				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil), runtime.Str("\n"))
 			}
@@ -217,7 +217,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction, nil, nil) {
+				if runtime.IsDefined(toolCallFunction) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -225,7 +225,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := toolCall.Attr("arguments")
-				if runtime.IsDefined(toolCallArguments, nil, nil) {
+				if runtime.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
 					keys2, values2 := runtime.ItemsFilterPairs(toolCallArguments)
 					for i2 := range w.Count(len(keys2)) {
@@ -234,10 +234,10 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
 						w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-						if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
-							argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil), nil, nil)
+						if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+							argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
 						} else {
-							argsValue = runtime.FilterString(argsValue, nil, nil)
+							argsValue = runtime.FilterString(argsValue)
 						}
 						// Qwen3-Coder.jinja:90:21 {{- args_value }}
 						w.Write(argsValue)

@@ -61,10 +61,10 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		numVideoFrames2 = runtime.Param(numVideoFrames2, "num_video_frames")
 		var ns2 runtime.Value
 		// Reka-Edge.jinja:2:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// Reka-Edge.jinja:3:9 {{- content -}}
 			w.Write(content)
-		} else if runtime.IsSequence(content, nil, nil) {
+		} else if runtime.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
@@ -76,7 +76,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
 				itemType = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("type")}, nil)
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
+				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text")}, nil)) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
 					text = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
 					// Reka-Edge.jinja:10:17 {%- if text -%}
@@ -97,7 +97,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					runtime.CheckNamespace(ns2)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
+				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil))) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil)) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					runtime.CheckNamespace(ns2)
@@ -107,7 +107,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					runtime.CheckNamespace(ns2)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
+				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil))) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil)) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = runtime.Mul(numImgTokens2, numVideoFrames2)
@@ -126,7 +126,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
@@ -134,13 +134,13 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		var idx runtime.Value
 		var content2 runtime.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
 		if runtime.EqStr(runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("role")}, nil), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
 			content2 = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((runtime.IsString(content2, nil, nil) && runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+			if !((runtime.IsString(content2) && runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
@@ -160,7 +160,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = runtime.Str("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) && runtime.InStrs(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("role")}, nil), "system", "developer") {
+	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.InStrs(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("role")}, nil), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
 			renderContent(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil), numImgTokens, numVideoFrames)
@@ -204,7 +204,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), preambleNsText, runtime.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
-	for _, idx2 := range runtime.Iterate(w, runtime.Range(in, startIdx, runtime.FilterLength(messages, nil, nil))) {
+	for _, idx2 := range runtime.Iterate(w, runtime.Range(in, startIdx, runtime.FilterLength(messages))) {
 		var message runtime.Value
 		var role runtime.Value
 		var content3 runtime.Value
@@ -225,12 +225,12 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
 			prefixNsValue := runtime.Str("human: ")
 			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
-			if runtime.IsSequence(content3, nil, nil) && !runtime.IsString(content3, nil, nil) {
+			if runtime.IsSequence(content3) && !runtime.IsString(content3) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
 				for _, item3 := range runtime.Iterate(w, content3) {
 					var text2 runtime.Value
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if runtime.EqStr(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
+					if runtime.EqStr(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text")}, nil)) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
 						text2 = runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
 						// Reka-Edge.jinja:86:21 {%- if text -%}
@@ -262,7 +262,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = runtime.Str("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if runtime.IsString(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), nil, nil) {
+			if runtime.IsString(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
 				reasoningText = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
 			} else if runtime.In(runtime.Str("</think>"), contentText) {
@@ -277,10 +277,10 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
-			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking, nil, nil)), func() runtime.Value {
+			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking)), func() runtime.Value {
 				return runtime.Bool(runtime.Gt(idx2, lastQueryIndex))
 			}), func() runtime.Value {
-				return runtime.Or(runtime.Bool(runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
+				return runtime.Or(runtime.Bool(runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
 					return reasoningText
 				})
 			})
@@ -309,17 +309,17 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					var arguments runtime.Value
 					var argumentsJson runtime.Value
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !runtime.IsNone(runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil), nil, nil) {
+					if !runtime.IsNone(runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
 						toolCall = runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
 					arguments = runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
-					if runtime.IsString(arguments, nil, nil) {
+					if runtime.IsString(arguments) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
 						argumentsJson = arguments
-					} else if runtime.IsMapping(arguments, nil, nil) {
+					} else if runtime.IsMapping(arguments) {
 						// Reka-Edge.jinja:126:21 {%- elif arguments is mapping -%}
 						// Reka-Edge.jinja:127:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
@@ -335,7 +335,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -359,7 +359,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Add(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
+			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Add(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
@@ -368,9 +368,9 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.CallMethod(messages.ItemInt(-1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
+	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.CallMethod(messages.ItemInt(-1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
-		if runtime.IsTrue(enableThinking, nil, nil) {
+		if runtime.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
 			runtime.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}

@@ -85,13 +85,13 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
-			if runtime.IsDefined(messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
 				for _, tc := range runtime.Iterate(w, messageToolCalls) {
 					var call runtime.Value
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
 					tcFunction := tc.Attr("function")
-					if runtime.IsDefined(tcFunction, nil, nil) {
+					if runtime.IsDefined(tcFunction) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -102,7 +102,7 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
 					callArguments := call.Attr("arguments")
-					if runtime.IsString(callArguments, nil, nil) {
+					if runtime.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
 						w.Write(call.Attr("name"))

@@ -51,13 +51,13 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	renderContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
-		if runtime.IsNone(content, nil, nil) {
+		if runtime.IsNone(content) {
 			w.WriteString("")
-		} else if runtime.IsString(content, nil, nil) {
+		} else if runtime.IsString(content) {
 			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
 			// StepFun3.5-Flash.jinja:1:97 {{- content }}
 			w.Write(content)
-		} else if runtime.IsMapping(content, nil, nil) {
+		} else if runtime.IsMapping(content) {
 			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
 			if runtime.In(runtime.Str("value"), content) {
@@ -65,7 +65,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.Write(content.ItemStr("text"))
 			}
-		} else if runtime.IsIterable(content, nil, nil) {
+		} else if runtime.IsIterable(content) {
 			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
 			for _, item2 := range runtime.Iterate(w, content) {
@@ -119,18 +119,18 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.5-Flash.jinja:18:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1))
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
 	// StepFun3.5-Flash.jinja:19:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index runtime.Value
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
 			renderContent(message.Attr("content"))
-		}), nil, nil)) && !(runtime.CallMethod(w.Capture(func() {
+		}))) && !(runtime.CallMethod(w.Capture(func() {
 			renderContent(message.Attr("content"))
 		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(w.Capture(func() {
 			renderContent(message.Attr("content"))
@@ -167,7 +167,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
 			message2ReasoningContent := message2.Attr("reasoning_content")
-			if runtime.IsString(message2ReasoningContent, nil, nil) {
+			if runtime.IsString(message2ReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
 					renderContent(message2ReasoningContent)
@@ -203,7 +203,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 					var arguments runtime.Value
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
-					if runtime.IsDefined(toolCallFunction, nil, nil) {
+					if runtime.IsDefined(toolCallFunction) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -211,7 +211,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsDefined(toolCallArguments, nil, nil) {
+					if runtime.IsDefined(toolCallArguments) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
@@ -222,10 +222,10 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
-								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
+							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 							} else {
-								argsValue = runtime.FilterString(argsValue, nil, nil)
+								argsValue = runtime.FilterString(argsValue)
 							}
 							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
 							w.Write(argsValue)

@@ -56,13 +56,13 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		var ns2 runtime.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
 		messageContent := message.Attr("content")
-		if runtime.IsNone(messageContent, nil, nil) {
+		if runtime.IsNone(messageContent) {
 			w.WriteString("")
-		} else if runtime.IsString(messageContent, nil, nil) {
+		} else if runtime.IsString(messageContent) {
 			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
 			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
 			w.Write(messageContent)
-		} else if runtime.IsMapping(messageContent, nil, nil) {
+		} else if runtime.IsMapping(messageContent) {
 			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
 			if runtime.In(runtime.Str("value"), messageContent) {
@@ -70,7 +70,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.Write(messageContent.ItemStr("text"))
 			}
-		} else if runtime.IsIterable(messageContent, nil, nil) {
+		} else if runtime.IsIterable(messageContent) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
 			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
@@ -110,7 +110,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
-		if runtime.IsDefined(reasoningEffort, nil, nil) {
+		if runtime.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
 			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 		}
@@ -137,7 +137,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messages02.Attr("role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
-			if runtime.IsDefined(reasoningEffort, nil, nil) {
+			if runtime.IsDefined(reasoningEffort) {
 				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
 				w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
 			}
@@ -145,25 +145,25 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.WriteAdd(w.Capture(func() {
 				renderMessageContent(messages02)
 			}), runtime.Str("<|im_end|>\n"))
-		} else if runtime.IsDefined(reasoningEffort, nil, nil) {
+		} else if runtime.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
 			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))})
+	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
 		message2 := items[len(items)-1-i]
 		var index runtime.Value
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message2.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
 			renderMessageContent(message2)
-		}), nil, nil)) && !(runtime.CallMethod(w.Capture(func() {
+		}))) && !(runtime.CallMethod(w.Capture(func() {
 			renderMessageContent(message2)
 		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(w.Capture(func() {
 			renderMessageContent(message2)
@@ -205,7 +205,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
 			message3ReasoningContent := message3.Attr("reasoning_content")
-			if runtime.IsString(message3ReasoningContent, nil, nil) {
+			if runtime.IsString(message3ReasoningContent) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = message3ReasoningContent
 			} else {
@@ -223,7 +223,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking, nil, nil) && preserveThinking.Truthy()) {
+			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
 			} else {
@@ -239,7 +239,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 					var arguments runtime.Value
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
-					if runtime.IsDefined(toolCallFunction, nil, nil) {
+					if runtime.IsDefined(toolCallFunction) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -247,9 +247,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsDefined(toolCallArguments, nil, nil) {
+					if runtime.IsDefined(toolCallArguments) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
-						if runtime.IsString(toolCallArguments, nil, nil) {
+						if runtime.IsString(toolCallArguments) {
 							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.", toolCallArguments, nil, nil)
 						} else {
 							arguments = toolCallArguments
@@ -262,10 +262,10 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if runtime.IsMapping(argsValue, nil, nil) || (runtime.IsSequence(argsValue, nil, nil) && !runtime.IsString(argsValue, nil, nil)) {
-								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
+							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 							} else {
-								argsValue = runtime.FilterString(argsValue, nil, nil)
+								argsValue = runtime.FilterString(argsValue)
 							}
 							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
 							w.Write(argsValue)

@@ -117,12 +117,12 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
 	reasoningModeToken = runtime.CallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
-	if !runtime.IsDefined(addGenerationPrompt, nil, nil) {
+	if !runtime.IsDefined(addGenerationPrompt) {
 		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:29:1 {%- if not preserved_thinking is defined %}
-	if !runtime.IsDefined(preservedThinking, nil, nil) {
+	if !runtime.IsDefined(preservedThinking) {
 		// tencent-Hy3.jinja:30:5 {%- if not tools %}
 		if !tools.Truthy() {
 			// tencent-Hy3.jinja:31:9 {%- set preserved_thinking = false %}
@@ -134,18 +134,18 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:36:1 {%- if not is_training is defined %}
-	if !runtime.IsDefined(isTraining, nil, nil) {
+	if !runtime.IsDefined(isTraining) {
 		// tencent-Hy3.jinja:37:5 {%- set is_training = false %}
 		isTraining = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
-	if !runtime.IsDefined(reasoningEffort, nil, nil) {
+	if !runtime.IsDefined(reasoningEffort) {
 		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
 		reasoningEffort = runtime.Str("no_think")
 	} else if !runtime.InStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
-		if runtime.IsNone(reasoningEffort, nil, nil) {
+		if runtime.IsNone(reasoningEffort) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
 			w.Write(runtime.RaiseException(runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
@@ -155,14 +155,14 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
-	if runtime.IsDefined(fallbackStrategy, nil, nil) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
+	if runtime.IsDefined(fallbackStrategy) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
 		reasoningEffort = runtime.Str("high")
 		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:54:1 {%- if not raw_last_assistant is defined %}
-	if !runtime.IsDefined(rawLastAssistant, nil, nil) {
+	if !runtime.IsDefined(rawLastAssistant) {
 		// tencent-Hy3.jinja:55:5 {%- set raw_last_assistant = false %}
 		rawLastAssistant = runtime.Bool(false)
 	}
@@ -170,24 +170,24 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// tencent-Hy3.jinja:60:9 {{- content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if runtime.IsString(item2) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}
 					w.Write(item2)
 				}
 			}
-		} else if runtime.IsNone(content, nil, nil) {
+		} else if runtime.IsNone(content) {
 			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
 			w.WriteString("")
 		} else {
@@ -219,7 +219,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
-	if ((runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
+	if ((runtime.IsDefined(reasoningEffort) && runtime.IsString(reasoningEffort)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
 		spNsSystemPrompt = runtime.Sum(spNsSystemPrompt, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort)
 	}
@@ -268,7 +268,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
 		w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
-		if (runtime.IsDefined(reasoningEffort, nil, nil) && runtime.IsString(reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "") {
+		if (runtime.IsDefined(reasoningEffort) && runtime.IsString(reasoningEffort)) && !runtime.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
 			w.WriteString("At the end of function call returns, you should print ")
 			w.WriteStr(toolcallsEndToken)
@@ -313,10 +313,10 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
+				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content")) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
 					rc = message2.ItemStr("reasoning_content")
-				} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
+				} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning")) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
 					rc = message2.ItemStr("reasoning")
@@ -326,7 +326,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 					rc = runtime.None()
 				}
 				// tencent-Hy3.jinja:141:13 {%- if rc is not none %}
-				if !runtime.IsNone(rc, nil, nil) {
+				if !runtime.IsNone(rc) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 						visibleText(message2.ItemStr("content"))
@@ -341,12 +341,12 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (runtime.IsDefined(preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), nsLastUserIndex) {
+				if (runtime.IsDefined(preservedThinking) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content"), nil, nil) {
+					if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
 						rc = message2.ItemStr("reasoning_content")
-					} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning"), nil, nil) {
+					} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning")) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
 						rc = message2.ItemStr("reasoning")
@@ -356,7 +356,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 						rc = runtime.None()
 					}
 					// tencent-Hy3.jinja:155:17 {%- if rc is not none %}
-					if !runtime.IsNone(rc, nil, nil) {
+					if !runtime.IsNone(rc) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 						content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 							visibleText(message2.ItemStr("content"))
@@ -385,7 +385,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			w.Write(assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
 			message2ToolCalls := message2.ItemStr("tool_calls")
-			if runtime.IsDefined(message2ToolCalls, nil, nil) && message2ToolCalls.Truthy() {
+			if runtime.IsDefined(message2ToolCalls) && message2ToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170:13 {{- content }}
@@ -408,7 +408,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
 						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n"))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
-						if !runtime.IsString(value, nil, nil) {
+						if !runtime.IsString(value) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
 							value = runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						}
@@ -471,10 +471,10 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		// tencent-Hy3.jinja:213:5 {%- if not last_ns.last_is_assistant %}
 		if !lastNsLastIsAssistant {
 			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
-			if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.InStrs(reasoningEffort, "low", "high") {
+			if runtime.IsDefined(reasoningEffort) && runtime.InStrs(reasoningEffort, "low", "high") {
 				// tencent-Hy3.jinja:215:13 {{- assistant_token + think_begin_token }}
 				w.WriteAdd(assistantToken, thinkBeginToken)
-			} else if runtime.IsDefined(reasoningEffort, nil, nil) && runtime.EqStr(reasoningEffort, "no_think") {
+			} else if runtime.IsDefined(reasoningEffort) && runtime.EqStr(reasoningEffort, "no_think") {
 				// tencent-Hy3.jinja:216:13 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
 				// tencent-Hy3.jinja:217:13 {{- assistant_token + think_begin_token + think_end_token }}
 				w.WriteAdd(assistantToken, thinkBeginToken, thinkEndToken)

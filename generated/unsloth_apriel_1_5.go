@@ -63,14 +63,14 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
 	toolOutputFormat = runtime.Str("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !runtime.IsNone(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	if !runtime.IsNone(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark2 := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
 			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
-			w.Write(runtime.FilterString(tool, nil, nil))
+			w.Write(runtime.FilterString(tool))
 			w.WriteString("\n")
 		}
 		w.WriteString("</available_tools>")
@@ -78,7 +78,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		availableToolsString = w.Cut(mark2)
 	}
 	// unsloth-Apriel-1.5.jinja:16:1 {%- if tool_output_format is none or tool_output_format == "default" -%}
-	if runtime.IsNone(toolOutputFormat, nil, nil) || runtime.EqStr(toolOutputFormat, "default") {
+	if runtime.IsNone(toolOutputFormat) || runtime.EqStr(toolOutputFormat, "default") {
 		// unsloth-Apriel-1.5.jinja:17:1 {%- set tool_output_instructions -%}
 		mark3 := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
@@ -102,7 +102,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") && !runtime.IsNone(tools, nil, nil)) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+	if (!runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") && !runtime.IsNone(tools)) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.WriteString("<|system|>\n")
 		w.WriteStr(reasoningPrompt)
@@ -112,7 +112,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
+	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil))), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.WriteString("<|system|>\n")
 		w.WriteStr(reasoningPrompt)
@@ -133,7 +133,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
 			messageContent := message.ItemStr("content")
-			if !runtime.IsString(messageContent, nil, nil) {
+			if !runtime.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
 				for _, chunk := range runtime.Iterate(w, messageContent) {
 					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
@@ -160,7 +160,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
 			messageContent2 := message.ItemStr("content")
-			if !runtime.IsString(messageContent2, nil, nil) {
+			if !runtime.IsString(messageContent2) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
 				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
@@ -176,9 +176,9 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
 			messageContent3 := message.ItemStr("content")
-			if !runtime.IsNone(messageContent3, nil, nil) && runtime.Gt(runtime.FilterLength(messageContent3, nil, nil), runtime.Int(0)) {
+			if !runtime.IsNone(messageContent3) && runtime.Gt(runtime.FilterLength(messageContent3), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
-				if runtime.IsString(messageContent3, nil, nil) {
+				if runtime.IsString(messageContent3) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
 					systemMessage = messageContent3
 				} else {
@@ -192,7 +192,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				systemMessage = runtime.Str("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !runtime.IsNone(tools, nil, nil) && runtime.Gt(runtime.FilterLength(tools, nil, nil), runtime.Int(0)) {
+			if !runtime.IsNone(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				w.WriteString("<|system|>\n")
 				w.WriteStr(reasoningPrompt)
@@ -218,9 +218,9 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			messageContent4 := message.ItemStr("content")
-			if (runtime.IsDefined(messageContent4, nil, nil) && !runtime.IsNone(messageContent4, nil, nil)) && runtime.Gt(runtime.FilterLength(messageContent4, nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent4) && !runtime.IsNone(messageContent4)) && runtime.Gt(runtime.FilterLength(messageContent4), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !runtime.IsString(messageContent4, nil, nil) && !runtime.IsNone(messageContent4.ItemInt(0).ItemStr("text"), nil, nil) {
+				if !runtime.IsString(messageContent4) && !runtime.IsNone(messageContent4.ItemInt(0).ItemStr("text")) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
 					w.Write(messageContent4.ItemInt(0).ItemStr("text"))
 				} else {
@@ -228,13 +228,13 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
 					w.Write(messageContent4)
 				}
-			} else if (runtime.IsDefined(message.ItemStr("chosen"), nil, nil) && !runtime.IsNone(message.ItemStr("chosen"), nil, nil)) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen"), nil, nil), runtime.Int(0)) {
+			} else if (runtime.IsDefined(message.ItemStr("chosen")) && !runtime.IsNone(message.ItemStr("chosen"))) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen")), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
 				w.Write(message.ItemStr("chosen").ItemInt(0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && runtime.In(runtime.Str("thought"), message)) && !runtime.IsNone(message.ItemStr("thought"), nil, nil) {
+			if (addThoughts.Truthy() && runtime.In(runtime.Str("thought"), message)) && !runtime.IsNone(message.ItemStr("thought")) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				w.WriteString("<thinking>")
 				w.WriteStr(message.ItemStr("thought"))
@@ -242,7 +242,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := message.ItemStr("tool_calls")
-			if (runtime.IsDefined(messageToolCalls, nil, nil) && !runtime.IsNone(messageToolCalls, nil, nil)) && runtime.Gt(runtime.FilterLength(messageToolCalls, nil, nil), runtime.Int(0)) {
+			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
 				items2 := runtime.Iterate(w, messageToolCalls)
@@ -276,7 +276,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
 			messageContent5 := message.ItemStr("content")
-			if runtime.IsString(messageContent5, nil, nil) {
+			if runtime.IsString(messageContent5) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent5
 			} else {
@@ -286,7 +286,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.WriteString("<|tool_result|>\n")
-			w.WriteStr(runtime.FilterString(toolMessage, nil, nil))
+			w.WriteStr(runtime.FilterString(toolMessage))
 			w.WriteString("\n<|end|>\n")
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}

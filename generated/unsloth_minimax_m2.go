@@ -62,7 +62,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			w.Write(runtime.FilterString(runtime.FilterTojson(tool.Attr("function"), nil, nil), nil, nil))
+			w.Write(runtime.FilterString(runtime.FilterTojson(tool.Attr("function"), nil, nil)))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -70,18 +70,18 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
-		if runtime.IsString(content, nil, nil) {
+		if runtime.IsString(content) {
 			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content, nil, nil) && !runtime.IsMapping(content, nil, nil) {
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
 			for _, item2 := range runtime.Iterate(w, content) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2, nil, nil) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
 					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2, nil, nil) {
+				} else if runtime.IsString(item2) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
 					w.Write(item2)
@@ -104,7 +104,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
-			if !runtime.IsDefined(modelIdentity, nil, nil) {
+			if !runtime.IsDefined(modelIdentity) {
 				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
@@ -203,7 +203,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent, nil, nil) {
+			if runtime.IsString(messageReasoningContent) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -222,7 +222,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
 							reasoningContent2 = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent2 = runtime.FilterLast(runtime.CallMethod(reasoningContent2, "split", []runtime.Value{runtime.Str("<think>")}, nil), nil, nil)
+							reasoningContent2 = runtime.FilterLast(runtime.CallMethod(reasoningContent2, "split", []runtime.Value{runtime.Str("<think>")}, nil))
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
 							reasoningContent2 = runtime.CallMethod(reasoningContent2, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 						} else {
@@ -270,7 +270,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsDefined(toolCallArguments, nil, nil) && runtime.IsMapping(toolCallArguments, nil, nil) {
+					if runtime.IsDefined(toolCallArguments) && runtime.IsMapping(toolCallArguments) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args2 = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
@@ -283,8 +283,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(k)
 							w.WriteString("\">")
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
-							if !runtime.IsString(v, nil, nil) {
-								w.Write(runtime.FilterString(runtime.FilterTojson(v, nil, nil), nil, nil))
+							if !runtime.IsString(v) {
+								w.Write(runtime.FilterString(runtime.FilterTojson(v, nil, nil)))
 							} else {
 								w.Write(v)
 							}
@@ -311,7 +311,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
-			if runtime.IsNone(lastToolCallName, nil, nil) {
+			if runtime.IsNone(lastToolCallName) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
@@ -321,7 +321,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
 			messageContent := message.Attr("content")
-			if runtime.IsString(messageContent, nil, nil) {
+			if runtime.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
 				w.Write(messageContent)
@@ -333,10 +333,10 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := tr.Attr("output")
-					if runtime.IsDefined(trOutput, nil, nil) {
+					if runtime.IsDefined(trOutput) {
 						w.Write(trOutput)
 					} else {
-						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text"), nil, nil) {
+						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text")) {
 							w.Write(tr.Attr("text"))
 						} else {
 							w.Write(tr)

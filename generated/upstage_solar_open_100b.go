@@ -51,19 +51,19 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
-	if !(runtime.IsDefined(addGenerationPrompt, nil, nil)) {
+	if !(runtime.IsDefined(addGenerationPrompt)) {
 		addGenerationPrompt = runtime.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:3:1 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
-	if !(runtime.IsDefined(defaultSystemPrompt, nil, nil)) {
+	if !(runtime.IsDefined(defaultSystemPrompt)) {
 		defaultSystemPrompt = runtime.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
-	if !(runtime.IsDefined(reasoningEffort, nil, nil)) {
+	if !(runtime.IsDefined(reasoningEffort)) {
 		reasoningEffort = runtime.Str("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
-	if !(runtime.IsDefined(thinkRenderOption, nil, nil)) {
+	if !(runtime.IsDefined(thinkRenderOption)) {
 		thinkRenderOption = runtime.Str("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
@@ -169,7 +169,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	renderToolArguments := func(toolArguments runtime.Value) {
 		toolArguments = runtime.Param(toolArguments, "tool_arguments")
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
-		if runtime.IsMapping(toolArguments, nil, nil) {
+		if runtime.IsMapping(toolArguments) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
 			w.WriteJSON(toolArguments, nil, nil)
 		} else {
@@ -225,7 +225,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i2)), runtime.Sub(runtime.FilterLength(messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
+			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i2)), runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}

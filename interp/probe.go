@@ -560,7 +560,7 @@ func (m *machine) llamaBuiltin(id, jinjaName string, v runtime.Value, args []run
 // lists llama.cpp's return.
 func asList(v runtime.Value) runtime.Value {
 	if v.Kind() == runtime.KindIterator {
-		return runtime.FilterList(v, nil, nil)
+		return runtime.FilterList(v)
 	}
 	return v
 }

@@ -15,27 +15,75 @@ import (
 // FilterFunc is a Jinja2 filter: the value, then the filter's arguments.
 type FilterFunc func(v Value, args []Value, kwargs []Kwarg) Value
 
-// Filters are Jinja2's builtin filters and transformers' tojson, by name. Generated code
-// calls each through its exported Go function, FilterName (FilterTrim for "trim").
+// Filters are Jinja2's builtin filters and transformers' tojson, by name: what filters
+// such as map and the filter blocks of an interpreter call by name. Generated code calls
+// a filter's exported Go function (FilterName: FilterTrim for "trim") directly.
 var Filters map[string]FilterFunc
 
 func init() {
 	Filters = map[string]FilterFunc{
-		"abs": FilterAbs, "attr": FilterAttr, "batch": FilterBatch, "capitalize": FilterCapitalize,
-		"center": FilterCenter, "count": FilterLength, "d": FilterDefault, "default": FilterDefault,
-		"dictsort": FilterDictsort, "e": FilterEscape, "escape": FilterEscape,
-		"filesizeformat": FilterFilesizeformat, "first": FilterFirst, "float": FilterFloat,
-		"forceescape": FilterForceescape, "format": FilterFormat, "groupby": FilterGroupby,
-		"indent": FilterIndent, "int": FilterInt, "items": FilterItems, "join": FilterJoin,
-		"last": FilterLast, "length": FilterLength, "list": FilterList, "lower": FilterLower,
-		"map": FilterMap, "max": FilterMax, "min": FilterMin, "pprint": FilterPprint,
-		"reject": FilterReject, "rejectattr": FilterRejectattr, "replace": FilterReplace,
-		"random": FilterRandom, "reverse": FilterReverse, "round": FilterRound, "safe": FilterSafe, "select": FilterSelect,
-		"selectattr": FilterSelectattr, "slice": FilterSlice, "sort": FilterSort,
-		"string": FilterString, "striptags": FilterStriptags, "sum": FilterSum, "title": FilterTitle,
-		"tojson": FilterTojson, "trim": FilterTrim, "truncate": FilterTruncate, "unique": FilterUnique,
-		"upper": FilterUpper, "urlencode": FilterUrlencode, "urlize": FilterUrlize, "wordcount": FilterWordcount,
-		"wordwrap": FilterWordwrap, "xmlattr": FilterXmlattr,
+		"abs":            filter0("abs", FilterAbs),
+		"attr":           FilterAttr,
+		"batch":          FilterBatch,
+		"capitalize":     filter0("capitalize", FilterCapitalize),
+		"center":         FilterCenter,
+		"count":          filter0("length", FilterLength),
+		"d":              FilterDefault,
+		"default":        FilterDefault,
+		"dictsort":       FilterDictsort,
+		"e":              filter0("escape", FilterEscape),
+		"escape":         filter0("escape", FilterEscape),
+		"filesizeformat": FilterFilesizeformat,
+		"first":          filter0("first", FilterFirst),
+		"float":          FilterFloat,
+		"forceescape":    filter0("forceescape", FilterForceescape),
+		"format":         FilterFormat,
+		"groupby":        FilterGroupby,
+		"indent":         FilterIndent,
+		"int":            FilterInt,
+		"items":          filter0("items", FilterItems),
+		"join":           FilterJoin,
+		"last":           filter0("last", FilterLast),
+		"length":         filter0("length", FilterLength),
+		"list":           filter0("list", FilterList),
+		"lower":          filter0("lower", FilterLower),
+		"map":            FilterMap,
+		"max":            FilterMax,
+		"min":            FilterMin,
+		"pprint":         filter0("pprint", FilterPprint),
+		"reject":         FilterReject,
+		"rejectattr":     FilterRejectattr,
+		"replace":        FilterReplace,
+		"random":         filter0("random", FilterRandom),
+		"reverse":        filter0("reverse", FilterReverse),
+		"round":          FilterRound,
+		"safe":           filter0("safe", FilterSafe),
+		"select":         FilterSelect,
+		"selectattr":     FilterSelectattr,
+		"slice":          FilterSlice,
+		"sort":           FilterSort,
+		"string":         filter0("string", FilterString),
+		"striptags":      filter0("striptags", FilterStriptags),
+		"sum":            FilterSum,
+		"title":          filter0("title", FilterTitle),
+		"tojson":         FilterTojson,
+		"trim":           FilterTrim,
+		"truncate":       FilterTruncate,
+		"unique":         FilterUnique,
+		"upper":          filter0("upper", FilterUpper),
+		"urlencode":      filter0("urlencode", FilterUrlencode),
+		"urlize":         FilterUrlize,
+		"wordcount":      filter0("wordcount", FilterWordcount),
+		"wordwrap":       FilterWordwrap,
+		"xmlattr":        FilterXmlattr,
+	}
+}
+
+// filter0 is the FilterFunc of a filter that takes no arguments.
+func filter0(name string, f func(Value) Value) FilterFunc {
+	return func(v Value, args []Value, kwargs []Kwarg) Value {
+		noArgs(name, args, kwargs)
+		return f(v)
 	}
 }
 
@@ -59,8 +107,7 @@ func softStr(v Value) Value {
 }
 
 // FilterAbs is abs(x).
-func FilterAbs(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("abs", args, kwargs)
+func FilterAbs(v Value) Value {
 	switch v.kind {
 	case KindInt, KindBool:
 		if v.ptr == nil && v.n >= 0 {
@@ -122,8 +169,7 @@ func FilterBatch(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterCapitalize is soft_str(s).capitalize().
-func FilterCapitalize(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("capitalize", args, kwargs)
+func FilterCapitalize(v Value) Value {
 	s := softStr(v)
 	return sameKind(s, capitalize(s.str()))
 }
@@ -220,14 +266,12 @@ func sortOrder(keys []Value, reverse bool) []int {
 }
 
 // FilterEscape is markupsafe.escape(value).
-func FilterEscape(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("escape", args, kwargs)
+func FilterEscape(v Value) Value {
 	return Markup(escapeUnlessMarkup(v))
 }
 
 // FilterForceescape escapes even Markup.
-func FilterForceescape(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("forceescape", args, kwargs)
+func FilterForceescape(v Value) Value {
 	return Markup(escapeHTML(v.String()))
 }
 
@@ -259,8 +303,7 @@ func FilterFilesizeformat(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterFirst is first(seq).
-func FilterFirst(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("first", args, kwargs)
+func FilterFirst(v Value) Value {
 	if v.kind == KindIterator {
 		it := v.iterator()
 		if it.pos < len(it.items) {
@@ -274,8 +317,7 @@ func FilterFirst(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterLast is last(seq).
-func FilterLast(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("last", args, kwargs)
+func FilterLast(v Value) Value {
 	if v.kind == KindIterator {
 		throw(TypeError, "'%s' object is not reversible", v.TypeName())
 	}
@@ -604,8 +646,7 @@ func parsePyInt(s string, base int) (Value, bool) {
 }
 
 // FilterItems is items(value): the (key, value) pairs of a mapping.
-func FilterItems(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("items", args, kwargs)
+func FilterItems(v Value) Value {
 	switch v.kind {
 	case KindUndefined:
 		return newIterator(nil, "generator")
@@ -644,8 +685,7 @@ func FilterJoin(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterLength is len(value).
-func FilterLength(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("length", args, kwargs)
+func FilterLength(v Value) Value {
 	return Int(int64(Len(v)))
 }
 
@@ -668,8 +708,7 @@ func Len(v Value) int {
 }
 
 // FilterList is list(value).
-func FilterList(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("list", args, kwargs)
+func FilterList(v Value) Value {
 	if v.kind == KindIterator {
 		// what a one-shot iterator yields is no one else's: the list takes it over
 		return ListOf(iterate(v))
@@ -678,15 +717,13 @@ func FilterList(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterLower is soft_str(s).lower().
-func FilterLower(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("lower", args, kwargs)
+func FilterLower(v Value) Value {
 	s := softStr(v)
 	return sameKind(s, lower(s.str()))
 }
 
 // FilterUpper is soft_str(s).upper().
-func FilterUpper(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("upper", args, kwargs)
+func FilterUpper(v Value) Value {
 	s := softStr(v)
 	return sameKind(s, upper(s.str()))
 }
@@ -756,8 +793,7 @@ func FilterMin(v Value, args []Value, kwargs []Kwarg) Value {
 func FilterMax(v Value, args []Value, kwargs []Kwarg) Value { return minMax("max", v, args, kwargs, 1) }
 
 // FilterPprint is pprint(value): the repr.
-func FilterPprint(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("pprint", args, kwargs)
+func FilterPprint(v Value) Value {
 	return Str(pformat(v))
 }
 
@@ -825,8 +861,7 @@ func FilterReplace(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterRandom is random(seq): an item of a sequence chosen at random (random.choice),
 // or undefined when it is empty.
-func FilterRandom(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("random", args, kwargs)
+func FilterRandom(v Value) Value {
 	if !v.Truthy() {
 		return undefinedMessage("No random item, sequence was empty.")
 	}
@@ -835,8 +870,7 @@ func FilterRandom(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterReverse is reverse(value): a str reversed, otherwise a reverse iterator.
-func FilterReverse(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("reverse", args, kwargs)
+func FilterReverse(v Value) Value {
 	switch v.kind {
 	case KindString:
 		return v.Slice(None(), None(), Int(-1))
@@ -953,8 +987,7 @@ func roundHalfEven(f float64, ndigits int) float64 {
 }
 
 // FilterSafe is Markup(value).
-func FilterSafe(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("safe", args, kwargs)
+func FilterSafe(v Value) Value {
 	return Markup(v.String())
 }
 
@@ -1019,14 +1052,12 @@ func FilterSort(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterString is soft_str(value).
-func FilterString(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("string", args, kwargs)
+func FilterString(v Value) Value {
 	return softStr(v)
 }
 
 // FilterStriptags is Markup(value).striptags().
-func FilterStriptags(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("striptags", args, kwargs)
+func FilterStriptags(v Value) Value {
 	return Str(striptags(v.String()))
 }
 
@@ -1052,8 +1083,7 @@ func FilterSum(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterTitle is Jinja2's title: each word (split at whitespace, -, (, {, [ and <)
 // with its first character upper-cased and the rest lowered, as a plain str.
-func FilterTitle(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("title", args, kwargs)
+func FilterTitle(v Value) Value {
 	s := softStr(v).str()
 	var b strings.Builder
 	start := true
@@ -1149,8 +1179,7 @@ func FilterUnique(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // FilterUrlencode is urlencode(value) for str values and dicts.
-func FilterUrlencode(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("urlencode", args, kwargs)
+func FilterUrlencode(v Value) Value {
 	switch v.kind {
 	case KindDict, KindList, KindTuple, KindIterator, KindLoop:
 		// a mapping or an iterable of pairs: a query string, spaces as "+"
@@ -1193,8 +1222,7 @@ func urlQuote(s string, forQS bool) string {
 }
 
 // FilterWordcount counts the words (runs of \w) in a string.
-func FilterWordcount(v Value, args []Value, kwargs []Kwarg) Value {
-	noArgs("wordcount", args, kwargs)
+func FilterWordcount(v Value) Value {
 	n, in := 0, false
 	for _, r := range softStr(v).str() {
 		w := isWordRune(r)

@@ -317,7 +317,7 @@ func ItemsFilterPairs(x Value) (keys, values []Value) {
 		d := x.dict()
 		return d.keys, d.vals
 	}
-	return unpackPairs(iterate(FilterItems(x, nil, nil)))
+	return unpackPairs(iterate(FilterItems(x)))
 }
 
 // DictsortPairs is DictItems for {% for k, v in x | dictsort(args) %}: the pairs in

@@ -3,20 +3,53 @@ package runtime
 // TestFunc is a Jinja2 test: the value, then the test's arguments.
 type TestFunc func(v Value, args []Value, kwargs []Kwarg) bool
 
-// Tests are Jinja2's builtin tests, by name. Generated code calls each through its
-// exported Go function, IsName (IsDefined for "defined").
+// Tests are Jinja2's builtin tests, by name: what generated code calls when a test is
+// called with arguments its Go function does not take (the error Jinja2 raises), and
+// what filters such as select call by name. Generated code calls a test's exported Go
+// function (IsName: IsDefined for "defined") directly.
 var Tests map[string]TestFunc
 
 func init() {
 	Tests = map[string]TestFunc{
-		"boolean": IsBoolean, "callable": IsCallable, "defined": IsDefined, "divisibleby": IsDivisibleby,
-		"eq": IsEq, "equalto": IsEq, "==": IsEq, "escaped": IsEscaped, "even": IsEven, "false": IsFalse,
-		"filter": IsFilter, "float": IsFloat, "ge": IsGe, ">=": IsGe, "gt": IsGt, ">": IsGt,
-		"greaterthan": IsGt, "in": IsIn, "integer": IsInteger, "iterable": IsIterable, "le": IsLe,
-		"<=": IsLe, "lower": IsLower, "lt": IsLt, "<": IsLt, "lessthan": IsLt, "mapping": IsMapping,
-		"ne": IsNe, "!=": IsNe, "none": IsNone, "number": IsNumber, "odd": IsOdd, "sameas": IsSameas,
-		"sequence": IsSequence, "string": IsString, "test": IsTest, "true": IsTrue,
-		"undefined": IsUndefined, "upper": IsUpper,
+		"boolean":     test0("boolean", IsBoolean),
+		"callable":    test0("callable", IsCallable),
+		"defined":     test0("defined", IsDefined),
+		"divisibleby": test1("divisibleby", IsDivisibleby),
+		"eq":          test1("eq", IsEq),
+		"equalto":     test1("eq", IsEq),
+		"==":          test1("eq", IsEq),
+		"escaped":     test0("escaped", IsEscaped),
+		"even":        test0("even", IsEven),
+		"false":       test0("false", IsFalse),
+		"filter":      test0("filter", IsFilter),
+		"float":       test0("float", IsFloat),
+		"ge":          test1("ge", IsGe),
+		">=":          test1("ge", IsGe),
+		"gt":          test1("gt", IsGt),
+		">":           test1("gt", IsGt),
+		"greaterthan": test1("gt", IsGt),
+		"in":          test1("in", IsIn),
+		"integer":     test0("integer", IsInteger),
+		"iterable":    test0("iterable", IsIterable),
+		"le":          test1("le", IsLe),
+		"<=":          test1("le", IsLe),
+		"lower":       test0("lower", IsLower),
+		"lt":          test1("lt", IsLt),
+		"<":           test1("lt", IsLt),
+		"lessthan":    test1("lt", IsLt),
+		"mapping":     test0("mapping", IsMapping),
+		"ne":          test1("ne", IsNe),
+		"!=":          test1("ne", IsNe),
+		"none":        test0("none", IsNone),
+		"number":      test0("number", IsNumber),
+		"odd":         test0("odd", IsOdd),
+		"sameas":      test1("sameas", IsSameas),
+		"sequence":    test0("sequence", IsSequence),
+		"string":      test0("string", IsString),
+		"test":        test0("test", IsTest),
+		"true":        test0("true", IsTrue),
+		"undefined":   test0("undefined", IsUndefined),
+		"upper":       test0("upper", IsUpper),
 	}
 }
 
@@ -30,6 +63,19 @@ func CallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 	return t(v, args, kwargs)
 }
 
+// test0 is the TestFunc of a test that takes no arguments.
+func test0(name string, f func(Value) bool) TestFunc {
+	return func(v Value, args []Value, kwargs []Kwarg) bool {
+		noArgs(name, args, kwargs)
+		return f(v)
+	}
+}
+
+// test1 is the TestFunc of a test that takes one argument.
+func test1(name string, f func(v, other Value) bool) TestFunc {
+	return func(v Value, args []Value, kwargs []Kwarg) bool { return f(v, oneArg(name, args, kwargs)) }
+}
+
 func oneArg(name string, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs(name, args, kwargs, "other")
 	if !given(a[0]) {
@@ -39,14 +85,12 @@ func oneArg(name string, args []Value, kwargs []Kwarg) Value {
 }
 
 // IsBoolean is value is True or value is False.
-func IsBoolean(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("boolean", args, kwargs)
+func IsBoolean(v Value) bool {
 	return v.kind == KindBool
 }
 
 // IsCallable is callable(value).
-func IsCallable(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("callable", args, kwargs)
+func IsCallable(v Value) bool {
 	switch v.kind {
 	case KindCallable, KindUndefined, KindLoop:
 		return true
@@ -58,110 +102,97 @@ func IsCallable(v Value, args []Value, kwargs []Kwarg) bool {
 }
 
 // IsDefined is "not undefined".
-func IsDefined(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("defined", args, kwargs)
+func IsDefined(v Value) bool {
 	return v.kind != KindUndefined
 }
 
 // IsUndefined is isinstance(value, Undefined).
-func IsUndefined(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("undefined", args, kwargs)
+func IsUndefined(v Value) bool {
 	return v.kind == KindUndefined
 }
 
 // IsDivisibleby is value % num == 0.
-func IsDivisibleby(v Value, args []Value, kwargs []Kwarg) bool {
-	return Eq(Mod(v, oneArg("divisibleby", args, kwargs)), Int(0))
+func IsDivisibleby(v, num Value) bool {
+	return Eq(Mod(v, num), Int(0))
 }
 
 // IsEq is value == other.
-func IsEq(v Value, args []Value, kwargs []Kwarg) bool { return Eq(v, oneArg("eq", args, kwargs)) }
+func IsEq(v, other Value) bool { return Eq(v, other) }
 
 // IsNe is value != other.
-func IsNe(v Value, args []Value, kwargs []Kwarg) bool { return Ne(v, oneArg("ne", args, kwargs)) }
+func IsNe(v, other Value) bool { return Ne(v, other) }
 
 // IsGe is value >= other.
-func IsGe(v Value, args []Value, kwargs []Kwarg) bool { return Ge(v, oneArg("ge", args, kwargs)) }
+func IsGe(v, other Value) bool { return Ge(v, other) }
 
 // IsGt is value > other.
-func IsGt(v Value, args []Value, kwargs []Kwarg) bool { return Gt(v, oneArg("gt", args, kwargs)) }
+func IsGt(v, other Value) bool { return Gt(v, other) }
 
 // IsLe is value <= other.
-func IsLe(v Value, args []Value, kwargs []Kwarg) bool { return Le(v, oneArg("le", args, kwargs)) }
+func IsLe(v, other Value) bool { return Le(v, other) }
 
 // IsLt is value < other.
-func IsLt(v Value, args []Value, kwargs []Kwarg) bool { return Lt(v, oneArg("lt", args, kwargs)) }
+func IsLt(v, other Value) bool { return Lt(v, other) }
 
 // IsIn is value in seq.
-func IsIn(v Value, args []Value, kwargs []Kwarg) bool { return In(v, oneArg("in", args, kwargs)) }
+func IsIn(v, other Value) bool { return In(v, other) }
 
 // IsEscaped reports whether value is Markup.
-func IsEscaped(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("escaped", args, kwargs)
+func IsEscaped(v Value) bool {
 	return v.IsMarkup()
 }
 
 // IsEven is value % 2 == 0.
-func IsEven(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("even", args, kwargs)
+func IsEven(v Value) bool {
 	return Eq(Mod(v, Int(2)), Int(0))
 }
 
 // IsOdd is value % 2 == 1.
-func IsOdd(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("odd", args, kwargs)
+func IsOdd(v Value) bool {
 	return Eq(Mod(v, Int(2)), Int(1))
 }
 
 // IsFalse is value is False.
-func IsFalse(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("false", args, kwargs)
+func IsFalse(v Value) bool {
 	return v.kind == KindBool && v.n == 0
 }
 
 // IsTrue is value is True.
-func IsTrue(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("true", args, kwargs)
+func IsTrue(v Value) bool {
 	return v.kind == KindBool && v.n != 0
 }
 
 // IsFilter reports whether value names a filter.
-func IsFilter(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("filter", args, kwargs)
+func IsFilter(v Value) bool {
 	checkHashable(v) // value in the dict of filters
 	_, ok := Filters[v.str()]
 	return v.kind == KindString && ok
 }
 
 // IsTest reports whether value names a test.
-func IsTest(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("test", args, kwargs)
+func IsTest(v Value) bool {
 	checkHashable(v) // value in the dict of tests
 	_, ok := Tests[v.str()]
 	return v.kind == KindString && ok
 }
 
 // IsFloat is isinstance(value, float).
-func IsFloat(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("float", args, kwargs)
+func IsFloat(v Value) bool {
 	return v.kind == KindFloat
 }
 
 // IsInteger is isinstance(value, int) and not a bool.
-func IsInteger(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("integer", args, kwargs)
+func IsInteger(v Value) bool {
 	return v.kind == KindInt
 }
 
 // IsNumber is isinstance(value, numbers.Number).
-func IsNumber(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("number", args, kwargs)
+func IsNumber(v Value) bool {
 	return v.isNumber()
 }
 
 // IsIterable reports whether iter(value) works.
-func IsIterable(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("iterable", args, kwargs)
+func IsIterable(v Value) bool {
 	switch v.kind {
 	case KindList, KindTuple, KindDict, KindString, KindUndefined, KindIterator, KindLoop:
 		return true
@@ -171,8 +202,7 @@ func IsIterable(v Value, args []Value, kwargs []Kwarg) bool {
 
 // IsSequence reports whether value has a length and items (str, list, tuple, dict, and
 // Jinja2's Undefined).
-func IsSequence(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("sequence", args, kwargs)
+func IsSequence(v Value) bool {
 	switch v.kind {
 	case KindList:
 		return !isDictView(v)
@@ -183,39 +213,33 @@ func IsSequence(v Value, args []Value, kwargs []Kwarg) bool {
 }
 
 // IsMapping is isinstance(value, Mapping).
-func IsMapping(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("mapping", args, kwargs)
+func IsMapping(v Value) bool {
 	return v.kind == KindDict
 }
 
 // IsNone is value is None.
-func IsNone(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("none", args, kwargs)
+func IsNone(v Value) bool {
 	return v.kind == KindNone
 }
 
 // IsString is isinstance(value, str).
-func IsString(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("string", args, kwargs)
+func IsString(v Value) bool {
 	return v.kind == KindString
 }
 
 // IsLower is str(value).islower().
-func IsLower(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("lower", args, kwargs)
+func IsLower(v Value) bool {
 	return isLowerStr(v.String())
 }
 
 // IsUpper is str(value).isupper().
-func IsUpper(v Value, args []Value, kwargs []Kwarg) bool {
-	noArgs("upper", args, kwargs)
+func IsUpper(v Value) bool {
 	return isUpperStr(v.String())
 }
 
 // IsSameas is value is other: identity, as CPython has it for the values templates
 // compare (None, bools, small ints, shared containers).
-func IsSameas(v Value, args []Value, kwargs []Kwarg) bool {
-	o := oneArg("sameas", args, kwargs)
+func IsSameas(v, o Value) bool {
 	if v.kind != o.kind {
 		return false
 	}

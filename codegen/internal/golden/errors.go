@@ -45,7 +45,7 @@ var _ interface {
 func renderErrors(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
-	if runtime.Eq(runtime.FilterLength(messages, nil, nil), runtime.Int(0)) {
+	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
 		w.Write(runtime.RaiseException(runtime.Str("No messages provided.")))
 	}

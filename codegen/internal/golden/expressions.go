@@ -134,7 +134,7 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.Write(runtime.Bool(!runtime.InStrs(runtime.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	w.Write(runtime.Bool(runtime.Gt(runtime.FilterLength(messages, nil, nil), runtime.Int(0))))
+	w.Write(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
 	w.Write(runtime.NewList(runtime.Int(1), runtime.Str("two"), runtime.None(), runtime.Bool(true), runtime.Float(2.5), runtime.NewTuple(runtime.Int(3)), runtime.DictOf(runtime.Str("k"), runtime.Str("it's"))))
@@ -143,7 +143,7 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.Write(runtime.FilterJoin(runtime.FilterMap(messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	w.Write(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil), nil, nil))
+	w.Write(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
 	w.Write(runtime.Mod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
@@ -164,10 +164,10 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	w.Write(runtime.FilterUpper(runtime.Str("Straße İ"), nil, nil))
+	w.Write(runtime.FilterUpper(runtime.Str("Straße İ")))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	w.Write(runtime.FilterTitle(runtime.Str("ǅ héllo"), nil, nil))
+	w.Write(runtime.FilterTitle(runtime.Str("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
 	w.Write(runtime.Str("abc").Slice(runtime.None(), runtime.None(), runtime.Int(-1)))
@@ -176,19 +176,19 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.Write(runtime.NewList(runtime.Int(1), runtime.Int(2), runtime.Int(3), runtime.Int(4)).Slice(runtime.Int(1), runtime.None(), runtime.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
-	w.Write(runtime.Bool(runtime.IsDefined(tools, nil, nil)))
+	w.Write(runtime.Bool(runtime.IsDefined(tools)))
 	w.WriteString(" ")
 	// expressions.jinja:12:24 {{ tools is none }}
-	w.Write(runtime.Bool(runtime.IsNone(tools, nil, nil)))
+	w.Write(runtime.Bool(runtime.IsNone(tools)))
 	w.WriteString(" ")
 	// expressions.jinja:12:44 {{ messages is sequence }}
-	w.Write(runtime.Bool(runtime.IsSequence(messages, nil, nil)))
+	w.Write(runtime.Bool(runtime.IsSequence(messages)))
 	w.WriteString(" ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	w.Write(runtime.Bool(runtime.IsDivisibleby(runtime.Int(5), []runtime.Value{runtime.Int(5)}, nil)))
+	w.Write(runtime.Bool(runtime.IsDivisibleby(runtime.Int(5), runtime.Int(5))))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	w.Write(runtime.Bool(runtime.IsUpper(runtime.Str("A"), nil, nil)))
+	w.Write(runtime.Bool(runtime.IsUpper(runtime.Str("A"))))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
 	w.Write(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d %A %B %-d")}, nil))

@@ -94,7 +94,7 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	// loops.jinja:8:1 {% for i in range(10) %}
 	for _, i2 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(10))) {
 		// loops.jinja:8:25 {% if i is even %}
-		if runtime.IsEven(i2, nil, nil) {
+		if runtime.IsEven(i2) {
 			continue
 		}
 		// loops.jinja:8:68 {% if i > 6 %}

@@ -120,7 +120,7 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 			Name:      "caller",
 		}, func(_ []runtime.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			w.Write(runtime.FilterUpper(m.Attr("role"), nil, nil))
+			w.Write(runtime.FilterUpper(m.Attr("role")))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}

@@ -94,9 +94,9 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	mark3 := w.Mark()
 	w.WriteString("quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
-	w.Write(runtime.FilterLength(messages, nil, nil))
+	w.Write(runtime.FilterLength(messages))
 	// scopes.jinja:12:1 {% set shout | upper %}
-	shout = runtime.FilterUpper(w.Cut(mark3), nil, nil)
+	shout = runtime.FilterUpper(w.Cut(mark3))
 	// scopes.jinja:13:1 {{ shout }}
 	w.Write(shout)
 	w.WriteString("\n")
@@ -118,7 +118,7 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
-	if runtime.IsDefined(first, nil, nil) {
+	if runtime.IsDefined(first) {
 		w.Write(first.Attr("role"))
 	} else {
 		w.WriteString("none")

@@ -90,13 +90,13 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 			}
 			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
-			if runtime.IsDefined(messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// model:46:1 {%- for tc in message.tool_calls -%}
 				for _, tc := range runtime.Iterate(w, messageToolCalls) {
 					var call runtime.Value
 					// model:47:1 {%- if tc.function is defined -%}
 					tcFunction := tc.Attr("function")
-					if runtime.IsDefined(tcFunction, nil, nil) {
+					if runtime.IsDefined(tcFunction) {
 						// model:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -107,7 +107,7 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<tool_call>")
 					// model:53:1 {%- if call.arguments is string %}
 					callArguments := call.Attr("arguments")
-					if runtime.IsString(callArguments, nil, nil) {
+					if runtime.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// model:54:11 {{ call.name }}
 						w.Write(call.Attr("name"))
