@@ -1566,6 +1566,9 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		if l, ok := fn.X.(*ir.Load); ok && g.loops[l.Var] && fn.Name == "cycle" && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 			return jen.Id(g.varName(l.Var)).Dot("Cycle").Call(g.values(x.Args.Args)...)
 		}
+		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+			return rt(name).Call(append([]jen.Code{g.value(fn.X)}, g.values(x.Args.Args)...)...)
+		}
 		return rt("CallMethod").Call(g.value(fn.X), jen.Lit(fn.Name), args, kwargs)
 	}
 	return rt("Call").Call(g.value(x.Fn), args, kwargs)

@@ -114,3 +114,16 @@ var directFilters = map[string]direct{
 	"wordwrap":       {"FilterWordwrap", -1},
 	"xmlattr":        {"FilterXmlattr", -1},
 }
+
+// directMethods are the methods with Go functions of their own, by name and by the
+// number of positional arguments of the call.
+var directMethods = map[string]map[int]string{
+	"get":        {1: "MethodGet", 2: "MethodGetDefault"},
+	"strip":      {0: "MethodStrip", 1: "MethodStripChars"},
+	"lstrip":     {0: "MethodLstrip", 1: "MethodLstripChars"},
+	"rstrip":     {0: "MethodRstrip", 1: "MethodRstripChars"},
+	"split":      {0: "MethodSplit", 1: "MethodSplitSep"},
+	"startswith": {1: "MethodStartswith"},
+	"endswith":   {1: "MethodEndswith"},
+	"replace":    {2: "MethodReplace"},
+}

@@ -11,8 +11,9 @@ import (
 
 // TestDirectFuncs checks the tables of direct calls against the runtime: every test and
 // filter of runtime.Tests and runtime.Filters has an entry and every entry a name the
-// runtime has, and each entry's Go function is declared in package runtime with the
-// parameters generated code passes it (the value and args more, or v, args and kwargs).
+// runtime has, and each entry's Go function (of the methods' too) is declared in package
+// runtime with the parameters generated code passes it (the value and args more, or v,
+// args and kwargs).
 func TestDirectFuncs(t *testing.T) {
 	pkgs, err := parser.ParseDir(token.NewFileSet(), "../runtime", nil, parser.SkipObjectResolution)
 	if err != nil {
@@ -58,4 +59,11 @@ func TestDirectFuncs(t *testing.T) {
 	}
 	check("test", directTests, tests)
 	check("filter", directFilters, filters)
+	for name, byArgs := range directMethods {
+		for n, fn := range byArgs {
+			if got, ok := params[fn]; !ok || got != 1+n {
+				t.Errorf("method %s with %d arguments: runtime.%s takes %d parameters (declared: %v), want %d", name, n, fn, got, ok, 1+n)
+			}
+		}
+	}
 }

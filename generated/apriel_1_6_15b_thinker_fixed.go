@@ -157,7 +157,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
-			sysContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			sysContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
 			if sysContent.Truthy() && runtime.Gt(runtime.FilterLength(sysContent), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
@@ -192,12 +192,12 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			if (addThoughts.Truthy() && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
+			if (addThoughts.Truthy() && runtime.MethodGet(message, runtime.Str("reasoning_content")).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
 				w.WriteAdd(message.ItemStr("reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
-			asstContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			asstContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
 			if asstContent.Truthy() && runtime.Gt(runtime.FilterLength(asstContent), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
@@ -212,19 +212,19 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				if !(i == len(items)-1) && runtime.In(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					w.Write(runtime.FilterTrim(runtime.CallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil).ItemInt(-1), nil, nil))
+					w.Write(runtime.FilterTrim(runtime.MethodSplitSep(asstText, runtime.Str("[BEGIN FINAL RESPONSE]")).ItemInt(-1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					w.Write(asstText)
 				}
-			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen")), runtime.Int(0)) {
+			} else if runtime.MethodGet(message, runtime.Str("chosen")).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen")), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				w.Write(message.ItemStr("chosen").ItemInt(0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
-			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil)
+			toolCalls = runtime.MethodGetDefault(message, runtime.Str("tool_calls"), runtime.NewList())
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
 			if toolCalls.Truthy() && runtime.Gt(runtime.FilterLength(toolCalls), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
@@ -264,7 +264,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
-			toolContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			toolContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
 			if runtime.IsString(toolContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
@@ -286,7 +286,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
-			msgContent = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			msgContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
 			if !runtime.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}

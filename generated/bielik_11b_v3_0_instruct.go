@@ -120,9 +120,9 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			if (!reasoningContent.Truthy() && runtime.In(runtime.Str("<think>"), content)) && runtime.In(runtime.Str("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
-				reasoningParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
+				reasoningParts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = runtime.CallMethod(reasoningParts.ItemInt(0), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1)
+				reasoningContent = runtime.MethodSplitSep(reasoningParts.ItemInt(0), runtime.Str("<think>")).ItemInt(-1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
 				content = runtime.FilterJoin(reasoningParts.Slice(runtime.Int(1), runtime.None(), runtime.None()), []runtime.Value{runtime.Str("</think>")}, nil)
 			}
@@ -130,11 +130,11 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
 				w.WriteString("<think>\n")
-				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+				w.WriteStr(runtime.MethodStrip(reasoningContent))
 				w.WriteString("\n</think>\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
-			w.Write(runtime.CallMethod(content, "lstrip", nil, nil))
+			w.Write(runtime.MethodLstrip(content))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {

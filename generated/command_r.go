@@ -58,7 +58,7 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
 			w.WriteString("<|START_OF_TURN_TOKEN|>")
 			w.WriteStr(roleTokens.Item(messageRole))
-			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		}
 	}

@@ -138,7 +138,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
 				if runtime.In(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
-					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
+					content = runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜Assistant｜>")

@@ -139,7 +139,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
 				if runtime.In(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
-					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
+					content = runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜Assistant｜>")

@@ -76,11 +76,11 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range runtime.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
-			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("tools")).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
 				for _, tool := range runtime.Iterate(w, message.Attr("tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = runtime.CallMethod(tools.Attr("value"), "append", []runtime.Value{runtime.IfElse(runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy(), func() runtime.Value {
+					_ = runtime.CallMethod(tools.Attr("value"), "append", []runtime.Value{runtime.IfElse(runtime.MethodGet(tool, runtime.Str("function")).Truthy(), func() runtime.Value {
 						return tool.Attr("function")
 					}, func() runtime.Value {
 						return tool
@@ -96,7 +96,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	for _, message2 := range runtime.Iterate(w, messages) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("response_format")}, nil).Truthy() {
+		if runtime.MethodGet(message2, runtime.Str("response_format")).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
 			responseFormatValue = message2.Attr("response_format")
 		}
@@ -228,7 +228,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
-		w.Write(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
+		w.Write(runtime.MethodGetDefault(messages.ItemInt(0), runtime.Str("content"), runtime.Str("")))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
@@ -345,7 +345,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message3.Attr("content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.CallMethod(assistantMsg, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil))) {
+			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.MethodGetDefault(assistantMsg, runtime.Str("tool_calls"), runtime.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if runtime.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -364,14 +364,14 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				w.Write(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil))
+				w.Write(runtime.MethodGetDefault(message3, runtime.Str("reasoning_content"), runtime.Str("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			w.Write(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
+			w.Write(runtime.MethodGetDefault(message3, runtime.Str("content"), runtime.Str("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if runtime.MethodGet(message3, runtime.Str("tool_calls")).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
 				w.Write(dsmlToken)

@@ -51,7 +51,7 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
+		content = runtime.MethodStripChars(message.ItemStr("content"), cSpace)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {

@@ -56,7 +56,7 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|")
 			w.WriteStr(messageRole)
 			w.WriteString("|>\n")
-			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<|endofturn|>\n")
 		}
 	}

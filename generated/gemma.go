@@ -56,7 +56,7 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {
 			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 		} else {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
@@ -77,7 +77,7 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 				nsSystemPrompt = runtime.Str("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			w.WriteAdd(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<end_of_turn>\n"))
+			w.WriteAdd(runtime.MethodStripChars(message.ItemStr("content"), cSpace), runtime.Str("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")

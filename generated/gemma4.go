@@ -426,13 +426,13 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
+		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				runtime.CheckNamespace(ns4)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
+				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)

@@ -68,16 +68,16 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
+		ty = runtime.MethodGet(schema, runtime.Str("type"))
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
 		if runtime.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
+			props = runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf())
 			// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
+			required = runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList())
 			// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)))
+			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))))
 			// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 			additionalPropsType = runtime.None()
 			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
@@ -103,9 +103,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 				if runtime.In(runtime.Str("description"), val) {
 					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range runtime.Iterate(w, runtime.CallMethod(val.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
+					for _, line := range runtime.Iterate(w, runtime.MethodSplitSep(val.ItemStr("description"), runtime.Str("\n"))) {
 						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
-						if runtime.CallMethod(line, "strip", nil, nil).Truthy() {
+						if runtime.MethodStrip(line).Truthy() {
 							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
 							w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
 						}
@@ -142,7 +142,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
 				if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
 					// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
+					default2 = runtime.MethodGetDefault(val, runtime.Str("default"), runtime.MethodGet(val, runtime.Str("defalut_value")))
 					// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
 					if runtime.IsString(default2) {
 						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
@@ -172,7 +172,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 				ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
@@ -184,7 +184,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
 				w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), "date-time", "date") {
+			} else if runtime.InStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("none")), "date-time", "date") {
 				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
@@ -194,7 +194,7 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.InStrs(ty, "number", "integer") {
 			// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
 			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
 				w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
@@ -245,11 +245,11 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
+			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line2 := range runtime.Iterate(w, runtime.CallMethod(tool.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
+				for _, line2 := range runtime.Iterate(w, runtime.MethodSplitSep(tool.ItemStr("description"), runtime.Str("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-					if runtime.CallMethod(line2, "strip", nil, nil).Truthy() {
+					if runtime.MethodStrip(line2).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						runtime.CheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
@@ -260,9 +260,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
 			mainBody = runtime.Str("")
 			// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
+			params = runtime.MethodGet(tool, runtime.Str("parameters"))
 			// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && runtime.CallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+			if params.Truthy() && runtime.MethodGet(params, runtime.Str("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, runtime.Str("  "))
@@ -275,9 +275,9 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
+			returnParams = runtime.MethodGet(tool, runtime.Str("return_parameters"))
 			// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && runtime.CallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+			if returnParams.Truthy() && runtime.MethodGet(returnParams, runtime.Str("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, runtime.Str("  "))

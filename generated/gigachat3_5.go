@@ -115,7 +115,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
 		if !runtime.IsMapping(schema) {
 			w.WriteString("any")
-		} else if runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil)) {
+		} else if runtime.IsString(runtime.MethodGet(schema, runtime.Str("$ref"))) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = schema.ItemStr("$ref")
@@ -123,13 +123,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			rnsChain := rns.Attr("chain")
 			if runtime.In(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if !runtime.CallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy() {
+			} else if !runtime.MethodStartswith(refstr, runtime.Str("#/")).Truthy() {
 				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = runtime.CallMethod(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), "split", []runtime.Value{runtime.Str("/")}, nil)
+				segs = runtime.MethodSplitSep(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), runtime.Str("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
@@ -170,7 +170,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("any")
 				}
 			}
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil)) && !runtime.IsString(schema.Attr("anyOf")) {
+		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("anyOf"))) && !runtime.IsString(schema.Attr("anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -188,7 +188,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil)) && !runtime.IsString(schema.Attr("oneOf")) {
+		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("oneOf"))) && !runtime.IsString(schema.Attr("oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -206,7 +206,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil)) && !runtime.IsString(schema.Attr("allOf")) {
+		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("allOf"))) && !runtime.IsString(schema.Attr("allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -224,7 +224,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" & ")}, nil))
-		} else if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)) && !runtime.IsString(schema.Attr("type")) {
+		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("type"))) && !runtime.IsString(schema.Attr("type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -245,13 +245,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
-					} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+					} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), schema.Attr("enum"), runtime.Str("format"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format")}, nil)), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), schema.Attr("enum"), runtime.Str("format"), runtime.MethodGet(schema, runtime.Str("format"))), indent, indentFactor, root, rns)
 						})
-					} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+					} else if runtime.InStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("")), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
 						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
 						frag = runtime.Str("Date")
@@ -272,7 +272,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
 						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil)), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.MethodGet(schema, runtime.Str("enum"))), indent, indentFactor, root, rns)
 						})
 					}
 				} else if runtime.EqStr(tname, "boolean") {
@@ -291,19 +291,19 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.InStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)) {
+					if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
+						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.MethodGet(schema, runtime.Str("properties")), func() runtime.Value {
 							return runtime.DictOf()
-						}), runtime.Str("required"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
+						}), runtime.Str("required"), runtime.Or(runtime.MethodGet(schema, runtime.Str("required")), func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Str("additionalProperties"), schema.Attr("additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
+						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.MethodGet(schema, runtime.Str("properties")), func() runtime.Value {
 							return runtime.DictOf()
-						}), runtime.Str("required"), runtime.Or(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
+						}), runtime.Str("required"), runtime.Or(runtime.MethodGet(schema, runtime.Str("required")), func() runtime.Value {
 							return runtime.NewList()
 						}))
 					}
@@ -314,7 +314,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil)) && !runtime.IsString(schema.Attr("prefixItems")) {
+					if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("prefixItems"))) && !runtime.IsString(schema.Attr("prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), schema.Attr("prefixItems"))
 					} else if runtime.In(runtime.Str("items"), schema) {
@@ -345,7 +345,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
+			tyRaw = runtime.MethodGet(schema, runtime.Str("type"))
 			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
 			if runtime.EqStr(tyRaw, "dict") {
 				ty = runtime.Str("object")
@@ -353,7 +353,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (runtime.In(runtime.Str("const"), schema) && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil)) {
+			if (runtime.In(runtime.Str("const"), schema) && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
 				c = schema.Attr("const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
@@ -378,7 +378,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil)) {
+			} else if (runtime.MethodGet(schema, runtime.Str("enum")).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
@@ -400,13 +400,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
 				w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty) && runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil))) {
+			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty) && runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties")))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
 				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
-				keys, values := runtime.DictItems(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil))
+				keys, values := runtime.DictItems(runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf()))
 				for i := range w.Count(len(keys)) {
 					k := keys[i]
 					v := values[i]
@@ -416,7 +416,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if runtime.IsDefined(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)) {
+				if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := schema.Attr("additionalProperties")
 					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
@@ -433,7 +433,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = runtime.Add(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.NewList(runtime.Str("[key: string]")))
+				required = runtime.Add(runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList()), runtime.NewList(runtime.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
 				for _, item2 := range runtime.Iterate(w, ns2.Attr("pairs")) {
 					vals := runtime.Unpack(item2, 2)
@@ -444,9 +444,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
 					if runtime.In(runtime.Str("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range runtime.Iterate(w, runtime.CallMethod(val.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
+						for _, line := range runtime.Iterate(w, runtime.MethodSplitSep(val.ItemStr("description"), runtime.Str("\n"))) {
 							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
-							if runtime.CallMethod(line, "strip", nil, nil).Truthy() {
+							if runtime.MethodStrip(line).Truthy() {
 								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
 								w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
 							}
@@ -486,7 +486,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
 					if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.CallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
+						default2 = runtime.MethodGetDefault(val, runtime.Str("default"), runtime.MethodGet(val, runtime.Str("defalut_value")))
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
 						if runtime.IsString(default2) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
@@ -531,7 +531,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
 					}
-				} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 					ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
@@ -544,7 +544,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
 					w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.InStrs(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+				} else if runtime.InStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("")), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
@@ -587,7 +587,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("number")
 						}
 					}
-				} else if runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
 					w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
@@ -621,7 +621,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil)) && !runtime.IsString(schema.Attr("prefixItems")) {
+				if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("prefixItems"))) && !runtime.IsString(schema.Attr("prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
@@ -637,7 +637,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("[")
 					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if (runtime.IsSequence(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) && !runtime.IsString(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil))) && !runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) {
+				} else if (runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("items"))) && !runtime.IsString(runtime.MethodGet(schema, runtime.Str("items")))) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -654,7 +654,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("[")
 					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) {
+				} else if runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("items"))) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
@@ -668,7 +668,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if runtime.IsMapping(runtime.CallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil)) {
+			} else if runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("not"))) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -695,11 +695,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
+			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line2 := range runtime.Iterate(w, runtime.CallMethod(tool.ItemStr("description"), "split", []runtime.Value{runtime.Str("\n")}, nil)) {
+				for _, line2 := range runtime.Iterate(w, runtime.MethodSplitSep(tool.ItemStr("description"), runtime.Str("\n"))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-					if runtime.CallMethod(line2, "strip", nil, nil).Truthy() {
+					if runtime.MethodStrip(line2).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						runtime.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
@@ -710,9 +710,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
 			mainBody = runtime.Str("")
 			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
+			params = runtime.MethodGet(tool, runtime.Str("parameters"))
 			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && runtime.CallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+			if params.Truthy() && runtime.MethodGet(params, runtime.Str("properties")).Truthy() {
 				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
@@ -725,9 +725,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = runtime.CallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
+			returnParams = runtime.MethodGet(tool, runtime.Str("return_parameters"))
 			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && runtime.CallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+			if returnParams.Truthy() && runtime.MethodGet(returnParams, runtime.Str("properties")).Truthy() {
 				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
@@ -770,12 +770,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil)) && !runtime.IsString(jsonSchema.Attr("anyOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("anyOf"))) && !runtime.IsString(jsonSchema.Attr("anyOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("anyOf").ItemInt(0))
 			}))
-		} else if ((runtime.IsSequence(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil)) && !runtime.IsString(jsonSchema.Attr("oneOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		} else if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("oneOf"))) && !runtime.IsString(jsonSchema.Attr("oneOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			w.Write(w.Capture(func() {
@@ -796,7 +796,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
 				runtime.SetAttr(ns4, "result", jsonObj)
 			}
-		} else if runtime.InStrs(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
+		} else if runtime.InStrs(runtime.MethodGet(jsonSchema, runtime.Str("type")), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
 			if runtime.IsMapping(jsonObj) {
@@ -805,7 +805,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				keySet = runtime.NewList()
 			}
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
+			properties = runtime.MethodGetDefault(jsonSchema, runtime.Str("properties"), runtime.DictOf())
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
 			keys2, values2 := runtime.DictItems(properties)
 			for i2 := range w.Count(len(keys2)) {
@@ -818,7 +818,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
 					item4 = jsonObj.Item(key2)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if runtime.IsMapping(item4) || runtime.EqStr(runtime.CallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
+					if runtime.IsMapping(item4) || runtime.EqStr(runtime.MethodGet(propSchema, runtime.Str("type")), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item4, propSchema)
@@ -854,12 +854,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
 			w.Write(runtime.FilterJoin(nsNewObj.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 			w.WriteString("}")
-		} else if runtime.EqStr(runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
+		} else if runtime.EqStr(runtime.MethodGet(jsonSchema, runtime.Str("type")), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
 			if runtime.IsIterable(jsonObj) && !runtime.IsString(jsonObj) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = runtime.CallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
+				itemSchema = runtime.MethodGetDefault(jsonSchema, runtime.Str("items"), runtime.DictOf())
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
 				runtime.CheckNamespace(ns4)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
@@ -993,7 +993,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("embed_files"), runtime.NewList()}, nil).Truthy() {
+		if runtime.MethodGetDefault(message, runtime.Str("embed_files"), runtime.NewList()).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
@@ -1009,7 +1009,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					return runtime.FilterDefault(f.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
 				}), addTokens.Attr("file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("file_placeholders"), runtime.Bool(false)}, nil).Truthy() {
+				if runtime.MethodGetDefault(message, runtime.Str("file_placeholders"), runtime.Bool(false)).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
 					placeholder = runtime.Concat(runtime.Str("<file_placeholder_"), f.Attr("id"), runtime.Str(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
@@ -1121,7 +1121,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args2 = runtime.CallMethod(inner, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
+		args2 = runtime.MethodGetDefault(inner, runtime.Str("arguments"), runtime.DictOf())
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
 		if runtime.IsString(args2) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…

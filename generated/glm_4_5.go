@@ -121,7 +121,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			w.Write(userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.CallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
+			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.MethodEndswith(userContent, runtime.Str("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -145,36 +145,36 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
-					parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
+					parts = runtime.MethodSplitSep(content2, runtime.Str("</think>"))
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
 					beforeFirstClose = runtime.FilterFirst(parts)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-					innerParts = runtime.CallMethod(runtime.CallMethod(beforeFirstClose, "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil)
+					innerParts = runtime.MethodSplitSep(runtime.MethodRstripChars(beforeFirstClose, runtime.Str("\n")), runtime.Str("<think>"))
 					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
 					extractedReasoning = runtime.FilterLast(innerParts)
 					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-					reasoningContent = runtime.CallMethod(extractedReasoning, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodLstripChars(extractedReasoning, runtime.Str("\n"))
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
 					afterLastClose = runtime.FilterLast(parts)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
-					content2 = runtime.CallMethod(afterLastClose, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content2 = runtime.MethodLstripChars(afterLastClose, runtime.Str("\n"))
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
-				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+				w.WriteStr(runtime.MethodStrip(reasoningContent))
 				w.WriteString("</think>")
 			} else {
 				// glm_4_5.jinja:68:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
-			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
+			if runtime.MethodStrip(content2).Truthy() {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
-				w.WriteStr(runtime.CallMethod(content2, "strip", nil, nil))
+				w.WriteStr(runtime.MethodStrip(content2))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
 			m2ToolCalls := m2.Attr("tool_calls")

@@ -111,9 +111,9 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
 			visibleText(m2.Attr("content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.CallMethod(w.Capture(func() {
+			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.MethodEndswith(w.Capture(func() {
 				visibleText(m2.Attr("content"))
-			}), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
+			}), runtime.Str("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -137,26 +137,26 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content2 = runtime.MethodLstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
-				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+				w.WriteStr(runtime.MethodStrip(reasoningContent))
 				w.WriteString("</think>")
 			} else {
 				// GLM-4.6.jinja:62:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
-			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
+			if runtime.MethodStrip(content2).Truthy() {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
-				w.WriteStr(runtime.CallMethod(content2, "strip", nil, nil))
+				w.WriteStr(runtime.MethodStrip(content2))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
 			m2ToolCalls := m2.Attr("tool_calls")

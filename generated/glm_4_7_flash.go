@@ -131,25 +131,25 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content2 = runtime.MethodLstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			if ((runtime.IsDefined(clearThinking) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("<think>")
-				w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+				w.WriteStr(runtime.MethodStrip(reasoningContent))
 				w.WriteString("</think>")
 			} else {
 				// GLM-4.7-Flash.jinja:54:5 {%- else -%}
 				w.WriteString("</think>")
 			}
 			// GLM-4.7-Flash.jinja:57:1 {%- if content.strip() -%}
-			if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
+			if runtime.MethodStrip(content2).Truthy() {
 				// GLM-4.7-Flash.jinja:58:1 {{ content.strip() }}
-				w.Write(runtime.CallMethod(content2, "strip", nil, nil))
+				w.Write(runtime.MethodStrip(content2))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
 			m2ToolCalls := m2.Attr("tool_calls")

@@ -461,13 +461,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
+		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				runtime.CheckNamespace(ns4)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
+				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -624,11 +624,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			thinkingText = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil), func() runtime.Value {
-				return runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
+			thinkingText = runtime.Or(runtime.MethodGet(message, runtime.Str("reasoning")), func() runtime.Value {
+				return runtime.MethodGet(message, runtime.Str("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i10)), nsTurnLastUserIdx)) && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i10)), nsTurnLastUserIdx)) && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
 				w.WriteStr(thinkingText)
@@ -685,7 +685,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
-			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_responses")}, nil).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("tool_responses")).Truthy() {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
 				for _, toolResponse := range runtime.Iterate(w, message.ItemStr("tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
@@ -697,7 +697,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 				}
-			} else if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			} else if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
@@ -716,17 +716,17 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
 						follow = loopMessages.Item(k)
 						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						nsTnameName := runtime.FilterDefault(runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("name")}, nil), []runtime.Value{runtime.Str("unknown")}, nil)
+						nsTnameName := runtime.FilterDefault(runtime.MethodGet(follow, runtime.Str("name")), []runtime.Value{runtime.Str("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
 						for _, tc := range runtime.Iterate(w, messageToolCalls) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							if runtime.Eq(runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil), runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)) {
+							if runtime.Eq(runtime.MethodGet(tc, runtime.Str("id")), runtime.MethodGet(follow, runtime.Str("tool_call_id"))) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
 								nsTnameName = tc.ItemStr("function").ItemStr("name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
-						toolBody = runtime.CallMethod(follow, "get", []runtime.Value{runtime.Str("content")}, nil)
+						toolBody = runtime.MethodGet(follow, runtime.Str("content"))
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
 						if runtime.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
@@ -738,9 +738,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
 							for _, part2 := range runtime.Iterate(w, toolBody) {
 								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
-								if runtime.EqStr(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("type")}, nil), "text") {
+								if runtime.EqStr(runtime.MethodGet(part2, runtime.Str("type")), "text") {
 									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									nsTxtS = runtime.Add(nsTxtS, runtime.FilterDefault(runtime.CallMethod(part2, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil))
+									nsTxtS = runtime.Add(nsTxtS, runtime.FilterDefault(runtime.MethodGet(part2, runtime.Str("text")), []runtime.Value{runtime.Str("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
@@ -814,7 +814,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
 			if runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
+			} else if !(nsTrOutFlag && !runtime.MethodGet(message, runtime.Str("content")).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}

@@ -426,13 +426,13 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil)) {
+		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				runtime.CheckNamespace(ns4)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.CallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil).ItemInt(0)))
+				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)

@@ -54,13 +54,13 @@ func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "system") {
 			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.WriteString("System: ")
-			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<|separator|>\n\n")
 		} else if runtime.EqStr(messageRole, "user") {
 			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
 			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.WriteString("Human: ")
-			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<|separator|>\n\n")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}

@@ -79,11 +79,11 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 			reasoningMode = runtime.Str("/think")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		customInstructions = runtime.CallMethod(systemMessage, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil)
+		customInstructions = runtime.MethodReplace(systemMessage, runtime.Str("/no_think"), runtime.Str(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		customInstructions = runtime.CallMethod(customInstructions, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil)
+		customInstructions = runtime.MethodReplace(customInstructions, runtime.Str("/think"), runtime.Str(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
-		customInstructions = runtime.CallMethod(customInstructions, "rstrip", nil, nil)
+		customInstructions = runtime.MethodRstrip(customInstructions)
 	}
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
@@ -128,14 +128,14 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 			if runtime.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
-				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
+				w.WriteStr(runtime.MethodLstripChars(content, runtime.Str("\n")))
 				w.WriteString("<|im_end|>\n")
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
 				w.WriteString("<think>\n\n</think>\n")
-				w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
+				w.WriteStr(runtime.MethodLstripChars(content, runtime.Str("\n")))
 				w.WriteString("<|im_end|>\n")
 			}
 		} else if runtime.EqStr(messageRole, "tool") {

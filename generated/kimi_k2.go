@@ -50,7 +50,7 @@ func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, messages) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		w.WriteAdd(runtime.CallMethod(headers, "get", []runtime.Value{message.ItemStr("role"), runtime.Str("")}, nil), message.ItemStr("content"), runtime.Str("<|im_end|>"))
+		w.WriteAdd(runtime.MethodGetDefault(headers, message.ItemStr("role"), runtime.Str("")), message.ItemStr("content"), runtime.Str("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }

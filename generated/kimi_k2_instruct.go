@@ -51,7 +51,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		var c runtime.Value
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
+		c = runtime.MethodGet(msg, runtime.Str("content"))
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
 		if runtime.IsString(c) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
@@ -93,7 +93,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
+		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
 			return message.ItemStr("role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
@@ -117,7 +117,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_middle|>")
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if runtime.EqStr(messageRole, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
 			renderContent(message)
 			w.WriteString("<|tool_calls_section_begin|>")
@@ -157,7 +157,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}

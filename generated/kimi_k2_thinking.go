@@ -53,7 +53,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		var c runtime.Value
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
+		c = runtime.MethodGet(msg, runtime.Str("content"))
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if runtime.IsString(c) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
@@ -78,7 +78,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		message = runtime.Param(message, "message")
 		var roleName runtime.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
+		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
 			return message.ItemStr("role")
 		})
 		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -143,7 +143,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.MethodGet(messages.Item(idx), runtime.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
@@ -175,7 +175,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
 			renderContent(message3)
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if runtime.MethodGet(message3, runtime.Str("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
 				renderToolcalls(message3)
 			}
@@ -188,7 +188,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message3, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
@@ -213,7 +213,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
+			rc = runtime.MethodGetDefault(message4, runtime.Str("reasoning_content"), runtime.Str(""))
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
 			w.Write(rc)
@@ -221,7 +221,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
 			renderContent(message4)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if runtime.MethodGet(message4, runtime.Str("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
 				renderToolcalls(message4)
 			}
@@ -234,7 +234,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId2 = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId2 = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message4, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}

@@ -121,7 +121,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
 		if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.In(runtime.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = runtime.CallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
+			parts = runtime.MethodSplitSep(text, runtime.Str("<|kimi_image_placeholder|>"))
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
 			items := runtime.Iterate(w, parts)
 			for i := range items {
@@ -293,8 +293,8 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), func() runtime.Value {
-				return runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil)
+			reasoningContent = runtime.Or(runtime.MethodGet(message, runtime.Str("reasoning_content")), func() runtime.Value {
+				return runtime.MethodGet(message, runtime.Str("reasoning"))
 			})
 			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
 			openTag(runtime.Str("think"), runtime.Missing())
@@ -309,11 +309,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
 		openTag(runtime.Str("response"), runtime.Missing())
 		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state5)
+		renderContent(runtime.MethodGet(message, runtime.Str("content")), state5)
 		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
 		closeTag(runtime.Str("response"))
 		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
+		toolCalls = runtime.MethodGet(message, runtime.Str("tool_calls"))
 		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
@@ -338,16 +338,16 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if runtime.IsNone(runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil)) {
+				if runtime.IsNone(runtime.MethodGet(fn, runtime.Str("name"))) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
 				openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i4+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
+				arguments = runtime.MethodGetDefault(fn, runtime.Str("arguments"), runtime.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = runtime.CallMethod(fn, "get", []runtime.Value{runtime.Str("_xtml_json_block")}, nil)
+				jsonBlock = runtime.MethodGet(fn, runtime.Str("_xtml_json_block"))
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
 				if !runtime.IsNone(jsonBlock) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
@@ -415,11 +415,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.In(runtime.Str("tool"), message2) {
 			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool")}, nil)
+			toolName = runtime.MethodGet(message2, runtime.Str("tool"))
 		} else {
 			// Kimi-K3.jinja:171:5 {%- else -%}
 			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("name")}, nil)
+			toolName = runtime.MethodGet(message2, runtime.Str("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
 		if (runtime.IsNone(toolName) && !runtime.IsNone(state6.Attr("tool_calls"))) && runtime.Le(state6.Attr("tool_index"), runtime.FilterLength(state6.Attr("tool_calls"))) {
@@ -443,7 +443,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), state6.Attr("tool_index"))))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil), state6)
+		renderContent(runtime.MethodGet(message2, runtime.Str("content")), state6)
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
 		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
@@ -491,18 +491,18 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+				if runtime.MethodGet(message3, runtime.Str("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
 				openTag(runtime.Str("message"), attrs2)
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state)
+				renderContent(runtime.MethodGet(message3, runtime.Str("content")), state)
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message3.Attr("role"), "system") && runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
+			} else if runtime.EqStr(message3.Attr("role"), "system") && runtime.MethodGet(message3, runtime.Str("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				renderToolDeclare(message3.Attr("tools"), runtime.Bool(true))
@@ -511,14 +511,14 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+				if runtime.MethodGet(message3, runtime.Str("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
 				openTag(runtime.Str("message"), attrs2)
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("content")}, nil), state)
+				renderContent(runtime.MethodGet(message3, runtime.Str("content")), state)
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
@@ -527,7 +527,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				runtime.CheckNamespace(state)
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
-				runtime.SetAttr(state, "tool_calls", runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil))
+				runtime.SetAttr(state, "tool_calls", runtime.MethodGet(message3, runtime.Str("tool_calls")))
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
 				runtime.CheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
@@ -535,7 +535,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
 				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+				if runtime.MethodGet(message3, runtime.Str("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
 				}
@@ -561,7 +561,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
 					runToolMessages = runtime.Add(runToolMessages, runtime.NewList(candidate))
 					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					callId = runtime.CallMethod(candidate, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(candidate, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
+					callId = runtime.MethodGetDefault(candidate, runtime.Str("tool_call_id"), runtime.MethodGet(candidate, runtime.Str("id")))
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
@@ -569,7 +569,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
 						for _, toolCall2 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && runtime.IsMapping(toolCall2)) && !runtime.IsNone(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil))) && runtime.Eq(runtime.FilterString(runtime.CallMethod(toolCall2, "get", []runtime.Value{runtime.Str("id")}, nil)), runtime.FilterString(callId)) {
+							if ((!matchFound && runtime.IsMapping(toolCall2)) && !runtime.IsNone(runtime.MethodGet(toolCall2, runtime.Str("id")))) && runtime.Eq(runtime.FilterString(runtime.MethodGet(toolCall2, runtime.Str("id"))), runtime.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -589,9 +589,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					for _, toolCall3 := range runtime.Iterate(w, state.Attr("tool_calls")) {
 						var fn2 runtime.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (runtime.IsMapping(toolCall3) && !runtime.IsNone(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil))) && runtime.NotIn(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil)), emittedIds) {
+						if (runtime.IsMapping(toolCall3) && !runtime.IsNone(runtime.MethodGet(toolCall3, runtime.Str("id")))) && runtime.NotIn(runtime.FilterString(runtime.MethodGet(toolCall3, runtime.Str("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = runtime.Add(emittedIds, runtime.NewList(runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil))))
+							emittedIds = runtime.Add(emittedIds, runtime.NewList(runtime.FilterString(runtime.MethodGet(toolCall3, runtime.Str("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							toolCall3Function := toolCall3.Attr("function")
 							if runtime.IsDefined(toolCall3Function) && runtime.IsMapping(toolCall3Function) {
@@ -603,11 +603,11 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 							for _, toolMessage := range runtime.Iterate(w, runToolMessages) {
 								var resultId runtime.Value
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								resultId = runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.CallMethod(toolMessage, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
+								resultId = runtime.MethodGetDefault(toolMessage, runtime.Str("tool_call_id"), runtime.MethodGet(toolMessage, runtime.Str("id")))
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !runtime.IsNone(resultId) && runtime.Eq(runtime.FilterString(resultId), runtime.FilterString(runtime.CallMethod(toolCall3, "get", []runtime.Value{runtime.Str("id")}, nil))) {
+								if !runtime.IsNone(resultId) && runtime.Eq(runtime.FilterString(resultId), runtime.FilterString(runtime.MethodGet(toolCall3, runtime.Str("id")))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									renderToolMessage(toolMessage, state, runtime.CallMethod(fn2, "get", []runtime.Value{runtime.Str("name")}, nil))
+									renderToolMessage(toolMessage, state, runtime.MethodGet(fn2, runtime.Str("name")))
 								}
 							}
 						}
@@ -638,22 +638,22 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		runtime.CheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
 		runtime.SetAttr(state, "response_schema", responseSchema)
-	} else if (runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat)) && !runtime.IsNone(runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)) {
+	} else if (runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat)) && !runtime.IsNone(runtime.MethodGet(responseFormat, runtime.Str("json_schema"))) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		schemaWrapper = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)
+		schemaWrapper = runtime.MethodGet(responseFormat, runtime.Str("json_schema"))
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
 		if runtime.IsMapping(schemaWrapper) && runtime.In(runtime.Str("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
 			runtime.CheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("schema")}, nil))
+			runtime.SetAttr(state, "response_schema", runtime.MethodGet(schemaWrapper, runtime.Str("schema")))
 		} else if runtime.IsMapping(schemaWrapper) && runtime.In(runtime.Str("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
 			runtime.CheckNamespace(state)
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			runtime.SetAttr(state, "response_schema", runtime.CallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("json_schema")}, nil))
+			runtime.SetAttr(state, "response_schema", runtime.MethodGet(schemaWrapper, runtime.Str("json_schema")))
 		} else {
 			// Kimi-K3.jinja:293:9 {%- else -%}
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%} (the namespace check)
@@ -667,7 +667,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
 	if runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
-		responseFormatType = runtime.CallMethod(responseFormat, "get", []runtime.Value{runtime.Str("type")}, nil)
+		responseFormatType = runtime.MethodGet(responseFormat, runtime.Str("type"))
 	} else if runtime.IsDefined(responseFormat) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}

@@ -157,7 +157,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
-		if runtime.CallMethod(messages0, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
+		if runtime.MethodGet(messages0, runtime.Str("content")).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
 				parseContent(messages0.ItemStr("content"))
@@ -252,11 +252,11 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if runtime.In(runtime.Str("</think>"), content2) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content2 = runtime.FilterTrim(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
+							content2 = runtime.FilterTrim(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if runtime.IsDefined(message2.Attr("tool_calls")) && runtime.CallMethod(content2, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
+					if runtime.IsDefined(message2.Attr("tool_calls")) && runtime.MethodEndswith(content2, cfmTag).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = runtime.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
@@ -284,7 +284,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
+			if runtime.MethodGet(message2, runtime.Str("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
 				parseContent(message2.ItemStr("content"))
 			}

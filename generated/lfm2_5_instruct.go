@@ -146,7 +146,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if runtime.In(runtime.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = runtime.FilterTrim(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), nil, nil)
+				content = runtime.FilterTrim(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}

@@ -54,7 +54,7 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
+		content = runtime.MethodStripChars(message.ItemStr("content"), cSpace)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")

@@ -53,7 +53,7 @@ func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|start_header_id|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|end_header_id|>\n\n")
-		w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+		w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 		w.WriteString("<|eot_id|>")
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")

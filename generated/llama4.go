@@ -53,7 +53,7 @@ func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|header_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|header_end|>\n\n")
-		w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+		w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 		w.WriteString("<|eot|>")
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")

@@ -149,7 +149,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
+				content = runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜Assistant｜>")

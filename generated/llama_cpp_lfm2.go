@@ -149,7 +149,7 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 					nsTcResult = runtime.Add(nsTcResult, runtime.FilterTojson(args2, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
-				if runtime.CallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil).Truthy() {
+				if runtime.MethodGet(tc, runtime.Str("id")).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
 					nsTcResult = runtime.Add(runtime.Add(runtime.Add(nsTcResult, runtime.Str(", \"id\": \"")), tc.ItemStr("id")), runtime.Str("\""))
 				}

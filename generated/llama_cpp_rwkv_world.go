@@ -89,7 +89,7 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
+				content = runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			w.WriteString("Assistant: ")

@@ -171,7 +171,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		var desc runtime.Value
 		var defaultValue runtime.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType3 = runtime.CallMethod(param3, "get", []runtime.Value{runtime.Str("type"), runtime.Str("any")}, nil)
+		paramType3 = runtime.MethodGetDefault(param3, runtime.Str("type"), runtime.Str("any"))
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
 			getFormatParam(param3)
@@ -184,7 +184,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 				desc = param3.ItemStr("description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !runtime.CallMethod(desc, "endswith", []runtime.Value{runtime.Str(".")}, nil).Truthy() {
+				if !runtime.MethodEndswith(desc, runtime.Str(".")).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
 					desc = runtime.Add(desc, runtime.Str("."))
 				}
@@ -274,7 +274,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			offset2 = runtime.Mul(runtime.Str("    "), depth2)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = runtime.CallMethod(paramDic, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
+		itemsInfo = runtime.MethodGetDefault(paramDic, runtime.Str("items"), runtime.DictOf())
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
 		if runtime.Eq(runtime.FilterLength(itemsInfo), runtime.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
@@ -314,7 +314,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				w.Write(runtime.Call(getParameterTypescript2, []runtime.Value{runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth2, runtime.Int(1))}, nil))
+				w.Write(runtime.Call(getParameterTypescript2, []runtime.Value{runtime.MethodGetDefault(itemsInfo, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(itemsInfo, runtime.Str("required"), runtime.NewList()), runtime.Add(depth2, runtime.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				w.WriteString("\n")
 				w.WriteStr(offset2)
@@ -470,7 +470,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(paramDeclaration2)
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					w.Write(w.Capture(func() {
-						getParameterTypescript(runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.Add(depth3, runtime.Int(1)))
+						getParameterTypescript(runtime.MethodGetDefault(param4, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(param4, runtime.Str("required"), runtime.NewList()), runtime.Add(depth3, runtime.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					w.WriteString("\n")
@@ -479,7 +479,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.EqStr(paramType4, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo2 = runtime.CallMethod(param4, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
+					itemInfo2 = runtime.MethodGetDefault(param4, runtime.Str("items"), runtime.DictOf())
 					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
 					if runtime.NotIn(runtime.Str("type"), itemInfo2) {
 						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
@@ -511,7 +511,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 							getArrayTypescript(paramDeclaration2, param4, depth3)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !runtime.CallMethod(arrayDeclaration, "endswith", []runtime.Value{runtime.Str(",")}, nil).Truthy() {
+						if !runtime.MethodEndswith(arrayDeclaration, runtime.Str(",")).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
 							arrayDeclaration = runtime.Add(arrayDeclaration, runtime.Str(","))
 						}
@@ -564,18 +564,18 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			var parameters runtime.Value
 			var requiredParams2 runtime.Value
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy() {
+			if runtime.MethodGet(function, runtime.Str("function")).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil)
+				function = runtime.MethodGet(function, runtime.Str("function"))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("name")}, nil)
+			functionName = runtime.MethodGet(function, runtime.Str("name"))
 			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("description"), runtime.Str("")}, nil)
+				description = runtime.MethodGetDefault(function, runtime.Str("description"), runtime.Str(""))
 				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = runtime.CallMethod(function, "get", []runtime.Value{runtime.Str("parameters"), runtime.DictOf()}, nil)
+				parameters = runtime.MethodGetDefault(function, runtime.Str("parameters"), runtime.DictOf())
 				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
 				w.WriteString("// ")
 				w.WriteStr(description)
@@ -584,13 +584,13 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("type ")
 				w.WriteStr(functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+				if parameters.Truthy() && runtime.MethodGet(parameters, runtime.Str("properties")).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams2 = runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
+					requiredParams2 = runtime.MethodGetDefault(parameters, runtime.Str("required"), runtime.NewList())
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					w.Write(w.Capture(func() {
-						getParameterTypescript(runtime.CallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil), requiredParams2, runtime.Int(0))
+						getParameterTypescript(runtime.MethodGet(parameters, runtime.Str("properties")), requiredParams2, runtime.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {

@@ -53,12 +53,12 @@ func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
 			w.WriteString("<用户>")
-			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<AI>")
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
-			w.Write(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.Write(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 		}
 	}
 }

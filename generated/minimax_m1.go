@@ -183,7 +183,7 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("tool result: ")
 						w.WriteStr(content3.ItemStr("text"))
 						w.WriteString("\n\n")
-					} else if runtime.CallMethod(content3, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+					} else if runtime.MethodGet(content3, runtime.Str("name")).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")

@@ -210,9 +210,9 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodStripChars(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					content2 = runtime.MethodStripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}

@@ -377,9 +377,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
 				if runtime.In(thinkEndToken, content2) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodStripChars(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.MethodSplitSep(content2, thinkEndToken).ItemInt(0), runtime.Str("\n")), thinkBeginToken).ItemInt(-1), runtime.Str("\n"))
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{thinkEndToken}, nil).ItemInt(-1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					content2 = runtime.MethodStripChars(runtime.MethodSplitSep(content2, thinkEndToken).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}

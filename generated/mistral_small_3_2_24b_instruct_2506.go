@@ -90,7 +90,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(runtime.EqStr(message.Attr("role"), "tool") || runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
+		if !(runtime.EqStr(message.Attr("role"), "tool") || runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
@@ -163,7 +163,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(message2Role, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
-			if runtime.CallMethod(message2, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if runtime.MethodGet(message2, runtime.Str("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range runtime.Iterate(w, message2.Attr("tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}

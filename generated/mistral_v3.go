@@ -70,7 +70,7 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
 			w.WriteString(" ")
-			w.WriteStr(runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil))
+			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("</s>")
 			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false

@@ -114,7 +114,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	for _, message := range runtime.Iterate(w, loopMessages) {
 		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !runtime.InStrs(message.ItemStr("role"), "tool", "tool_results") && !runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if !runtime.InStrs(message.ItemStr("role"), "tool", "tool_results") && !runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = runtime.Add(filteredMessages2, runtime.NewList(message))
 		}

@@ -76,7 +76,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if runtime.EqStr(messageRole, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
 			messageContent := message.ItemStr("content")
 			if messageContent.Truthy() {

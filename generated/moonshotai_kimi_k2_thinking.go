@@ -53,7 +53,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		var c runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
+		c = runtime.MethodGet(msg, runtime.Str("content"))
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if runtime.IsString(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
@@ -78,7 +78,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		message = runtime.Param(message, "message")
 		var roleName runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
+		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
 			return message.ItemStr("role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -135,7 +135,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.CallMethod(messages.Item(idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.MethodGet(messages.Item(idx), runtime.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			break
@@ -168,7 +168,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
 			renderContent(message3)
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if runtime.CallMethod(message3, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if runtime.MethodGet(message3, runtime.Str("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
 				renderToolcalls(message3)
 			}
@@ -199,7 +199,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		message4Role := message4.ItemStr("role")
 		if runtime.EqStr(message4Role, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
+			rc = runtime.MethodGetDefault(message4, runtime.Str("reasoning_content"), runtime.Str(""))
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
 			w.Write(rc)
@@ -207,7 +207,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
 			renderContent(message4)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if runtime.CallMethod(message4, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if runtime.MethodGet(message4, runtime.Str("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
 				renderToolcalls(message4)
 			}

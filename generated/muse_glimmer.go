@@ -149,7 +149,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = runtime.CallMethod(fn.Attr("name"), "split", []runtime.Value{runtime.Str(".")}, nil).ItemInt(0)
+			tns = runtime.MethodSplitSep(fn.Attr("name"), runtime.Str(".")).ItemInt(0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 			if runtime.NotIn(tns, nsns.Attr("seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
@@ -234,7 +234,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					fn3 = tool3
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns3 = runtime.CallMethod(fn3.Attr("name"), "split", []runtime.Value{runtime.Str(".")}, nil).ItemInt(0)
+				tns3 = runtime.MethodSplitSep(fn3.Attr("name"), runtime.Str(".")).ItemInt(0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 				if runtime.NotIn(tns3, rns.Attr("nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
@@ -365,11 +365,11 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
 			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
-			tname = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
+			tname = runtime.MethodGet(message, runtime.Str("name"))
 			// muse-glimmer.jinja:162:9 {%- if not tname -%}
 			if !tname.Truthy() {
 				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
-				tcid = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)
+				tcid = runtime.MethodGet(message, runtime.Str("tool_call_id"))
 				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
 				rnsName := runtime.IfElse(tcid.Truthy(), func() runtime.Value {
 					return tcid
@@ -379,7 +379,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
 				for _, m2 := range runtime.Iterate(w, messages) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if runtime.CallMethod(m2, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+					if runtime.MethodGet(m2, runtime.Str("tool_calls")).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc2 := range runtime.Iterate(w, m2.ItemStr("tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
@@ -405,14 +405,14 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
-			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("reasoning_content")).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.WriteString("<|start|>assistant to=self<|message|>")
 				w.WriteStr(message.ItemStr("reasoning_content"))
 				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
-			if runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
 				items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
 				for i3 := range items2 {
@@ -435,11 +435,11 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// muse-glimmer.jinja:193:13 {%- else -%}
 				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
-				recipient = runtime.Or(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("recipient")}, nil), func() runtime.Value {
+				recipient = runtime.Or(runtime.MethodGet(message, runtime.Str("recipient")), func() runtime.Value {
 					return runtime.Str("user")
 				})
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
-				endTurn = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("end_turn")}, nil)
+				endTurn = runtime.MethodGet(message, runtime.Str("end_turn"))
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
 				if runtime.IsNone(endTurn) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}

@@ -93,13 +93,13 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if runtime.In(runtime.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), nil, nil)
+			systemContent = runtime.FilterTrim(runtime.MethodReplace(systemContent, runtime.Str("/no_think"), runtime.Str("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
 			enableThinking = runtime.Bool(false)
 		} else if runtime.In(runtime.Str("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			systemContent = runtime.FilterTrim(runtime.CallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), nil, nil)
+			systemContent = runtime.FilterTrim(runtime.MethodReplace(systemContent, runtime.Str("/think"), runtime.Str("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
 			enableThinking = runtime.Bool(true)
 		}
@@ -153,7 +153,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			messageContent := message.Attr("content")
 			if runtime.In(runtime.Str("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = runtime.CallMethod(runtime.CallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", nil, nil)
+				content = runtime.MethodLstrip(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(-1))
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}

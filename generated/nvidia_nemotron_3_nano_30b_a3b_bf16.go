@@ -311,11 +311,11 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
 						if runtime.In(runtime.Str("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1)
+							c = runtime.MethodSplitSep(c, runtime.Str("</think>")).ItemInt(-1)
 						} else if runtime.In(runtime.Str("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(0)
+							c = runtime.MethodSplitSep(c, runtime.Str("<think>")).ItemInt(0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
 						c = runtime.Concat(runtime.Str("<think></think>"), runtime.FilterTrim(c, nil, nil))
@@ -383,7 +383,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
 					if runtime.In(runtime.Str("<think>"), c) && runtime.In(runtime.Str("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = runtime.Concat(runtime.Str("<think></think>"), runtime.CallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1))
+						c = runtime.Concat(runtime.Str("<think></think>"), runtime.MethodSplitSep(c, runtime.Str("</think>")).ItemInt(-1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = runtime.FilterTrim(c, nil, nil)

@@ -87,7 +87,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
 		runtime.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		runtime.SetAttr(ns, "non_tool_system_content", runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(messages0.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
+		runtime.SetAttr(ns, "non_tool_system_content", runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(messages0.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
 		w.WriteStr(ns.Attr("non_tool_system_content"))
@@ -130,7 +130,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
 		runtime.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.CallMethod(runtime.FilterDefault(messagesMinus1.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
+		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.MethodStrip(runtime.FilterDefault(messagesMinus1.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		runtime.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
@@ -155,7 +155,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(message2Role, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
 			w.WriteString("<SPECIAL_11>User\n")
-			w.WriteStr(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
+			w.WriteStr(runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
 			w.WriteString("\n")
 		} else if runtime.EqStr(message2Role, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
@@ -182,12 +182,12 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
 			if content2.Truthy() && runtime.In(runtime.Str("</think>"), content2) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content2 = runtime.CallMethod(runtime.FilterDefault(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
+				content2 = runtime.MethodStrip(runtime.FilterDefault(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			w.WriteStr(runtime.IfElse(!runtime.IsNone(content2), func() runtime.Value {
-				return runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
+				return runtime.MethodStrip(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			}, func() runtime.Value {
 				return runtime.Str("")
 			}))
@@ -195,7 +195,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !runtime.EqStr(runtime.CallMethod(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
+				if !runtime.EqStr(runtime.MethodStrip(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")

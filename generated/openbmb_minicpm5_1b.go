@@ -75,7 +75,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			messages0Content := messages0.Attr("content")
 			if runtime.In(runtime.Str("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				w.Write(runtime.CallMethod(messages0Content, "replace", []runtime.Value{runtime.Str("<tool_def_sep>"), toolDefinitions}, nil))
+				w.Write(runtime.MethodReplace(messages0Content, runtime.Str("<tool_def_sep>"), toolDefinitions))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
@@ -84,7 +84,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:19:9 {{- tool_definitions.lstrip() }}
-			w.Write(runtime.CallMethod(toolDefinitions, "lstrip", nil, nil))
+			w.Write(runtime.MethodLstrip(toolDefinitions))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
@@ -109,7 +109,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(message.Attr("content"))) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(message.Attr("content"))) && !(runtime.MethodStartswith(message.Attr("content"), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(message.Attr("content"), runtime.Str("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -161,16 +161,16 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
 			message2ToolCalls := message2.Attr("tool_calls")
 			if message2ToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
-				contentParts = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("<tool_sep>")}, nil)
+				contentParts = runtime.MethodSplitSep(content, runtime.Str("<tool_sep>"))
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
 				processedContent = contentParts.ItemInt(0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
@@ -311,9 +311,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n<think>\n")
-					w.WriteStr(runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil))
+					w.WriteStr(runtime.MethodStripChars(reasoningContent, runtime.Str("\n")))
 					w.WriteString("\n</think>\n\n")
-					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
+					w.WriteStr(runtime.MethodLstripChars(content, runtime.Str("\n")))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}

@@ -68,7 +68,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 	}
 	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
 	hasSys = runtime.And(systemMessage, func() runtime.Value {
-		return runtime.CallMethod(systemMessage, "strip", nil, nil)
+		return runtime.MethodStrip(systemMessage)
 	})
 	// poolside-Laguna-S-2.1.jinja:17:1 {%- if has_sys or tools or enable_thinking -%}
 	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
@@ -76,7 +76,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
 		if hasSys.Truthy() {
 			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
-			w.Write(runtime.CallMethod(systemMessage, "rstrip", nil, nil))
+			w.Write(runtime.MethodRstrip(systemMessage))
 			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")

@@ -65,13 +65,13 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 		systemMessage = messages.ItemInt(0).Attr("content")
 	}
 	// poolside-Laguna-XS.2.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
-	if (systemMessage.Truthy() && runtime.CallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
+	if (systemMessage.Truthy() && runtime.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS.2.jinja:17:3 {%- if system_message and system_message.strip() -%}
-		if systemMessage.Truthy() && runtime.CallMethod(systemMessage, "strip", nil, nil).Truthy() {
+		if systemMessage.Truthy() && runtime.MethodStrip(systemMessage).Truthy() {
 			w.WriteString("\n")
 			// poolside-Laguna-XS.2.jinja:19:5 {{- system_message.rstrip() -}}
-			w.Write(runtime.CallMethod(systemMessage, "rstrip", nil, nil))
+			w.Write(runtime.MethodRstrip(systemMessage))
 		}
 		// poolside-Laguna-XS.2.jinja:22:3 {%- if tools -%}
 		if tools.Truthy() {
@@ -128,20 +128,20 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 					// poolside-Laguna-XS.2.jinja:61:9 {%- if enable_thinking -%}
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS.2.jinja:62:11 {%- if not content.startswith('<think>') -%}
-						if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy() {
+						if !runtime.MethodStartswith(content2, runtime.Str("<think>")).Truthy() {
 							w.WriteString("<think>")
 						}
 					} else {
 						// poolside-Laguna-XS.2.jinja:65:13 {%- else -%}
 						// poolside-Laguna-XS.2.jinja:66:11 {%- if not content.startswith('</think>') -%}
-						if !runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy() {
+						if !runtime.MethodStartswith(content2, runtime.Str("</think>")).Truthy() {
 							w.WriteString("</think>")
 						}
 					}
 					// poolside-Laguna-XS.2.jinja:70:9 {{- content -}}
 					w.Write(content2)
 					// poolside-Laguna-XS.2.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					if !runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>\n")}, nil).Truthy() && !runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>")}, nil).Truthy() {
+					if !runtime.MethodEndswith(content2, runtime.Str("</assistant>\n")).Truthy() && !runtime.MethodEndswith(content2, runtime.Str("</assistant>")).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
@@ -164,25 +164,25 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 						// poolside-Laguna-XS.2.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS.2.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+							reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 						}
 						// poolside-Laguna-XS.2.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+						content2 = runtime.MethodLstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 					}
 					// poolside-Laguna-XS.2.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS.2.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
 						w.WriteString("<think>\n")
-						w.WriteStr(runtime.CallMethod(reasoningContent, "strip", nil, nil))
+						w.WriteStr(runtime.MethodStrip(reasoningContent))
 						w.WriteString("\n</think>\n")
 					} else {
 						// poolside-Laguna-XS.2.jinja:94:13 {%- else -%}
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS.2.jinja:98:9 {%- if content.strip() -%}
-					if runtime.CallMethod(content2, "strip", nil, nil).Truthy() {
+					if runtime.MethodStrip(content2).Truthy() {
 						// poolside-Laguna-XS.2.jinja:99:11 {{- content.strip() ~ "\n" -}}
-						w.Write(runtime.CallMethod(content2, "strip", nil, nil))
+						w.Write(runtime.MethodStrip(content2))
 						w.WriteString("\n")
 					}
 					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}

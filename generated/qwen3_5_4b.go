@@ -188,7 +188,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				renderContent(message.Attr("content"), runtime.Bool(false), runtime.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(runtime.CallMethod(content3, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(content3, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+			if !(runtime.MethodStartswith(content3, runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(content3, runtime.Str("</tool_response>")).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -237,9 +237,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content4) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content4, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content4 = runtime.CallMethod(runtime.CallMethod(content4, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content4 = runtime.MethodLstripChars(runtime.MethodSplitSep(content4, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}

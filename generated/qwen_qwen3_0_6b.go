@@ -86,7 +86,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && !(runtime.CallMethod(message.Attr("content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(message.Attr("content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if (nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && !(runtime.MethodStartswith(message.Attr("content"), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(message.Attr("content"), runtime.Str("</tool_response>")).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -126,9 +126,9 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
 				if runtime.In(runtime.Str("</think>"), message2Content) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = runtime.MethodLstripChars(runtime.MethodSplitSep(message2Content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(message2Content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(message2Content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
@@ -139,9 +139,9 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<|im_start|>")
 					w.WriteStr(message2Role)
 					w.WriteString("\n<think>\n")
-					w.WriteStr(runtime.CallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil))
+					w.WriteStr(runtime.MethodStripChars(reasoningContent, runtime.Str("\n")))
 					w.WriteString("\n</think>\n\n")
-					w.WriteStr(runtime.CallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil))
+					w.WriteStr(runtime.MethodLstripChars(content, runtime.Str("\n")))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}

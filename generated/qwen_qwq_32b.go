@@ -101,7 +101,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = runtime.CallMethod(runtime.CallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = runtime.MethodLstripChars(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
@@ -118,7 +118,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = runtime.CallMethod(runtime.CallMethod(messageContent2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = runtime.MethodLstripChars(runtime.MethodSplitSep(messageContent2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")

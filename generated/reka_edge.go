@@ -74,11 +74,11 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				var text runtime.Value
 				var repeatTokens runtime.Value
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("type")}, nil)
+				itemType = runtime.MethodGet(item2, runtime.Str("type"))
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text")}, nil)) {
+				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("text"))) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
+					text = runtime.MethodGetDefault(item2, runtime.Str("text"), runtime.Str(""))
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
@@ -97,7 +97,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					runtime.CheckNamespace(ns2)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image")}, nil))) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("image_url")}, nil)) {
+				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("image")))) || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("image_url"))) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					runtime.CheckNamespace(ns2)
@@ -107,7 +107,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					runtime.CheckNamespace(ns2)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
 					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video")}, nil))) || !runtime.IsNone(runtime.CallMethod(item2, "get", []runtime.Value{runtime.Str("video_url")}, nil)) {
+				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("video")))) || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("video_url"))) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = runtime.Mul(numImgTokens2, numVideoFrames2)
@@ -136,11 +136,11 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
 		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
-		if runtime.EqStr(runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("role")}, nil), "user") {
+		if runtime.EqStr(runtime.MethodGet(msg, runtime.Str("role")), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
-			content2 = runtime.CallMethod(msg, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			content2 = runtime.MethodGetDefault(msg, runtime.Str("content"), runtime.Str(""))
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((runtime.IsString(content2) && runtime.CallMethod(content2, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.CallMethod(content2, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+			if !((runtime.IsString(content2) && runtime.MethodStartswith(content2, runtime.Str("<tool_response>")).Truthy()) && runtime.MethodEndswith(content2, runtime.Str("</tool_response>")).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
@@ -160,10 +160,10 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = runtime.Str("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.InStrs(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("role")}, nil), "system", "developer") {
+	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.InStrs(runtime.MethodGet(messages.ItemInt(0), runtime.Str("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(runtime.CallMethod(messages.ItemInt(0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil), numImgTokens, numVideoFrames)
+			renderContent(runtime.MethodGetDefault(messages.ItemInt(0), runtime.Str("content"), runtime.Str("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = runtime.Int(1)
@@ -217,9 +217,9 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = messages.Item(idx2)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
-		role = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("role")}, nil)
+		role = runtime.MethodGet(message, runtime.Str("role"))
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content3 = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil)
+		content3 = runtime.MethodGet(message, runtime.Str("content"))
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
 		if runtime.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
@@ -230,14 +230,14 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				for _, item3 := range runtime.Iterate(w, content3) {
 					var text2 runtime.Value
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if runtime.EqStr(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text")}, nil)) {
+					if runtime.EqStr(runtime.MethodGet(item3, runtime.Str("type")), "text") || !runtime.IsNone(runtime.MethodGet(item3, runtime.Str("text"))) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
-						text2 = runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
+						text2 = runtime.MethodGetDefault(item3, runtime.Str("text"), runtime.Str(""))
 						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text2.Truthy() {
 							break
 						}
-					} else if runtime.InStrs(runtime.CallMethod(item3, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
+					} else if runtime.InStrs(runtime.MethodGet(item3, runtime.Str("type")), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
 						prefixNsValue = runtime.Str("human:")
@@ -254,7 +254,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
 			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
-			toolCalls = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
+			toolCalls = runtime.MethodGet(message, runtime.Str("tool_calls"))
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
 				renderContent(content3, numImgTokens, numVideoFrames)
@@ -262,15 +262,15 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = runtime.Str("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if runtime.IsString(runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)) {
+			if runtime.IsString(runtime.MethodGet(message, runtime.Str("reasoning_content"))) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
-				reasoningText = runtime.CallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
+				reasoningText = runtime.MethodGet(message, runtime.Str("reasoning_content"))
 			} else if runtime.In(runtime.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningText = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = runtime.CallMethod(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				contentText = runtime.MethodLstripChars(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1), runtime.Str("\n"))
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			runtime.CheckNamespace(ns)
@@ -289,7 +289,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<think>\n"), runtime.CallMethod(reasoningText, "strip", nil, nil), runtime.Str("\n</think>\n\n")))
+				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<think>\n"), runtime.MethodStrip(reasoningText), runtime.Str("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
 			runtime.CheckNamespace(ns)
@@ -298,7 +298,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !runtime.CallMethod(ns.Attr("out"), "endswith", []runtime.Value{runtime.Str("\n")}, nil).Truthy() {
+				if contentText.Truthy() && !runtime.MethodEndswith(ns.Attr("out"), runtime.Str("\n")).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
 					runtime.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
@@ -309,12 +309,12 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					var arguments runtime.Value
 					var argumentsJson runtime.Value
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !runtime.IsNone(runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)) {
+					if !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("function"))) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
-						toolCall = runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)
+						toolCall = runtime.MethodGet(toolCall, runtime.Str("function"))
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
-					arguments = runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
+					arguments = runtime.MethodGetDefault(toolCall, runtime.Str("arguments"), runtime.DictOf())
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
 					if runtime.IsString(arguments) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
@@ -331,7 +331,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
 					runtime.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.CallMethod(toolCall, "get", []runtime.Value{runtime.Str("name"), runtime.Str("")}, nil), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
+					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.MethodGetDefault(toolCall, runtime.Str("name"), runtime.Str("")), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
@@ -344,7 +344,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if runtime.Eq(idx2, startIdx) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Sub(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
+			if runtime.Eq(idx2, startIdx) || !runtime.EqStr(runtime.MethodGet(messages.Item(runtime.Sub(idx2, runtime.Int(1))), runtime.Str("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
@@ -359,7 +359,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.CallMethod(messages.Item(runtime.Add(idx2, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
+			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.MethodGet(messages.Item(runtime.Add(idx2, runtime.Int(1))), runtime.Str("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
@@ -368,7 +368,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.CallMethod(messages.ItemInt(-1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
+	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.MethodGet(messages.ItemInt(-1), runtime.Str("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if runtime.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)

@@ -53,7 +53,7 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		message := items[i]
 		var content runtime.Value
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
+		content = runtime.MethodStripChars(message.ItemStr("content"), cSpace)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "system") {

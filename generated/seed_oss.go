@@ -54,7 +54,7 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 		messageRole := message.ItemStr("role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
-			content = runtime.CallMethod(message.ItemStr("content"), "strip", []runtime.Value{cSpace}, nil)
+			content = runtime.MethodStripChars(message.ItemStr("content"), cSpace)
 		} else {
 			// seed_oss.jinja:15:5 {%- else %}
 			// seed_oss.jinja:16:1 {%- set content = message['content'] %}

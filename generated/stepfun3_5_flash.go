@@ -130,11 +130,11 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
 			renderContent(message.Attr("content"))
-		}))) && !(runtime.CallMethod(w.Capture(func() {
+		}))) && !(runtime.MethodStartswith(w.Capture(func() {
 			renderContent(message.Attr("content"))
-		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(w.Capture(func() {
+		}), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(w.Capture(func() {
 			renderContent(message.Attr("content"))
-		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		}), runtime.Str("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// StepFun3.5-Flash.jinja:23:9 {%- set ns.last_query_index = index %}
@@ -177,9 +177,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
 					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content2 = runtime.CallMethod(runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content2 = runtime.MethodLstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				} else {
 					// StepFun3.5-Flash.jinja:38:17 {%- else %}
 					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}

@@ -163,11 +163,11 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message2.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
 			renderMessageContent(message2)
-		}))) && !(runtime.CallMethod(w.Capture(func() {
+		}))) && !(runtime.MethodStartswith(w.Capture(func() {
 			renderMessageContent(message2)
-		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.CallMethod(w.Capture(func() {
+		}), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(w.Capture(func() {
 			renderMessageContent(message2)
-		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		}), runtime.Str("</tool_response>")).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
 			runtime.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
@@ -213,9 +213,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.CallMethod(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil).ItemInt(-1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}

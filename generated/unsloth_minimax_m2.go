@@ -211,7 +211,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
 				if runtime.In(runtime.Str("</think>"), content2) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
-					parts = runtime.CallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil)
+					parts = runtime.MethodSplitSep(content2, runtime.Str("</think>"))
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
 					items3 := runtime.Iterate(w, parts)
 					for i3 := range items3 {
@@ -220,15 +220,15 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
 						if runtime.Eq(runtime.Int(int64(i3)), runtime.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
-							reasoningContent2 = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+							reasoningContent2 = runtime.MethodStripChars(part, runtime.Str("\n"))
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent2 = runtime.FilterLast(runtime.CallMethod(reasoningContent2, "split", []runtime.Value{runtime.Str("<think>")}, nil))
+							reasoningContent2 = runtime.FilterLast(runtime.MethodSplitSep(reasoningContent2, runtime.Str("<think>")))
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							reasoningContent2 = runtime.CallMethod(reasoningContent2, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+							reasoningContent2 = runtime.MethodStripChars(reasoningContent2, runtime.Str("\n"))
 						} else {
 							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
 							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
-							_ = runtime.CallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+							_ = runtime.MethodStripChars(part, runtime.Str("\n"))
 						}
 					}
 				}

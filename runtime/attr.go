@@ -374,7 +374,7 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 			return r
 		}
 	}
-	if recv.kind == KindString && recv.flags&flagMarkup == 0 {
+	if plainStr(recv) {
 		if r, ok := callStrMethod(recv, name, args, kwargs); ok {
 			return r
 		}

@@ -152,10 +152,10 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.Write(runtime.CallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	w.Write(runtime.CallMethod(runtime.Str("x,y,,z"), "split", []runtime.Value{runtime.Str(",")}, nil))
+	w.Write(runtime.MethodSplitSep(runtime.Str("x,y,,z"), runtime.Str(",")))
 	w.WriteString(" ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	w.Write(runtime.CallMethod(runtime.Str("  a b  "), "split", nil, nil))
+	w.Write(runtime.MethodSplit(runtime.Str("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
 	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil)
