@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/compiler"
 )
 
 // TestGeneratedBuilds: templates that Jinja2 compiles, whose generated Go once failed to
@@ -27,7 +28,7 @@ func TestGeneratedBuilds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			units, failed := codegen.Compile([]codegen.Source{{Name: "build", Origin: "build.jinja", File: "build.jinja", Text: tt.src}})
+			units, failed := compiler.Compile([]compiler.Source{{Name: "build", Origin: "build.jinja", File: "build.jinja", Text: tt.src}})
 			if len(failed) > 0 {
 				t.Fatal(failed[0])
 			}

@@ -42,10 +42,11 @@ type Unit struct {
 	Aliases []string
 	// IR is the lowered template.
 	IR *ir.Template
-	// Caps are the template's llama.cpp capabilities (see interp.Capabilities).
+	// Caps are the template's llama.cpp capabilities (see interp.Capabilities), which
+	// package compiler computes.
 	Caps runtime.Capabilities
 	// Tokens, AddBOS and AddEOS are the model's special tokens and tokenizer settings
-	// (see codegen.Source).
+	// (see compiler.Source).
 	Tokens         map[string]string
 	AddBOS, AddEOS bool
 }
@@ -222,7 +223,7 @@ type gen struct {
 	// the statements whose cites start a span of the position table, by position (see
 	// spans.go)
 	sites    map[string]site // by the text of their cites
-	lastSite ir.Pos // the site recorded last
+	lastSite ir.Pos          // the site recorded last
 
 	namespaces map[*ir.Var]*localNamespace // namespaces held as Go variables (see namespaces.go)
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/compiler"
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/syntax"
 )
@@ -74,7 +75,7 @@ func FuzzGenerate(f *testing.F) {
 		if _, err := syntax.Parse(src); err != nil {
 			return
 		}
-		units, failed := codegen.Compile([]codegen.Source{{Name: "fuzz", Origin: "fuzz.jinja", File: "fuzz.jinja", Text: src}})
+		units, failed := compiler.Compile([]compiler.Source{{Name: "fuzz", Origin: "fuzz.jinja", File: "fuzz.jinja", Text: src}})
 		if len(failed) > 0 {
 			var ie *ir.Error
 			if !errors.As(failed[0], &ie) || ie.Pos.Line < 1 {

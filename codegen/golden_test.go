@@ -11,19 +11,20 @@ import (
 
 	"github.com/tmplgen/tmplgen/codegen"
 	"github.com/tmplgen/tmplgen/codegen/internal/golden"
+	"github.com/tmplgen/tmplgen/compiler"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
 const goldenTemplates = "../testdata/codegen"
 
 // goldenSources reads the templates of the codegen goldens from their catalog.
-func goldenSources(t *testing.T) []codegen.Source {
+func goldenSources(t *testing.T) []compiler.Source {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(goldenTemplates, "catalog.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var srcs []codegen.Source
+	var srcs []compiler.Source
 	for _, line := range strings.Split(string(b), "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -33,7 +34,7 @@ func goldenSources(t *testing.T) []codegen.Source {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srcs = append(srcs, codegen.Source{Name: f[0], Origin: f[1], File: f[1], Text: string(text)})
+		srcs = append(srcs, compiler.Source{Name: f[0], Origin: f[1], File: f[1], Text: string(text)})
 	}
 	return srcs
 }
@@ -42,7 +43,7 @@ func goldenSources(t *testing.T) []codegen.Source {
 // files of package golden: any change to the generated code shows up here, and is
 // accepted by running go generate ./... and reviewing the diff.
 func TestGoldens(t *testing.T) {
-	units, failed := codegen.Compile(goldenSources(t))
+	units, failed := compiler.Compile(goldenSources(t))
 	if len(failed) > 0 {
 		t.Fatalf("compile: %v", failed[0])
 	}

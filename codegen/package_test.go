@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/compiler"
 )
 
 // TestPackageNames: templates with the same name (alpaca.jinja from two directories)
 // get distinct identifiers and files; names that end like build constraints are kept
 // out of them.
 func TestPackageNames(t *testing.T) {
-	units, failed := codegen.Compile([]codegen.Source{
+	units, failed := compiler.Compile([]compiler.Source{
 		{Name: "alpaca", File: "alpaca.jinja", Text: "{{ 1 }}"},
 		{Name: "alpaca", File: "alpaca.jinja", Text: "{{ 2 }}"},
 		{Name: "model_test", File: "t.jinja", Text: "x"},

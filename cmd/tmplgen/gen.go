@@ -14,18 +14,19 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/compiler"
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
 // source is a template to compile; compileError one that failed.
 type (
-	source       = codegen.Source
-	compileError = codegen.CompileError
+	source       = compiler.Source
+	compileError = compiler.CompileError
 )
 
-// compile lowers the sources; see codegen.Compile.
-func compile(srcs []source) ([]*codegen.Unit, []*compileError) { return codegen.Compile(srcs) }
+// compile lowers the sources; see compiler.Compile.
+func compile(srcs []source) ([]*codegen.Unit, []*compileError) { return compiler.Compile(srcs) }
 
 var genCommand = &command{
 	name:    "gen",

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/modelfile"
@@ -241,7 +241,7 @@ func cacheDir(sum string) (string, error) {
 // folder beside dir, then renames that folder to dir: dir holds a complete build or
 // nothing.
 func buildCached(dir, text, sum string) error {
-	units, failed := codegen.Compile([]codegen.Source{{Name: "template", Origin: "sha256 " + sum, File: "template.jinja", Text: text}})
+	units, failed := compiler.Compile([]compiler.Source{{Name: "template", Origin: "sha256 " + sum, File: "template.jinja", Text: text}})
 	if len(failed) > 0 {
 		return failed[0]
 	}

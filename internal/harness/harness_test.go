@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
 )
 
 // TestBuildEach: a unit whose Go does not build (here, one that declares the variable
 // of another) is left out with its compiler errors, and the others build and render.
 func TestBuildEach(t *testing.T) {
-	units, failed := codegen.Compile([]codegen.Source{
+	units, failed := compiler.Compile([]compiler.Source{
 		{Name: "a", File: "a.jinja", Text: "A"},
 		{Name: "b", File: "b.jinja", Text: "B"},
 		{Name: "c", File: "c.jinja", Text: "C"},

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/compiler"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
 // TestVersionGuard: generated code built against a runtime of another version fails
 // with one error per file, naming both versions.
 func TestVersionGuard(t *testing.T) {
-	units, failed := codegen.Compile([]codegen.Source{{Name: "a", File: "a.jinja", Text: "A"}})
+	units, failed := compiler.Compile([]compiler.Source{{Name: "a", File: "a.jinja", Text: "A"}})
 	if len(failed) > 0 {
 		t.Fatal(failed[0])
 	}
