@@ -1,0 +1,255 @@
+package codegen
+
+import (
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/tmplgen/tmplgen/ir"
+)
+
+// The generator of one template's render function: its state, and the IR analyses it
+// starts from (which variables are needed, which macros are called directly, which
+// namespaces are local, whether Markup can occur).
+
+// gen generates the render function of one template.
+type gen struct {
+	t      *ir.Template
+	lines  []string
+	names  map[string]bool
+	goName map[*ir.Var]string
+	needed map[*ir.Var]bool
+	// variables whose initial value no code sees (see ir.DeadInits)
+	deadInit map[*ir.Var]bool
+	loops    map[*ir.Var]bool // loop variables held as *runtime.Loop
+	markup   bool             // the template can make Markup values (|safe, |escape...)
+
+	// loop variables only asked for their position, compiled to an index into a slice
+	positions map[*ir.Var]position
+
+	// macro calls resolved to Go functions (see macros.go), and those functions' names
+	macros     *macroCalls
+	macroFuncs map[*ir.Var]string
+
+	inputs map[string]string // input variables looked up once, by name (see inputDecls)
+
+	// the statements whose cites start a span of the position table, by position (see
+	// spans.go)
+	sites    map[string]site // by the text of their cites
+	lastSite ir.Pos          // the site recorded last
+
+	namespaces map[*ir.Var]*localNamespace // namespaces held as Go variables (see namespaces.go)
+
+	// read chains held in Go variables (see reads.go)
+	settable map[string]bool // attribute names the template assigns
+	reads    readCache       // the chains held at the point being generated
+	counts   map[string]int  // how often the rest of the current block reads each chain
+}
+
+func newGen(t *ir.Template) *gen {
+	macros := findMacroCalls(t)
+	dead := ir.DeadInits(t)
+	needed := neededVars(t, macros, dead)
+	g := &gen{
+		t:        t,
+		lines:    strings.Split(t.Source, "\n"),
+		names:    map[string]bool{},
+		goName:   map[*ir.Var]string{},
+		needed:   needed,
+		deadInit: dead,
+		loops:    map[*ir.Var]bool{},
+		markup:   makesMarkup(t),
+
+		positions: map[*ir.Var]position{},
+
+		macros:     macros,
+		macroFuncs: map[*ir.Var]string{},
+		inputs:     map[string]string{},
+		sites:      map[string]site{},
+		namespaces: findLocalNamespaces(t, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.called[d.Var] }),
+
+		settable: settableNames(t),
+		reads:    readCache{},
+	}
+	for _, n := range []string{"w", "in", "runtime", "args", "item", "mark", "math"} {
+		g.names[n] = true
+	}
+	// the functions of macros take the macros' names
+	ir.Inspect(t.Body.Stmts, func(n any) bool {
+		if d, ok := n.(*ir.MacroDef); ok && macros.called[d.Var] {
+			g.macroFuncs[d.Var] = g.alloc(Identifier(d.Var.Name, false))
+		}
+		return true
+	})
+	return g
+}
+
+// markupFilters are the filters that make Markup values: every Markup in a render comes
+// from one of them.
+var markupFilters = map[string]bool{"safe": true, "escape": true, "e": true, "forceescape": true, "xmlattr": true}
+
+// makesMarkup reports whether the template uses a filter that makes Markup.
+func makesMarkup(t *ir.Template) bool {
+	found := false
+	ir.Inspect(t.Body.Stmts, func(n any) bool {
+		if f, ok := n.(*ir.Filter); ok && markupFilters[f.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// neededVars returns the variables the generated code must declare: those read by code
+// that is generated (a macro that is never called is not), and those whose value
+// initializes a needed variable (unless no code sees that initial value: dead). It
+// leaves in macros.called only the macros with a resolved call in generated code (a
+// call in the body of a macro that is never called makes no Go call).
+func neededVars(t *ir.Template, macros *macroCalls, dead map[*ir.Var]bool) map[*ir.Var]bool {
+	needed := map[*ir.Var]bool{}
+	called := map[*ir.Var]bool{}
+	for changed := true; changed; {
+		changed = false
+		mark := func(v *ir.Var) {
+			if !needed[v] {
+				needed[v] = true
+				changed = true
+			}
+		}
+		// markInits marks the variables a scope's needed variables start from
+		markInits := func(s *ir.Scope) {
+			for _, v := range s.Vars {
+				if l, ok := v.Init.(*ir.Load); ok && needed[v] && !dead[v] {
+					mark(l.Var)
+				}
+			}
+		}
+		var visit func(n any) bool
+		visit = func(n any) bool {
+			switch n := n.(type) {
+			case *ir.MacroDef:
+				return needed[n.Var] || called[n.Var]
+			case *ir.Call:
+				if c, ok := macros.direct[n]; ok {
+					if !called[c.macro.Var] {
+						called[c.macro.Var] = true
+						changed = true
+					}
+					// a resolved call reads its arguments, not the macro's variable
+					for _, a := range c.args {
+						if a != nil {
+							ir.InspectExpr(a, visit)
+						}
+					}
+					return false
+				}
+			case *ir.For:
+				if n.FilterScope != nil {
+					markInits(n.FilterScope)
+				}
+			case *ir.Block:
+				markInits(n.Scope)
+				return true
+			case *ir.Load:
+				mark(n.Var)
+			case *ir.AttrTarget:
+				mark(n.NS)
+			}
+			return true
+		}
+		ir.Inspect(t.Body.Stmts, visit)
+		markInits(t.Body.Scope)
+	}
+	macros.called = called
+	return needed
+}
+
+func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
+
+// valueType is runtime.Value.
+func valueType() *jen.Statement { return rt("Value") }
+
+func (g *gen) root() []jen.Code {
+	code := g.inputDecls()
+	code = append(code, g.scopeDecls(g.t.Body.Scope)...)
+	return append(code, g.stmts(g.t.Body.Stmts)...)
+}
+
+// inputDecls looks up, once at the start, the input variables that inner scopes start
+// their variables from (a variable a loop body assigns starts as the input's value in
+// each iteration): the input does not change during a render.
+func (g *gen) inputDecls() []jen.Code {
+	var code []jen.Code
+	declare := func(s *ir.Scope) {
+		for _, v := range s.Vars {
+			in, ok := v.Init.(*ir.Input)
+			if !ok || !g.needed[v] || g.deadInit[v] || g.namespaces[v] != nil {
+				continue
+			}
+			if _, done := g.inputs[in.Name]; !done {
+				name := g.alloc(Identifier(in.Name, false) + "Input")
+				g.inputs[in.Name] = name
+				code = append(code, jen.Id(name).Op(":=").Id("in").Dot("Lookup").Call(jen.Lit(in.Name)))
+			}
+		}
+	}
+	ir.Inspect(g.t.Body.Stmts, func(n any) bool {
+		switch n := n.(type) {
+		case *ir.Block:
+			declare(n.Scope)
+		case *ir.For:
+			if n.FilterScope != nil {
+				declare(n.FilterScope)
+			}
+		}
+		return true
+	})
+	return code
+}
+
+// scopeDecls declares the needed variables of a scope with their initial values.
+func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
+	var code []jen.Code
+	for _, v := range s.Vars {
+		if v.Init == nil || !g.needed[v] || g.namespaces[v] != nil {
+			continue
+		}
+		if g.deadInit[v] {
+			code = append(code, jen.Var().Id(g.varName(v)).Add(valueType()))
+			continue
+		}
+		init := g.value(v.Init)
+		if in, ok := v.Init.(*ir.Input); ok && s != g.t.Body.Scope {
+			init = jen.Id(g.inputs[in.Name])
+		}
+		code = append(code, jen.Id(g.varName(v)).Op(":=").Add(init))
+	}
+	return code
+}
+
+// assignedVars returns the variables a statement assigns, in the statements it contains
+// too (not in macro bodies, which assign their own).
+func assignedVars(s ir.Stmt) map[*ir.Var]bool {
+	vars := map[*ir.Var]bool{}
+	ir.Inspect([]ir.Stmt{s}, func(n any) bool {
+		switch n := n.(type) {
+		case *ir.Macro:
+			return false
+		case *ir.VarTarget:
+			vars[n.Var] = true
+		case *ir.MacroDef:
+			vars[n.Var] = true
+		}
+		return true
+	})
+	return vars
+}
+
+// freshReads starts generating with no read chains held, and returns the function that
+// brings them back: for code in a Go function of its own (a macro, a loop's filter, a
+// recursive loop), which may run when the variables hold other values.
+func (g *gen) freshReads() (restore func()) {
+	held := g.reads
+	g.reads = readCache{}
+	return func() { g.reads = held }
+}
