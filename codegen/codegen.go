@@ -121,7 +121,7 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		jen.Id("w").Op("*").Qual(RuntimePath, "Writer"),
 		jen.Id("in").Op("*").Qual(RuntimePath, "Input"),
 	).Block(body...)
-	src, err := render(f)
+	src, err := render(f, g.numbered)
 	if err != nil || len(g.sites) == 0 {
 		return src, err
 	}
@@ -156,20 +156,24 @@ func Registry(pkg string, units []*Unit) ([]byte, error) {
 	f.Comment("ByName returns the template with the given name.")
 	f.Func().Id("ByName").Params(jen.Id("name").String()).Params(jen.Op("*").Add(rt("Template")), jen.Bool()).Block(
 		jen.Return(jen.Id("Registry").Dot("ByName").Call(jen.Id("name"))))
-	return render(f)
+	return render(f, nil)
 }
 
 // render formats a jennifer file, whose imports jennifer writes itself. Only gofmt's
-// formatting runs on it: it leaves out go/parser's object resolution, which gives up on
+// formatting runs on it, after renameNumbered: both leave out go/parser's object resolution, which gives up on
 // the deep nesting of a long elif chain. jennifer's own formatting is off: it would
 // format the comments unindented (see indentComments).
-func render(f *jen.File) ([]byte, error) {
+func render(f *jen.File, numbered map[string]string) ([]byte, error) {
 	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}
-	return format.Source(indentComments(buf.Bytes()))
+	src, err := renameNumbered(buf.Bytes(), numbered)
+	if err != nil {
+		return nil, fmt.Errorf("codegen: %w", err)
+	}
+	return format.Source(indentComments(src))
 }
 
 // indentComments indents by a tab the comments of jennifer's (unindented) output that

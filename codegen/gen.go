@@ -14,11 +14,13 @@ import (
 
 // gen generates the render function of one template.
 type gen struct {
-	t      *ir.Template
-	lines  []string
-	names  map[string]bool
-	goName map[*ir.Var]string
-	needed map[*ir.Var]bool
+	t     *ir.Template
+	lines []string
+	names map[string]bool
+	// the names alloc numbered, with their bases (see rename.go)
+	numbered map[string]string
+	goName   map[*ir.Var]string
+	needed   map[*ir.Var]bool
 	// variables whose initial value no code sees (see ir.DeadInits)
 	deadInit map[*ir.Var]bool
 	loops    map[*ir.Var]bool // loop variables held as *runtime.Loop
@@ -54,6 +56,7 @@ func newGen(t *ir.Template) *gen {
 		t:        t,
 		lines:    strings.Split(t.Source, "\n"),
 		names:    map[string]bool{},
+		numbered: map[string]string{},
 		goName:   map[*ir.Var]string{},
 		needed:   needed,
 		deadInit: dead,

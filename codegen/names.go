@@ -17,6 +17,19 @@ func (g *gen) alloc(base string) string {
 		name = fmt.Sprintf("%s%d", base, i)
 	}
 	g.names[name] = true
+	switch {
+	case name != base:
+		g.numbered[name] = base
+	default:
+		// a name made from a numbered one (message2Role, of message2) may lose the
+		// number with it
+		for n, b := range g.numbered {
+			if rest, ok := strings.CutPrefix(base, n); ok && rest != "" && unicode.IsUpper(rune(rest[0])) {
+				g.numbered[name] = b + rest
+				break
+			}
+		}
+	}
 	return name
 }
 

@@ -146,25 +146,25 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
 				items := runtime.Iterate(w, paramSpecOneOf)
 				for i := range items {
-					variant2 := items[i]
+					variant := items[i]
 					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(variant2, requiredParams, runtime.Missing())
+						renderTypescriptType(variant, requiredParams, runtime.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-					variant2Description := variant2.Attr("description")
-					if variant2Description.Truthy() {
+					variantDescription := variant.Attr("description")
+					if variantDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
-						w.WriteStr(variant2Description)
+						w.WriteStr(variantDescription)
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
-					variant2Default := variant2.Attr("default")
-					if runtime.IsDefined(variant2Default) {
+					variantDefault := variant.Attr("default")
+					if runtime.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
-						w.WriteJSON(variant2Default, nil, nil)
+						w.WriteJSON(variantDefault, nil, nil)
 					}
 					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -206,9 +206,9 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				keys, values := runtime.DictItems(paramSpecProperties)
-				for i2 := range w.Count(len(keys)) {
-					propName := keys[i2]
-					propSpec := values[i2]
+				for i := range w.Count(len(keys)) {
+					propName := keys[i]
+					propSpec := values[i]
 					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
 					w.Write(propName)
 					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
@@ -226,7 +226,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						}), runtime.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
-					if !(i2 == len(keys)-1) {
+					if !(i == len(keys)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -241,12 +241,12 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools2 runtime.Value) {
-		tools2 = runtime.Param(tools2, "tools")
+	renderTools := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
 		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
-		items2 := runtime.Iterate(w, tools2)
-		for i3 := range items2 {
-			tool := items2[i3]
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
 			toolFunction := tool.Attr("function")
 			w.WriteString("// ")
@@ -261,16 +261,16 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if toolFunctionParameters.Truthy() && toolFunctionParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				keys2, values2 := runtime.DictItems(toolFunctionParameters.Attr("properties"))
-				for i4 := range w.Count(len(keys2)) {
-					paramName := keys2[i4]
-					paramSpec2 := values2[i4]
+				keys, values := runtime.DictItems(toolFunctionParameters.Attr("properties"))
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramSpec := values[i]
 					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-					paramSpec2Description := paramSpec2.Attr("description")
-					if paramSpec2Description.Truthy() {
+					paramSpecDescription := paramSpec.Attr("description")
+					if paramSpecDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
-						w.WriteStr(paramSpec2Description)
+						w.WriteStr(paramSpecDescription)
 						w.WriteString("\n")
 					}
 					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
@@ -285,32 +285,32 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(paramSpec2, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
+						renderTypescriptType(paramSpec, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
-					paramSpec2Default := paramSpec2.Attr("default")
-					if runtime.IsDefined(paramSpec2Default) {
+					paramSpecDefault := paramSpec.Attr("default")
+					if runtime.IsDefined(paramSpecDefault) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-						if paramSpec2.Attr("enum").Truthy() {
+						if paramSpec.Attr("enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
-							w.WriteStr(paramSpec2Default)
-						} else if paramSpec2.Attr("oneOf").Truthy() {
+							w.WriteStr(paramSpecDefault)
+						} else if paramSpec.Attr("oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
-							w.WriteStr(paramSpec2Default)
+							w.WriteStr(paramSpecDefault)
 						} else {
 							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
 							w.WriteString(", // default: ")
-							w.WriteJSON(paramSpec2Default, nil, nil)
+							w.WriteJSON(paramSpecDefault, nil, nil)
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
-					if !(i4 == len(keys2)-1) {
+					if !(i == len(keys)-1) {
 						w.WriteString(",\n")
 					} else {
 						// Apertus-8B-Instruct.jinja:125:21 {%- else %}
@@ -323,7 +323,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("() => any;")
 			}
 			// Apertus-8B-Instruct.jinja:133:9 {%- if not loop.last -%}
-			if !(i3 == len(items2)-1) {
+			if !(i == len(items)-1) {
 				w.WriteString("\n")
 			}
 		}
@@ -482,8 +482,8 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
 			if runtime.In(runtime.Str("content"), message) && !runtime.IsNone(message.Attr("content")) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				messageContent2 := message.Attr("content")
-				if runtime.IsString(messageContent2) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "string")) {
+				messageContent := message.Attr("content")
+				if runtime.IsString(messageContent) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
 						w.WriteString("]")
@@ -493,17 +493,17 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					// Apertus-8B-Instruct.jinja:227:17 {%- set ns.assistant_format = "string" -%}
 					nsAssistantFormat = runtime.Str("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
-					w.Write(messageContent2)
-				} else if (runtime.IsMapping(messageContent2) && runtime.In(runtime.Str("blocks"), messageContent2)) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "mapping")) {
+					w.Write(messageContent)
+				} else if (runtime.IsMapping(messageContent) && runtime.In(runtime.Str("blocks"), messageContent)) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
 					nsAssistantFormat = runtime.Str("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
-					blocks = messageContent2.Attr("blocks")
+					blocks = messageContent.Attr("blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
-					items3 := runtime.Iterate(w, blocks)
-					for i5 := range items3 {
-						block := items3[i5]
+					items := runtime.Iterate(w, blocks)
+					for i := range items {
+						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
 						blockType := block.Attr("type")
 						if runtime.EqStr(blockType, "thoughts") {
@@ -531,7 +531,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i5 == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls")), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls")), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
@@ -540,9 +540,9 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
 							w.WriteAdd(toolCallsToken, runtime.Str("["))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
-							items4 := runtime.Iterate(w, block.Attr("calls"))
-							for i6 := range items4 {
-								toolCall := items4[i6]
+							items := runtime.Iterate(w, block.Attr("calls"))
+							for i := range items {
+								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.WriteString("{\"")
 								w.WriteStr(toolCall.Attr("name"))
@@ -550,7 +550,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								w.WriteStr(toolCall.Attr("arguments"))
 								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
-								if !(i6 == len(items4)-1) {
+								if !(i == len(items)-1) {
 									w.WriteString(", ")
 								}
 							}
@@ -566,13 +566,13 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
-							items5 := runtime.Iterate(w, block.Attr("outputs"))
-							for i7 := range items5 {
-								toolOutput := items5[i7]
+							items := runtime.Iterate(w, block.Attr("outputs"))
+							for i := range items {
+								toolOutput := items[i]
 								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
 								w.Write(toolOutput.Attr("output"))
 								// Apertus-8B-Instruct.jinja:267:29 {%- if not loop.last -%}
-								if !(i7 == len(items5)-1) {
+								if !(i == len(items)-1) {
 									w.WriteString(", ")
 								}
 							}
@@ -586,7 +586,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:277:25 {%- if (not loop.first and ns.in_inner) or (ns.in_assistant and ns.in_inner) -%}
-							if (!(i5 == 0) && nsInInner) || (nsInAssistant && nsInInner) {
+							if (!(i == 0) && nsInInner) || (nsInAssistant && nsInInner) {
 								// Apertus-8B-Instruct.jinja:278:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:279:29 {{ outer_token }}
@@ -603,7 +603,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent2), runtime.Str("', expected ")), nsAssistantFormat)))
+					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent), runtime.Str("', expected ")), nsAssistantFormat)))
 				}
 			} else if runtime.NotIn(runtime.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
@@ -615,15 +615,15 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				w.WriteAdd(toolCallsToken, runtime.Str("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
-				items6 := runtime.Iterate(w, message.Attr("tool_calls"))
-				for i8 := range items6 {
-					toolCall2 := items6[i8]
+				items := runtime.Iterate(w, message.Attr("tool_calls"))
+				for i := range items {
+					toolCall := items[i]
 					var function runtime.Value
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
-					toolCall2Type := toolCall2.Attr("type")
-					if runtime.EqStr(toolCall2Type, "function") {
+					toolCallType := toolCall.Attr("type")
+					if runtime.EqStr(toolCallType, "function") {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
-						function = toolCall2.Attr("function")
+						function = toolCall.Attr("function")
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
 						w.WriteString("{\"")
 						w.WriteStr(function.Attr("name"))
@@ -631,13 +631,13 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						w.WriteJSON(function.Attr("arguments"), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
-						if !(i8 == len(items6)-1) {
+						if !(i == len(items)-1) {
 							w.WriteString(", ")
 						}
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call type: "), toolCall2Type)))
+						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}

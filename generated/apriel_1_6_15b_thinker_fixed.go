@@ -81,15 +81,15 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		return runtime.Str("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:16:1 {%- set reasoning_prompt -%}
-	mark2 := w.Mark()
+	mark := w.Mark()
 	w.WriteString("You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n    Analyze each question carefully, present your reasoning step-by-step, then provide the final\n    response after the marker [BEGIN FINAL RESPONSE].")
-	reasoningPrompt = w.Cut(mark2)
+	reasoningPrompt = w.Cut(mark)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
 	reasoningAsstTurnStart = runtime.Str("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
 	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
-		mark3 := w.Mark()
+		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
@@ -98,7 +98,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
-		availableToolString = w.Cut(mark3)
+		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
 	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
@@ -229,9 +229,9 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			if toolCalls.Truthy() && runtime.Gt(runtime.FilterLength(toolCalls), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
-				items2 := runtime.Iterate(w, toolCalls)
-				for i2 := range items2 {
-					toolCall := items2[i2]
+				items := runtime.Iterate(w, toolCalls)
+				for i := range items {
+					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString("{\"name\": \"")
@@ -247,7 +247,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136:17 {%- if not loop.last -%}
-					if !(i2 == len(items2)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(", ")
 					}
 				}

@@ -97,9 +97,9 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
-	items2 := runtime.Iterate(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()))
-	for i2 := range items2 {
-		message := items2[i2]
+	items := runtime.Iterate(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()))
+	for i := range items {
+		message := items[i]
 		var content runtime.Value
 		var reasoningContent runtime.Value
 		var reasoningParts runtime.Value
@@ -162,14 +162,14 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if runtime.Eq(runtime.Int(int64(i2)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), "tool") {
+			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
 			w.WriteStr(message.ItemStr("content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

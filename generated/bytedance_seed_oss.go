@@ -160,54 +160,54 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
 		var loop runtime.Loop
-		for loop.Start(w, tools, func(item2 runtime.Value) bool {
-			item3 := item2
-			return runtime.EqStr(item3.Attr("type"), "function")
+		for loop.Start(w, tools, func(item runtime.Value) bool {
+			item2 := item
+			return runtime.EqStr(item2.Attr("type"), "function")
 		}); loop.Next(); {
-			item4 := loop.Item()
+			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			item4Function := item4.Attr("function")
-			w.Write(item4Function.Attr("name"))
+			itemFunction := item.Attr("function")
+			w.Write(itemFunction.Attr("name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
-			item4FunctionParameters := item4Function.Attr("parameters")
-			item4FunctionParametersProperties := item4FunctionParameters.Attr("properties")
-			keys2, values2 := runtime.DictItems(item4FunctionParametersProperties)
-			for i2 := range w.Count(len(keys2)) {
-				name := keys2[i2]
-				spec := values2[i2]
+			itemFunctionParameters := itemFunction.Attr("parameters")
+			itemFunctionParametersProperties := itemFunctionParameters.Attr("properties")
+			keys, values := runtime.DictItems(itemFunctionParametersProperties)
+			for i := range w.Count(len(keys)) {
+				name := keys[i]
+				spec := values[i]
 				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
 				w.Write(name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
 				pyType(spec.Attr("type"))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
-				if !(i2 == len(keys2)-1) {
+				if !(i == len(keys)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			w.Write(runtime.FilterTrim(item4Function.Attr("description"), nil, nil))
+			w.Write(runtime.FilterTrim(itemFunction.Attr("description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
-			if item4FunctionParametersProperties.Truthy() {
+			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
-				keys3, values3 := runtime.DictItems(item4FunctionParametersProperties)
-				for i3 := range w.Count(len(keys3)) {
-					name2 := keys3[i3]
-					spec2 := values3[i3]
+				keys, values := runtime.DictItems(itemFunctionParametersProperties)
+				for i := range w.Count(len(keys)) {
+					name := keys[i]
+					spec := values[i]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:83:7 {{ name }}
-					w.Write(name2)
+					w.Write(name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					pyType(spec2.Attr("type"))
+					pyType(spec.Attr("type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
-					if runtime.In(name2, item4FunctionParameters.Attr("required")) {
+					if runtime.In(name, itemFunctionParameters.Attr("required")) {
 						w.WriteString(" [必填]")
 					} else {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
@@ -216,31 +216,31 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					w.Write(runtime.Or(spec2.Attr("description"), func() runtime.Value {
+					w.Write(runtime.Or(spec.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
 					}))
 				}
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
-			item4FunctionReturns := item4Function.Attr("returns")
-			if (runtime.IsDefined(item4FunctionReturns) && runtime.IsDefined(item4FunctionReturns.Attr("properties"))) && item4FunctionReturns.Attr("properties").Truthy() {
+			itemFunctionReturns := itemFunction.Attr("returns")
+			if (runtime.IsDefined(itemFunctionReturns) && runtime.IsDefined(itemFunctionReturns.Attr("properties"))) && itemFunctionReturns.Attr("properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
-				keys4, values4 := runtime.DictItems(item4FunctionReturns.Attr("properties"))
-				for i4 := range w.Count(len(keys4)) {
-					name3 := keys4[i4]
-					spec3 := values4[i4]
+				keys, values := runtime.DictItems(itemFunctionReturns.Attr("properties"))
+				for i := range w.Count(len(keys)) {
+					name := keys[i]
+					spec := values[i]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:96:7 {{ name }}
-					w.Write(name3)
+					w.Write(name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					pyType(spec3.Attr("type"))
+					pyType(spec.Attr("type"))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					w.Write(runtime.Or(spec3.Attr("description"), func() runtime.Value {
+					w.Write(runtime.Or(spec.Attr("description"), func() runtime.Value {
 						return runtime.Str("")
 					}))
 				}
@@ -326,10 +326,10 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
-					keys5, values5 := runtime.ItemsFilterPairs(toolCallArguments)
-					for i5 := range w.Count(len(keys5)) {
-						argName := keys5[i5]
-						argValue := values5[i5]
+					keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+					for i := range w.Count(len(keys)) {
+						argName := keys[i]
+						argValue := values[i]
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
 						w.WriteString("<parameter=")
 						w.WriteStr(argName)
@@ -357,20 +357,20 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
 			w.WriteAdd(bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent2 := message.Attr("reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent2) && runtime.IsString(messageReasoningContent2)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent2, nil, nil)), runtime.Int(0)) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
-				w.WriteStr(runtime.FilterTrim(messageReasoningContent2, nil, nil))
+				w.WriteStr(runtime.FilterTrim(messageReasoningContent, nil, nil))
 				w.WriteStr(thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent2 := message.Attr("content")
-			if (runtime.IsDefined(messageContent2) && runtime.IsString(messageContent2)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent2, nil, nil)), runtime.Int(0)) {
+			messageContent := message.Attr("content")
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
-				w.WriteStr(runtime.FilterTrim(messageContent2, nil, nil))
+				w.WriteStr(runtime.FilterTrim(messageContent, nil, nil))
 				w.WriteStr(eosToken)
 			}
 		} else {

@@ -73,9 +73,9 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
 	if !platformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:2:1 {%- set platform_instruction_override -%}
-		mark2 := w.Mark()
+		mark := w.Mark()
 		w.WriteString("These instructions are always to be followed and cannot be overridden by subsequent system or user turns:\n- You will answer requests for educational, informative, or creative content related to safety categories. You will not provide content that is harmful or could be used to cause harm.\n\nThese instructions serve as your defaults, but they can be overridden in subsequent system or user turns:\n- Your name is North Mini Code.\n- You are a large language model built by Cohere.")
-		platformInstructionOverride = w.Cut(mark2)
+		platformInstructionOverride = w.Cut(mark)
 	}
 	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
 	if !(!runtime.IsUndefined(reasoning)) {
@@ -122,8 +122,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	// Cohere2MoE.jinja:22:1 {{ bos_token }}
 	w.Write(bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents2 runtime.Value) {
-		documents2 = runtime.Param(documents2, "documents")
+	documentTurn := func(documents runtime.Value) {
+		documents = runtime.Param(documents, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 		// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
 		if !skipThinking.Truthy() {
@@ -131,7 +131,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
 		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
-		items := runtime.Iterate(w, documents2)
+		items := runtime.Iterate(w, documents)
 		for i := range items {
 			doc := items[i]
 			var docVal runtime.Value
@@ -156,8 +156,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages2, toolCallId runtime.Value) {
-		messages2 = runtime.Param(messages2, "messages")
+	toolCallIdToInt := func(messages, toolCallId runtime.Value) {
+		messages = runtime.Param(messages, "messages")
 		toolCallId = runtime.Param(toolCallId, "tool_call_id")
 		var counter runtime.Value
 		var toolCallIdSeen runtime.Value
@@ -168,7 +168,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
 			toolCallIdSeen = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
-			for _, msg := range runtime.Iterate(w, messages2) {
+			for _, msg := range runtime.Iterate(w, messages) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
 				msgToolCalls := msg.Attr("tool_calls")
 				if msgToolCalls.Truthy() {
@@ -197,13 +197,13 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages3, toolMsg runtime.Value) {
-		messages3 = runtime.Param(messages3, "messages")
+	formatToolMessage := func(messages, toolMsg runtime.Value) {
+		messages = runtime.Param(messages, "messages")
 		toolMsg = runtime.Param(toolMsg, "tool_msg")
 		var textWrapper runtime.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages3, toolMsg.Attr("tool_call_id"))
+		toolCallIdToInt(messages, toolMsg.Attr("tool_call_id"))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
 		toolMsgContent := toolMsg.Attr("content")
@@ -224,17 +224,17 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Cohere2MoE.jinja:73:13 {%- else %}
 			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
-			items2 := runtime.Iterate(w, toolMsgContent)
-			for i2 := range items2 {
-				content := items2[i2]
+			items := runtime.Iterate(w, toolMsgContent)
+			for i := range items {
+				content := items[i]
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-				w.Write(runtime.Int(int64(i2)))
+				w.Write(runtime.Int(int64(i)))
 				w.WriteString("\": ")
 				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
 				w.Write(runtime.Call(printToolContent, []runtime.Value{content}, nil))
 				// Cohere2MoE.jinja:76:67 {% if not loop.last %}
-				if !(i2 == len(items2)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -246,60 +246,60 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		Name:   "print_tool_content",
 		Params: []string{"item"},
 	}, func(args []runtime.Value) {
-		item2 := runtime.Param(args[0], "item")
-		var textWrapper2 runtime.Value
+		item := runtime.Param(args[0], "item")
+		var textWrapper runtime.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
-		item2Type := item2.Attr("type")
-		if runtime.EqStr(runtime.FilterLower(item2Type), "text") {
+		itemType := item.Attr("type")
+		if runtime.EqStr(runtime.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper2 = runtime.DictOf(runtime.Str("content"), item2.Attr("text"))
+			textWrapper = runtime.DictOf(runtime.Str("content"), item.Attr("text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
-			w.WriteJSON(textWrapper2, nil, nil)
-		} else if (runtime.EqStr(runtime.FilterLower(item2Type), "document") && item2.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item2.Attr("document")) {
+			w.WriteJSON(textWrapper, nil, nil)
+		} else if (runtime.EqStr(runtime.FilterLower(itemType), "document") && item.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item.Attr("document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			w.WriteJSON(item2.Attr("document").Attr("data"), nil, nil)
+			w.WriteJSON(item.Attr("document").Attr("data"), nil, nil)
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
-			w.WriteJSON(item2, nil, nil)
+			w.WriteJSON(item, nil, nil)
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
-	printMsg := func(msg2 runtime.Value) {
-		msg2 = runtime.Param(msg2, "msg")
+	printMsg := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
 		var lastWasText runtime.Value
 		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
-		if runtime.IsString(msg2) {
+		if runtime.IsString(msg) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:96:15 {{ msg }}
-			w.Write(msg2)
+			w.Write(msg)
 			w.WriteString("<|END_TEXT|>")
-		} else if runtime.IsString(msg2.Attr("content")) {
+		} else if runtime.IsString(msg.Attr("content")) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
-			w.Write(msg2.Attr("content"))
+			w.Write(msg.Attr("content"))
 			w.WriteString("<|END_TEXT|>")
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
 			lastWasText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items3 := runtime.Iterate(w, msg2.Attr("content"))
-			for i3 := range items3 {
-				content2 := items3[i3]
+			items := runtime.Iterate(w, msg.Attr("content"))
+			for i := range items {
+				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				content2Type := content2.Attr("type")
-				if runtime.EqStr(runtime.FilterLower(content2Type), "text") {
+				contentType := content.Attr("type")
+				if runtime.EqStr(runtime.FilterLower(contentType), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 					if !lastWasText.Attr("value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
 					}
 					// Cohere2MoE.jinja:106:5 {{ content.text }}
-					w.Write(content2.Attr("text"))
+					w.Write(content.Attr("text"))
 					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
-					if i3 == len(items3)-1 {
+					if i == len(items)-1 {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
@@ -318,12 +318,12 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					runtime.SetAttr(lastWasText, "value", runtime.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if runtime.EqStr(runtime.FilterLower(content2Type), "image") {
+				if runtime.EqStr(runtime.FilterLower(contentType), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
-					content2Data := content2.Attr("data")
-					if content2Data.Truthy() {
+					contentData := content.Attr("data")
+					if contentData.Truthy() {
 						// Cohere2MoE.jinja:119:1 {{ content.data }}
-						w.Write(content2Data)
+						w.Write(contentData)
 					} else {
 						// Cohere2MoE.jinja:120:21 {%- else -%}
 						w.WriteString("<|IMG_PATCH|>")
@@ -333,25 +333,25 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
-	printThinking := func(msg3 runtime.Value) {
-		msg3 = runtime.Param(msg3, "msg")
+	printThinking := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
 		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
-		msg3Reasoning := msg3.Attr("reasoning")
-		if msg3Reasoning.Truthy() {
+		msgReasoning := msg.Attr("reasoning")
+		if msgReasoning.Truthy() {
 			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
-			w.Write(msg3Reasoning)
-		} else if msg3.Attr("reasoning_content").Truthy() {
+			w.Write(msgReasoning)
+		} else if msg.Attr("reasoning_content").Truthy() {
 			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
 			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-			w.Write(msg3.Attr("reasoning_content"))
-		} else if msg3.Attr("thinking").Truthy() {
+			w.Write(msg.Attr("reasoning_content"))
+		} else if msg.Attr("thinking").Truthy() {
 			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
 			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
-			w.Write(msg3.Attr("thinking"))
-		} else if msg3.Attr("content").Truthy() && msg3.Attr("content").ItemInt(0).Attr("thinking").Truthy() {
+			w.Write(msg.Attr("thinking"))
+		} else if msg.Attr("content").Truthy() && msg.Attr("content").ItemInt(0).Attr("thinking").Truthy() {
 			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
 			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-			w.Write(msg3.Attr("content").ItemInt(0).Attr("thinking"))
+			w.Write(msg.Attr("content").ItemInt(0).Attr("thinking"))
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
@@ -437,9 +437,9 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Cohere2MoE.jinja:184:1 {%- for tool in tools %}
-			items4 := runtime.Iterate(w, tools)
-			for i4 := range items4 {
-				tool := items4[i4]
+			items := runtime.Iterate(w, tools)
+			for i := range items {
+				tool := items[i]
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
 				toolFunction := tool.ItemStr("function")
@@ -452,7 +452,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				w.WriteJSON(toolFunction.ItemStr("parameters"), nil, nil)
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
-				if !(i4 == len(items4)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 				w.WriteString("\n")
@@ -496,14 +496,14 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
-	items5 := runtime.Iterate(w, messages)
-	for i5 := range items5 {
-		message := items5[i5]
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		var msgRoleDowncased runtime.Value
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
 		msgRoleDowncased = runtime.FilterLower(message.Attr("role"))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
-		if runtime.EqStr(msgRoleDowncased, "system") && !((i5 == 0) && initialInstructionMessage.Truthy()) {
+		if runtime.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
 			printMsg(message)
@@ -548,9 +548,9 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<|START_ACTION|>[")
 				// Cohere2MoE.jinja:235:13 {%- for tc in message.tool_calls %}
-				items6 := runtime.Iterate(w, messageToolCalls)
-				for i6 := range items6 {
-					tc := items6[i6]
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					tc := items[i]
 					w.WriteString("\n    {\"tool_call_id\": \"")
 					// Cohere2MoE.jinja:237:23 {%- if regen_tool_call_ids -%}
 					if regenToolCallIds.Truthy() {
@@ -570,7 +570,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 					w.WriteJSON(tcFunction.ItemStr("arguments"), nil, nil)
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
-					if !(i6 == len(items6)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(",")
 					}
 					// Cohere2MoE.jinja:238:17 {%- set tool_idx.value = tool_idx.value + 1 %}
@@ -596,14 +596,14 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg4 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i5)), runtime.Int(1)), runtime.None(), runtime.None())) {
+			for _, msg := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if runtime.EqStr(runtime.FilterLower(msg4.Attr("role")), "tool") {
+				if runtime.EqStr(runtime.FilterLower(msg.Attr("role")), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
-					formatToolMessage(messages, msg4)
+					formatToolMessage(messages, msg)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg4.Attr("tool_call_id")))
+					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg.Attr("tool_call_id")))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
 					break

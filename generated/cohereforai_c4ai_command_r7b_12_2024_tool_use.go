@@ -53,11 +53,11 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:1 {{ bos_token }}
 	w.Write(bosToken)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents2 runtime.Value) {
-		documents2 = runtime.Param(documents2, "documents")
+	documentTurn := func(documents runtime.Value) {
+		documents = runtime.Param(documents, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9:1 {% for doc in documents %}
-		items := runtime.Iterate(w, documents2)
+		items := runtime.Iterate(w, documents)
 		for i := range items {
 			doc := items[i]
 			w.WriteString("            \"")
@@ -74,8 +74,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages2, toolCallId runtime.Value) {
-		messages2 = runtime.Param(messages2, "messages")
+	toolCallIdToInt := func(messages, toolCallId runtime.Value) {
+		messages = runtime.Param(messages, "messages")
 		toolCallId = runtime.Param(toolCallId, "tool_call_id")
 		var counter runtime.Value
 		var toolCallIdSeen runtime.Value
@@ -84,7 +84,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
 		toolCallIdSeen = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
-		for _, msg := range runtime.Iterate(w, messages2) {
+		for _, msg := range runtime.Iterate(w, messages) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
 			msgToolCalls := msg.Attr("tool_calls")
 			if msgToolCalls.Truthy() {
@@ -108,12 +108,12 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		}
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages3, toolMsg runtime.Value) {
-		messages3 = runtime.Param(messages3, "messages")
+	formatToolMessage := func(messages, toolMsg runtime.Value) {
+		messages = runtime.Param(messages, "messages")
 		toolMsg = runtime.Param(toolMsg, "tool_msg")
 		w.WriteString("    {\n        \"tool_call_id\": \"")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages3, toolMsg.Attr("tool_call_id"))
+		toolCallIdToInt(messages, toolMsg.Attr("tool_call_id"))
 		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
 		w.WriteJSON(toolMsg.Attr("content"), nil, nil)
@@ -149,9 +149,9 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteString("\n")
 		}
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:94:1 {% for tool in tools %}
-		items2 := runtime.Iterate(w, tools)
-		for i2 := range items2 {
-			tool := items2[i2]
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			w.WriteString("    {\"name\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:15 {{ tool['function']['name'] }}
 			toolFunction := tool.ItemStr("function")
@@ -164,7 +164,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteJSON(toolFunction.ItemStr("parameters"), nil, nil)
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:179 {%- if not loop.last %}
-			if !(i2 == len(items2)-1) {
+			if !(i == len(items)-1) {
 				w.WriteString(",")
 			}
 			w.WriteString("\n")
@@ -180,12 +180,12 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:129:1 {%- for message in messages %}
-	items3 := runtime.Iterate(w, messages)
-	for i3 := range items3 {
-		message := items3[i3]
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(runtime.FilterLower(messageRole), "system") && !((i3 == 0) && developerPreamble.Truthy()) {
+		if runtime.EqStr(runtime.FilterLower(messageRole), "system") && !((i == 0) && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
 			w.Write(message.Attr("content"))
@@ -216,9 +216,9 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.Write(message.Attr("reasoning_content"))
 				w.WriteString("<|END_THINKING|><|START_ACTION|>[\n")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:136:5 {% for tc in message.tool_calls %}
-				items4 := runtime.Iterate(w, messageToolCalls)
-				for i4 := range items4 {
-					tc := items4[i4]
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					tc := items[i]
 					w.WriteString("    {\"tool_call_id\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:23 {{ tool_idx.value }}
 					w.Write(toolIdxValue)
@@ -231,7 +231,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					w.WriteJSON(tcFunction.ItemStr("arguments"), nil, nil)
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:146 {% if not loop.last %}
-					if !(i4 == len(items4)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(",")
 					}
 					w.WriteString("\n")
@@ -252,14 +252,14 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg2 := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i3)), runtime.Int(1)), runtime.None(), runtime.None())) {
+			for _, msg := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
-				if runtime.EqStr(runtime.FilterLower(msg2.Attr("role")), "tool") {
+				if runtime.EqStr(runtime.FilterLower(msg.Attr("role")), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
-					formatToolMessage(messages, msg2)
+					formatToolMessage(messages, msg)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148:13 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg2.Attr("tool_call_id")))
+					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg.Attr("tool_call_id")))
 				} else {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:149:13 {%- else %}
 					break

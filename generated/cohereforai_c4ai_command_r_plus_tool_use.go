@@ -99,14 +99,14 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
-	oldToolParser := func(tools2 runtime.Value) {
-		tools2 = runtime.Param(tools2, "tools")
+	oldToolParser := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
-		items2 := runtime.Iterate(w, tools2)
-		for i2 := range items2 {
-			tool := items2[i2]
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-			if runtime.Ne(runtime.Int(int64(i2)), runtime.Int(0)) {
+			if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
@@ -116,11 +116,11 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			toolParameterDefinitions := tool.Attr("parameter_definitions")
 			keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
-			for i3 := range w.Count(len(keys)) {
-				paramName := keys[i3]
-				paramFields := values[i3]
+			for i := range w.Count(len(keys)) {
+				paramName := keys[i]
+				paramFields := values[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-				if runtime.Ne(runtime.Int(int64(i3)), runtime.Int(0)) {
+				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
@@ -144,120 +144,120 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			if runtime.Ne(runtime.FilterLength(toolParameterDefinitions), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				keys2, values2 := runtime.ItemsFilterPairs(toolParameterDefinitions)
-				for i4 := range w.Count(len(keys2)) {
-					paramName2 := keys2[i4]
-					paramFields2 := values2[i4]
+				keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramFields := values[i]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-					if runtime.Ne(runtime.Int(int64(i4)), runtime.Int(0)) {
+					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					w.WriteAdd(paramName2, runtime.Str(" ("))
+					w.WriteAdd(paramName, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-					if !paramFields2.Attr("required").Truthy() {
+					if !paramFields.Attr("required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
 						w.WriteString("Optional[")
-						w.WriteStr(paramFields2.Attr("type"))
+						w.WriteStr(paramFields.Attr("type"))
 						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-						w.Write(paramFields2.Attr("type"))
+						w.Write(paramFields.Attr("type"))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
-					w.WriteStr(paramFields2.Attr("description"))
+					w.WriteStr(paramFields.Attr("description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
-	newToolParser := func(tools3 runtime.Value) {
-		tools3 = runtime.Param(tools3, "tools")
+	newToolParser := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
-		items3 := runtime.Iterate(w, tools3)
-		for i5 := range items3 {
-			tool2 := items3[i5]
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-			if runtime.Ne(runtime.Int(int64(i5)), runtime.Int(0)) {
+			if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-			tool2Function := tool2.Attr("function")
-			if runtime.IsDefined(tool2Function) {
+			toolFunction := tool.Attr("function")
+			if runtime.IsDefined(toolFunction) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
-				tool2 = tool2Function
+				tool = toolFunction
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
 			w.WriteString("```python\ndef ")
-			w.WriteStr(tool2.Attr("name"))
+			w.WriteStr(tool.Attr("name"))
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			tool2Parameters := tool2.Attr("parameters")
-			tool2ParametersProperties := tool2Parameters.Attr("properties")
-			keys3, values3 := runtime.ItemsFilterPairs(tool2ParametersProperties)
-			for i6 := range w.Count(len(keys3)) {
-				paramName3 := keys3[i6]
-				paramFields3 := values3[i6]
+			toolParameters := tool.Attr("parameters")
+			toolParametersProperties := toolParameters.Attr("properties")
+			keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+			for i := range w.Count(len(keys)) {
+				paramName := keys[i]
+				paramFields := values[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-				if runtime.Ne(runtime.Int(int64(i6)), runtime.Int(0)) {
+				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				w.WriteAdd(paramName3, runtime.Str(": "))
+				w.WriteAdd(paramName, runtime.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-				if !runtime.In(paramName3, tool2Parameters.Attr("required")) {
+				if !runtime.In(paramName, toolParameters.Attr("required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.WriteString("Optional[")
 					w.WriteStr(w.Capture(func() {
-						jsonToPythonType(paramFields3)
+						jsonToPythonType(paramFields)
 					}))
 					w.WriteString("] = None")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
 					w.Write(w.Capture(func() {
-						jsonToPythonType(paramFields3)
+						jsonToPythonType(paramFields)
 					}))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-			w.Write(tool2.Attr("description"))
+			w.Write(tool.Attr("description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-			if runtime.Ne(runtime.FilterLength(tool2ParametersProperties), runtime.Int(0)) {
+			if runtime.Ne(runtime.FilterLength(toolParametersProperties), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys4, values4 := runtime.ItemsFilterPairs(tool2ParametersProperties)
-				for i7 := range w.Count(len(keys4)) {
-					paramName4 := keys4[i7]
-					paramFields4 := values4[i7]
+				keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramFields := values[i]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-					if runtime.Ne(runtime.Int(int64(i7)), runtime.Int(0)) {
+					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					w.WriteAdd(paramName4, runtime.Str(" ("))
+					w.WriteAdd(paramName, runtime.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !runtime.In(paramName4, tool2Parameters.Attr("required")) {
+					if !runtime.In(paramName, toolParameters.Attr("required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.WriteString("Optional[")
 						w.WriteStr(w.Capture(func() {
-							jsonToPythonType(paramFields4)
+							jsonToPythonType(paramFields)
 						}))
 						w.WriteString("]")
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
 						w.Write(w.Capture(func() {
-							jsonToPythonType(paramFields4)
+							jsonToPythonType(paramFields)
 						}))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
 					w.WriteString("): ")
-					w.WriteStr(paramFields4.Attr("description"))
+					w.WriteStr(paramFields.Attr("description"))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -287,9 +287,9 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
 	nsNewTools := true
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
-	for _, tool3 := range runtime.Iterate(w, tools) {
+	for _, tool := range runtime.Iterate(w, tools) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
-		if runtime.IsDefined(tool3.Attr("parameter_definitions")) {
+		if runtime.IsDefined(tool.Attr("parameter_definitions")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
@@ -333,9 +333,9 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items4 := runtime.Iterate(w, message.Attr("tool_calls"))
-			for i8 := range items4 {
-				toolCall := items4[i8]
+			items := runtime.Iterate(w, message.Attr("tool_calls"))
+			for i := range items {
+				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
 				if runtime.IsDefined(toolCallFunction) {
@@ -361,7 +361,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
 				w.Write(runtime.FilterIndent(runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
-				if !(i8 == len(items4)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(",\n")
 				}
 			}

@@ -69,23 +69,23 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
 	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
-	for _, message2 := range runtime.Iterate(w, messages) {
+	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(message2.ItemStr("content"))
+			w.WriteStr(message.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if runtime.EqStr(message2Role, "assistant") && runtime.IsNone(message2.ItemStr("content")) {
+		if runtime.EqStr(messageRole, "assistant") && runtime.IsNone(message.ItemStr("content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
+			for _, tool := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
@@ -122,19 +122,19 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content")) {
+		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(message.ItemStr("content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜tool▁outputs▁end｜>")
-				w.WriteStr(message2.ItemStr("content"))
+				w.WriteStr(message.ItemStr("content"))
 				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27:7 {%- set content = message['content'] -%}
-				content = message2.ItemStr("content")
+				content = message.ItemStr("content")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
 				if runtime.In(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
@@ -147,14 +147,14 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(message2Role, "tool") {
+		if runtime.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				w.WriteStr(message2.ItemStr("content"))
+				w.WriteStr(message.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
@@ -162,7 +162,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("\n<｜tool▁output▁begin｜>")
-				w.WriteStr(message2.ItemStr("content"))
+				w.WriteStr(message.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}

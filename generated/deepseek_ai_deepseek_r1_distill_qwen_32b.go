@@ -70,23 +70,23 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:28 {{ns.system_prompt}}
 	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10:1 {%- for message in messages -%}
-	for _, message2 := range runtime.Iterate(w, messages) {
+	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(message2.ItemStr("content"))
+			w.WriteStr(message.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
+		if runtime.EqStr(messageRole, "assistant") && message.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
+			for _, tool := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18:9 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
@@ -123,19 +123,19 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content")) {
+		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(message.ItemStr("content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜tool▁outputs▁end｜>")
-				w.WriteStr(message2.ItemStr("content"))
+				w.WriteStr(message.ItemStr("content"))
 				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30:7 {%- set content = message['content'] -%}
-				content = message2.ItemStr("content")
+				content = message.ItemStr("content")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
 				if runtime.In(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
@@ -148,14 +148,14 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(message2Role, "tool") {
+		if runtime.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				w.WriteStr(message2.ItemStr("content"))
+				w.WriteStr(message.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
@@ -163,7 +163,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("\n<｜tool▁output▁begin｜>")
-				w.WriteStr(message2.ItemStr("content"))
+				w.WriteStr(message.ItemStr("content"))
 				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}

@@ -93,11 +93,11 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
 	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
-	for _, message2 := range runtime.Iterate(w, messages) {
+	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:27:5 {%- set ns.is_first = false -%}
@@ -106,10 +106,10 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(message2.ItemStr("content"))
+			w.WriteStr(message.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("tool_calls").Truthy() {
+		if runtime.EqStr(messageRole, "assistant") && message.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
@@ -121,12 +121,12 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
-			for _, tool := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
+			for _, tool := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
-					message2Content := message2.ItemStr("content")
-					if !message2Content.Truthy() {
+					messageContent := message.ItemStr("content")
+					if !messageContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						toolFunction := tool.ItemStr("function")
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
@@ -137,31 +137,31 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						w.WriteAdd(message2Content, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
+						w.WriteAdd(messageContent, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
-					toolFunction2 := tool.ItemStr("function")
+					toolFunction := tool.ItemStr("function")
 					w.WriteString("<｜tool▁call▁begin｜>")
-					w.WriteStr(toolFunction2.ItemStr("name"))
+					w.WriteStr(toolFunction.ItemStr("name"))
 					w.WriteString("<｜tool▁sep｜>")
-					w.WriteJSON(toolFunction2.ItemStr("arguments"), nil, nil)
+					w.WriteJSON(toolFunction.ItemStr("arguments"), nil, nil)
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		if runtime.EqStr(message2Role, "assistant") && !message2.ItemStr("tool_calls").Truthy() {
+		if runtime.EqStr(messageRole, "assistant") && !message.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
-				message2Prefix := message2.ItemStr("prefix")
-				if (runtime.IsDefined(message2Prefix) && message2Prefix.Truthy()) && thinking.Truthy() {
+				messagePrefix := message.ItemStr("prefix")
+				if (runtime.IsDefined(messagePrefix) && messagePrefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:49:13 {%- else -%}
@@ -173,13 +173,13 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.WriteAdd(message2.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
+				w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:55:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
-				content = message2.ItemStr("content")
+				content = message.ItemStr("content")
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
 				if runtime.In(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
@@ -190,14 +190,14 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(message2Role, "tool") {
+		if runtime.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63:5 {%- set ns.is_last_user = false -%}
 			nsIsLastUser = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 			w.WriteString("<｜tool▁output▁begin｜>")
-			w.WriteStr(message2.ItemStr("content"))
+			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}

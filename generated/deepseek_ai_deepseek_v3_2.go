@@ -136,10 +136,10 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
-		message2 := items[i]
+		message := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = runtime.Int(int64(i))
 		}
@@ -149,29 +149,29 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	statePendingToolMarker := false
 	// deepseek-ai-DeepSeek-V3.2.jinja:49:1 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message3 := items2[i2]
+	for i := range items2 {
+		message := items2[i]
 		var isAfterLastUser runtime.Value
 		var outerIndex runtime.Value
 		var callOrder runtime.Value
 		var assistantMsg runtime.Value
 		var toolCallCount runtime.Value
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
-		message3Role := message3.ItemStr("role")
-		if runtime.EqStr(message3Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
+			w.WriteStr(runtime.Or(message.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
 			statePendingAsstMarker = true
 			// deepseek-ai-DeepSeek-V3.2.jinja:53:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:54:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:55:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue))
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56:5 {%- if state.pending_asst_marker -%}
 			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
@@ -180,10 +180,10 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:59:9 {{- thinking_start_token -}}
 					w.Write(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					message3ReasoningContent := message3.ItemStr("reasoning_content")
-					if runtime.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
+					messageReasoningContent := message.ItemStr("reasoning_content")
+					if runtime.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
-						w.Write(message3ReasoningContent)
+						w.Write(messageReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:63:9 {{- thinking_end_token -}}
 					w.Write(thinkingEndToken)
@@ -200,10 +200,10 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n\n")
 					w.WriteStr(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					message3ReasoningContent2 := message3.ItemStr("reasoning_content")
-					if runtime.IsDefined(message3ReasoningContent2) && message3ReasoningContent2.Truthy() {
+					message3ReasoningContent := message.ItemStr("reasoning_content")
+					if runtime.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
-						w.Write(message3ReasoningContent2)
+						w.Write(message3ReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:73:9 {{- thinking_end_token -}}
 					w.Write(thinkingEndToken)
@@ -219,24 +219,24 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:79:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
-			message3Content := message3.ItemStr("content")
-			if runtime.IsDefined(message3Content) && message3Content.Truthy() {
+			messageContent := message.ItemStr("content")
+			if runtime.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
-				w.Write(message3Content)
+				w.Write(messageContent)
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83:5 {%- if message['tool_calls'] -%}
-			message3ToolCalls := message3.ItemStr("tool_calls")
-			if message3ToolCalls.Truthy() {
+			messageToolCalls := message.ItemStr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				w.WriteString("\n\n<")
 				w.WriteStr(dsmlToken)
 				w.WriteString("function_calls>\n")
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
-				for _, tool2 := range runtime.Iterate(w, message3ToolCalls) {
+				for _, tool := range runtime.Iterate(w, messageToolCalls) {
 					var func2 runtime.Value
-					var args2 runtime.Value
+					var args runtime.Value
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
-					func2 = tool2.ItemStr("function")
+					func2 = tool.ItemStr("function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					w.WriteStr(dsmlToken)
@@ -244,17 +244,17 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(func2.ItemStr("name"))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
-					args2 = func2.ItemStr("arguments")
+					args = func2.ItemStr("arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
-					if runtime.IsString(args2) {
+					if runtime.IsString(args) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
-						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
+						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92:9 {%- for key, val in args.items() -%}
-					keys, values := runtime.DictItems(args2)
-					for i3 := range w.Count(len(keys)) {
-						key := keys[i3]
-						val := values[i3]
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						val := values[i]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
 						if runtime.IsString(val) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
@@ -292,20 +292,20 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("function_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:104:7 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:105:5 {%- set outer_index = loop.index0 -%}
-			outerIndex = runtime.Int(int64(i2))
+			outerIndex = runtime.Int(int64(i))
 			// deepseek-ai-DeepSeek-V3.2.jinja:106:5 {%- set assistant_idx = namespace(value=-1) -%}
 			assistantIdxValue := runtime.Int(-1)
 			// deepseek-ai-DeepSeek-V3.2.jinja:107:5 {%- for prev_msg in messages -%}
-			items3 := runtime.Iterate(w, messages)
-			for i4 := range items3 {
-				prevMsg := items3[i4]
+			items := runtime.Iterate(w, messages)
+			for i := range items {
+				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (runtime.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(runtime.Int(int64(i4)), outerIndex) {
+				if (runtime.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(runtime.Int(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
-					assistantIdxValue = runtime.Int(int64(i4))
+					assistantIdxValue = runtime.Int(int64(i))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
@@ -320,7 +320,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.WriteString("\n<result>")
-			w.WriteStr(runtime.Or(message3.ItemStr("content"), func() runtime.Value {
+			w.WriteStr(runtime.Or(message.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			w.WriteString("</result>")

@@ -171,10 +171,10 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:59:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
 	for i := range items {
-		message2 := items[i]
+		message := items[i]
 		// deepseek-ai-DeepSeek-V4.jinja:60:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		message2Role := message2.ItemStr("role")
-		if (runtime.EqStr(message2Role, "user") || runtime.EqStr(message2Role, "developer")) || runtime.EqStr(message2Role, "tool") {
+		messageRole := message.ItemStr("role")
+		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer")) || runtime.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = runtime.Int(int64(i))
 		}
@@ -182,22 +182,22 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:64:1 {%- set state = namespace(in_user=false) -%}
 	stateInUser := false
 	// deepseek-ai-DeepSeek-V4.jinja:65:1 {%- for message in messages -%}
-	for _, message3 := range runtime.Iterate(w, messages) {
+	for _, message := range runtime.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:66:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(message3.ItemStr("role"), "tool") {
+		if runtime.EqStr(message.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:67:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:70:1 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message4 := items2[i2]
+	for i := range items2 {
+		message := items2[i]
 		var isAfterLastUser runtime.Value
 		var keepReasoning runtime.Value
 		// deepseek-ai-DeepSeek-V4.jinja:71:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		message4Role := message4.ItemStr("role")
-		if runtime.EqStr(message4Role, "user") || runtime.EqStr(message4Role, "developer") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4.jinja:72:5 {%- if state.in_user -%}
 			if stateInUser {
 				w.WriteString("\n\n")
@@ -208,10 +208,10 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:78:5 {{- message['content'] or '' -}}
-			w.Write(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
+			w.Write(runtime.Or(message.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
-		} else if runtime.EqStr(message4Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:79:7 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V4.jinja:80:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -224,17 +224,17 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			w.WriteStr(runtime.Or(message4.ItemStr("content"), func() runtime.Value {
+			w.WriteStr(runtime.Or(message.ItemStr("content"), func() runtime.Value {
 				return runtime.Str("")
 			}))
 			w.WriteString("</tool_result>")
-		} else if runtime.EqStr(message4Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V4.jinja:87:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4.jinja:88:5 {%- set state.in_user = false -%}
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4.jinja:90:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue))
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4.jinja:91:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
 				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
@@ -250,10 +250,10 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				// deepseek-ai-DeepSeek-V4.jinja:93:7 {{- thinking_start_token -}}
 				w.Write(thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4.jinja:94:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				message4ReasoningContent := message4.ItemStr("reasoning_content")
-				if runtime.IsDefined(message4ReasoningContent) && message4ReasoningContent.Truthy() {
+				messageReasoningContent := message.ItemStr("reasoning_content")
+				if runtime.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4.jinja:95:9 {{- message['reasoning_content'] -}}
-					w.Write(message4ReasoningContent)
+					w.Write(messageReasoningContent)
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:97:7 {{- thinking_end_token -}}
 				w.Write(thinkingEndToken)
@@ -263,24 +263,24 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 				w.Write(thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:101:5 {%- if message['content'] is defined and message['content'] -%}
-			message4Content := message4.ItemStr("content")
-			if runtime.IsDefined(message4Content) && message4Content.Truthy() {
+			messageContent := message.ItemStr("content")
+			if runtime.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:102:7 {{- message['content'] -}}
-				w.Write(message4Content)
+				w.Write(messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:104:5 {%- if message['tool_calls'] -%}
-			message4ToolCalls := message4.ItemStr("tool_calls")
-			if message4ToolCalls.Truthy() {
+			messageToolCalls := message.ItemStr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
 				w.WriteStr(dsmlToken)
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
-				for _, tool2 := range runtime.Iterate(w, message4ToolCalls) {
+				for _, tool := range runtime.Iterate(w, messageToolCalls) {
 					var func2 runtime.Value
-					var args2 runtime.Value
+					var args runtime.Value
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
-					func2 = tool2.ItemStr("function")
+					func2 = tool.ItemStr("function")
 					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					w.WriteStr(dsmlToken)
@@ -288,17 +288,17 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(func2.ItemStr("name"))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
-					args2 = func2.ItemStr("arguments")
+					args = func2.ItemStr("arguments")
 					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
-					if runtime.IsString(args2) {
+					if runtime.IsString(args) {
 						// deepseek-ai-DeepSeek-V4.jinja:111:11 {%- set args = args | from_json -%}
-						args2 = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args2, nil, nil)
+						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:113:9 {%- for key, val in args.items() -%}
-					keys, values := runtime.DictItems(args2)
-					for i3 := range w.Count(len(keys)) {
-						key := keys[i3]
-						val := values[i3]
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						val := values[i]
 						// deepseek-ai-DeepSeek-V4.jinja:114:11 {%- if val is string -%}
 						if runtime.IsString(val) {
 							// deepseek-ai-DeepSeek-V4.jinja:115:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
@@ -326,7 +326,7 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120:9 {%- if not args -%}
-					if !args2.Truthy() {
+					if !args.Truthy() {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123:9 {{- '</' + dsml_token + 'invoke>\n' -}}

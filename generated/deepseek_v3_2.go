@@ -94,16 +94,16 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
 	responseFormatValue := runtime.None()
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
-	for _, message2 := range runtime.Iterate(w, messages) {
+	for _, message := range runtime.Iterate(w, messages) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if runtime.MethodGet(message2, runtime.Str("response_format")).Truthy() {
+		if runtime.MethodGet(message, runtime.Str("response_format")).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
-			responseFormatValue = message2.Attr("response_format")
+			responseFormatValue = message.Attr("response_format")
 		}
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools2 runtime.Value) {
-		tools2 = runtime.Param(tools2, "tools")
+	renderTools := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
 		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
 		w.Write(dsmlToken)
@@ -145,10 +145,10 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		w.Write(thinkingEndToken)
 		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
 		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
-		for _, tool2 := range runtime.Iterate(w, tools2) {
+		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		w.WriteString("\n</functions>")
 	}
@@ -207,12 +207,12 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	lastUserIndexValue := runtime.Int(-1)
 	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
 	items := runtime.Iterate(w, messages)
-	for i2 := range items {
-		msg := items[i2]
+	for i := range items {
+		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
 		if runtime.InStrs(msg.Attr("role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
-			lastUserIndexValue = runtime.Int(int64(i2))
+			lastUserIndexValue = runtime.Int(int64(i))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
@@ -268,16 +268,16 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
 	items2 := runtime.Iterate(w, messages.Slice(startIdx, runtime.None(), runtime.None()))
-	for i3 := range items2 {
-		message3 := items2[i3]
+	for i := range items2 {
+		message := items2[i]
 		var msgIndex runtime.Value
 		var toolCallOrder runtime.Value
 		var assistantMsg runtime.Value
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
-		msgIndex = runtime.Add(runtime.Int(int64(i3)), startIdx)
+		msgIndex = runtime.Add(runtime.Int(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
-		message3Role := message3.Attr("role")
-		if runtime.EqStr(message3Role, "developer") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
 			if tools.Truthy() {
@@ -294,7 +294,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			w.Write(message3.Attr("content"))
+			w.Write(message.Attr("content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -305,11 +305,11 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				// DeepSeek-V3.2.jinja:167:7 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.EqStr(message3Role, "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			w.Write(message3.Attr("content"))
+			w.Write(message.Attr("content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -320,16 +320,16 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				// DeepSeek-V3.2.jinja:178:7 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// DeepSeek-V3.2.jinja:184:7 {%- elif message.role == "tool" -%}
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			prevAssistantIdxValue := runtime.Int(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i4 := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+			for _, i := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !runtime.EqStr(messages.Item(i4).Attr("role"), "tool") && runtime.Eq(prevAssistantIdxValue, runtime.Int(-1)) {
+				if !runtime.EqStr(messages.Item(i).Attr("role"), "tool") && runtime.Eq(prevAssistantIdxValue, runtime.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
-					prevAssistantIdxValue = i4
+					prevAssistantIdxValue = i
 				}
 			}
 			// DeepSeek-V3.2.jinja:192:5 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
@@ -342,7 +342,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			w.Write(message3.Attr("content"))
+			w.Write(message.Attr("content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
 			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.MethodGetDefault(assistantMsg, runtime.Str("tool_calls"), runtime.NewList()))) {
@@ -359,34 +359,34 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.Write(thinkingEndToken)
 				}
 			}
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// DeepSeek-V3.2.jinja:216:7 {%- elif message.role == "assistant" -%}
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				w.Write(runtime.MethodGetDefault(message3, runtime.Str("reasoning_content"), runtime.Str("")))
+				w.Write(runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			w.Write(runtime.MethodGetDefault(message3, runtime.Str("content"), runtime.Str("")))
+			w.Write(runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message3, runtime.Str("tool_calls")).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
 				w.Write(dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall2 := range runtime.Iterate(w, message3.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
 					w.Write(dsmlToken)
 					w.WriteString("invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					w.Write(toolCall2.Attr("function").Attr("name"))
+					w.Write(toolCall.Attr("function").Attr("name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
-					encodeArgumentsToDsml(toolCall2)
+					encodeArgumentsToDsml(toolCall)
 					w.WriteString("\n</")
 					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
 					w.Write(dsmlToken)

@@ -56,11 +56,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	formatParameters = func(properties, required runtime.Value) {
 		properties = runtime.Param(properties, "properties")
 		var standardKeys runtime.Value
-		var ns2 runtime.Value
+		var ns runtime.Value
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
@@ -73,13 +73,13 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
 			if runtime.NotIn(key, standardKeys) {
 				// gemma4.jinja:7:13 {%- if ns.found_first %}
-				if ns2.Attr("found_first").Truthy() {
+				if ns.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns2)
+				runtime.CheckNamespace(ns)
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
 				// gemma4.jinja:9:13 {{ key }}
 				w.Write(key)
 				w.WriteString(":{")
@@ -147,14 +147,14 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
 						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
-						for i2 := range items {
-							item2 := items[i2]
+						for i := range items {
+							item := items[i]
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:34:30 {{- item -}}
-							w.Write(item2)
+							w.Write(item)
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:35:25 {%- if not loop.last %}
-							if !(i2 == len(items)-1) {
+							if !(i == len(items)-1) {
 								w.WriteString(",")
 							}
 						}
@@ -169,10 +169,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
-						for i3 := range w.Count(len(keys2)) {
-							itemKey := keys2[i3]
-							itemValue := values2[i3]
+						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
+						for i := range w.Count(len(keys)) {
+							itemKey := keys[i]
+							itemValue := values[i]
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
 							if !runtime.IsNone(itemValue) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
@@ -198,15 +198,15 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 									// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// gemma4.jinja:55:33 {%- for req_item in item_value -%}
-									items2 := runtime.Iterate(w, itemValue)
-									for i4 := range items2 {
-										reqItem := items2[i4]
+									items := runtime.Iterate(w, itemValue)
+									for i := range items {
+										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:56:42 {{- req_item -}}
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:57:37 {%- if not loop.last %}
-										if !(i4 == len(items2)-1) {
+										if !(i == len(items)-1) {
 											w.WriteString(",")
 										}
 									}
@@ -285,15 +285,15 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
-				items3 := runtime.Iterate(w, paramsRequired)
-				for i5 := range items3 {
-					item3 := items3[i5]
+				items := runtime.Iterate(w, paramsRequired)
+				for i := range items {
+					item := items[i]
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:90:22 {{- item -}}
-					w.Write(item3)
+					w.Write(item)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
-					if !(i5 == len(items3)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(",")
 					}
 				}
@@ -339,7 +339,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		if escapeKeys.IsMissing() {
 			escapeKeys = runtime.Bool(true)
 		}
-		var ns3 runtime.Value
+		var ns runtime.Value
 		// gemma4.jinja:112:5 {%- if argument is string -%}
 		if runtime.IsString(argument) {
 			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
@@ -358,35 +358,35 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
-			for i6 := range w.Count(len(keys3)) {
-				key2 := keys3[i6]
-				value2 := values3[i6]
+			keys, values := runtime.DictsortPairs(argument, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
 				// gemma4.jinja:120:13 {%- if ns.found_first %}
-				if ns3.Attr("found_first").Truthy() {
+				if ns.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns3)
+				runtime.CheckNamespace(ns)
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
 				// gemma4.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
 					w.WriteString("<|\"|>")
-					w.WriteStr(key2)
+					w.WriteStr(key)
 					w.WriteString("<|\"|>")
 				} else {
 					// gemma4.jinja:124:17 {%- else -%}
 					// gemma4.jinja:125:17 {{- key -}}
-					w.Write(key2)
+					w.Write(key)
 				}
 				w.WriteString(":")
 				// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
-					formatArgument(value2, escapeKeys)
+					formatArgument(value, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
@@ -394,15 +394,15 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// gemma4.jinja:132:9 {%- for item in argument -%}
-			items4 := runtime.Iterate(w, argument)
-			for i7 := range items4 {
-				item4 := items4[i7]
+			items := runtime.Iterate(w, argument)
+			for i := range items {
+				item := items[i]
 				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
-					formatArgument(item4, escapeKeys)
+					formatArgument(item, escapeKeys)
 				}))
 				// gemma4.jinja:134:13 {%- if not loop.last %}
-				if !(i7 == len(items4)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -422,27 +422,27 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
-		var ns4 runtime.Value
+		var ns runtime.Value
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.CheckNamespace(ns4)
+				runtime.CheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
+				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.CheckNamespace(ns4)
+				runtime.CheckNamespace(ns)
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
+				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), part))
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
+		w.Write(runtime.FilterTrim(ns.Attr("result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
@@ -523,10 +523,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
-					keys4, values4 := runtime.DictsortPairs(functionArguments, nil, nil)
-					for i8 := range w.Count(len(keys4)) {
-						key3 := keys4[i8]
-						value3 := values4[i8]
+					keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
 						// gemma4.jinja:196:29 {%- if ns_args.found_first %}
 						if nsArgsFoundFirst {
 							w.WriteString(",")
@@ -534,11 +534,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						// gemma4.jinja:197:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// gemma4.jinja:198:29 {{- key -}}
-						w.Write(key3)
+						w.Write(key)
 						w.WriteString(":")
 						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
-							formatArgument(value3, runtime.Bool(false))
+							formatArgument(value, runtime.Bool(false))
 						}))
 					}
 				} else if runtime.IsString(functionArguments) {
@@ -567,19 +567,19 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{")
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					keys5, values5 := runtime.DictsortPairs(toolResponseResponse, nil, nil)
-					for i9 := range w.Count(len(keys5)) {
-						key4 := keys5[i9]
-						value4 := values5[i9]
+					keys, values := runtime.DictsortPairs(toolResponseResponse, nil, nil)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
 						// gemma4.jinja:215:29 {{- key -}}
-						w.Write(key4)
+						w.Write(key)
 						w.WriteString(":")
 						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
-							formatArgument(value4, runtime.Bool(false))
+							formatArgument(value, runtime.Bool(false))
 						}))
 						// gemma4.jinja:216:29 {%- if not loop.last %}
-						if !(i9 == len(keys5)-1) {
+						if !(i == len(keys)-1) {
 							w.WriteString(",")
 						}
 					}
@@ -617,34 +617,34 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(messageContent) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
-			for _, item5 := range runtime.Iterate(w, messageContent) {
+			for _, item := range runtime.Iterate(w, messageContent) {
 				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
-				item5Type := item5.ItemStr("type")
-				if runtime.EqStr(item5Type, "text") {
+				itemType := item.ItemStr("type")
+				if runtime.EqStr(itemType, "text") {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
 					if runtime.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
-						stripThinking(item5.ItemStr("text"))
+						stripThinking(item.ItemStr("text"))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
+						w.Write(runtime.FilterTrim(item.ItemStr("text"), nil, nil))
 					}
-				} else if runtime.EqStr(item5Type, "image") {
+				} else if runtime.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("\n\n<|image|>\n\n")
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
 					runtime.CheckNamespace(ns)
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if runtime.EqStr(item5Type, "audio") {
+				} else if runtime.EqStr(itemType, "audio") {
 					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
 					runtime.CheckNamespace(ns)
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if runtime.EqStr(item5Type, "video") {
+				} else if runtime.EqStr(itemType, "video") {
 					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)

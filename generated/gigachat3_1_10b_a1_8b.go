@@ -112,10 +112,10 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
-				keys2, values2 := runtime.DictItems(val)
-				for i2 := range w.Count(len(keys2)) {
-					addKey := keys2[i2]
-					addVal := values2[i2]
+				keys, values := runtime.DictItems(val)
+				for i := range w.Count(len(keys)) {
+					addKey := keys[i]
+					addVal := values[i]
 					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
 					if runtime.In(addKey, ADDITIONALJSONKEYS) {
 						// GigaChat3.1-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
@@ -222,14 +222,14 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
+	renderToolNamespace := func(namespaceName, tools runtime.Value) {
 		namespaceName = runtime.Param(namespaceName, "namespace_name")
-		tools2 = runtime.Param(tools2, "tools")
-		var ns2 runtime.Value
+		tools = runtime.Param(tools, "tools")
+		var ns runtime.Value
 		// GigaChat3.1-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
 		// GigaChat3.1-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools2) {
+		for _, tool := range runtime.Iterate(w, tools) {
 			var nsTool runtime.Value
 			var mainBody runtime.Value
 			var params runtime.Value
@@ -247,13 +247,13 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
 			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line2 := range runtime.Iterate(w, runtime.MethodSplitSep(tool.ItemStr("description"), runtime.Str("\n"))) {
+				for _, line := range runtime.Iterate(w, runtime.MethodSplitSep(tool.ItemStr("description"), runtime.Str("\n"))) {
 					// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-					if runtime.MethodStrip(line2).Truthy() {
+					if runtime.MethodStrip(line).Truthy() {
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						runtime.CheckNamespace(nsTool)
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line2))))
+						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line))))
 					}
 				}
 			}
@@ -296,16 +296,16 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
 			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			runtime.CheckNamespace(ns2)
+			runtime.CheckNamespace(ns)
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			runtime.SetAttr(ns, "sections", runtime.Add(ns.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		runtime.CheckNamespace(ns2)
+		runtime.CheckNamespace(ns)
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		runtime.SetAttr(ns2, "sections", runtime.Add(ns2.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
+		runtime.SetAttr(ns, "sections", runtime.Add(ns.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3.1-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		w.Write(runtime.FilterJoin(ns2.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
+		w.Write(runtime.FilterJoin(ns.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:177:1 {%- macro render_function_call(call) -%}
 	renderFunctionCall := func(call runtime.Value) {
@@ -368,9 +368,9 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.1-10B-A1.8B.jinja:215:1 {%- set add_tokens = namespace(
 	addTokens = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("function_call", runtime.Str("<|function_call|>"))})
 	// GigaChat3.1-10B-A1.8B.jinja:223:1 {%- set DEVSYSTEM -%}
-	mark2 := w.Mark()
+	mark := w.Mark()
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
-	DEVSYSTEM = w.Cut(mark2)
+	DEVSYSTEM = w.Cut(mark)
 	// GigaChat3.1-10B-A1.8B.jinja:300:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// GigaChat3.1-10B-A1.8B.jinja:304:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
@@ -393,21 +393,21 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:322:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
-	for i3 := range items {
-		message2 := items[i3]
+	for i := range items {
+		message := items[i]
 		addGenerationPrompt := addGenerationPromptInput
 		// GigaChat3.1-10B-A1.8B.jinja:325:5 {%- if message['role'] == 'tool' -%}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "tool") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "tool") {
 			// GigaChat3.1-10B-A1.8B.jinja:326:9 {{- render_role_message(message, 'function result') -}}
-			renderRoleMessage(message2, runtime.Str("function result"))
+			renderRoleMessage(message, runtime.Str("function result"))
 		} else {
 			// GigaChat3.1-10B-A1.8B.jinja:329:9 {%- else -%}
 			// GigaChat3.1-10B-A1.8B.jinja:330:9 {{- render_role_message(message) -}}
-			renderRoleMessage(message2, runtime.Missing())
+			renderRoleMessage(message, runtime.Missing())
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:335:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i3 == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(message2Role, "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
 			w.WriteStr(addTokens.Attr("role_sep"))

@@ -88,7 +88,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		var tyRaw runtime.Value
 		var ty runtime.Value
 		var c runtime.Value
-		var ns2 runtime.Value
+		var ns runtime.Value
 		var required runtime.Value
 		var nst runtime.Value
 		var el runtime.Value
@@ -193,16 +193,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
-			for _, br2 := range runtime.Iterate(w, schema.Attr("oneOf")) {
-				var t2 runtime.Value
+			for _, br := range runtime.Iterate(w, schema.Attr("oneOf")) {
+				var t runtime.Value
 				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				t2 = w.Capture(func() {
-					jsonSchemaToTypescript(br2, indent, indentFactor, root, rns)
+				t = w.Capture(func() {
+					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				runtime.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t2, runtime.Str(")")))))
+				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
@@ -211,16 +211,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
-			for _, br3 := range runtime.Iterate(w, schema.Attr("allOf")) {
-				var t3 runtime.Value
+			for _, br := range runtime.Iterate(w, schema.Attr("allOf")) {
+				var t runtime.Value
 				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				t3 = w.Capture(func() {
-					jsonSchemaToTypescript(br3, indent, indentFactor, root, rns)
+				t = w.Capture(func() {
+					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
 				runtime.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t3, runtime.Str(")")))))
+				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
 			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" & ")}, nil))
@@ -381,39 +381,39 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			} else if (runtime.MethodGet(schema, runtime.Str("enum")).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
-				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+				ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
 				for _, en := range runtime.Iterate(w, schema.Attr("enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
 					if runtime.IsString(en) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						runtime.CheckNamespace(ns2)
+						runtime.CheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
+						runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
-						runtime.CheckNamespace(ns2)
+						runtime.CheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.FilterString(en))))
+						runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.FilterString(en))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+				w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty) && runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties")))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
-				ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
+				ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
 				keys, values := runtime.DictItems(runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf()))
 				for i := range w.Count(len(keys)) {
 					k := keys[i]
 					v := values[i]
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
-					runtime.CheckNamespace(ns2)
+					runtime.CheckNamespace(ns)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
+					runtime.SetAttr(ns, "pairs", runtime.Add(ns.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
 				if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
@@ -421,22 +421,22 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					schemaAdditionalProperties := schema.Attr("additionalProperties")
 					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
-						runtime.CheckNamespace(ns2)
+						runtime.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
+						runtime.SetAttr(ns, "pairs", runtime.Add(ns.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
 					} else if runtime.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
-						runtime.CheckNamespace(ns2)
+						runtime.CheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						runtime.SetAttr(ns2, "pairs", runtime.Add(ns2.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
+						runtime.SetAttr(ns, "pairs", runtime.Add(ns.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
 				required = runtime.Add(runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList()), runtime.NewList(runtime.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
-				for _, item2 := range runtime.Iterate(w, ns2.Attr("pairs")) {
-					vals := runtime.Unpack(item2, 2)
+				for _, item := range runtime.Iterate(w, ns.Attr("pairs")) {
+					vals := runtime.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
 					var typeStr runtime.Value
@@ -454,23 +454,23 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
 					var loop runtime.Loop
-					for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item3 runtime.Value) bool {
-						vals2 := runtime.Unpack(item3, 2)
-						addKey := vals2[0]
-						_ = vals2[1]
+					for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item runtime.Value) bool {
+						vals := runtime.Unpack(item, 2)
+						addKey := vals[0]
+						_ = vals[1]
 						return runtime.In(addKey, ADDITIONALJSONKEYS)
 					}); loop.Next(); {
-						vals3 := runtime.Unpack(loop.Item(), 2)
-						addKey2 := vals3[0]
-						addVal := vals3[1]
+						vals := runtime.Unpack(loop.Item(), 2)
+						addKey := vals[0]
+						addVal := vals[1]
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
 						if runtime.IsString(addVal) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
+							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
 						} else {
 							// GigaChat3.5.jinja:184:10 {%- else -%}
 							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							w.WriteAdd(indent, runtime.Str("// "), addKey2, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
+							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
@@ -534,16 +534,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
-					ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+					ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-					for _, en2 := range runtime.Iterate(w, schema.ItemStr("enum")) {
+					for _, en := range runtime.Iterate(w, schema.ItemStr("enum")) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						runtime.CheckNamespace(ns2)
+						runtime.CheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						runtime.SetAttr(ns2, "enum", runtime.Add(ns2.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en2, runtime.Str("\"")))))
+						runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					w.Write(runtime.FilterJoin(ns2.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+					w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 				} else if runtime.InStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("")), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
@@ -556,24 +556,24 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
 				if runtime.In(runtime.Str("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
-					schemaConst2 := schema.Attr("const")
-					if runtime.IsString(schemaConst2) {
+					schemaConst := schema.Attr("const")
+					if runtime.IsString(schemaConst) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
-						w.Write(schemaConst2)
+						w.Write(schemaConst)
 						w.WriteString("\"")
-					} else if runtime.IsBoolean(schemaConst2) {
+					} else if runtime.IsBoolean(schemaConst) {
 						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
-						if schemaConst2.Truthy() {
+						if schemaConst.Truthy() {
 							w.WriteString("true")
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schemaConst2) || runtime.IsFloat(schemaConst2) {
+					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						w.Write(runtime.FilterString(schemaConst2))
+						w.Write(runtime.FilterString(schemaConst))
 					} else {
 						// GigaChat3.5.jinja:240:9 {%- else -%}
 						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
@@ -642,12 +642,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
-					for _, ps2 := range runtime.Iterate(w, schema.ItemStr("items")) {
+					for _, ps := range runtime.Iterate(w, schema.ItemStr("items")) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
 						runtime.CheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
 						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
-							jsonSchemaToTypescript(ps2, indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
@@ -678,14 +678,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
+	renderToolNamespace := func(namespaceName, tools runtime.Value) {
 		namespaceName = runtime.Param(namespaceName, "namespace_name")
-		tools2 = runtime.Param(tools2, "tools")
-		var ns3 runtime.Value
+		tools = runtime.Param(tools, "tools")
+		var ns runtime.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools2) {
+		for _, tool := range runtime.Iterate(w, tools) {
 			var nsTool runtime.Value
 			var mainBody runtime.Value
 			var params runtime.Value
@@ -697,13 +697,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
 			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line2 := range runtime.Iterate(w, runtime.MethodSplitSep(tool.ItemStr("description"), runtime.Str("\n"))) {
+				for _, line := range runtime.Iterate(w, runtime.MethodSplitSep(tool.ItemStr("description"), runtime.Str("\n"))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-					if runtime.MethodStrip(line2).Truthy() {
+					if runtime.MethodStrip(line).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						runtime.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line2))))
+						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line))))
 					}
 				}
 			}
@@ -746,29 +746,29 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
 			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			runtime.CheckNamespace(ns3)
+			runtime.CheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.SetAttr(ns3, "sections", runtime.Add(ns3.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			runtime.SetAttr(ns, "sections", runtime.Add(ns.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		runtime.CheckNamespace(ns3)
+		runtime.CheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		runtime.SetAttr(ns3, "sections", runtime.Add(ns3.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
+		runtime.SetAttr(ns, "sections", runtime.Add(ns.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		w.Write(runtime.FilterJoin(ns3.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
+		w.Write(runtime.FilterJoin(ns.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(runtime.Value, runtime.Value)
 	alignJsonOrderToSchema = func(jsonObj, jsonSchema runtime.Value) {
 		jsonObj = runtime.Param(jsonObj, "json_obj")
 		jsonSchema = runtime.Param(jsonSchema, "json_schema")
-		var ns4 runtime.Value
+		var ns runtime.Value
 		var keySet runtime.Value
 		var properties runtime.Value
 		var nsNewObj runtime.Value
 		var itemSchema runtime.Value
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
+		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
 		if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("anyOf"))) && !runtime.IsString(jsonSchema.Attr("anyOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
@@ -786,15 +786,15 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
 			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
-				runtime.CheckNamespace(ns4)
+				runtime.CheckNamespace(ns)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				runtime.SetAttr(ns4, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				runtime.SetAttr(ns, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:372:13 {%- else -%}
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
-				runtime.CheckNamespace(ns4)
+				runtime.CheckNamespace(ns)
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
-				runtime.SetAttr(ns4, "result", jsonObj)
+				runtime.SetAttr(ns, "result", jsonObj)
 			}
 		} else if runtime.InStrs(runtime.MethodGet(jsonSchema, runtime.Str("type")), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
@@ -807,49 +807,49 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
 			properties = runtime.MethodGetDefault(jsonSchema, runtime.Str("properties"), runtime.DictOf())
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
-			keys2, values2 := runtime.DictItems(properties)
-			for i2 := range w.Count(len(keys2)) {
-				key2 := keys2[i2]
-				propSchema := values2[i2]
-				var item4 runtime.Value
+			keys, values := runtime.DictItems(properties)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				propSchema := values[i]
+				var item runtime.Value
 				var alignedItem runtime.Value
 				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
-				if runtime.In(key2, keySet) {
+				if runtime.In(key, keySet) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
-					item4 = jsonObj.Item(key2)
+					item = jsonObj.Item(key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if runtime.IsMapping(item4) || runtime.EqStr(runtime.MethodGet(propSchema, runtime.Str("type")), "array") {
+					if runtime.IsMapping(item) || runtime.EqStr(runtime.MethodGet(propSchema, runtime.Str("type")), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
-							alignJsonOrderToSchema(item4, propSchema)
+							alignJsonOrderToSchema(item, propSchema)
 						})
-					} else if runtime.IsString(item4) || runtime.IsBoolean(item4) {
+					} else if runtime.IsString(item) || runtime.IsBoolean(item) {
 						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
 						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						alignedItem = runtime.FilterTojson(item4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+						alignedItem = runtime.FilterTojson(item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 					} else {
 						// GigaChat3.5.jinja:387:21 {%- else -%}
 						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
-						alignedItem = item4
+						alignedItem = item
 					}
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
-					runtime.CheckNamespace(ns4)
+					runtime.CheckNamespace(ns)
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					runtime.SetAttr(ns4, "kv_list", runtime.Add(ns4.Attr("kv_list"), runtime.NewList(runtime.NewTuple(key2, alignedItem))))
+					runtime.SetAttr(ns, "kv_list", runtime.Add(ns.Attr("kv_list"), runtime.NewList(runtime.NewTuple(key, alignedItem))))
 				}
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
 			nsNewObj = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
-			for _, item5 := range runtime.Iterate(w, ns4.Attr("kv_list")) {
-				vals4 := runtime.Unpack(item5, 2)
-				key3 := vals4[0]
-				val2 := vals4[1]
+			for _, item := range runtime.Iterate(w, ns.Attr("kv_list")) {
+				vals := runtime.Unpack(item, 2)
+				key := vals[0]
+				val := vals[1]
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
 				runtime.CheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				runtime.SetAttr(nsNewObj, "result", runtime.Add(nsNewObj.Attr("result"), runtime.NewList(runtime.Concat(runtime.Str("\""), key3, runtime.Str("\": "), val2))))
+				runtime.SetAttr(nsNewObj, "result", runtime.Add(nsNewObj.Attr("result"), runtime.NewList(runtime.Concat(runtime.Str("\""), key, runtime.Str("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
 			w.Write(runtime.FilterJoin(nsNewObj.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
@@ -861,21 +861,21 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
 				itemSchema = runtime.MethodGetDefault(jsonSchema, runtime.Str("items"), runtime.DictOf())
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
-				runtime.CheckNamespace(ns4)
+				runtime.CheckNamespace(ns)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
-				runtime.SetAttr(ns4, "result", runtime.NewList())
+				runtime.SetAttr(ns, "result", runtime.NewList())
 				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
-				for _, item6 := range runtime.Iterate(w, jsonObj) {
+				for _, item := range runtime.Iterate(w, jsonObj) {
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
-					runtime.CheckNamespace(ns4)
+					runtime.CheckNamespace(ns)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.NewList(w.Capture(func() {
-						alignJsonOrderToSchema(item6, itemSchema)
+					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.NewList(w.Capture(func() {
+						alignJsonOrderToSchema(item, itemSchema)
 					}))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				w.Write(runtime.FilterJoin(ns4.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
+				w.Write(runtime.FilterJoin(ns.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
@@ -906,11 +906,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	renderExamples := func(functions runtime.Value) {
 		functions = runtime.Param(functions, "functions")
 		var nsPrompt runtime.Value
-		var indent2 runtime.Value
+		var indent runtime.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
 		nsPrompt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prompt", runtime.Str("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
-		indent2 = runtime.Str("  ")
+		indent = runtime.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
 		if runtime.Gt(runtime.FilterLength(functions), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil))), runtime.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
@@ -924,26 +924,26 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsDefined(functionFewShotExamples) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
 					for _, example := range runtime.Iterate(w, functionFewShotExamples) {
-						var params2 runtime.Value
+						var params runtime.Value
 						var call runtime.Value
 						// GigaChat3.5.jinja:439:21 {%- if (
 						functionParameters := function.Attr("parameters")
 						if runtime.IsDefined(functionParameters) && runtime.IsDefined(functionParameters.Attr("properties")) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
-							params2 = w.Capture(func() {
+							params = w.Capture(func() {
 								alignJsonOrderToSchema(example.ItemStr("params"), function.ItemStr("parameters"))
 							})
 						} else {
 							// GigaChat3.5.jinja:443:25 {%- else -%}
 							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							params2 = runtime.FilterTojson(example.ItemStr("params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+							params = runtime.FilterTojson(example.ItemStr("params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						call = runtime.Concat(runtime.Str("{\"name\": \""), function.ItemStr("name"), runtime.Str("\", \"arguments\": "), params2, runtime.Str("}"))
+						call = runtime.Concat(runtime.Str("{\"name\": \""), function.ItemStr("name"), runtime.Str("\", \"arguments\": "), params, runtime.Str("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 						runtime.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						runtime.SetAttr(nsPrompt, "prompt", runtime.Add(runtime.Add(runtime.Sum(nsPrompt.Attr("prompt"), runtime.Str("\n//"), indent2), runtime.FilterTojson(example.Attr("request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Concat(runtime.Str(" -> "), call)))
+						runtime.SetAttr(nsPrompt, "prompt", runtime.Add(runtime.Add(runtime.Sum(nsPrompt.Attr("prompt"), runtime.Str("\n//"), indent), runtime.FilterTojson(example.Attr("request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Concat(runtime.Str(" -> "), call)))
 					}
 				}
 			}
@@ -952,11 +952,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		w.Write(nsPrompt.Attr("prompt"))
 	}
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
-	prepareDevsystem := func(devsystem, addTokens2 runtime.Value) {
+	prepareDevsystem := func(devsystem, addTokens runtime.Value) {
 		devsystem = runtime.Param(devsystem, "devsystem")
-		addTokens2 = runtime.Param(addTokens2, "add_tokens")
+		addTokens = runtime.Param(addTokens, "add_tokens")
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		if runtime.NotIn(addTokens2.Attr("role_sep"), devsystem) || runtime.NotIn(addTokens2.Attr("message_sep"), devsystem) {
+		if runtime.NotIn(addTokens.Attr("role_sep"), devsystem) || runtime.NotIn(addTokens.Attr("message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
 			devsystem = runtime.FilterReplace(runtime.FilterReplace(devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
 		}
@@ -998,8 +998,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsEmbedResult = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
 			items := runtime.IterateReversed(w, message.Attr("embed_files"))
-			for i3 := range items {
-				f := items[len(items)-1-i3]
+			for i := range items {
+				f := items[len(items)-1-i]
 				var tokenized runtime.Value
 				var placeholder runtime.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
@@ -1043,36 +1043,36 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}))
 	}
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
-	renderFunctionDescriptions := func(message2 runtime.Value) {
-		message2 = runtime.Param(message2, "message")
+	renderFunctionDescriptions := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
 		var functionIds runtime.Value
 		var nsCurrentTools runtime.Value
 		var content runtime.Value
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
-		if runtime.NotIn(runtime.Str("function_descriptions"), message2) {
+		if runtime.NotIn(runtime.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
 			w.Write(runtime.RaiseException(runtime.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
-		functionIds = message2.ItemStr("function_descriptions")
+		functionIds = message.ItemStr("function_descriptions")
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
 		nsCurrentTools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tools", runtime.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
-		for _, tool2 := range runtime.Iterate(w, FUNCTIONDESCRIPTIONS) {
+		for _, tool := range runtime.Iterate(w, FUNCTIONDESCRIPTIONS) {
 			var toolId runtime.Value
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			tool2Id := tool2.Attr("id")
+			tool2Id := tool.Attr("id")
 			if runtime.IsDefined(tool2Id) {
 				toolId = tool2Id
 			} else {
-				toolId = tool2.Attr("name")
+				toolId = tool.Attr("name")
 			}
 			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			if runtime.In(toolId, functionIds) || runtime.In(tool2.Attr("name"), functionIds) {
+			if runtime.In(toolId, functionIds) || runtime.In(tool.Attr("name"), functionIds) {
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
 				runtime.CheckNamespace(nsCurrentTools)
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				runtime.SetAttr(nsCurrentTools, "tools", runtime.Add(nsCurrentTools.Attr("tools"), runtime.NewList(tool2)))
+				runtime.SetAttr(nsCurrentTools, "tools", runtime.Add(nsCurrentTools.Attr("tools"), runtime.NewList(tool)))
 			}
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
@@ -1107,13 +1107,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
-	renderGcmlInvoke := func(call2 runtime.Value) {
-		call2 = runtime.Param(call2, "call")
+	renderGcmlInvoke := func(call runtime.Value) {
+		call = runtime.Param(call, "call")
 		var inner runtime.Value
-		var args2 runtime.Value
+		var args runtime.Value
 		var nsParams runtime.Value
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
-		inner = call2
+		inner = call
 		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
 		innerFunction := inner.Attr("function")
 		if innerFunction.Truthy() {
@@ -1121,9 +1121,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args2 = runtime.MethodGetDefault(inner, runtime.Str("arguments"), runtime.DictOf())
+		args = runtime.MethodGetDefault(inner, runtime.Str("arguments"), runtime.DictOf())
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
-		if runtime.IsString(args2) {
+		if runtime.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
 			w.Write(runtime.RaiseException(runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
@@ -1132,19 +1132,19 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		w.Write(inner.ItemStr("name"))
 		w.WriteString("\">\n")
 		// GigaChat3.5.jinja:553:5 {%- if args -%}
-		if args2.Truthy() {
+		if args.Truthy() {
 			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
 			nsParams = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
 			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
-			keys3, values3 := runtime.DictItems(args2)
-			for i4 := range w.Count(len(keys3)) {
-				k2 := keys3[i4]
-				v2 := values3[i4]
+			keys, values := runtime.DictItems(args)
+			for i := range w.Count(len(keys)) {
+				k := keys[i]
+				v := values[i]
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
 				runtime.CheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
 				runtime.SetAttr(nsParams, "lines", runtime.Add(nsParams.Attr("lines"), runtime.NewList(w.Capture(func() {
-					renderGcmlParameter(k2, v2)
+					renderGcmlParameter(k, v)
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
@@ -1160,12 +1160,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
 		nsInv = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
-		for _, call3 := range runtime.Iterate(w, calls) {
+		for _, call := range runtime.Iterate(w, calls) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
 			runtime.CheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
 			runtime.SetAttr(nsInv, "blocks", runtime.Add(nsInv.Attr("blocks"), runtime.NewList(w.Capture(func() {
-				renderGcmlInvoke(call3)
+				renderGcmlInvoke(call)
 			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
@@ -1174,92 +1174,92 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
-	renderFunctionResponse := func(name2, item7 runtime.Value) {
-		name2 = runtime.Param(name2, "name")
-		item7 = runtime.Param(item7, "item")
+	renderFunctionResponse := func(name, item runtime.Value) {
+		name = runtime.Param(name, "name")
+		item = runtime.Param(item, "item")
 		var nsStrip runtime.Value
 		var nsBody runtime.Value
 		var body runtime.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
-		if runtime.IsMapping(item7) {
+		if runtime.IsMapping(item) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
 			nsStrip = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
-			keys4, values4 := runtime.DictItems(item7)
-			for i5 := range w.Count(len(keys4)) {
-				k3 := keys4[i5]
-				v3 := values4[i5]
+			keys, values := runtime.DictItems(item)
+			for i := range w.Count(len(keys)) {
+				k := keys[i]
+				v := values[i]
 				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
-				if !runtime.EqStr(k3, "id") {
+				if !runtime.EqStr(k, "id") {
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
 					runtime.CheckNamespace(nsStrip)
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					runtime.SetAttr(nsStrip, "pairs", runtime.Add(nsStrip.Attr("pairs"), runtime.NewList(runtime.NewTuple(k3, v3))))
+					runtime.SetAttr(nsStrip, "pairs", runtime.Add(nsStrip.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
 			nsBody = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
-			for _, item8 := range runtime.Iterate(w, nsStrip.Attr("pairs")) {
-				vals5 := runtime.Unpack(item8, 2)
-				k4 := vals5[0]
-				v4 := vals5[1]
+			for _, item := range runtime.Iterate(w, nsStrip.Attr("pairs")) {
+				vals := runtime.Unpack(item, 2)
+				k := vals[0]
+				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
 				runtime.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				runtime.SetAttr(nsBody, "parts", runtime.Add(nsBody.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("\""), k4, runtime.Str("\": "), runtime.FilterTojson(v4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
+				runtime.SetAttr(nsBody, "parts", runtime.Add(nsBody.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("\""), k, runtime.Str("\": "), runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
 			body = runtime.Concat(runtime.Str("{"), runtime.FilterJoin(nsBody.Attr("parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
-		} else if runtime.IsString(item7) {
+		} else if runtime.IsString(item) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
-			body = item7
+			body = item
 		} else {
 			// GigaChat3.5.jinja:597:9 {%- else -%}
 			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
-			body = runtime.FilterTojson(item7, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			body = runtime.FilterTojson(item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
 		w.WriteString("<function_response name=\"")
-		w.Write(name2)
+		w.Write(name)
 		w.WriteString("\">")
 		w.Write(body)
 		w.WriteString("</function_response>")
 	}
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
-	renderFunctionResponses := func(content2, names runtime.Value) {
-		content2 = runtime.Param(content2, "content")
+	renderFunctionResponses := func(content, names runtime.Value) {
+		content = runtime.Param(content, "content")
 		names = runtime.Param(names, "names")
-		var items2 runtime.Value
+		var items runtime.Value
 		var nsResp runtime.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
-		if (runtime.IsIterable(content2) && !runtime.IsString(content2)) && !runtime.IsMapping(content2) {
+		if (runtime.IsIterable(content) && !runtime.IsString(content)) && !runtime.IsMapping(content) {
 			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
-			items2 = content2
-		} else if runtime.IsNone(content2) {
+			items = content
+		} else if runtime.IsNone(content) {
 			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
 			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
-			items2 = runtime.NewList()
+			items = runtime.NewList()
 		} else {
 			// GigaChat3.5.jinja:609:9 {%- else -%}
 			// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
-			items2 = runtime.NewList(content2)
+			items = runtime.NewList(content)
 		}
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if runtime.Ne(runtime.FilterLength(items2), runtime.FilterLength(names)) {
+		if runtime.Ne(runtime.FilterLength(items), runtime.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items2), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names))))
+			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 		nsResp = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items2))) {
+		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 			runtime.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
 			runtime.SetAttr(nsResp, "blocks", runtime.Add(nsResp.Attr("blocks"), runtime.NewList(w.Capture(func() {
-				renderFunctionResponse(names.Item(idx), items2.Item(idx))
+				renderFunctionResponse(names.Item(idx), items.Item(idx))
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
@@ -1274,19 +1274,19 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
 		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("functions", runtime.NewList()), runtime.KW("function_names", runtime.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
-		for _, item9 := range runtime.Iterate(w, tools) {
+		for _, item := range runtime.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
-			if runtime.In(runtime.Str("function"), item9) {
-				item9 = item9.ItemStr("function")
+			if runtime.In(runtime.Str("function"), item) {
+				item = item.ItemStr("function")
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
 			runtime.CheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
-			runtime.SetAttr(ns, "functions", runtime.Add(ns.Attr("functions"), runtime.NewList(item9)))
+			runtime.SetAttr(ns, "functions", runtime.Add(ns.Attr("functions"), runtime.NewList(item)))
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
 			runtime.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			runtime.SetAttr(ns, "function_names", runtime.Add(ns.Attr("function_names"), runtime.NewList(item9.Attr("name"))))
+			runtime.SetAttr(ns, "function_names", runtime.Add(ns.Attr("function_names"), runtime.NewList(item.Attr("name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
 		FUNCTIONDESCRIPTIONS = ns.Attr("functions")
@@ -1327,13 +1327,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:766:1 {%- set ns_history = namespace(last_user_idx=-1) -%}
 	nsHistoryLastUserIdx := runtime.Int(-1)
 	// GigaChat3.5.jinja:767:1 {%- for m in messages -%}
-	items3 := runtime.Iterate(w, messages)
-	for i6 := range items3 {
-		m := items3[i6]
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		m := items[i]
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
 		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
-			nsHistoryLastUserIdx = runtime.Int(int64(i6))
+			nsHistoryLastUserIdx = runtime.Int(int64(i))
 		}
 	}
 	// GigaChat3.5.jinja:776:1 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
@@ -1342,20 +1342,20 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	nsRolePresenceHasFunctionDescriptions := false
 	nsRolePresenceHasDevsystem := false
 	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
-	for _, message3 := range runtime.Iterate(w, messages) {
+	for _, message := range runtime.Iterate(w, messages) {
 		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
-		message3Role := message3.ItemStr("role")
-		if runtime.EqStr(message3Role, "available functions") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "available functions") {
 			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
 			nsRolePresenceHasAvailableFunctions = true
 		}
 		// GigaChat3.5.jinja:787:5 {%- if message["role"] == "function descriptions" -%}
-		if runtime.EqStr(message3Role, "function descriptions") {
+		if runtime.EqStr(messageRole, "function descriptions") {
 			// GigaChat3.5.jinja:788:9 {%- set ns_role_presence.has_function_descriptions = True -%}
 			nsRolePresenceHasFunctionDescriptions = true
 		}
 		// GigaChat3.5.jinja:791:5 {%- if message["role"] in  ["developer system", "developer_system"] -%}
-		if runtime.InStrs(message3Role, "developer system", "developer_system") {
+		if runtime.InStrs(messageRole, "developer system", "developer_system") {
 			// GigaChat3.5.jinja:792:9 {%- set ns_role_presence.has_devsystem = True -%}
 			nsRolePresenceHasDevsystem = true
 		}
@@ -1411,12 +1411,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	nsStateSkipRemaining := runtime.Int(0)
 	nsStatePreviousToolNames := runtime.NewList()
 	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
-	var loop2 runtime.Loop
-	for loop2.Start(w, messages, nil); loop2.Next(); {
-		message4 := loop2.Item()
+	var loop runtime.Loop
+	for loop.Start(w, messages, nil); loop.Next(); {
+		message := loop.Item()
 		var frBody runtime.Value
 		var nextIsFr runtime.Value
-		var name3 runtime.Value
+		var name runtime.Value
 		var gcmlBlock runtime.Value
 		var compositeContent runtime.Value
 		var lastEffectiveIdx runtime.Value
@@ -1427,26 +1427,26 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		if runtime.Gt(nsStateSkipRemaining, runtime.Int(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
 			nsStateSkipRemaining = runtime.Sub(nsStateSkipRemaining, runtime.Int(1))
-		} else if runtime.InStrs(message4.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
+		} else if runtime.InStrs(message.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
 			w.Write(runtime.RaiseException(runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if runtime.EqStr(message4.ItemStr("role"), "available functions") {
+		} else if runtime.EqStr(message.ItemStr("role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
-				renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
+				renderRoleMessage(message, runtime.Missing(), runtime.Missing())
 			}
-		} else if runtime.EqStr(message4.ItemStr("role"), "function descriptions") {
+		} else if runtime.EqStr(message.ItemStr("role"), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
-			renderFunctionDescriptions(message4)
-		} else if runtime.InStrs(message4.ItemStr("role"), "function call", "reasoning function call") {
+			renderFunctionDescriptions(message)
+		} else if runtime.InStrs(message.ItemStr("role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("v4.2: encountered orphan '"), message4.ItemStr("role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if runtime.InStrs(message4.ItemStr("role"), "function result", "function results", "tool", "function") {
+			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("v4.2: encountered orphan '"), message.ItemStr("role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+		} else if runtime.InStrs(message.ItemStr("role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
@@ -1455,22 +1455,22 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
-				renderFunctionResponses(message4.ItemStr("content"), nsStatePreviousToolNames)
+				renderFunctionResponses(message.ItemStr("content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
-				nextIsFr = runtime.And(runtime.Bool(!loop2.Last().Truthy()), func() runtime.Value {
-					return runtime.Bool(runtime.InStrs(loop2.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
+				nextIsFr = runtime.And(runtime.Bool(!loop.Last().Truthy()), func() runtime.Value {
+					return runtime.Bool(runtime.InStrs(loop.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if runtime.IsDefined(message4.Attr("functions")) && message4.Attr("functions").Truthy() {
+					if runtime.IsDefined(message.Attr("functions")) && message.Attr("functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
+						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message.Attr("functions")), runtime.Missing(), runtime.Missing())
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
@@ -1480,17 +1480,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.EqStr(message4.ItemStr("role"), "user") {
+		} else if runtime.EqStr(message.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
-			renderRoleMessage(message4, runtime.Str("user"), runtime.Missing())
+			renderRoleMessage(message, runtime.Str("user"), runtime.Missing())
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if runtime.IsDefined(message4.Attr("functions")) && message4.Attr("functions").Truthy() {
+				if runtime.IsDefined(message.Attr("functions")) && message.Attr("functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message4.Attr("functions")), runtime.Missing(), runtime.Missing())
+					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message.Attr("functions")), runtime.Missing(), runtime.Missing())
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
@@ -1499,7 +1499,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					})), runtime.Missing(), runtime.Missing())
 				}
 			}
-		} else if runtime.InStrs(message4.ItemStr("role"), "tool", "function") {
+		} else if runtime.InStrs(message.ItemStr("role"), "tool", "function") {
 			// GigaChat3.5.jinja:940:9 {%- elif message['role'] in ['tool', 'function'] -%}
 			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			nsLaTrItems := runtime.NewList()
@@ -1507,32 +1507,32 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			nsLaTrSkip := runtime.Int(0)
 			nsLaTrStopped := false
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
-			nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(message4.ItemStr("content")))
+			nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(message.ItemStr("content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			message4Name := message4.Attr("name")
-			if runtime.IsDefined(message4Name) {
-				name3 = message4Name
+			messageName := message.Attr("name")
+			if runtime.IsDefined(messageName) {
+				name = messageName
 			} else {
 				if nsStatePreviousToolNames.Truthy() {
-					name3 = nsStatePreviousToolNames.ItemInt(0)
+					name = nsStatePreviousToolNames.ItemInt(0)
 				} else {
-					name3 = runtime.Str("")
+					name = runtime.Str("")
 				}
 			}
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
-			nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(name3))
+			nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(name))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k5 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages))) {
+			for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop.Index0(), runtime.Int(1)), runtime.FilterLength(messages))) {
 				var nm runtime.Value
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
-					if runtime.InStrs(messages.Item(k5).ItemStr("role"), "tool", "function") {
+					if runtime.InStrs(messages.Item(k).ItemStr("role"), "tool", "function") {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
-						nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(messages.Item(k5).ItemStr("content")))
+						nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(messages.Item(k).ItemStr("content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if runtime.IsDefined(messages.Item(k5).Attr("name")) {
-							nm = messages.Item(k5).Attr("name")
+						if runtime.IsDefined(messages.Item(k).Attr("name")) {
+							nm = messages.Item(k).Attr("name")
 						} else {
 							if runtime.Gt(runtime.FilterLength(nsStatePreviousToolNames), runtime.Add(nsLaTrSkip, runtime.Int(1))) {
 								nm = nsStatePreviousToolNames.Item(runtime.Add(nsLaTrSkip, runtime.Int(1)))
@@ -1573,20 +1573,20 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
-		} else if runtime.EqStr(message4.ItemStr("role"), "assistant") {
+		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
 			nsThinkText := runtime.Str("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			message4ReasoningContent := message4.Attr("reasoning_content")
-			if runtime.IsDefined(message4ReasoningContent) && !runtime.IsNone(message4ReasoningContent) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if runtime.IsDefined(messageReasoningContent) && !runtime.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
-				if dropHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), nsHistoryLastUserIdx) {
+				if dropHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), nsHistoryLastUserIdx) {
 				} else {
 					// GigaChat3.5.jinja:1000:17 {%- else -%}
 					// GigaChat3.5.jinja:1001:17 {%- set ns_think.text = message.reasoning_content -%}
-					nsThinkText = message4ReasoningContent
+					nsThinkText = messageReasoningContent
 					// GigaChat3.5.jinja:1002:17 {%- set ns_think.present = True -%}
 					nsThinkPresent = true
 				}
@@ -1599,30 +1599,30 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := runtime.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if runtime.IsDefined(message4.Attr("tool_calls")) && message4.Attr("tool_calls").Truthy() {
+			if runtime.IsDefined(message.Attr("tool_calls")) && message.Attr("tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range runtime.Iterate(w, message4.Attr("tool_calls")) {
+				for _, tc := range runtime.Iterate(w, message.Attr("tool_calls")) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(tc))
 				}
-			} else if runtime.IsDefined(message4.Attr("function_call")) && message4.Attr("function_call").Truthy() {
+			} else if runtime.IsDefined(message.Attr("function_call")) && message.Attr("function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
-				nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(message4.Attr("function_call")))
+				nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(message.Attr("function_call")))
 			}
 			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
 			nsLaToolCalls := runtime.NewList()
 			nsLaSkipCount := runtime.Int(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k6 := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop2.Index0(), runtime.Int(1)), runtime.FilterLength(messages))) {
+			for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop.Index0(), runtime.Int(1)), runtime.FilterLength(messages))) {
 				var fcContent runtime.Value
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
-					if runtime.EqStr(messages.Item(k6).ItemStr("role"), "function call") {
+					if runtime.EqStr(messages.Item(k).ItemStr("role"), "function call") {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
-						fcContent = messages.Item(k6).ItemStr("content")
+						fcContent = messages.Item(k).ItemStr("content")
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
 						if runtime.IsMapping(fcContent) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
@@ -1630,9 +1630,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						} else if runtime.IsIterable(fcContent) && !runtime.IsString(fcContent) {
 							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
 							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
-							for _, c2 := range runtime.Iterate(w, fcContent) {
+							for _, c := range runtime.Iterate(w, fcContent) {
 								// GigaChat3.5.jinja:1029:29 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
-								nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(c2))
+								nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(c))
 							}
 						}
 						// GigaChat3.5.jinja:1032:21 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
@@ -1647,20 +1647,20 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1039:9 {%- set ns_combined = namespace(calls=[]) -%}
 			nsCombinedCalls := runtime.NewList()
 			// GigaChat3.5.jinja:1040:9 {%- for tc in ns_inline.tool_calls -%}
-			for _, tc2 := range runtime.Iterate(w, nsInlineToolCalls) {
+			for _, tc := range runtime.Iterate(w, nsInlineToolCalls) {
 				// GigaChat3.5.jinja:1041:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc2))
+				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1043:9 {%- for tc in ns_la.tool_calls -%}
-			for _, tc3 := range runtime.Iterate(w, nsLaToolCalls) {
+			for _, tc := range runtime.Iterate(w, nsLaToolCalls) {
 				// GigaChat3.5.jinja:1044:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc3))
+				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := runtime.IfElse(!runtime.IsNone(message4.Attr("content")), func() runtime.Value {
-				return message4.Attr("content")
+			nsTextValue := runtime.IfElse(!runtime.IsNone(message.Attr("content")), func() runtime.Value {
+				return message.Attr("content")
 			}, func() runtime.Value {
 				return runtime.Str("")
 			})
@@ -1692,17 +1692,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:1068:13 {%- set ns_names_update = namespace(items=[]) -%}
 				nsNamesUpdateItems := runtime.NewList()
 				// GigaChat3.5.jinja:1069:13 {%- for c in ns_combined.calls -%}
-				for _, c3 := range runtime.Iterate(w, nsCombinedCalls) {
-					var inner2 runtime.Value
+				for _, c := range runtime.Iterate(w, nsCombinedCalls) {
+					var inner runtime.Value
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
-					c3Function := c3.Attr("function")
-					if runtime.IsDefined(c3Function) {
-						inner2 = c3Function
+					cFunction := c.Attr("function")
+					if runtime.IsDefined(cFunction) {
+						inner = cFunction
 					} else {
-						inner2 = c3
+						inner = c
 					}
 					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
-					nsNamesUpdateItems = runtime.Add(nsNamesUpdateItems, runtime.NewList(inner2.ItemStr("name")))
+					nsNamesUpdateItems = runtime.Add(nsNamesUpdateItems, runtime.NewList(inner.ItemStr("name")))
 				}
 				// GigaChat3.5.jinja:1073:13 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
 				nsStatePreviousToolNames = nsNamesUpdateItems
@@ -1716,7 +1716,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			compositeContent = runtime.FilterJoin(nsPartsBlocks, []runtime.Value{runtime.Str("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
-			lastEffectiveIdx = runtime.Add(loop2.Index0(), nsLaSkipCount)
+			lastEffectiveIdx = runtime.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
 			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(!addGenerationPrompt.Truthy())
@@ -1735,10 +1735,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
 			// GigaChat3.5.jinja:1118:9 {{- render_role_message(message) -}}
-			renderRoleMessage(message4, runtime.Missing(), runtime.Missing())
+			renderRoleMessage(message, runtime.Missing(), runtime.Missing())
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		if (loop2.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.InStrs(message4.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.InStrs(message.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}

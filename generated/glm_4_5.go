@@ -69,15 +69,15 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
-			for _, item2 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
-					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2) {
+					w.Write(item.Attr("text"))
+				} else if runtime.IsString(item) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
-					w.Write(item2)
+					w.Write(item)
 				}
 			}
 		} else {
@@ -100,23 +100,23 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	}
 	// glm_4_5.jinja:44:1 {% for m in messages %}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		m2 := items2[i2]
+	for i := range items2 {
+		m := items2[i]
 		var userContent runtime.Value
 		var reasoningContent runtime.Value
-		var content2 runtime.Value
+		var content runtime.Value
 		var parts runtime.Value
 		var beforeFirstClose runtime.Value
 		var innerParts runtime.Value
 		var extractedReasoning runtime.Value
 		var afterLastClose runtime.Value
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
-		m2Role := m2.Attr("role")
-		if runtime.EqStr(m2Role, "user") {
+		mRole := m.Attr("role")
+		if runtime.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				visibleText(m2.Attr("content"))
+				visibleText(m.Attr("content"))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			w.Write(userContent)
@@ -126,26 +126,26 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.EqStr(m2Role, "assistant") {
+		} else if runtime.EqStr(mRole, "assistant") {
 			// glm_4_5.jinja:49:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// glm_4_5.jinja:51:1 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
-			content2 = w.Capture(func() {
-				visibleText(m2.Attr("content"))
+			content = w.Capture(func() {
+				visibleText(m.Attr("content"))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
-			m2ReasoningContent := m2.Attr("reasoning_content")
-			if runtime.IsString(m2ReasoningContent) {
+			mReasoningContent := m.Attr("reasoning_content")
+			if runtime.IsString(mReasoningContent) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
-				reasoningContent = m2ReasoningContent
+				reasoningContent = mReasoningContent
 			} else {
 				// glm_4_5.jinja:55:5 {%- else %}
 				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content2) {
+				if runtime.In(runtime.Str("</think>"), content) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
-					parts = runtime.MethodSplitSep(content2, runtime.Str("</think>"))
+					parts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
 					beforeFirstClose = runtime.FilterFirst(parts)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
@@ -157,11 +157,11 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
 					afterLastClose = runtime.FilterLast(parts)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
-					content2 = runtime.MethodLstripChars(afterLastClose, runtime.Str("\n"))
+					content = runtime.MethodLstripChars(afterLastClose, runtime.Str("\n"))
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
 				w.WriteStr(runtime.MethodStrip(reasoningContent))
@@ -171,16 +171,16 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
-			if runtime.MethodStrip(content2).Truthy() {
+			if runtime.MethodStrip(content).Truthy() {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
-				w.WriteStr(runtime.MethodStrip(content2))
+				w.WriteStr(runtime.MethodStrip(content))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
-			m2ToolCalls := m2.Attr("tool_calls")
-			if m2ToolCalls.Truthy() {
+			mToolCalls := m.Attr("tool_calls")
+			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
-				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
+				for _, tc := range runtime.Iterate(w, mToolCalls) {
 					var tcObj runtime.Value
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
 					tcFunction := tc.Attr("function")
@@ -200,9 +200,9 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
 						keys, values := runtime.DictItems(tcObjArguments)
-						for i3 := range w.Count(len(keys)) {
-							k := keys[i3]
-							v := values[i3]
+						for i := range w.Count(len(keys)) {
+							k := keys[i]
+							v := values[i]
 							w.WriteString("<arg_key>")
 							// glm_4_5.jinja:85:10 {{ k }}
 							w.Write(k)
@@ -225,24 +225,24 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "tool") {
+		} else if runtime.EqStr(mRole, "tool") {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
-			m2Content := m2.Attr("content")
-			if runtime.IsString(m2Content) {
+			mContent := m.Attr("content")
+			if runtime.IsString(mContent) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+				if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// glm_4_5.jinja:103:1 {{- m.content }}
-				w.Write(m2Content)
+				w.Write(mContent)
 				w.WriteString("\n</tool_response>")
 			} else {
 				// glm_4_5.jinja:105:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// glm_4_5.jinja:106:16 {% for tr in m.content %}
-				for _, tr := range runtime.Iterate(w, m2Content) {
+				for _, tr := range runtime.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
@@ -254,11 +254,11 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "system") {
+		} else if runtime.EqStr(mRole, "system") {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			visibleText(m2.Attr("content"))
+			visibleText(m.Attr("content"))
 		}
 	}
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}

@@ -69,15 +69,15 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
-			for _, item2 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
-					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2) {
+					w.Write(item.Attr("text"))
+				} else if runtime.IsString(item) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
-					w.Write(item2)
+					w.Write(item)
 				}
 			}
 		} else {
@@ -100,50 +100,50 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GLM-4.6.jinja:44:1 {% for m in messages %}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		m2 := items2[i2]
+	for i := range items2 {
+		m := items2[i]
 		var reasoningContent runtime.Value
-		var content2 runtime.Value
+		var content runtime.Value
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
-		m2Role := m2.Attr("role")
-		if runtime.EqStr(m2Role, "user") {
+		mRole := m.Attr("role")
+		if runtime.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			visibleText(m2.Attr("content"))
+			visibleText(m.Attr("content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.MethodEndswith(w.Capture(func() {
-				visibleText(m2.Attr("content"))
+				visibleText(m.Attr("content"))
 			}), runtime.Str("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.EqStr(m2Role, "assistant") {
+		} else if runtime.EqStr(mRole, "assistant") {
 			// GLM-4.6.jinja:48:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// GLM-4.6.jinja:50:1 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
-			content2 = w.Capture(func() {
-				visibleText(m2.Attr("content"))
+			content = w.Capture(func() {
+				visibleText(m.Attr("content"))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
-			m2ReasoningContent := m2.Attr("reasoning_content")
-			if runtime.IsString(m2ReasoningContent) {
+			mReasoningContent := m.Attr("reasoning_content")
+			if runtime.IsString(mReasoningContent) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
-				reasoningContent = m2ReasoningContent
+				reasoningContent = mReasoningContent
 			} else {
 				// GLM-4.6.jinja:54:5 {%- else %}
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content2) {
+				if runtime.In(runtime.Str("</think>"), content) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content2 = runtime.MethodLstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
 				w.WriteStr(runtime.MethodStrip(reasoningContent))
@@ -153,17 +153,17 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
-			if runtime.MethodStrip(content2).Truthy() {
+			if runtime.MethodStrip(content).Truthy() {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
-				w.WriteStr(runtime.MethodStrip(content2))
+				w.WriteStr(runtime.MethodStrip(content))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
-			m2ToolCalls := m2.Attr("tool_calls")
-			if m2ToolCalls.Truthy() {
+			mToolCalls := m.Attr("tool_calls")
+			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
-				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
-					var args2 runtime.Value
+				for _, tc := range runtime.Iterate(w, mToolCalls) {
+					var args runtime.Value
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
@@ -175,21 +175,21 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(tc.Attr("name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args2 = runtime.Or(tc.Attr("arguments"), func() runtime.Value {
+					args = runtime.Or(tc.Attr("arguments"), func() runtime.Value {
 						return runtime.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
-					if !runtime.IsMapping(args2) {
+					if !runtime.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args2))))
+						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
-					keys, values := runtime.DictItems(args2)
-					for i3 := range w.Count(len(keys)) {
-						k := keys[i3]
-						v := values[i3]
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						k := keys[i]
+						v := values[i]
 						w.WriteString("<arg_key>")
 						// GLM-4.6.jinja:79:10 {{ k }}
 						w.Write(k)
@@ -205,24 +205,24 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "tool") {
+		} else if runtime.EqStr(mRole, "tool") {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
-			m2Content := m2.Attr("content")
-			if runtime.IsString(m2Content) {
+			mContent := m.Attr("content")
+			if runtime.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+				if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// GLM-4.6.jinja:90:1 {{- m.content }}
-				w.Write(m2Content)
+				w.Write(mContent)
 				w.WriteString("\n</tool_response>")
 			} else {
 				// GLM-4.6.jinja:92:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.6.jinja:93:16 {% for tr in m.content %}
-				for _, tr := range runtime.Iterate(w, m2Content) {
+				for _, tr := range runtime.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
@@ -234,11 +234,11 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "system") {
+		} else if runtime.EqStr(mRole, "system") {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			visibleText(m2.Attr("content"))
+			visibleText(m.Attr("content"))
 		}
 	}
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}

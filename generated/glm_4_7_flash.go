@@ -70,15 +70,15 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
-			for _, item2 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
 					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
-					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2) {
+					w.Write(item.Attr("text"))
+				} else if runtime.IsString(item) {
 					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 					// GLM-4.7-Flash.jinja:25:17 {{- item }}
-					w.Write(item2)
+					w.Write(item)
 				}
 			}
 		} else {
@@ -101,43 +101,43 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// GLM-4.7-Flash.jinja:38:1 {% for m in messages %}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		m2 := items2[i2]
+	for i := range items2 {
+		m := items2[i]
 		var reasoningContent runtime.Value
-		var content2 runtime.Value
+		var content runtime.Value
 		clearThinking := clearThinkingInput
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
-		m2Role := m2.Attr("role")
-		if runtime.EqStr(m2Role, "user") {
+		mRole := m.Attr("role")
+		if runtime.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			visibleText(m2.Attr("content"))
-		} else if runtime.EqStr(m2Role, "assistant") {
+			visibleText(m.Attr("content"))
+		} else if runtime.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// GLM-4.7-Flash.jinja:42:1 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
-			content2 = w.Capture(func() {
-				visibleText(m2.Attr("content"))
+			content = w.Capture(func() {
+				visibleText(m.Attr("content"))
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
-			m2ReasoningContent := m2.Attr("reasoning_content")
-			if runtime.IsString(m2ReasoningContent) {
+			mReasoningContent := m.Attr("reasoning_content")
+			if runtime.IsString(mReasoningContent) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
-				reasoningContent = m2ReasoningContent
+				reasoningContent = mReasoningContent
 			} else {
 				// GLM-4.7-Flash.jinja:46:5 {%- else %}
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content2) {
+				if runtime.In(runtime.Str("</think>"), content) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content2 = runtime.MethodLstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			if ((runtime.IsDefined(clearThinking) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex)) && reasoningContent.Truthy() {
+			if ((runtime.IsDefined(clearThinking) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("<think>")
 				w.WriteStr(runtime.MethodStrip(reasoningContent))
@@ -147,16 +147,16 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("</think>")
 			}
 			// GLM-4.7-Flash.jinja:57:1 {%- if content.strip() -%}
-			if runtime.MethodStrip(content2).Truthy() {
+			if runtime.MethodStrip(content).Truthy() {
 				// GLM-4.7-Flash.jinja:58:1 {{ content.strip() }}
-				w.Write(runtime.MethodStrip(content2))
+				w.Write(runtime.MethodStrip(content))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
-			m2ToolCalls := m2.Attr("tool_calls")
-			if m2ToolCalls.Truthy() {
+			mToolCalls := m.Attr("tool_calls")
+			if mToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
-				for _, tc := range runtime.Iterate(w, m2ToolCalls) {
-					var args2 runtime.Value
+				for _, tc := range runtime.Iterate(w, mToolCalls) {
+					var args runtime.Value
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
@@ -167,12 +167,12 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<tool_call>")
 					w.WriteStr(tc.Attr("name"))
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
-					args2 = tc.Attr("arguments")
+					args = tc.Attr("arguments")
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
-					keys, values := runtime.DictItems(args2)
-					for i3 := range w.Count(len(keys)) {
-						k := keys[i3]
-						v := values[i3]
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						k := keys[i]
+						v := values[i]
 						w.WriteString("<arg_key>")
 						// GLM-4.7-Flash.jinja:66:71 {{ k }}
 						w.Write(k)
@@ -188,24 +188,24 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "tool") {
+		} else if runtime.EqStr(mRole, "tool") {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
-			m2Content := m2.Attr("content")
-			if runtime.IsString(m2Content) {
+			mContent := m.Attr("content")
+			if runtime.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+				if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
 				// GLM-4.7-Flash.jinja:74:1 {{- m.content }}
-				w.Write(m2Content)
+				w.Write(mContent)
 				w.WriteString("</tool_response>")
 			} else {
 				// GLM-4.7-Flash.jinja:76:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.7-Flash.jinja:77:16 {% for tr in m.content %}
-				for _, tr := range runtime.Iterate(w, m2Content) {
+				for _, tr := range runtime.Iterate(w, mContent) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
@@ -217,11 +217,11 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(m2Role, "system") {
+		} else if runtime.EqStr(mRole, "system") {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			visibleText(m2.Attr("content"))
+			visibleText(m.Attr("content"))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}

@@ -56,11 +56,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	formatParameters = func(properties, required runtime.Value) {
 		properties = runtime.Param(properties, "properties")
 		var standardKeys runtime.Value
-		var ns2 runtime.Value
+		var ns runtime.Value
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
@@ -73,13 +73,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
 			if runtime.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
-				if ns2.Attr("found_first").Truthy() {
+				if ns.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns2)
+				runtime.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:9:13 {{ key }}
 				w.Write(key)
 				w.WriteString(":{")
@@ -128,10 +128,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
-						for i2 := range w.Count(len(keys2)) {
-							itemKey := keys2[i2]
-							itemValue := values2[i2]
+						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
+						for i := range w.Count(len(keys)) {
+							itemKey := keys[i]
+							itemValue := values[i]
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
 							if !runtime.IsNone(itemValue) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
@@ -158,14 +158,14 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36:33 {%- for req_item in item_value -%}
 									items := runtime.Iterate(w, itemValue)
-									for i3 := range items {
-										reqItem := items[i3]
+									for i := range items {
+										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:37:42 {{- req_item -}}
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:38:37 {%- if not loop.last %}
-										if !(i3 == len(items)-1) {
+										if !(i == len(items)-1) {
 											w.WriteString(",")
 										}
 									}
@@ -257,15 +257,15 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74:21 {%- for item in value['required'] | default([]) -%}
-						items2 := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
-						for i4 := range items2 {
-							item2 := items2[i4]
+						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
+						for i := range items {
+							item := items[i]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:75:30 {{- item -}}
-							w.Write(item2)
+							w.Write(item)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:76:25 {%- if not loop.last %}
-							if !(i4 == len(items2)-1) {
+							if !(i == len(items)-1) {
 								w.WriteString(",")
 							}
 						}
@@ -320,15 +320,15 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
-				items3 := runtime.Iterate(w, paramsRequired)
-				for i5 := range items3 {
-					item3 := items3[i5]
+				items := runtime.Iterate(w, paramsRequired)
+				for i := range items {
+					item := items[i]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:97:22 {{- item -}}
-					w.Write(item3)
+					w.Write(item)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:98:17 {{- ',' if not loop.last -}}
-					if !(i5 == len(items3)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(",")
 					}
 				}
@@ -374,7 +374,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		if escapeKeys.IsMissing() {
 			escapeKeys = runtime.Bool(true)
 		}
-		var ns3 runtime.Value
+		var ns runtime.Value
 		// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
 		if runtime.IsString(argument) {
 			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
@@ -393,35 +393,35 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
-			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
-			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
-			for i6 := range w.Count(len(keys3)) {
-				key2 := keys3[i6]
-				value2 := values3[i6]
+			keys, values := runtime.DictsortPairs(argument, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
 				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
-				if ns3.Attr("found_first").Truthy() {
+				if ns.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns3)
+				runtime.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
 					w.WriteString("<|\"|>")
-					w.WriteStr(key2)
+					w.WriteStr(key)
 					w.WriteString("<|\"|>")
 				} else {
 					// google-gemma-4-31B-it.jinja:131:17 {%- else -%}
 					// google-gemma-4-31B-it.jinja:132:17 {{- key -}}
-					w.Write(key2)
+					w.Write(key)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:134:14 {{- format_argument(value, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
-					formatArgument(value2, escapeKeys)
+					formatArgument(value, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
@@ -429,15 +429,15 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:137:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139:9 {%- for item in argument -%}
-			items4 := runtime.Iterate(w, argument)
-			for i7 := range items4 {
-				item4 := items4[i7]
+			items := runtime.Iterate(w, argument)
+			for i := range items {
+				item := items[i]
 				// google-gemma-4-31B-it.jinja:140:13 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
-					formatArgument(item4, escapeKeys)
+					formatArgument(item, escapeKeys)
 				}))
 				// google-gemma-4-31B-it.jinja:141:13 {%- if not loop.last %}
-				if !(i7 == len(items4)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -457,27 +457,27 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:148:1 {%- macro strip_thinking(text) -%}
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
-		var ns4 runtime.Value
+		var ns runtime.Value
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
-		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.CheckNamespace(ns4)
+				runtime.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
+				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.CheckNamespace(ns4)
+				runtime.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
-				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
+				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
+		w.Write(runtime.FilterTrim(ns.Attr("result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	formatToolResponseBlock := func(toolName, response runtime.Value) {
@@ -491,19 +491,19 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(toolName)
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
-			keys4, values4 := runtime.DictsortPairs(response, nil, nil)
-			for i8 := range w.Count(len(keys4)) {
-				key3 := keys4[i8]
-				value3 := values4[i8]
+			keys, values := runtime.DictsortPairs(response, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
 				// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
-				w.Write(key3)
+				w.Write(key)
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:165:25 {{- format_argument(value, escape_keys=False) -}}
 				w.Write(w.Capture(func() {
-					formatArgument(value3, runtime.Bool(false))
+					formatArgument(value, runtime.Bool(false))
 				}))
 				// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
-				if !(i8 == len(keys4)-1) {
+				if !(i == len(keys)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -567,17 +567,17 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	nsTurnLastUserIdx := runtime.Int(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
-	for _, i9 := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(loopMessages))) {
+	for _, i := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
-		if runtime.EqStr(loopMessages.Item(i9).ItemStr("role"), "user") {
+		if runtime.EqStr(loopMessages.Item(i).ItemStr("role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
-			nsTurnLastUserIdx = i9
+			nsTurnLastUserIdx = i
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214:1 {%- for message in loop_messages -%}
-	items5 := runtime.Iterate(w, loopMessages)
-	for i10 := range items5 {
-		message := items5[i10]
+	items := runtime.Iterate(w, loopMessages)
+	for i := range items {
+		message := items[i]
 		var role runtime.Value
 		var continueSameModelTurn runtime.Value
 		var thinkingText runtime.Value
@@ -597,9 +597,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			prevNtRole := runtime.None()
 			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
-			if runtime.Gt(runtime.Int(int64(i10)), runtime.Int(0)) {
+			if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.Int(int64(i10)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+				for _, j := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
@@ -628,7 +628,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				return runtime.MethodGet(message, runtime.Str("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i10)), nsTurnLastUserIdx)) && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsTurnLastUserIdx)) && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
 				w.WriteStr(thinkingText)
@@ -652,10 +652,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
 						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
-						keys5, values5 := runtime.DictsortPairs(functionArguments, nil, nil)
-						for i11 := range w.Count(len(keys5)) {
-							key4 := keys5[i11]
-							value4 := values5[i11]
+						keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
+						for i := range w.Count(len(keys)) {
+							key := keys[i]
+							value := values[i]
 							// google-gemma-4-31B-it.jinja:248:29 {%- if ns_args.found_first %}
 							if nsArgsFoundFirst {
 								w.WriteString(",")
@@ -663,11 +663,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							// google-gemma-4-31B-it.jinja:249:29 {%- set ns_args.found_first = true -%}
 							nsArgsFoundFirst = true
 							// google-gemma-4-31B-it.jinja:250:29 {{- key -}}
-							w.Write(key4)
+							w.Write(key)
 							w.WriteString(":")
 							// google-gemma-4-31B-it.jinja:250:41 {{- format_argument(value, escape_keys=False) -}}
 							w.Write(w.Capture(func() {
-								formatArgument(value4, runtime.Bool(false))
+								formatArgument(value, runtime.Bool(false))
 							}))
 						}
 					} else if runtime.IsString(functionArguments) {
@@ -702,7 +702,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(runtime.Int(int64(i10)), runtime.Int(1)), runtime.FilterLength(loopMessages))) {
+				for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(runtime.Int(int64(i)), runtime.Int(1)), runtime.FilterLength(loopMessages))) {
 					var follow runtime.Value
 					var toolBody runtime.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
@@ -736,11 +736,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
 							nsTxtS := runtime.Str("")
 							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
-							for _, part2 := range runtime.Iterate(w, toolBody) {
+							for _, part := range runtime.Iterate(w, toolBody) {
 								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
-								if runtime.EqStr(runtime.MethodGet(part2, runtime.Str("type")), "text") {
+								if runtime.EqStr(runtime.MethodGet(part, runtime.Str("type")), "text") {
 									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									nsTxtS = runtime.Add(nsTxtS, runtime.FilterDefault(runtime.MethodGet(part2, runtime.Str("text")), []runtime.Value{runtime.Str("")}, nil))
+									nsTxtS = runtime.Add(nsTxtS, runtime.FilterDefault(runtime.MethodGet(part, runtime.Str("text")), []runtime.Value{runtime.Str("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
@@ -774,34 +774,34 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.IsSequence(messageContent) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
-				for _, item5 := range runtime.Iterate(w, messageContent) {
+				for _, item := range runtime.Iterate(w, messageContent) {
 					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
-					item5Type := item5.ItemStr("type")
-					if runtime.EqStr(item5Type, "text") {
+					itemType := item.ItemStr("type")
+					if runtime.EqStr(itemType, "text") {
 						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
 						if runtime.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
-							stripThinking(item5.ItemStr("text"))
+							stripThinking(item.ItemStr("text"))
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
+							w.Write(runtime.FilterTrim(item.ItemStr("text"), nil, nil))
 						}
-					} else if runtime.EqStr(item5Type, "image") {
+					} else if runtime.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
 						runtime.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-					} else if runtime.EqStr(item5Type, "audio") {
+					} else if runtime.EqStr(itemType, "audio") {
 						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
 						runtime.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
 						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-					} else if runtime.EqStr(item5Type, "video") {
+					} else if runtime.EqStr(itemType, "video") {
 						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)

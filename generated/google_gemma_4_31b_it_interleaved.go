@@ -56,11 +56,11 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	formatParameters = func(properties, required runtime.Value) {
 		properties = runtime.Param(properties, "properties")
 		var standardKeys runtime.Value
-		var ns2 runtime.Value
+		var ns runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
@@ -73,13 +73,13 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
 			if runtime.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
-				if ns2.Attr("found_first").Truthy() {
+				if ns.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns2)
+				runtime.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns2, "found_first", runtime.Bool(true))
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
 				w.Write(key)
 				w.WriteString(":{")
@@ -147,14 +147,14 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(",required:[")
 						// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
 						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
-						for i2 := range items {
-							item2 := items[i2]
+						for i := range items {
+							item := items[i]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it-interleaved.jinja:34:30 {{- item -}}
-							w.Write(item2)
+							w.Write(item)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it-interleaved.jinja:35:25 {%- if not loop.last %}
-							if !(i2 == len(items)-1) {
+							if !(i == len(items)-1) {
 								w.WriteString(",")
 							}
 						}
@@ -169,10 +169,10 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys2, values2 := runtime.DictsortPairs(valueItems, nil, nil)
-						for i3 := range w.Count(len(keys2)) {
-							itemKey := keys2[i3]
-							itemValue := values2[i3]
+						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
+						for i := range w.Count(len(keys)) {
+							itemKey := keys[i]
+							itemValue := values[i]
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
 							if !runtime.IsNone(itemValue) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
@@ -198,15 +198,15 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 									// google-gemma-4-31B-it-interleaved.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it-interleaved.jinja:55:33 {%- for req_item in item_value -%}
-									items2 := runtime.Iterate(w, itemValue)
-									for i4 := range items2 {
-										reqItem := items2[i4]
+									items := runtime.Iterate(w, itemValue)
+									for i := range items {
+										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it-interleaved.jinja:56:42 {{- req_item -}}
 										w.Write(reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it-interleaved.jinja:57:37 {%- if not loop.last %}
-										if !(i4 == len(items2)-1) {
+										if !(i == len(items)-1) {
 											w.WriteString(",")
 										}
 									}
@@ -285,15 +285,15 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
-				items3 := runtime.Iterate(w, paramsRequired)
-				for i5 := range items3 {
-					item3 := items3[i5]
+				items := runtime.Iterate(w, paramsRequired)
+				for i := range items {
+					item := items[i]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:90:22 {{- item -}}
-					w.Write(item3)
+					w.Write(item)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:91:17 {{- ',' if not loop.last -}}
-					if !(i5 == len(items3)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(",")
 					}
 				}
@@ -339,7 +339,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		if escapeKeys.IsMissing() {
 			escapeKeys = runtime.Bool(true)
 		}
-		var ns3 runtime.Value
+		var ns runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
 		if runtime.IsString(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
@@ -358,35 +358,35 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns3 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			keys3, values3 := runtime.DictsortPairs(argument, nil, nil)
-			for i6 := range w.Count(len(keys3)) {
-				key2 := keys3[i6]
-				value2 := values3[i6]
+			keys, values := runtime.DictsortPairs(argument, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
 				// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
-				if ns3.Attr("found_first").Truthy() {
+				if ns.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns3)
+				runtime.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns3, "found_first", runtime.Bool(true))
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
 					w.WriteString("<|\"|>")
-					w.WriteStr(key2)
+					w.WriteStr(key)
 					w.WriteString("<|\"|>")
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:124:17 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:125:17 {{- key -}}
-					w.Write(key2)
+					w.Write(key)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it-interleaved.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
-					formatArgument(value2, escapeKeys)
+					formatArgument(value, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
@@ -394,15 +394,15 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it-interleaved.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it-interleaved.jinja:132:9 {%- for item in argument -%}
-			items4 := runtime.Iterate(w, argument)
-			for i7 := range items4 {
-				item4 := items4[i7]
+			items := runtime.Iterate(w, argument)
+			for i := range items {
+				item := items[i]
 				// google-gemma-4-31B-it-interleaved.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
 				w.Write(w.Capture(func() {
-					formatArgument(item4, escapeKeys)
+					formatArgument(item, escapeKeys)
 				}))
 				// google-gemma-4-31B-it-interleaved.jinja:134:13 {%- if not loop.last %}
-				if !(i7 == len(items4)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -422,27 +422,27 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it-interleaved.jinja:141:1 {%- macro strip_thinking(text) -%}
 	stripThinking := func(text runtime.Value) {
 		text = runtime.Param(text, "text")
-		var ns4 runtime.Value
+		var ns runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns4 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.In(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.CheckNamespace(ns4)
+				runtime.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
+				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.CheckNamespace(ns4)
+				runtime.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				runtime.SetAttr(ns4, "result", runtime.Add(ns4.Attr("result"), part))
+				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), part))
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		w.Write(runtime.FilterTrim(ns4.Attr("result"), nil, nil))
+		w.Write(runtime.FilterTrim(ns.Attr("result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
@@ -488,31 +488,31 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:184:1 {%- for message in loop_messages -%}
-	items5 := runtime.Iterate(w, loopMessages)
-	for i8 := range items5 {
-		message := items5[i8]
+	items := runtime.Iterate(w, loopMessages)
+	for i := range items {
+		message := items[i]
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
 			runtime.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
-			runtime.SetAttr(ns, "last_user_message", runtime.Int(int64(i8)))
+			runtime.SetAttr(ns, "last_user_message", runtime.Int(int64(i)))
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:191:1 {%- for message in loop_messages -%}
-	items6 := runtime.Iterate(w, loopMessages)
-	for i9 := range items6 {
-		message2 := items6[i9]
+	items2 := runtime.Iterate(w, loopMessages)
+	for i := range items2 {
+		message := items2[i]
 		var role runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "assistant") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			role = runtime.Str("model")
 		} else {
-			role = message2Role
+			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") && message2.ItemStr("tool_calls").Truthy()) {
+		if !(runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") && message.ItemStr("tool_calls").Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
 			w.WriteString("<|turn>")
 			w.WriteStr(role)
@@ -523,18 +523,18 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
 		runtime.SetAttr(ns, "prev_message_type", runtime.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
-		message2ToolCalls := message2.ItemStr("tool_calls")
-		if message2ToolCalls.Truthy() {
+		messageToolCalls := message.ItemStr("tool_calls")
+		if messageToolCalls.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
-			message2ReasoningContent := message2.ItemStr("reasoning_content")
-			if message2ReasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i9)), ns.Attr("last_user_message")) {
+			messageReasoningContent := message.ItemStr("reasoning_content")
+			if messageReasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
-				w.Write(message2ReasoningContent)
+				w.Write(messageReasoningContent)
 				w.WriteString("<channel|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
-			for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
+			for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 				var function runtime.Value
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
 				function = toolCall.ItemStr("function")
@@ -548,10 +548,10 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
-					keys4, values4 := runtime.DictsortPairs(functionArguments, nil, nil)
-					for i10 := range w.Count(len(keys4)) {
-						key3 := keys4[i10]
-						value3 := values4[i10]
+					keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
 						// google-gemma-4-31B-it-interleaved.jinja:212:29 {%- if ns_args.found_first %}
 						if nsArgsFoundFirst {
 							w.WriteString(",")
@@ -559,11 +559,11 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it-interleaved.jinja:213:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// google-gemma-4-31B-it-interleaved.jinja:214:29 {{- key -}}
-						w.Write(key3)
+						w.Write(key)
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:214:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
-							formatArgument(value3, runtime.Bool(false))
+							formatArgument(value, runtime.Bool(false))
 						}))
 					}
 				} else if runtime.IsString(functionArguments) {
@@ -579,10 +579,10 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
-		message2ToolResponses := message2.ItemStr("tool_responses")
-		if message2ToolResponses.Truthy() {
+		messageToolResponses := message.ItemStr("tool_responses")
+		if messageToolResponses.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:226:17 {%- for tool_response in message['tool_responses'] -%}
-			for _, toolResponse := range runtime.Iterate(w, message2ToolResponses) {
+			for _, toolResponse := range runtime.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
 				// google-gemma-4-31B-it-interleaved.jinja:228:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := toolResponse.ItemStr("response")
@@ -592,19 +592,19 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
 					w.WriteString("{")
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					keys5, values5 := runtime.DictsortPairs(toolResponseResponse, nil, nil)
-					for i11 := range w.Count(len(keys5)) {
-						key4 := keys5[i11]
-						value4 := values5[i11]
+					keys, values := runtime.DictsortPairs(toolResponseResponse, nil, nil)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
 						// google-gemma-4-31B-it-interleaved.jinja:231:29 {{- key -}}
-						w.Write(key4)
+						w.Write(key)
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:231:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
-							formatArgument(value4, runtime.Bool(false))
+							formatArgument(value, runtime.Bool(false))
 						}))
 						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
-						if !(i11 == len(keys5)-1) {
+						if !(i == len(keys)-1) {
 							w.WriteString(",")
 						}
 					}
@@ -628,48 +628,48 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
-		message2Content := message2.ItemStr("content")
-		if runtime.IsString(message2Content) {
+		messageContent := message.ItemStr("content")
+		if runtime.IsString(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
 			if runtime.EqStr(role, "model") {
 				// google-gemma-4-31B-it-interleaved.jinja:245:21 {{- strip_thinking(message['content']) -}}
-				stripThinking(message2Content)
+				stripThinking(messageContent)
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
-				w.Write(runtime.FilterTrim(message2Content, nil, nil))
+				w.Write(runtime.FilterTrim(messageContent, nil, nil))
 			}
-		} else if runtime.IsSequence(message2Content) {
+		} else if runtime.IsSequence(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
 			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
-			for _, item5 := range runtime.Iterate(w, message2Content) {
+			for _, item := range runtime.Iterate(w, messageContent) {
 				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
-				item5Type := item5.ItemStr("type")
-				if runtime.EqStr(item5Type, "text") {
+				itemType := item.ItemStr("type")
+				if runtime.EqStr(itemType, "text") {
 					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
 					if runtime.EqStr(role, "model") {
 						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
-						stripThinking(item5.ItemStr("text"))
+						stripThinking(item.ItemStr("text"))
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						w.Write(runtime.FilterTrim(item5.ItemStr("text"), nil, nil))
+						w.Write(runtime.FilterTrim(item.ItemStr("text"), nil, nil))
 					}
-				} else if runtime.EqStr(item5Type, "image") {
+				} else if runtime.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("<|image|>")
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
 					runtime.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if runtime.EqStr(item5Type, "audio") {
+				} else if runtime.EqStr(itemType, "audio") {
 					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
 					runtime.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
 					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if runtime.EqStr(item5Type, "video") {
+				} else if runtime.EqStr(itemType, "video") {
 					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
@@ -680,7 +680,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:270:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(message2ToolResponses.Truthy() && !message2Content.Truthy()) {
+		if !(messageToolResponses.Truthy() && !messageContent.Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}

@@ -183,16 +183,16 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.0.jinja:69:9 {%- if message.content is iterable %}
 			if runtime.IsIterable(messageContent) {
 				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
-				for _, entry2 := range runtime.Iterate(w, messageContent) {
+				for _, entry := range runtime.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
-					if runtime.EqStr(entry2.Attr("type"), "text") {
+					if runtime.EqStr(entry.Attr("type"), "text") {
 						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
 						if !runtime.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.0.jinja:73:25 {%- set content.val = content.val + '\n' %}
 							contentVal = runtime.Add(contentVal, runtime.Str("\n"))
 						}
 						// ibm-granite-granite-4.0.jinja:75:21 {%- set content.val = content.val + entry.text %}
-						contentVal = runtime.Add(contentVal, entry2.Attr("text"))
+						contentVal = runtime.Add(contentVal, entry.Attr("text"))
 					}
 				}
 			}
@@ -217,11 +217,11 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.0.jinja:85:13 {%- for tool_call in message.tool_calls %}
-				items2 := runtime.Iterate(w, messageToolCalls)
-				for i2 := range items2 {
-					toolCall := items2[i2]
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					toolCall := items[i]
 					// ibm-granite-granite-4.0.jinja:86:17 {%- if (loop.first and content.val) or (not loop.first) %}
-					if ((i2 == 0) && contentVal.Truthy()) || !(i2 == 0) {
+					if ((i == 0) && contentVal.Truthy()) || !(i == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.0.jinja:89:17 {%- if tool_call.function %}

@@ -173,16 +173,16 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			// ibm-granite-granite-4.1.jinja:65:9 {%- if message.content is iterable %}
 			if runtime.IsIterable(messageContent) {
 				// ibm-granite-granite-4.1.jinja:66:13 {%- for entry in message.content %}
-				for _, entry2 := range runtime.Iterate(w, messageContent) {
+				for _, entry := range runtime.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.1.jinja:67:17 {%- if entry.type== 'text' %}
-					if runtime.EqStr(entry2.Attr("type"), "text") {
+					if runtime.EqStr(entry.Attr("type"), "text") {
 						// ibm-granite-granite-4.1.jinja:68:21 {%- if content.val != '' %}
 						if !runtime.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.1.jinja:69:25 {%- set content.val = content.val + '\n' %}
 							contentVal = runtime.Add(contentVal, runtime.Str("\n"))
 						}
 						// ibm-granite-granite-4.1.jinja:71:21 {%- set content.val = content.val + entry.text %}
-						contentVal = runtime.Add(contentVal, entry2.Attr("text"))
+						contentVal = runtime.Add(contentVal, entry.Attr("text"))
 					}
 				}
 			}
@@ -207,11 +207,11 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.1.jinja:81:13 {%- for tool_call in message.tool_calls %}
-				items2 := runtime.Iterate(w, messageToolCalls)
-				for i2 := range items2 {
-					toolCall := items2[i2]
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					toolCall := items[i]
 					// ibm-granite-granite-4.1.jinja:82:17 {%- if (loop.first and content.val) or (not loop.first) %}
-					if ((i2 == 0) && contentVal.Truthy()) || !(i2 == 0) {
+					if ((i == 0) && contentVal.Truthy()) || !(i == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85:17 {%- if tool_call.function %}

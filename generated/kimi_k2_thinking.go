@@ -107,11 +107,11 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
 	toolCallCounterValue := runtime.Int(0)
 	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message2 runtime.Value) {
-		message2 = runtime.Param(message2, "message")
+	renderToolcalls := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
-		for _, toolCall := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
+		for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 			var formattedId runtime.Value
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 			toolCallFunction := toolCall.ItemStr("function")
@@ -164,22 +164,22 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
-	for _, message3 := range runtime.Iterate(w, histMsgs) {
+	for _, message := range runtime.Iterate(w, histMsgs) {
 		var toolCallId runtime.Value
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
-		setRoles(message3)
+		setRoles(message)
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
-		message3Role := message3.ItemStr("role")
-		if runtime.EqStr(message3Role, "assistant") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
-			renderContent(message3)
+			renderContent(message)
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message3, runtime.Str("tool_calls")).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
-				renderToolcalls(message3)
+				renderToolcalls(message)
 			}
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:69:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
@@ -188,64 +188,64 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message3, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
 			w.Write(toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
-			renderContent(message3)
-		} else if !runtime.IsNone(message3.ItemStr("content")) {
+			renderContent(message)
+		} else if !runtime.IsNone(message.ItemStr("content")) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
-			renderContent(message3)
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
-	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
+	for _, message := range runtime.Iterate(w, suffixMsgs) {
 		var rc runtime.Value
-		var toolCallId2 runtime.Value
+		var toolCallId runtime.Value
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
-		setRoles(message4)
+		setRoles(message)
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
-		message4Role := message4.ItemStr("role")
-		if runtime.EqStr(message4Role, "assistant") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.MethodGetDefault(message4, runtime.Str("reasoning_content"), runtime.Str(""))
+			rc = runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str(""))
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
 			w.Write(rc)
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
-			renderContent(message4)
+			renderContent(message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message4, runtime.Str("tool_calls")).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
-				renderToolcalls(message4)
+				renderToolcalls(message)
 			}
-		} else if runtime.EqStr(message4Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:91:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId2 = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId2 = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message4, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
-			w.Write(toolCallId2)
+			w.Write(toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
-			renderContent(message4)
-		} else if !runtime.IsNone(message4.ItemStr("content")) {
+			renderContent(message)
+		} else if !runtime.IsNone(message.ItemStr("content")) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
-			renderContent(message4)
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}

@@ -83,38 +83,38 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|sep|>")
 	}
 	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
-	closeTag := func(tag2 runtime.Value) {
-		tag2 = runtime.Param(tag2, "tag")
+	closeTag := func(tag runtime.Value) {
+		tag = runtime.Param(tag, "tag")
 		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
 		w.WriteString("<|close|>")
-		w.WriteStr(tag2)
+		w.WriteStr(tag)
 		w.WriteString("<|sep|>")
 	}
 	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
-	nextImage := func(state2 runtime.Value) {
-		state2 = runtime.Param(state2, "state")
+	nextImage := func(state runtime.Value) {
+		state = runtime.Param(state, "state")
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
 		if runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if runtime.Ge(state2.Attr("image_index"), runtime.FilterLength(imagePrompts)) {
+			if runtime.Ge(state.Attr("image_index"), runtime.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
 				w.Write(runtime.RaiseException(runtime.Str("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
-			w.Write(imagePrompts.Item(state2.Attr("image_index")))
+			w.Write(imagePrompts.Item(state.Attr("image_index")))
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
-			runtime.CheckNamespace(state2)
+			runtime.CheckNamespace(state)
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			runtime.SetAttr(state2, "image_index", runtime.Add(state2.Attr("image_index"), runtime.Int(1)))
+			runtime.SetAttr(state, "image_index", runtime.Add(state.Attr("image_index"), runtime.Int(1)))
 		} else {
 			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
 		}
 	}
 	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
-	renderText := func(text, state3 runtime.Value) {
+	renderText := func(text, state runtime.Value) {
 		text = runtime.Param(text, "text")
-		state3 = runtime.Param(state3, "state")
+		state = runtime.Param(state, "state")
 		var parts runtime.Value
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
 		text = runtime.FilterString(text)
@@ -131,7 +131,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
 				if !(i == len(items)-1) {
 					// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
-					nextImage(state3)
+					nextImage(state)
 				}
 			}
 		} else {
@@ -141,25 +141,25 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
-	renderContent := func(content, state4 runtime.Value) {
+	renderContent := func(content, state runtime.Value) {
 		content = runtime.Param(content, "content")
-		state4 = runtime.Param(state4, "state")
+		state = runtime.Param(state, "state")
 		// Kimi-K3.jinja:43:1 {%- if content is string -%}
 		if runtime.IsString(content) {
 			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
-			renderText(content, state4)
+			renderText(content, state)
 		} else if !runtime.IsNone(content) && runtime.IsDefined(content) {
 			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
-			for _, part2 := range runtime.Iterate(w, content) {
+			for _, part := range runtime.Iterate(w, content) {
 				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-				if runtime.InStrs(part2.Attr("type"), "image", "image_url") {
+				if runtime.InStrs(part.Attr("type"), "image", "image_url") {
 					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
-					nextImage(state4)
+					nextImage(state)
 				} else {
 					// Kimi-K3.jinja:49:13 {%- else -%}
 					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-					renderText(part2.Attr("text"), state4)
+					renderText(part.Attr("text"), state)
 				}
 			}
 		}
@@ -178,18 +178,18 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
 	var jsonSorted func(runtime.Value)
-	jsonSorted = func(value2 runtime.Value) {
-		value2 = runtime.Param(value2, "value")
+	jsonSorted = func(value runtime.Value) {
+		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
-		if runtime.IsMapping(value2) {
+		if runtime.IsMapping(value) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
-			keys, values := runtime.DictsortPairs(value2, nil, nil)
-			for i2 := range w.Count(len(keys)) {
-				key := keys[i2]
-				item2 := values[i2]
+			keys, values := runtime.DictsortPairs(value, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				item := values[i]
 				// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
-				if !(i2 == 0) {
+				if !(i == 0) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
@@ -197,28 +197,28 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(":")
 				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
 				w.Write(w.Capture(func() {
-					jsonSorted(item2)
+					jsonSorted(item)
 				}))
 			}
 			w.WriteString("}")
-		} else if ((runtime.IsString(value2) || runtime.IsNumber(value2)) || runtime.IsBoolean(value2)) || runtime.IsNone(value2) {
+		} else if ((runtime.IsString(value) || runtime.IsNumber(value)) || runtime.IsBoolean(value)) || runtime.IsNone(value) {
 			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
 			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
-			w.WriteJSON(value2, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		} else {
 			// Kimi-K3.jinja:75:5 {%- else -%}
 			w.WriteString("[")
 			// Kimi-K3.jinja:77:1 {%- for item in value -%}
-			items2 := runtime.Iterate(w, value2)
-			for i3 := range items2 {
-				item3 := items2[i3]
+			items := runtime.Iterate(w, value)
+			for i := range items {
+				item := items[i]
 				// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
-				if !(i3 == 0) {
+				if !(i == 0) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
 				w.Write(w.Capture(func() {
-					jsonSorted(item3)
+					jsonSorted(item)
 				}))
 			}
 			w.WriteString("]")
@@ -249,21 +249,21 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
-	xtmlType := func(value3 runtime.Value) {
-		value3 = runtime.Param(value3, "value")
+	xtmlType := func(value runtime.Value) {
+		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
-		if runtime.IsBoolean(value3) {
+		if runtime.IsBoolean(value) {
 			w.WriteString("boolean")
-		} else if runtime.IsNone(value3) {
+		} else if runtime.IsNone(value) {
 			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
 			w.WriteString("null")
-		} else if runtime.IsNumber(value3) {
+		} else if runtime.IsNumber(value) {
 			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
 			w.WriteString("number")
-		} else if runtime.IsString(value3) {
+		} else if runtime.IsString(value) {
 			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
 			w.WriteString("string")
-		} else if runtime.IsMapping(value3) {
+		} else if runtime.IsMapping(value) {
 			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
@@ -272,22 +272,22 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
-	xtmlValue := func(value4 runtime.Value) {
-		value4 = runtime.Param(value4, "value")
+	xtmlValue := func(value runtime.Value) {
+		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:109:1 {%- if value is string -%}
-		if runtime.IsString(value4) {
+		if runtime.IsString(value) {
 			// Kimi-K3.jinja:110:1 {{- value -}}
-			w.Write(value4)
+			w.Write(value)
 		} else {
 			// Kimi-K3.jinja:111:5 {%- else -%}
 			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
-			w.WriteJSON(value4, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 	}
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
-	renderAssistant := func(message, state5 runtime.Value) {
+	renderAssistant := func(message, state runtime.Value) {
 		message = runtime.Param(message, "message")
-		state5 = runtime.Param(state5, "state")
+		state = runtime.Param(state, "state")
 		var reasoningContent runtime.Value
 		var toolCalls runtime.Value
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
@@ -301,7 +301,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
 			if !runtime.IsNone(reasoningContent) && runtime.FilterTrim(runtime.FilterString(reasoningContent), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
-				renderText(reasoningContent, state5)
+				renderText(reasoningContent, state)
 			}
 			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
 			closeTag(runtime.Str("think"))
@@ -309,7 +309,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
 		openTag(runtime.Str("response"), runtime.Missing())
 		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(runtime.MethodGet(message, runtime.Str("content")), state5)
+		renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
 		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
 		closeTag(runtime.Str("response"))
 		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
@@ -319,9 +319,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
 			openTag(runtime.Str("tools"), runtime.Missing())
 			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
-			items3 := runtime.Iterate(w, toolCalls)
-			for i4 := range items3 {
-				toolCall := items3[i4]
+			items := runtime.Iterate(w, toolCalls)
+			for i := range items {
+				toolCall := items[i]
 				var fn runtime.Value
 				var arguments runtime.Value
 				var jsonBlock runtime.Value
@@ -343,7 +343,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i4+1)))))
+				openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
 				arguments = runtime.MethodGetDefault(fn, runtime.Str("arguments"), runtime.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
@@ -353,24 +353,24 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
 					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
 					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
-					renderText(jsonBlock, state5)
+					renderText(jsonBlock, state)
 					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
 					closeTag(runtime.Str("json"))
 				} else if runtime.IsMapping(arguments) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
-					keys2, values2 := runtime.DictItems(arguments)
-					for i5 := range w.Count(len(keys2)) {
-						key2 := keys2[i5]
-						value5 := values2[i5]
+					keys, values := runtime.DictItems(arguments)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
 						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						openTag(runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key2), runtime.NewTuple(runtime.Str("type"), w.Capture(func() {
-							xtmlType(value5)
+						openTag(runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key), runtime.NewTuple(runtime.Str("type"), w.Capture(func() {
+							xtmlType(value)
 						}))))
 						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
 						renderText(w.Capture(func() {
-							xtmlValue(value5)
-						}), state5)
+							xtmlValue(value)
+						}), state)
 						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
 						closeTag(runtime.Str("argument"))
 					}
@@ -379,7 +379,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
 					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
 					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
-					renderText(arguments, state5)
+					renderText(arguments, state)
 					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
 					closeTag(runtime.Str("json"))
 				} else if !runtime.IsNone(arguments) && !runtime.IsString(arguments) {
@@ -395,9 +395,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
-	renderToolMessage := func(message2, state6, resolvedName runtime.Value) {
-		message2 = runtime.Param(message2, "message")
-		state6 = runtime.Param(state6, "state")
+	renderToolMessage := func(message, state, resolvedName runtime.Value) {
+		message = runtime.Param(message, "message")
+		state = runtime.Param(state, "state")
 		if resolvedName.IsMissing() {
 			resolvedName = runtime.None()
 		}
@@ -405,26 +405,26 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		var fallbackCall runtime.Value
 		var fallbackFn runtime.Value
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
-		runtime.CheckNamespace(state6)
+		runtime.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		runtime.SetAttr(state6, "tool_index", runtime.Add(state6.Attr("tool_index"), runtime.Int(1)))
+		runtime.SetAttr(state, "tool_index", runtime.Add(state.Attr("tool_index"), runtime.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
 		if !runtime.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
-		} else if runtime.In(runtime.Str("tool"), message2) {
+		} else if runtime.In(runtime.Str("tool"), message) {
 			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = runtime.MethodGet(message2, runtime.Str("tool"))
+			toolName = runtime.MethodGet(message, runtime.Str("tool"))
 		} else {
 			// Kimi-K3.jinja:171:5 {%- else -%}
 			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = runtime.MethodGet(message2, runtime.Str("name"))
+			toolName = runtime.MethodGet(message, runtime.Str("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (runtime.IsNone(toolName) && !runtime.IsNone(state6.Attr("tool_calls"))) && runtime.Le(state6.Attr("tool_index"), runtime.FilterLength(state6.Attr("tool_calls"))) {
+		if (runtime.IsNone(toolName) && !runtime.IsNone(state.Attr("tool_calls"))) && runtime.Le(state.Attr("tool_index"), runtime.FilterLength(state.Attr("tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = state6.Attr("tool_calls").Item(runtime.Sub(state6.Attr("tool_index"), runtime.Int(1)))
+			fallbackCall = state.Attr("tool_calls").Item(runtime.Sub(state.Attr("tool_index"), runtime.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			fallbackCallFunction := fallbackCall.Attr("function")
 			if runtime.IsDefined(fallbackCallFunction) && runtime.IsMapping(fallbackCallFunction) {
@@ -441,9 +441,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), state6.Attr("tool_index"))))
+		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), state.Attr("tool_index"))))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(runtime.MethodGet(message2, runtime.Str("content")), state6)
+		renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
 		closeTag(runtime.Str("message"))
 		w.WriteString("<|end_of_msg|>")
@@ -476,83 +476,83 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		internalSystemMessage(runtime.Str("thinking-effort"), runtime.Add(runtime.Add(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("`.")))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
-	items4 := runtime.Iterate(w, messages)
-	for i6 := range items4 {
-		message3 := items4[i6]
-		var attrs2 runtime.Value
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
+		var attrs runtime.Value
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
-		if runtime.IsMapping(message3) {
+		if runtime.IsMapping(message) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
-			if runtime.NotIn(runtime.Str("role"), message3) {
+			if runtime.NotIn(runtime.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				w.Write(runtime.RaiseException(runtime.Str("Kimi K3 messages require a role.")))
-			} else if runtime.EqStr(message3.Attr("role"), "user") {
+			} else if runtime.EqStr(message.Attr("role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
-				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
+				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if runtime.MethodGet(message3, runtime.Str("name")).Truthy() {
+				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
+					attrs = runtime.Add(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message.Attr("name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
-				openTag(runtime.Str("message"), attrs2)
+				openTag(runtime.Str("message"), attrs)
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(runtime.MethodGet(message3, runtime.Str("content")), state)
+				renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message3.Attr("role"), "system") && runtime.MethodGet(message3, runtime.Str("tools")).Truthy() {
+			} else if runtime.EqStr(message.Attr("role"), "system") && runtime.MethodGet(message, runtime.Str("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				renderToolDeclare(message3.Attr("tools"), runtime.Bool(true))
-			} else if runtime.EqStr(message3.Attr("role"), "system") {
+				renderToolDeclare(message.Attr("tools"), runtime.Bool(true))
+			} else if runtime.EqStr(message.Attr("role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
-				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
+				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if runtime.MethodGet(message3, runtime.Str("name")).Truthy() {
+				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
+					attrs = runtime.Add(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message.Attr("name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
-				openTag(runtime.Str("message"), attrs2)
+				openTag(runtime.Str("message"), attrs)
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(runtime.MethodGet(message3, runtime.Str("content")), state)
+				renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message3.Attr("role"), "assistant") {
+			} else if runtime.EqStr(message.Attr("role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				runtime.CheckNamespace(state)
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
-				runtime.SetAttr(state, "tool_calls", runtime.MethodGet(message3, runtime.Str("tool_calls")))
+				runtime.SetAttr(state, "tool_calls", runtime.MethodGet(message, runtime.Str("tool_calls")))
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
 				runtime.CheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
 				runtime.SetAttr(state, "tool_index", runtime.Int(0))
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
-				attrs2 = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))
+				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if runtime.MethodGet(message3, runtime.Str("name")).Truthy() {
+				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs2 = runtime.Add(attrs2, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message3.Attr("name"))))
+					attrs = runtime.Add(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message.Attr("name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
-				openTag(runtime.Str("message"), attrs2)
+				openTag(runtime.Str("message"), attrs)
 				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
-				renderAssistant(message3, state)
+				renderAssistant(message, state)
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				closeTag(runtime.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message3.Attr("role"), "tool") && ((i6 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i6)), runtime.Int(1))).Attr("role"), "tool")) {
+			} else if runtime.EqStr(message.Attr("role"), "tool") && ((i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := runtime.NewList()
 				runResolvedCount := runtime.Int(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
-				for _, candidate := range runtime.Iterate(w, messages.Slice(runtime.Int(int64(i6)), runtime.None(), runtime.None())) {
+				for _, candidate := range runtime.Iterate(w, messages.Slice(runtime.Int(int64(i)), runtime.None(), runtime.None())) {
 					var callId runtime.Value
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					if !runtime.IsMapping(candidate) || !runtime.EqStr(candidate.Attr("role"), "tool") {
@@ -567,9 +567,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
 					if !runtime.IsNone(callId) && !runtime.IsNone(state.Attr("tool_calls")) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall2 := range runtime.Iterate(w, state.Attr("tool_calls")) {
+						for _, toolCall := range runtime.Iterate(w, state.Attr("tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && runtime.IsMapping(toolCall2)) && !runtime.IsNone(runtime.MethodGet(toolCall2, runtime.Str("id")))) && runtime.Eq(runtime.FilterString(runtime.MethodGet(toolCall2, runtime.Str("id"))), runtime.FilterString(callId)) {
+							if ((!matchFound && runtime.IsMapping(toolCall)) && !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("id")))) && runtime.Eq(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id"))), runtime.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -586,18 +586,18 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := runtime.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
-					for _, toolCall3 := range runtime.Iterate(w, state.Attr("tool_calls")) {
-						var fn2 runtime.Value
+					for _, toolCall := range runtime.Iterate(w, state.Attr("tool_calls")) {
+						var fn runtime.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (runtime.IsMapping(toolCall3) && !runtime.IsNone(runtime.MethodGet(toolCall3, runtime.Str("id")))) && runtime.NotIn(runtime.FilterString(runtime.MethodGet(toolCall3, runtime.Str("id"))), emittedIds) {
+						if (runtime.IsMapping(toolCall) && !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("id")))) && runtime.NotIn(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = runtime.Add(emittedIds, runtime.NewList(runtime.FilterString(runtime.MethodGet(toolCall3, runtime.Str("id")))))
+							emittedIds = runtime.Add(emittedIds, runtime.NewList(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							toolCall3Function := toolCall3.Attr("function")
-							if runtime.IsDefined(toolCall3Function) && runtime.IsMapping(toolCall3Function) {
-								fn2 = toolCall3Function
+							toolCallFunction := toolCall.Attr("function")
+							if runtime.IsDefined(toolCallFunction) && runtime.IsMapping(toolCallFunction) {
+								fn = toolCallFunction
 							} else {
-								fn2 = toolCall3
+								fn = toolCall
 							}
 							// Kimi-K3.jinja:262:25 {%- for tool_message in run.tool_messages -%}
 							for _, toolMessage := range runtime.Iterate(w, runToolMessages) {
@@ -605,9 +605,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
 								resultId = runtime.MethodGetDefault(toolMessage, runtime.Str("tool_call_id"), runtime.MethodGet(toolMessage, runtime.Str("id")))
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !runtime.IsNone(resultId) && runtime.Eq(runtime.FilterString(resultId), runtime.FilterString(runtime.MethodGet(toolCall3, runtime.Str("id")))) {
+								if !runtime.IsNone(resultId) && runtime.Eq(runtime.FilterString(resultId), runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id")))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									renderToolMessage(toolMessage, state, runtime.MethodGet(fn2, runtime.Str("name")))
+									renderToolMessage(toolMessage, state, runtime.MethodGet(fn, runtime.Str("name")))
 								}
 							}
 						}
@@ -615,9 +615,9 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Kimi-K3.jinja:270:17 {%- else -%}
 					// Kimi-K3.jinja:271:17 {%- for tool_message in run.tool_messages -%}
-					for _, toolMessage2 := range runtime.Iterate(w, runToolMessages) {
+					for _, toolMessage := range runtime.Iterate(w, runToolMessages) {
 						// Kimi-K3.jinja:272:21 {{- render_tool_message(tool_message, state) -}}
-						renderToolMessage(toolMessage2, state, runtime.Missing())
+						renderToolMessage(toolMessage, state, runtime.Missing())
 					}
 				}
 			}

@@ -84,26 +84,26 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
 			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
-			for _, item2 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
-				item2Type := item2.ItemStr("type")
-				if runtime.EqStr(item2Type, "image") {
+				itemType := item.ItemStr("type")
+				if runtime.EqStr(itemType, "image") {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
 					runtime.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
 					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.Str("<image>")))
-				} else if runtime.EqStr(item2Type, "text") {
+				} else if runtime.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
 					runtime.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), item2.ItemStr("text")))
+					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), item.ItemStr("text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
 					runtime.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.FilterTojson(item2, nil, nil)))
+					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.FilterTojson(item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
@@ -132,12 +132,12 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			keys, values := runtime.DictItems(funcArgs)
 			for i := range w.Count(len(keys)) {
 				argName := keys[i]
-				argValue2 := values[i]
+				argValue := values[i]
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
 				runtime.CheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
 				runtime.SetAttr(argsNs, "arg_strings", runtime.Add(argsNs.Attr("arg_strings"), runtime.NewList(runtime.Add(runtime.Add(argName, runtime.Str("=")), w.Capture(func() {
-					formatArgValue(argValue2)
+					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
@@ -176,8 +176,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		})), runtime.Str("List of tools: ["))
 		// LFM2.5-8B-A1B.jinja:55:5 {%- for tool in tools -%}
 		items := runtime.Iterate(w, tools)
-		for i2 := range items {
-			tool := items[i2]
+		for i := range items {
+			tool := items[i]
 			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
 			if !runtime.IsString(tool) {
 				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
@@ -186,7 +186,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			// LFM2.5-8B-A1B.jinja:59:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
 			// LFM2.5-8B-A1B.jinja:60:9 {%- if not loop.last -%}
-			if !(i2 == len(items)-1) {
+			if !(i == len(items)-1) {
 				// LFM2.5-8B-A1B.jinja:61:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
 				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
 			}
@@ -202,38 +202,38 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
-	items2 := runtime.Iterate(w, messages)
-	for i3 := range items2 {
-		message := items2[i3]
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
 		if runtime.EqStr(message.ItemStr("role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i3))
+			nsLastUserIndex = runtime.Int(int64(i))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74:1 {%- for message in messages -%}
-	items3 := runtime.Iterate(w, messages)
-	for i4 := range items3 {
-		message2 := items3[i4]
+	items2 := runtime.Iterate(w, messages)
+	for i := range items2 {
+		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
-		message2Role := message2.Attr("role")
+		messageRole := message.Attr("role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(message2Role)
+		w.WriteStr(messageRole)
 		w.WriteString("\n")
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
-		if runtime.EqStr(message2Role, "assistant") {
+		if runtime.EqStr(messageRole, "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
 				var cfmTag runtime.Value
 				var hasCfm runtime.Value
-				var content2 runtime.Value
+				var content runtime.Value
 				var truncLen runtime.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-				message2Thinking := message2.Attr("thinking")
-				if runtime.IsDefined(message2Thinking) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), nsLastUserIndex)) {
+				messageThinking := message.Attr("thinking")
+				if runtime.IsDefined(messageThinking) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
-					w.WriteStr(message2Thinking)
+					w.WriteStr(messageThinking)
 					w.WriteString("</think>")
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
@@ -241,38 +241,38 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = runtime.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
-				message2Content := message2.Attr("content")
-				if runtime.IsDefined(message2Content) {
+				messageContent := message.Attr("content")
+				if runtime.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
-					content2 = w.Capture(func() {
-						parseContent(message2Content)
+					content = w.Capture(func() {
+						parseContent(messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i4)), nsLastUserIndex)) {
+					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
-						if runtime.In(runtime.Str("</think>"), content2) {
+						if runtime.In(runtime.Str("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content2 = runtime.FilterTrim(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), nil, nil)
+							content = runtime.FilterTrim(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if runtime.IsDefined(message2.Attr("tool_calls")) && runtime.MethodEndswith(content2, cfmTag).Truthy() {
+					if runtime.IsDefined(message.Attr("tool_calls")) && runtime.MethodEndswith(content, cfmTag).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = runtime.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = runtime.Sub(runtime.FilterLength(content2), runtime.FilterLength(cfmTag))
+						truncLen = runtime.Sub(runtime.FilterLength(content), runtime.FilterLength(cfmTag))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
-						w.Write(content2.Slice(runtime.None(), truncLen, runtime.None()))
+						w.Write(content.Slice(runtime.None(), truncLen, runtime.None()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}
-						w.Write(content2)
+						w.Write(content)
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if runtime.IsDefined(message2.Attr("tool_calls")) {
+				if runtime.IsDefined(message.Attr("tool_calls")) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					renderToolCalls(message2.Attr("tool_calls"))
+					renderToolCalls(message.Attr("tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
@@ -284,9 +284,9 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if runtime.MethodGet(message2, runtime.Str("content")).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
-				parseContent(message2.ItemStr("content"))
+				parseContent(message.ItemStr("content"))
 			}
 			w.WriteString("<|im_end|>\n")
 		}

@@ -113,36 +113,36 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
 	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
 	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
-	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message := items2[i2]
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
 		if runtime.EqStr(message.ItemStr("role"), "assistant") {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
 			runtime.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
-			runtime.SetAttr(ns, "last_assistant_index", runtime.Int(int64(i2)))
+			runtime.SetAttr(ns, "last_assistant_index", runtime.Int(int64(i)))
 		}
 	}
 	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
-	items3 := runtime.Iterate(w, messages)
-	for i3 := range items3 {
-		message2 := items3[i3]
+	items2 := runtime.Iterate(w, messages)
+	for i := range items2 {
+		message := items2[i]
 		var content runtime.Value
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		message2Role := message2.ItemStr("role")
+		messageRole := message.ItemStr("role")
 		w.WriteString("<|im_start|>")
-		w.WriteStr(message2Role)
+		w.WriteStr(messageRole)
 		w.WriteString("\n")
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
-		content = message2.ItemStr("content")
+		content = message.ItemStr("content")
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
 		if !runtime.IsString(content) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (runtime.EqStr(message2Role, "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i3)), ns.Attr("last_assistant_index")) {
+		if (runtime.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i)), ns.Attr("last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if runtime.In(runtime.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}

@@ -88,28 +88,28 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-deepseek-r1.jinja:33:1 {{- flush_tool_outputs() -}}
 	flushToolOutputs()
 	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
-	for _, message2 := range runtime.Iterate(w, messages) {
+	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
-		message2Role := message2.ItemStr("role")
-		if !runtime.EqStr(message2Role, "tool") {
+		messageRole := message.ItemStr("role")
+		if !runtime.EqStr(messageRole, "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
 			flushToolOutputs()
 		}
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
-		if runtime.EqStr(message2Role, "user") {
+		if runtime.EqStr(messageRole, "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(message2.ItemStr("content"))
+			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		if runtime.EqStr(message2Role, "assistant") && !message2.ItemStr("content").Truthy() {
+		if runtime.EqStr(messageRole, "assistant") && !message.ItemStr("content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
-			for _, tc := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
+			for _, tc := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 				var toolName runtime.Value
 				var toolArgs runtime.Value
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
@@ -141,11 +141,11 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
-		if runtime.EqStr(message2Role, "assistant") && message2.ItemStr("content").Truthy() {
+		if runtime.EqStr(messageRole, "assistant") && message.ItemStr("content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
 			flushToolOutputs()
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
-			content = message2.ItemStr("content")
+			content = message.ItemStr("content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
@@ -157,7 +157,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(message2Role, "tool") {
+		if runtime.EqStr(messageRole, "tool") {
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
 			nsIsToolOutputs = true
 			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
@@ -168,7 +168,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.WriteString("\n<｜tool▁output▁begin｜>")
-			w.WriteStr(message2.ItemStr("content"))
+			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}

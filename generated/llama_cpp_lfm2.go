@@ -125,28 +125,28 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := runtime.Str("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
-			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
-			for i2 := range items2 {
-				tc := items2[i2]
-				var args2 runtime.Value
+			items := runtime.Iterate(w, message.ItemStr("tool_calls"))
+			for i := range items {
+				tc := items[i]
+				var args runtime.Value
 				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
-				if !(i2 == 0) {
+				if !(i == 0) {
 					// llama-cpp-lfm2.jinja:35:29 {%- set ns_tc.result = ns_tc.result + ", " -%}
 					nsTcResult = runtime.Add(nsTcResult, runtime.Str(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
 				tcFunction := tc.ItemStr("function")
-				args2 = tcFunction.ItemStr("arguments")
+				args = tcFunction.ItemStr("arguments")
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
 				nsTcResult = runtime.Add(runtime.Add(runtime.Add(nsTcResult, runtime.Str("{\"name\": \"")), tcFunction.ItemStr("name")), runtime.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
-				if runtime.IsString(args2) {
+				if runtime.IsString(args) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
-					nsTcResult = runtime.Add(nsTcResult, args2)
+					nsTcResult = runtime.Add(nsTcResult, args)
 				} else {
 					// llama-cpp-lfm2.jinja:40:8 {%- else -%}
 					// llama-cpp-lfm2.jinja:41:5 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
-					nsTcResult = runtime.Add(nsTcResult, runtime.FilterTojson(args2, nil, nil))
+					nsTcResult = runtime.Add(nsTcResult, runtime.FilterTojson(args, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
 				if runtime.MethodGet(tc, runtime.Str("id")).Truthy() {

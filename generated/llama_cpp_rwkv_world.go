@@ -72,20 +72,20 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n\n")
 	}
 	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
-	for _, message2 := range runtime.Iterate(w, messages) {
+	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			w.WriteString("User: ")
-			w.WriteStr(runtime.FilterTrim(message2.ItemStr("content"), nil, nil))
+			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
 			w.WriteString("\n\n")
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if runtime.EqStr(message2Role, "assistant") && !runtime.IsNone(message2.ItemStr("content")) {
+		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(message.ItemStr("content")) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
-			content = message2.ItemStr("content")
+			content = message.ItemStr("content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if runtime.In(runtime.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}

@@ -100,11 +100,11 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
 	getParamType := func(param runtime.Value) {
 		param = runtime.Param(param, "param")
-		var paramType2 runtime.Value
+		var paramType runtime.Value
 		var rawParamType runtime.Value
 		var oneOfTypes runtime.Value
 		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
-		paramType2 = runtime.Str("any")
+		paramType = runtime.Str("any")
 		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
 		if runtime.In(runtime.Str("type"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
@@ -112,14 +112,14 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
 			if runtime.IsIterable(rawParamType) && !runtime.IsString(rawParamType) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType2 = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
+				paramType = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
-				paramType2 = rawParamType
+				paramType = rawParamType
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
-			convertDataType(paramType2)
+			convertDataType(paramType)
 		} else if runtime.In(runtime.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
@@ -131,30 +131,30 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
-	getFormatParam := func(param2 runtime.Value) {
-		param2 = runtime.Param(param2, "param")
+	getFormatParam := func(param runtime.Value) {
+		param = runtime.Param(param, "param")
 		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
-		if runtime.In(runtime.Str("format"), param2) {
+		if runtime.In(runtime.Str("format"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
-			w.Write(param2.ItemStr("format"))
-		} else if runtime.In(runtime.Str("oneOf"), param2) {
+			w.Write(param.ItemStr("format"))
+		} else if runtime.In(runtime.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
 			_ = runtime.NewList()
 			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
-			param2OneOf := param2.ItemStr("oneOf")
-			for _, item2 := range runtime.Iterate(w, param2OneOf) {
+			paramOneOf := param.ItemStr("oneOf")
+			for _, item := range runtime.Iterate(w, paramOneOf) {
 				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
-				if runtime.In(runtime.Str("format"), item2) {
+				if runtime.In(runtime.Str("format"), item) {
 					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
-					item2Format := item2.ItemStr("format")
-					if runtime.Eq(item2Format, param2OneOf.ItemInt(-1).ItemStr("format")) {
+					itemFormat := item.ItemStr("format")
+					if runtime.Eq(itemFormat, paramOneOf.ItemInt(-1).ItemStr("format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
-						w.Write(item2Format)
+						w.Write(itemFormat)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						w.WriteAdd(item2Format, runtime.Str(" or "))
+						w.WriteAdd(itemFormat, runtime.Str(" or "))
 					}
 				}
 			}
@@ -164,25 +164,25 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
-	getParamInfo := func(param3 runtime.Value) {
-		param3 = runtime.Param(param3, "param")
-		var paramType3 runtime.Value
+	getParamInfo := func(param runtime.Value) {
+		param = runtime.Param(param, "param")
+		var paramType runtime.Value
 		var formatParam runtime.Value
 		var desc runtime.Value
 		var defaultValue runtime.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType3 = runtime.MethodGetDefault(param3, runtime.Str("type"), runtime.Str("any"))
+		paramType = runtime.MethodGetDefault(param, runtime.Str("type"), runtime.Str("any"))
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
-			getFormatParam(param3)
+			getFormatParam(param)
 		})
 		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		if (((((runtime.In(runtime.Str("description"), param3) || runtime.In(runtime.Str("default"), param3)) || !runtime.EqStr(formatParam, "<|NONE|>")) || param3.ItemStr("maximum").Truthy()) || param3.ItemStr("minimum").Truthy()) || param3.ItemStr("maxLength").Truthy()) || param3.ItemStr("minLength").Truthy() {
+		if (((((runtime.In(runtime.Str("description"), param) || runtime.In(runtime.Str("default"), param)) || !runtime.EqStr(formatParam, "<|NONE|>")) || param.ItemStr("maximum").Truthy()) || param.ItemStr("minimum").Truthy()) || param.ItemStr("maxLength").Truthy()) || param.ItemStr("minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-			if runtime.In(runtime.Str("description"), param3) {
+			if runtime.In(runtime.Str("description"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
-				desc = param3.ItemStr("description")
+				desc = param.ItemStr("description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
 				if !runtime.MethodEndswith(desc, runtime.Str(".")).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
@@ -193,11 +193,11 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
-			if runtime.In(runtime.Str("default"), param3) {
+			if runtime.In(runtime.Str("default"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
-				defaultValue = param3.ItemStr("default")
+				defaultValue = param.ItemStr("default")
 				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
-				if runtime.EqStr(paramType3, "string") {
+				if runtime.EqStr(paramType, "string") {
 					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
 					defaultValue = runtime.Concat(runtime.Str("\""), defaultValue, runtime.Str("\""))
 				}
@@ -208,7 +208,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
 			formatParam = w.Capture(func() {
-				getFormatParam(param3)
+				getFormatParam(param)
 			})
 			// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
 			if !runtime.EqStr(formatParam, "<|NONE|>") {
@@ -217,15 +217,15 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.Write(formatParam)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			for _, item3 := range runtime.Iterate(w, runtime.NewList(runtime.NewTuple(runtime.Str("maximum"), runtime.Str("Maximum")), runtime.NewTuple(runtime.Str("minimum"), runtime.Str("Minimum")), runtime.NewTuple(runtime.Str("maxLength"), runtime.Str("Maximum length")), runtime.NewTuple(runtime.Str("minLength"), runtime.Str("Minimum length")))) {
-				vals := runtime.Unpack(item3, 2)
+			for _, item := range runtime.Iterate(w, runtime.NewList(runtime.NewTuple(runtime.Str("maximum"), runtime.Str("Maximum")), runtime.NewTuple(runtime.Str("minimum"), runtime.Str("Minimum")), runtime.NewTuple(runtime.Str("maxLength"), runtime.Str("Maximum length")), runtime.NewTuple(runtime.Str("minLength"), runtime.Str("Minimum length")))) {
+				vals := runtime.Unpack(item, 2)
 				field := vals[0]
 				fieldName := vals[1]
 				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
-				if runtime.In(field, param3) {
+				if runtime.In(field, param) {
 					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
 					w.WriteString(" ")
-					w.WriteStr(runtime.Concat(fieldName, runtime.Str("="), param3.Item(field)))
+					w.WriteStr(runtime.Concat(fieldName, runtime.Str("="), param.Item(field)))
 				}
 			}
 		} else {
@@ -257,21 +257,21 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
 	var getArrayTypescript func(runtime.Value, runtime.Value, runtime.Value)
-	getArrayTypescript = func(paramName, paramDic, depth2 runtime.Value) {
+	getArrayTypescript = func(paramName, paramDic, depth runtime.Value) {
 		paramName = runtime.Param(paramName, "param_name")
 		paramDic = runtime.Param(paramDic, "param_dic")
-		depth2 = runtime.Param(depth2, "depth")
-		var offset2 runtime.Value
+		depth = runtime.Param(depth, "depth")
+		var offset runtime.Value
 		var itemsInfo runtime.Value
 		var arrayType runtime.Value
 		var itemInfo runtime.Value
 		var itemType runtime.Value
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
-		offset2 = runtime.Str("")
+		offset = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
-		if runtime.Ge(depth2, runtime.Int(1)) {
+		if runtime.Ge(depth, runtime.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
-			offset2 = runtime.Mul(runtime.Str("    "), depth2)
+			offset = runtime.Mul(runtime.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
 		itemsInfo = runtime.MethodGetDefault(paramDic, runtime.Str("items"), runtime.DictOf())
@@ -281,14 +281,14 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
 				w.WriteString("\n")
-				w.WriteStr(offset2)
+				w.WriteStr(offset)
 				w.WriteStr(paramName)
 				w.WriteString(": []")
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
 				w.WriteString("\n")
-				w.WriteStr(offset2)
+				w.WriteStr(offset)
 				w.WriteString("[]")
 			}
 		} else {
@@ -303,27 +303,27 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
 					w.WriteString("\n")
-					w.WriteStr(offset2)
+					w.WriteStr(offset)
 					w.WriteStr(paramName)
 					w.WriteString(": {")
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
 					w.WriteString("\n")
-					w.WriteStr(offset2)
+					w.WriteStr(offset)
 					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				w.Write(runtime.Call(getParameterTypescript2, []runtime.Value{runtime.MethodGetDefault(itemsInfo, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(itemsInfo, runtime.Str("required"), runtime.NewList()), runtime.Add(depth2, runtime.Int(1))}, nil))
+				w.Write(runtime.Call(getParameterTypescript2, []runtime.Value{runtime.MethodGetDefault(itemsInfo, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(itemsInfo, runtime.Str("required"), runtime.NewList()), runtime.Add(depth, runtime.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				w.WriteString("\n")
-				w.WriteStr(offset2)
+				w.WriteStr(offset)
 				w.WriteString("}[]")
 			} else if runtime.EqStr(arrayType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
 				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				itemInfo = w.Capture(func() {
-					getArrayTypescript(runtime.None(), itemsInfo, runtime.Add(depth2, runtime.Int(1)))
+					getArrayTypescript(runtime.None(), itemsInfo, runtime.Add(depth, runtime.Int(1)))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 				if !paramName.Truthy() {
@@ -335,7 +335,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
 					w.WriteString("\n")
-					w.WriteStr(offset2)
+					w.WriteStr(offset)
 					w.WriteStr(paramName)
 					w.WriteString(": ")
 					w.WriteStr(runtime.FilterTrim(itemInfo, nil, nil))
@@ -359,7 +359,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
 						w.WriteString("\n")
-						w.WriteStr(offset2)
+						w.WriteStr(offset)
 						w.WriteStr(paramName)
 						w.WriteString(": (")
 						w.WriteStr(itemType)
@@ -377,7 +377,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 						// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
 						w.WriteString("\n")
-						w.WriteStr(offset2)
+						w.WriteStr(offset)
 						w.WriteStr(paramName)
 						w.WriteString(": ")
 						w.WriteStr(arrayType)
@@ -389,126 +389,126 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
 	var getParameterTypescript func(runtime.Value, runtime.Value, runtime.Value)
-	getParameterTypescript = func(properties, requiredParams, depth3 runtime.Value) {
+	getParameterTypescript = func(properties, requiredParams, depth runtime.Value) {
 		properties = runtime.Param(properties, "properties")
 		requiredParams = runtime.Param(requiredParams, "required_params")
-		if depth3.IsMissing() {
-			depth3 = runtime.Int(0)
+		if depth.IsMissing() {
+			depth = runtime.Int(0)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
 		_ = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
 		keys, values := runtime.DictItems(properties)
 		for i := range w.Count(len(keys)) {
-			paramName2 := keys[i]
-			param4 := values[i]
-			var commentInfo2 runtime.Value
-			var examplesInfo2 runtime.Value
-			var paramDeclaration2 runtime.Value
-			var paramType4 runtime.Value
-			var offset3 runtime.Value
-			var itemInfo2 runtime.Value
+			paramName := keys[i]
+			param := values[i]
+			var commentInfo runtime.Value
+			var examplesInfo runtime.Value
+			var paramDeclaration runtime.Value
+			var paramType runtime.Value
+			var offset runtime.Value
+			var itemInfo runtime.Value
 			var arrayDeclaration runtime.Value
 			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
-			if runtime.IsMapping(param4) {
+			if runtime.IsMapping(param) {
 				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
-				commentInfo2 = w.Capture(func() {
-					getParamInfo(param4)
+				commentInfo = w.Capture(func() {
+					getParamInfo(param)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
-				examplesInfo2 = runtime.NewList()
+				examplesInfo = runtime.NewList()
 				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
-				if runtime.In(runtime.Str("examples"), param4) {
+				if runtime.In(runtime.Str("examples"), param) {
 					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					examplesInfo2 = runtime.NewList(runtime.Sum(runtime.Str("Example "), paramName2, runtime.Str(":")))
+					examplesInfo = runtime.NewList(runtime.Sum(runtime.Str("Example "), paramName, runtime.Str(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
-					examplesInfo2 = runtime.Add(examplesInfo2, param4.ItemStr("examples"))
+					examplesInfo = runtime.Add(examplesInfo, param.ItemStr("examples"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
-				paramDeclaration2 = paramName2
+				paramDeclaration = paramName
 				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
-				if runtime.IsIterable(requiredParams) && runtime.NotIn(paramName2, requiredParams) {
+				if runtime.IsIterable(requiredParams) && runtime.NotIn(paramName, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
-					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str("?"))
+					paramDeclaration = runtime.Add(paramDeclaration, runtime.Str("?"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
-				paramType4 = w.Capture(func() {
-					getParamType(param4)
+				paramType = w.Capture(func() {
+					getParamType(param)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
-				offset3 = runtime.Str("")
+				offset = runtime.Str("")
 				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
-				if runtime.Ge(depth3, runtime.Int(1)) {
+				if runtime.Ge(depth, runtime.Int(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
-					offset3 = runtime.Mul(runtime.Str("    "), depth3)
+					offset = runtime.Mul(runtime.Str("    "), depth)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
-				if runtime.EqStr(paramType4, "object") {
+				if runtime.EqStr(paramType, "object") {
 					// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
-					if !runtime.EqStr(commentInfo2, "<|NONE|>") {
+					if !runtime.EqStr(commentInfo, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
 						w.WriteString("\n")
-						w.WriteStr(offset3)
-						w.WriteStr(commentInfo2)
+						w.WriteStr(offset)
+						w.WriteStr(commentInfo)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if runtime.Gt(runtime.FilterLength(examplesInfo2), runtime.Int(0)) {
+					if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
-						for _, example2 := range runtime.Iterate(w, examplesInfo2) {
+						for _, example := range runtime.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 							w.WriteString("\n")
-							w.WriteStr(offset3)
+							w.WriteStr(offset)
 							w.WriteString("// ")
-							w.WriteStr(runtime.FilterReplace(runtime.FilterString(example2), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+							w.WriteStr(runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
-					paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": {"))
+					paramDeclaration = runtime.Add(paramDeclaration, runtime.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
 					w.WriteString("\n")
-					w.WriteStr(offset3)
-					w.WriteStr(paramDeclaration2)
+					w.WriteStr(offset)
+					w.WriteStr(paramDeclaration)
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					w.Write(w.Capture(func() {
-						getParameterTypescript(runtime.MethodGetDefault(param4, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(param4, runtime.Str("required"), runtime.NewList()), runtime.Add(depth3, runtime.Int(1)))
+						getParameterTypescript(runtime.MethodGetDefault(param, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(param, runtime.Str("required"), runtime.NewList()), runtime.Add(depth, runtime.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					w.WriteString("\n")
-					w.WriteStr(offset3)
+					w.WriteStr(offset)
 					w.WriteString("},")
-				} else if runtime.EqStr(paramType4, "array") {
+				} else if runtime.EqStr(paramType, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo2 = runtime.MethodGetDefault(param4, runtime.Str("items"), runtime.DictOf())
+					itemInfo = runtime.MethodGetDefault(param, runtime.Str("items"), runtime.DictOf())
 					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-					if runtime.NotIn(runtime.Str("type"), itemInfo2) {
+					if runtime.NotIn(runtime.Str("type"), itemInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
-						paramDeclaration2 = runtime.Add(paramDeclaration2, runtime.Str(": [],"))
+						paramDeclaration = runtime.Add(paramDeclaration, runtime.Str(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-						appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)
+						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
-						if !runtime.EqStr(commentInfo2, "<|NONE|>") {
+						if !runtime.EqStr(commentInfo, "<|NONE|>") {
 							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
 							w.WriteString("\n")
-							w.WriteStr(offset3)
-							w.WriteStr(commentInfo2)
+							w.WriteStr(offset)
+							w.WriteStr(commentInfo)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if runtime.Gt(runtime.FilterLength(examplesInfo2), runtime.Int(0)) {
+						if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
-							for _, example3 := range runtime.Iterate(w, examplesInfo2) {
+							for _, example := range runtime.Iterate(w, examplesInfo) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 								w.WriteString("\n")
-								w.WriteStr(offset3)
+								w.WriteStr(offset)
 								w.WriteString("// ")
-								w.WriteStr(runtime.FilterReplace(runtime.FilterString(example3), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+								w.WriteStr(runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
 						arrayDeclaration = w.Capture(func() {
-							getArrayTypescript(paramDeclaration2, param4, depth3)
+							getArrayTypescript(paramDeclaration, param, depth)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
 						if !runtime.MethodEndswith(arrayDeclaration, runtime.Str(",")).Truthy() {
@@ -521,21 +521,21 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-					if runtime.In(runtime.Str("enum"), param4) {
+					if runtime.In(runtime.Str("enum"), param) {
 						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
-						paramType4 = w.Capture(func() {
-							getEnumOptionStr(param4.ItemStr("enum"))
+						paramType = w.Capture(func() {
+							getEnumOptionStr(param.ItemStr("enum"))
 						})
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-					if runtime.In(runtime.Str("nullable"), param4) && param4.ItemStr("nullable").Truthy() {
+					if runtime.In(runtime.Str("nullable"), param) && param.ItemStr("nullable").Truthy() {
 						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
-						paramType4 = runtime.Add(paramType4, runtime.Str(" | null"))
+						paramType = runtime.Add(paramType, runtime.Str(" | null"))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					paramDeclaration2 = runtime.Sum(paramDeclaration2, runtime.Str(": "), paramType4, runtime.Str(","))
+					paramDeclaration = runtime.Sum(paramDeclaration, runtime.Str(": "), paramType, runtime.Str(","))
 					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-					appendNewParamInfo(paramDeclaration2, commentInfo2, examplesInfo2, depth3)
+					appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 				}
 			}
 		}
@@ -562,7 +562,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			var functionName runtime.Value
 			var description runtime.Value
 			var parameters runtime.Value
-			var requiredParams2 runtime.Value
+			var requiredParams runtime.Value
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
 			if runtime.MethodGet(function, runtime.Str("function")).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
@@ -587,10 +587,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				if parameters.Truthy() && runtime.MethodGet(parameters, runtime.Str("properties")).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams2 = runtime.MethodGetDefault(parameters, runtime.Str("required"), runtime.NewList())
+					requiredParams = runtime.MethodGetDefault(parameters, runtime.Str("required"), runtime.NewList())
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					w.Write(w.Capture(func() {
-						getParameterTypescript(runtime.MethodGet(parameters, runtime.Str("properties")), requiredParams2, runtime.Int(0))
+						getParameterTypescript(runtime.MethodGet(parameters, runtime.Str("properties")), requiredParams, runtime.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {

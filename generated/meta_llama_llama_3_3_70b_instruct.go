@@ -132,9 +132,9 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:59:5 {%- for t in tools %}
-		for _, t2 := range runtime.Iterate(w, tools) {
+		for _, t := range runtime.Iterate(w, tools) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			w.WriteJSON(t2, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
+			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}

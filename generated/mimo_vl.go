@@ -69,11 +69,11 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// MiMo-VL.jinja:14:5 {%- else %}
 		// MiMo-VL.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
-		messages02 := messages.ItemInt(0)
-		if runtime.EqStr(messages02.ItemStr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.ItemStr("role"), "system") {
 			// MiMo-VL.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			w.WriteStr(messages02.ItemStr("content"))
+			w.WriteStr(messages0.ItemStr("content"))
 			w.WriteString("<|im_end|>\n")
 		} else {
 			// MiMo-VL.jinja:17:9 {%- else %}

@@ -111,8 +111,8 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		messageRole := message.Attr("role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
-			messageRole2 := message.ItemStr("role")
-			if runtime.EqStr(messageRole2, "user") {
+			messageRole := message.ItemStr("role")
+			if runtime.EqStr(messageRole, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
 				messageContent := message.ItemStr("content")
@@ -131,20 +131,20 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
-			} else if runtime.EqStr(messageRole2, "assistant") {
+			} else if runtime.EqStr(messageRole, "assistant") {
 				// MiniMax-M1.jinja:55:13 {%- elif message['role'] == 'assistant' %}
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
-				messageContent2 := message.ItemStr("content")
-				if runtime.IsString(messageContent2) {
+				messageContent := message.ItemStr("content")
+				if runtime.IsString(messageContent) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
-					w.Write(runtime.FilterTrim(messageContent2, nil, nil))
+					w.Write(runtime.FilterTrim(messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					for _, content2 := range runtime.Iterate(w, runtime.FilterSelectattr(messageContent2, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil)) {
+					for _, content := range runtime.Iterate(w, runtime.FilterSelectattr(messageContent, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil)) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						w.Write(runtime.FilterTrim(content2.ItemStr("text"), nil, nil))
+						w.Write(runtime.FilterTrim(content.ItemStr("text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
@@ -167,29 +167,29 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
-			messageContent3 := message.Attr("content")
-			if runtime.IsString(messageContent3) {
+			messageContent := message.Attr("content")
+			if runtime.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.WriteString("tool result: ")
-				w.WriteStr(messageContent3)
+				w.WriteStr(messageContent)
 				w.WriteString("\n\n")
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
-				for _, content3 := range runtime.Iterate(w, message.ItemStr("content")) {
+				for _, content := range runtime.Iterate(w, message.ItemStr("content")) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
-					if runtime.EqStr(content3.ItemStr("type"), "text") {
+					if runtime.EqStr(content.ItemStr("type"), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool result: ")
-						w.WriteStr(content3.ItemStr("text"))
+						w.WriteStr(content.ItemStr("text"))
 						w.WriteString("\n\n")
-					} else if runtime.MethodGet(content3, runtime.Str("name")).Truthy() {
+					} else if runtime.MethodGet(content, runtime.Str("name")).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")
-						w.WriteStr(content3.ItemStr("name"))
+						w.WriteStr(content.ItemStr("name"))
 						w.WriteString("\ntool result: ")
-						w.WriteStr(content3.ItemStr("text"))
+						w.WriteStr(content.ItemStr("text"))
 						w.WriteString("\n\n")
 					}
 				}

@@ -76,15 +76,15 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
-			for _, item2 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
-					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2) {
+					w.Write(item.Attr("text"))
+				} else if runtime.IsString(item) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
-					w.Write(item2)
+					w.Write(item)
 				}
 			}
 		} else {
@@ -94,13 +94,13 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage2 runtime.Value) {
-		systemMessage2 = runtime.Param(systemMessage2, "system_message")
+	buildSystemMessage := func(systemMessage runtime.Value) {
+		systemMessage = runtime.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
+		if systemMessage.Truthy() && systemMessage.Attr("content").Truthy() {
 			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-			visibleText(systemMessage2.Attr("content"))
+			visibleText(systemMessage.Attr("content"))
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
@@ -112,14 +112,14 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.Write(modelIdentity)
 		}
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage2.Truthy() && systemMessage2.Attr("current_date").Truthy() {
+		if systemMessage.Truthy() && systemMessage.Attr("current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date"))
+			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage.Attr("current_date"))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage2.Truthy() && systemMessage2.Attr("current_location").Truthy() {
+		if systemMessage.Truthy() && systemMessage.Attr("current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
+			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage.Attr("current_location"))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
@@ -184,10 +184,10 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	lastToolCallName := runtime.None()
 	// MiniMax-M2.jinja:82:1 {%- for message in conversation_messages -%}
 	items2 := runtime.Iterate(w, conversationMessages)
-	for i2 := range items2 {
-		message := items2[i2]
+	for i := range items2 {
+		message := items2[i]
 		var reasoningContent runtime.Value
-		var content2 runtime.Value
+		var content runtime.Value
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
@@ -197,7 +197,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
-			content2 = w.Capture(func() {
+			content = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
@@ -208,15 +208,15 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// MiniMax-M2.jinja:91:13 {%- else %}
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content2) {
+				if runtime.In(runtime.Str("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = runtime.MethodStripChars(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = runtime.MethodStripChars(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content2 = runtime.MethodStripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = runtime.MethodStripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
@@ -226,9 +226,9 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n\n")
 			}
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
-			if content2.Truthy() {
+			if content.Truthy() {
 				// MiniMax-M2.jinja:101:13 {{- content }}
-				w.Write(content2)
+				w.Write(content)
 			}
 			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
@@ -239,7 +239,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					var args2 runtime.Value
+					var args runtime.Value
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
@@ -252,12 +252,12 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\">")
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
-					args2 = toolCall.Attr("arguments")
+					args = toolCall.Attr("arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
-					keys, values := runtime.DictItems(args2)
-					for i3 := range w.Count(len(keys)) {
-						k := keys[i3]
-						v := values[i3]
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						k := keys[i]
+						v := values[i]
 						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
 						w.WriteString("<parameter name=\"")
 						w.WriteStr(k)
@@ -294,7 +294,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i2 == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
@@ -324,7 +324,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if runtime.EqStr(messageRole, "user") {

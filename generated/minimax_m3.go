@@ -90,15 +90,15 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(val) {
 			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
 			var loop runtime.Loop
-			for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item2 runtime.Value) bool {
-				vals := runtime.Unpack(item2, 2)
+			for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item runtime.Value) bool {
+				vals := runtime.Unpack(item, 2)
 				_ = vals[0]
 				v := vals[1]
 				return !runtime.IsNone(v)
 			}); loop.Next(); {
-				vals2 := runtime.Unpack(loop.Item(), 2)
-				k := vals2[0]
-				v2 := vals2[1]
+				vals := runtime.Unpack(loop.Item(), 2)
+				k := vals[0]
+				v := vals[1]
 				// MiniMax-M3.jinja:23:1 {{ ns }}
 				w.Write(ns)
 				w.WriteString("<")
@@ -107,7 +107,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(">")
 				// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
 				w.Write(w.Capture(func() {
-					toXml(v2, ns)
+					toXml(v, ns)
 				}))
 				// MiniMax-M3.jinja:23:37 {{ ns }}
 				w.Write(ns)
@@ -119,13 +119,13 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(val) && !runtime.IsString(val) {
 			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
 			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
-			for _, item3 := range runtime.Iterate(w, val) {
+			for _, item := range runtime.Iterate(w, val) {
 				// MiniMax-M3.jinja:27:1 {{ ns }}
 				w.Write(ns)
 				w.WriteString("<item>")
 				// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
 				w.Write(w.Capture(func() {
-					toXml(item3, ns)
+					toXml(item, ns)
 				}))
 				// MiniMax-M3.jinja:27:37 {{ ns }}
 				w.Write(ns)
@@ -164,23 +164,23 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
-			for _, item4 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item4) && runtime.EqStr(item4.Attr("type"), "text") {
+				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
-					w.Write(item4.Attr("text"))
-				} else if runtime.IsMapping(item4) && runtime.EqStr(item4.Attr("type"), "image") {
+					w.Write(item.Attr("text"))
+				} else if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
 					w.Write(imageToken)
-				} else if runtime.IsMapping(item4) && runtime.EqStr(item4.Attr("type"), "video") {
+				} else if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
 					w.Write(videoToken)
-				} else if runtime.IsString(item4) {
+				} else if runtime.IsString(item) {
 					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
 					// MiniMax-M3.jinja:55:17 {{- item }}
-					w.Write(item4)
+					w.Write(item)
 				}
 			}
 		} else if runtime.IsNone(content) {
@@ -193,12 +193,12 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage2 runtime.Value) {
-		systemMessage2 = runtime.Param(systemMessage2, "system_message")
+	buildSystemMessage := func(systemMessage runtime.Value) {
+		systemMessage = runtime.Param(systemMessage, "system_message")
 		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
+		if systemMessage.Truthy() && systemMessage.Attr("content").Truthy() {
 			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-			visibleText(systemMessage2.Attr("content"))
+			visibleText(systemMessage.Attr("content"))
 		} else {
 			// MiniMax-M3.jinja:68:9 {%- else -%}
 			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
@@ -230,13 +230,13 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</thinking_instructions>")
 	}
 	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
-	buildDeveloperMessage := func(developerMessage2 runtime.Value) {
-		developerMessage2 = runtime.Param(developerMessage2, "developer_message")
+	buildDeveloperMessage := func(developerMessage runtime.Value) {
+		developerMessage = runtime.Param(developerMessage, "developer_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-		if developerMessage2.Truthy() && developerMessage2.Attr("content").Truthy() {
+		if developerMessage.Truthy() && developerMessage.Attr("content").Truthy() {
 			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-			visibleText(developerMessage2.Attr("content"))
+			visibleText(developerMessage.Attr("content"))
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
@@ -353,7 +353,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	for i := range items {
 		message := items[i]
 		var reasoningContent runtime.Value
-		var content2 runtime.Value
+		var content runtime.Value
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
 		if runtime.EqStr(messageRole, "assistant") {
@@ -364,7 +364,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
-			content2 = w.Capture(func() {
+			content = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
@@ -375,11 +375,11 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// MiniMax-M3.jinja:155:13 {%- else %}
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
-				if runtime.In(thinkEndToken, content2) {
+				if runtime.In(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = runtime.MethodStripChars(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.MethodSplitSep(content2, thinkEndToken).ItemInt(0), runtime.Str("\n")), thinkBeginToken).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = runtime.MethodStripChars(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.MethodSplitSep(content, thinkEndToken).ItemInt(0), runtime.Str("\n")), thinkBeginToken).ItemInt(-1), runtime.Str("\n"))
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content2 = runtime.MethodStripChars(runtime.MethodSplitSep(content2, thinkEndToken).ItemInt(-1), runtime.Str("\n"))
+					content = runtime.MethodStripChars(runtime.MethodSplitSep(content, thinkEndToken).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
@@ -394,9 +394,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(thinkEndToken)
 			}
 			// MiniMax-M3.jinja:170:9 {%- if content -%}
-			if content2.Truthy() {
+			if content.Truthy() {
 				// MiniMax-M3.jinja:171:13 {{- content }}
-				w.Write(content2)
+				w.Write(content)
 			}
 			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
@@ -406,7 +406,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					var args2 runtime.Value
+					var args runtime.Value
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
@@ -416,26 +416,26 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
 					w.WriteAdd(nsToken, runtime.Str("<invoke name=\""), toolCall.Attr("name"), runtime.Str("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
-					args2 = toolCall.Attr("arguments")
+					args = toolCall.Attr("arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
-					var loop2 runtime.Loop
-					for loop2.Start(w, runtime.CallMethod(args2, "items", nil, nil), func(item5 runtime.Value) bool {
-						vals3 := runtime.Unpack(item5, 2)
-						_ = vals3[0]
-						v3 := vals3[1]
-						return !runtime.IsNone(v3)
-					}); loop2.Next(); {
-						vals4 := runtime.Unpack(loop2.Item(), 2)
-						k2 := vals4[0]
-						v4 := vals4[1]
+					var loop runtime.Loop
+					for loop.Start(w, runtime.CallMethod(args, "items", nil, nil), func(item runtime.Value) bool {
+						vals := runtime.Unpack(item, 2)
+						_ = vals[0]
+						v := vals[1]
+						return !runtime.IsNone(v)
+					}); loop.Next(); {
+						vals := runtime.Unpack(loop.Item(), 2)
+						k := vals[0]
+						v := vals[1]
 						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
-						w.WriteAdd(nsToken, runtime.Str("<"), k2, runtime.Str(">"))
+						w.WriteAdd(nsToken, runtime.Str("<"), k, runtime.Str(">"))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
 						w.Write(w.Capture(func() {
-							toXml(v4, nsToken)
+							toXml(v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
-						w.WriteAdd(nsToken, runtime.Str("</"), k2, runtime.Str(">"))
+						w.WriteAdd(nsToken, runtime.Str("</"), k, runtime.Str(">"))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
 					w.WriteAdd(nsToken, runtime.Concat(runtime.Str("</invoke>"), runtime.Str("\n")))

@@ -105,30 +105,30 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	w.WriteStr(systemPrompt)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
-	for _, message2 := range runtime.Iterate(w, loopMessages) {
+	for _, message := range runtime.Iterate(w, loopMessages) {
 		eosToken := eosTokenInput
 		var content runtime.Value
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "system") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
-			message2Content := message2.ItemStr("content")
-			if runtime.IsString(message2Content) {
+			messageContent := message.ItemStr("content")
+			if runtime.IsString(messageContent) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(message2Content)
+				w.WriteStr(messageContent)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(message2Content.ItemInt(0).ItemStr("text"))
+				w.WriteStr(messageContent.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if runtime.EqStr(message2Role, "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
+			if !runtime.IsNone(tools) && runtime.Eq(message, userMessages.ItemInt(-1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.WriteString("[AVAILABLE_TOOLS]")
 				w.WriteJSON(tools, nil, nil)
@@ -136,14 +136,14 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
-			message2Content2 := message2.ItemStr("content")
-			if runtime.IsString(message2Content2) {
+			message2Content := message.ItemStr("content")
+			if runtime.IsString(message2Content) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
-				w.Write(message2Content2)
+				w.Write(message2Content)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, message2Content2) {
+				for _, block := range runtime.Iterate(w, message2Content) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
 					if runtime.EqStr(blockType, "text") {
@@ -160,12 +160,12 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("[/INST]")
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
-			if runtime.MethodGet(message2, runtime.Str("tool_calls")).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, message2.Attr("tool_calls")) {
+				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.WriteString("[TOOL_CALLS]")
 					w.WriteStr(toolCall.Attr("function").Attr("name"))
@@ -184,20 +184,20 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				w.Write(eosToken)
-			} else if runtime.IsString(message2.ItemStr("content")) {
+			} else if runtime.IsString(message.ItemStr("content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
-				w.WriteAdd(message2.ItemStr("content"), eosToken)
+				w.WriteAdd(message.ItemStr("content"), eosToken)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
-				for _, block2 := range runtime.Iterate(w, message2.ItemStr("content")) {
+				for _, block := range runtime.Iterate(w, message.ItemStr("content")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
-					block2Type := block2.ItemStr("type")
-					if runtime.EqStr(block2Type, "text") {
+					blockType := block.ItemStr("type")
+					if runtime.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102:21 {{- block['text'] }}
-						w.Write(block2.ItemStr("text"))
-					} else if runtime.InStrs(block2Type, "image", "image_url") {
+						w.Write(block.ItemStr("text"))
+					} else if runtime.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
@@ -209,27 +209,27 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
 				w.Write(eosToken)
 			}
-		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
-			message2Content3 := message2.Attr("content")
-			if runtime.IsDefined(message2Content3) && runtime.IsDefined(message2Content3.Attr("content")) {
+			message2Content := message.Attr("content")
+			if runtime.IsDefined(message2Content) && runtime.IsDefined(message2Content.Attr("content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
-				content = message2Content3.Attr("content")
+				content = message2Content.Attr("content")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
-				content = message2Content3
+				content = message2Content
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			message2ToolCallId := message2.Attr("tool_call_id")
-			if (!runtime.IsDefined(message2ToolCallId) || !runtime.IsString(message2ToolCallId)) || runtime.Ne(runtime.FilterLength(message2.ItemStr("tool_call_id")), runtime.Int(9)) {
+			messageToolCallId := message.Attr("tool_call_id")
+			if (!runtime.IsDefined(messageToolCallId) || !runtime.IsString(messageToolCallId)) || runtime.Ne(runtime.FilterLength(message.ItemStr("tool_call_id")), runtime.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.WriteString("[TOOL_RESULTS]")
-			w.WriteStr(message2ToolCallId)
+			w.WriteStr(messageToolCallId)
 			w.WriteString("[TOOL_CONTENT]")
 			w.WriteStr(runtime.FilterString(content))
 			w.WriteString("[/TOOL_RESULTS]")

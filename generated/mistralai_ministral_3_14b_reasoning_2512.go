@@ -126,37 +126,37 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
-	for _, message2 := range runtime.Iterate(w, loopMessages) {
+	for _, message := range runtime.Iterate(w, loopMessages) {
 		var blocks runtime.Value
 		eosToken := eosTokenInput
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
-			message2Content := message2.ItemStr("content")
-			if runtime.IsString(message2Content) {
+			messageContent := message.ItemStr("content")
+			if runtime.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.WriteAdd(runtime.Str("[INST]"), message2Content, runtime.Str("[/INST]"))
-			} else if runtime.Gt(runtime.FilterLength(message2Content), runtime.Int(0)) {
+				w.WriteAdd(runtime.Str("[INST]"), messageContent, runtime.Str("[/INST]"))
+			} else if runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if runtime.Eq(runtime.FilterLength(message2Content), runtime.Int(2)) {
+				if runtime.Eq(runtime.FilterLength(messageContent), runtime.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
-					blocks = runtime.FilterSort(message2Content, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
+					blocks = runtime.FilterSort(messageContent, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
-					blocks = message2Content
+					blocks = messageContent
 				}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
-				for _, block2 := range runtime.Iterate(w, blocks) {
+				for _, block := range runtime.Iterate(w, blocks) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
-					block2Type := block2.ItemStr("type")
-					if runtime.EqStr(block2Type, "text") {
+					blockType := block.ItemStr("type")
+					if runtime.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70:21 {{- block['text'] }}
-						w.Write(block2.ItemStr("text"))
-					} else if runtime.InStrs(block2Type, "image", "image_url") {
+						w.Write(block.ItemStr("text"))
+					} else if runtime.InStrs(blockType, "image", "image_url") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
@@ -171,31 +171,31 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
 				w.Write(runtime.RaiseException(runtime.Str("User message must have a string or a list of chunks in content")))
 			}
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
-			message2Content2 := message2.ItemStr("content")
-			if ((runtime.IsNone(message2Content2) || runtime.EqStr(message2Content2, "")) || runtime.Eq(runtime.FilterLength(message2Content2), runtime.Int(0))) && ((!runtime.IsDefined(message2.ItemStr("tool_calls")) || runtime.IsNone(message2.ItemStr("tool_calls"))) || runtime.Eq(runtime.FilterLength(message2.ItemStr("tool_calls")), runtime.Int(0))) {
+			message2Content := message.ItemStr("content")
+			if ((runtime.IsNone(message2Content) || runtime.EqStr(message2Content, "")) || runtime.Eq(runtime.FilterLength(message2Content), runtime.Int(0))) && ((!runtime.IsDefined(message.ItemStr("tool_calls")) || runtime.IsNone(message.ItemStr("tool_calls"))) || runtime.Eq(runtime.FilterLength(message.ItemStr("tool_calls")), runtime.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				w.Write(runtime.RaiseException(runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
-			if runtime.IsString(message2Content2) && !runtime.EqStr(message2Content2, "") {
+			if runtime.IsString(message2Content) && !runtime.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
-				w.Write(message2Content2)
-			} else if runtime.Gt(runtime.FilterLength(message2Content2), runtime.Int(0)) {
+				w.Write(message2Content)
+			} else if runtime.Gt(runtime.FilterLength(message2Content), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
-				for _, block3 := range runtime.Iterate(w, message2Content2) {
+				for _, block := range runtime.Iterate(w, message2Content) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
-					block3Type := block3.ItemStr("type")
-					if runtime.EqStr(block3Type, "text") {
+					blockType := block.ItemStr("type")
+					if runtime.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93:21 {{- block['text'] }}
-						w.Write(block3.ItemStr("text"))
-					} else if runtime.EqStr(block3Type, "thinking") {
+						w.Write(block.ItemStr("text"))
+					} else if runtime.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						w.WriteAdd(runtime.Str("[THINK]"), block3.ItemStr("thinking"), runtime.Str("[/THINK]"))
+						w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
@@ -204,10 +204,10 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			message2ToolCalls := message2.ItemStr("tool_calls")
-			if (runtime.IsDefined(message2ToolCalls) && !runtime.IsNone(message2ToolCalls)) && runtime.Gt(runtime.FilterLength(message2ToolCalls), runtime.Int(0)) {
+			messageToolCalls := message.ItemStr("tool_calls")
+			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
-				for _, tool := range runtime.Iterate(w, message2ToolCalls) {
+				for _, tool := range runtime.Iterate(w, messageToolCalls) {
 					var name runtime.Value
 					var arguments runtime.Value
 					w.WriteString("[TOOL_CALLS]")
@@ -231,14 +231,14 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
 			w.Write(eosToken)
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message2.ItemStr("content")), runtime.Str("[/TOOL_RESULTS]"))
+			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message.ItemStr("content")), runtime.Str("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), message2Role), runtime.Str("."))))
+			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), messageRole), runtime.Str("."))))
 		}
 	}
 }

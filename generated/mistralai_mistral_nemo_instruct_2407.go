@@ -97,38 +97,38 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
 	items := runtime.Iterate(w, loopMessages)
 	for i := range items {
-		message2 := items[i]
+		message := items[i]
 		eosToken := eosTokenInput
 		var content runtime.Value
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools) && runtime.Eq(message2, userMessages.ItemInt(-1)) {
+			if !runtime.IsNone(tools) && runtime.Eq(message, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
-				items2 := runtime.Iterate(w, tools)
-				for i2 := range items2 {
-					tool := items2[i2]
+				items := runtime.Iterate(w, tools)
+				for i := range items {
+					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop runtime.Loop
-					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
-						vals := runtime.Unpack(item2, 2)
+					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item runtime.Value) bool {
+						vals := runtime.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
 						return !runtime.EqStr(key, "return")
 					}); loop.Next(); {
-						vals2 := runtime.Unpack(loop.Item(), 2)
-						key2 := vals2[0]
-						val := vals2[1]
+						vals := runtime.Unpack(loop.Item(), 2)
+						key := vals[0]
+						val := vals[1]
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
 						if runtime.IsString(val) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
 							w.WriteString("\"")
-							w.WriteStr(key2)
+							w.WriteStr(key)
 							w.WriteString("\": \"")
 							w.WriteStr(val)
 							w.WriteString("\"")
@@ -136,7 +136,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
 							w.WriteString("\"")
-							w.WriteStr(key2)
+							w.WriteStr(key)
 							w.WriteString("\": ")
 							w.WriteJSON(val, nil, nil)
 						}
@@ -147,7 +147,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 					}
 					w.WriteString("}}")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:43:17 {%- if not loop.last %}
-					if !(i2 == len(items2)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(", ")
 					} else {
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:45:21 {%- else %}
@@ -162,22 +162,22 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteString("[INST]")
 				w.WriteStr(systemMessage)
 				w.WriteString("\n\n")
-				w.WriteStr(message2.ItemStr("content"))
+				w.WriteStr(message.ItemStr("content"))
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
 				w.WriteString("[INST]")
-				w.WriteStr(message2.ItemStr("content"))
+				w.WriteStr(message.ItemStr("content"))
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.IsDefined(message2.Attr("tool_calls")) && !runtime.IsNone(message2.Attr("tool_calls")) {
+		} else if runtime.IsDefined(message.Attr("tool_calls")) && !runtime.IsNone(message.Attr("tool_calls")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
-			items3 := runtime.Iterate(w, message2.Attr("tool_calls"))
-			for i3 := range items3 {
-				toolCall := items3[i3]
+			items := runtime.Iterate(w, message.Attr("tool_calls"))
+			for i := range items {
+				toolCall := items[i]
 				var out runtime.Value
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
@@ -194,7 +194,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteStr(toolCallId)
 				w.WriteString("\"}")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
-				if !(i3 == len(items3)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67:17 {%- else %}
@@ -203,35 +203,35 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
-			w.WriteAdd(message2.ItemStr("content"), eosToken)
-		} else if runtime.EqStr(message2Role, "tool_results") || runtime.EqStr(message2Role, "tool") {
+			w.WriteAdd(message.ItemStr("content"), eosToken)
+		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
-			message2Content := message2.Attr("content")
-			if runtime.IsDefined(message2Content) && runtime.IsDefined(message2Content.Attr("content")) {
+			messageContent := message.Attr("content")
+			if runtime.IsDefined(messageContent) && runtime.IsDefined(messageContent.Attr("content")) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
-				content = message2Content.Attr("content")
+				content = messageContent.Attr("content")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
-				content = message2Content
+				content = messageContent
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
 			w.WriteString("[TOOL_RESULTS]{\"content\": ")
 			w.WriteStr(runtime.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			message2ToolCallId := message2.Attr("tool_call_id")
-			if !runtime.IsDefined(message2ToolCallId) || runtime.Ne(runtime.FilterLength(message2ToolCallId), runtime.Int(9)) {
+			messageToolCallId := message.Attr("tool_call_id")
+			if !runtime.IsDefined(messageToolCallId) || runtime.Ne(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
-			w.WriteStr(message2ToolCallId)
+			w.WriteStr(messageToolCallId)
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}

@@ -122,47 +122,47 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39:1 {%- for message in filtered_messages %}
 	items := runtime.Iterate(w, filteredMessages)
 	for i := range items {
-		message2 := items[i]
+		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		if runtime.Ne(runtime.Bool(runtime.EqStr(message2.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+		if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 			w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
-	for _, message3 := range runtime.Iterate(w, loopMessages) {
+	for _, message := range runtime.Iterate(w, loopMessages) {
 		var toolCalls runtime.Value
 		eosToken := eosTokenInput
 		var content runtime.Value
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
-		message3Role := message3.ItemStr("role")
-		if runtime.EqStr(message3Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools) && runtime.Eq(message3, userMessages.ItemInt(-1)) {
+			if !runtime.IsNone(tools) && runtime.Eq(message, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
-				items2 := runtime.Iterate(w, tools)
-				for i2 := range items2 {
-					tool := items2[i2]
+				items := runtime.Iterate(w, tools)
+				for i := range items {
+					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop runtime.Loop
-					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item2 runtime.Value) bool {
-						vals := runtime.Unpack(item2, 2)
+					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item runtime.Value) bool {
+						vals := runtime.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
 						return !runtime.EqStr(key, "return")
 					}); loop.Next(); {
-						vals2 := runtime.Unpack(loop.Item(), 2)
-						key2 := vals2[0]
-						val := vals2[1]
+						vals := runtime.Unpack(loop.Item(), 2)
+						key := vals[0]
+						val := vals[1]
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
 						if runtime.IsString(val) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
 							w.WriteString("\"")
-							w.WriteStr(key2)
+							w.WriteStr(key)
 							w.WriteString("\": \"")
 							w.WriteStr(val)
 							w.WriteString("\"")
@@ -170,7 +170,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
 							w.WriteString("\"")
-							w.WriteStr(key2)
+							w.WriteStr(key)
 							w.WriteString("\": ")
 							w.WriteJSON(val, nil, nil)
 						}
@@ -181,7 +181,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 					}
 					w.WriteString("}}")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:63:17 {%- if not loop.last %}
-					if !(i2 == len(items2)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(", ")
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:65:21 {%- else %}
@@ -191,17 +191,17 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
-			message3Content := message3.ItemStr("content")
-			if runtime.IsString(message3Content) {
+			messageContent := message.ItemStr("content")
+			if runtime.IsString(messageContent) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
-				w.WriteStr(message3Content)
+				w.WriteStr(messageContent)
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, message3Content) {
+				for _, block := range runtime.Iterate(w, messageContent) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
 					if runtime.EqStr(blockType, "text") {
@@ -218,23 +218,23 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(message3Role, "tool_calls") || runtime.IsDefined(message3.Attr("tool_calls")) {
+		} else if runtime.EqStr(messageRole, "tool_calls") || runtime.IsDefined(message.Attr("tool_calls")) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
-			message3ToolCalls := message3.Attr("tool_calls")
-			if runtime.IsDefined(message3ToolCalls) {
+			messageToolCalls := message.Attr("tool_calls")
+			if runtime.IsDefined(messageToolCalls) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
-				toolCalls = message3ToolCalls
+				toolCalls = messageToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
-				toolCalls = message3.Attr("content")
+				toolCalls = message.Attr("content")
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
-			items3 := runtime.Iterate(w, toolCalls)
-			for i3 := range items3 {
-				toolCall := items3[i3]
+			items := runtime.Iterate(w, toolCalls)
+			for i := range items {
+				toolCall := items[i]
 				var out runtime.Value
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
 				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
@@ -251,7 +251,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				w.WriteStr(toolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
-				if !(i3 == len(items3)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102:17 {%- else %}
@@ -260,43 +260,43 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
-			message3Content2 := message3.ItemStr("content")
-			if runtime.IsString(message3Content2) {
+			message3Content := message.ItemStr("content")
+			if runtime.IsString(message3Content) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
-				w.WriteAdd(message3Content2, eosToken)
+				w.WriteAdd(message3Content, eosToken)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
-				w.WriteAdd(message3Content2.ItemInt(0).ItemStr("text"), eosToken)
+				w.WriteAdd(message3Content.ItemInt(0).ItemStr("text"), eosToken)
 			}
-		} else if runtime.EqStr(message3Role, "tool_results") || runtime.EqStr(message3Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
-			message3Content3 := message3.Attr("content")
-			if runtime.IsDefined(message3Content3) && runtime.IsDefined(message3Content3.Attr("content")) {
+			message3Content := message.Attr("content")
+			if runtime.IsDefined(message3Content) && runtime.IsDefined(message3Content.Attr("content")) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
-				content = message3Content3.Attr("content")
+				content = message3Content.Attr("content")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
-				content = message3Content3
+				content = message3Content
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
 			w.WriteString("[TOOL_RESULTS] {\"content\": ")
 			w.WriteStr(runtime.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			message3ToolCallId := message3.Attr("tool_call_id")
-			if !runtime.IsDefined(message3ToolCallId) || runtime.Lt(runtime.FilterLength(message3ToolCallId), runtime.Int(9)) {
+			messageToolCallId := message.Attr("tool_call_id")
+			if !runtime.IsDefined(messageToolCallId) || runtime.Lt(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), message3ToolCallId)))
+				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
-			w.WriteStr(message3ToolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
+			w.WriteStr(messageToolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}

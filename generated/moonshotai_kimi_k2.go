@@ -85,16 +85,16 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
-			items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
-			for i2 := range items2 {
-				toolCall := items2[i2]
+			items := runtime.Iterate(w, message.ItemStr("tool_calls"))
+			for i := range items {
+				toolCall := items[i]
 				var funcName runtime.Value
 				var formattedId runtime.Value
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
 				toolCallFunction := toolCall.ItemStr("function")
 				funcName = toolCallFunction.ItemStr("name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = runtime.Add(runtime.Sum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i2))))
+				formattedId = runtime.Add(runtime.Sum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				w.Write(formattedId)

@@ -103,11 +103,11 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message2 runtime.Value) {
-		message2 = runtime.Param(message2, "message")
+	renderToolcalls := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
-		for _, toolCall := range runtime.Iterate(w, message2.ItemStr("tool_calls")) {
+		for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
 			var formattedId runtime.Value
 			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
 			formattedId = toolCall.ItemStr("id")
@@ -157,74 +157,74 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
-	for _, message3 := range runtime.Iterate(w, histMsgs) {
+	for _, message := range runtime.Iterate(w, histMsgs) {
 		var toolCallId runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
-		setRoles(message3)
+		setRoles(message)
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
-		message3Role := message3.ItemStr("role")
-		if runtime.EqStr(message3Role, "assistant") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
-			renderContent(message3)
+			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message3, runtime.Str("tool_calls")).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
-				renderToolcalls(message3)
+				renderToolcalls(message)
 			}
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = message3.Attr("tool_call_id")
+			toolCallId = message.Attr("tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
 			w.Write(toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
-			renderContent(message3)
-		} else if !runtime.IsNone(message3.ItemStr("content")) {
+			renderContent(message)
+		} else if !runtime.IsNone(message.ItemStr("content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
-			renderContent(message3)
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
-	for _, message4 := range runtime.Iterate(w, suffixMsgs) {
+	for _, message := range runtime.Iterate(w, suffixMsgs) {
 		var rc runtime.Value
-		var toolCallId2 runtime.Value
+		var toolCallId runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
-		setRoles(message4)
+		setRoles(message)
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
-		message4Role := message4.ItemStr("role")
-		if runtime.EqStr(message4Role, "assistant") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.MethodGetDefault(message4, runtime.Str("reasoning_content"), runtime.Str(""))
+			rc = runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str(""))
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
 			w.Write(rc)
 			w.WriteString("</think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
-			renderContent(message4)
+			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message4, runtime.Str("tool_calls")).Truthy() {
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
-				renderToolcalls(message4)
+				renderToolcalls(message)
 			}
-		} else if runtime.EqStr(message4Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId2 = message4.Attr("tool_call_id")
+			toolCallId = message.Attr("tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
-			w.Write(toolCallId2)
+			w.Write(toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
-			renderContent(message4)
-		} else if !runtime.IsNone(message4.ItemStr("content")) {
+			renderContent(message)
+		} else if !runtime.IsNone(message.ItemStr("content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
-			renderContent(message4)
+			renderContent(message)
 		}
 		w.WriteString("<|im_end|>")
 	}

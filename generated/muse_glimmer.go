@@ -81,12 +81,12 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
 	renderAtem := func(tc runtime.Value) {
 		tc = runtime.Param(tc, "tc")
-		var args2 runtime.Value
+		var args runtime.Value
 		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
 		tcFunction := tc.Attr("function")
-		args2 = tcFunction.Attr("arguments")
+		args = tcFunction.Attr("arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
-		if !runtime.IsMapping(args2) {
+		if !runtime.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
 			w.Write(runtime.RaiseException(runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
@@ -95,7 +95,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(tcFunction.Attr("name"))
 		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
-		keys, values := runtime.DictItems(args2)
+		keys, values := runtime.DictItems(args)
 		for i := range w.Count(len(keys)) {
 			k := keys[i]
 			v := values[i]
@@ -129,8 +129,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</atem:invoke>\n</atem:function_calls>")
 	}
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
-	renderToolDefs := func(tools2 runtime.Value) {
-		tools2 = runtime.Param(tools2, "tools")
+	renderToolDefs := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
 		var nsns runtime.Value
 		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
 		var nd runtime.Value
@@ -138,7 +138,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
 		nsns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("seen", runtime.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools2) {
+		for _, tool := range runtime.Iterate(w, tools) {
 			var fn runtime.Value
 			var tns runtime.Value
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
@@ -165,13 +165,13 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			nd = runtime.DictOf()
 		}
 		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns2 := range runtime.Iterate(w, nsns.Attr("seen")) {
+		for _, tns := range runtime.Iterate(w, nsns.Attr("seen")) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
 			w.WriteString("{\"name\": ")
-			w.WriteJSON(tns2, nil, nil)
+			w.WriteJSON(tns, nil, nil)
 			w.WriteString(", \"description\": ")
-			w.WriteJSON(runtime.IfElse(runtime.In(tns2, nd), func() runtime.Value {
-				return nd.Item(tns2)
+			w.WriteJSON(runtime.IfElse(runtime.In(tns, nd), func() runtime.Value {
+				return nd.Item(tns)
 			}, func() runtime.Value {
 				return runtime.Str("")
 			}), nil, nil)
@@ -179,22 +179,22 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("// Function schemas")
 		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
-		for _, tool2 := range runtime.Iterate(w, tools2) {
-			var fn2 runtime.Value
+		for _, tool := range runtime.Iterate(w, tools) {
+			var fn runtime.Value
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			tool2Function := tool2.Attr("function")
-			if runtime.IsDefined(tool2Function) {
-				fn2 = tool2Function
+			toolFunction := tool.Attr("function")
+			if runtime.IsDefined(toolFunction) {
+				fn = toolFunction
 			} else {
-				fn2 = tool2
+				fn = tool
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 			w.WriteString("\n{\"name\": ")
-			w.WriteJSON(fn2.Attr("name"), nil, nil)
+			w.WriteJSON(fn.Attr("name"), nil, nil)
 			w.WriteString(", \"description\": ")
-			w.WriteJSON(fn2.Attr("description"), nil, nil)
+			w.WriteJSON(fn.Attr("description"), nil, nil)
 			w.WriteString(", \"parameters\": ")
-			w.WriteJSON(fn2.Attr("parameters"), nil, nil)
+			w.WriteJSON(fn.Attr("parameters"), nil, nil)
 			w.WriteString("}")
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
@@ -215,40 +215,40 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
-	renderSystemMeta := func(tools3 runtime.Value) {
-		tools3 = runtime.Param(tools3, "tools")
+	renderSystemMeta := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
 		var rns runtime.Value
 		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
 		rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("recipients", runtime.NewList(runtime.Str("\"self\""))), runtime.KW("nslist", runtime.NewList())})
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
-		if tools3.Truthy() {
+		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
-			for _, tool3 := range runtime.Iterate(w, tools3) {
-				var fn3 runtime.Value
-				var tns3 runtime.Value
+			for _, tool := range runtime.Iterate(w, tools) {
+				var fn runtime.Value
+				var tns runtime.Value
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-				tool3Function := tool3.Attr("function")
-				if runtime.IsDefined(tool3Function) {
-					fn3 = tool3Function
+				toolFunction := tool.Attr("function")
+				if runtime.IsDefined(toolFunction) {
+					fn = toolFunction
 				} else {
-					fn3 = tool3
+					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns3 = runtime.MethodSplitSep(fn3.Attr("name"), runtime.Str(".")).ItemInt(0)
+				tns = runtime.MethodSplitSep(fn.Attr("name"), runtime.Str(".")).ItemInt(0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
-				if runtime.NotIn(tns3, rns.Attr("nslist")) {
+				if runtime.NotIn(tns, rns.Attr("nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
 					runtime.CheckNamespace(rns)
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-					runtime.SetAttr(rns, "nslist", runtime.Add(rns.Attr("nslist"), runtime.NewList(tns3)))
+					runtime.SetAttr(rns, "nslist", runtime.Add(rns.Attr("nslist"), runtime.NewList(tns)))
 				}
 			}
 			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns4 := range runtime.Iterate(w, rns.Attr("nslist")) {
+			for _, tns := range runtime.Iterate(w, rns.Attr("nslist")) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
 				runtime.CheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Sum(runtime.Str("\""), tns4, runtime.Str(".*\"")))))
+				runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Sum(runtime.Str("\""), tns, runtime.Str(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
@@ -314,8 +314,8 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	}
 	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, messages)
-	for i2 := range items {
-		message := items[i2]
+	for i := range items {
+		message := items[i]
 		var role runtime.Value
 		var endToken runtime.Value
 		var sysText runtime.Value
@@ -326,7 +326,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
 		role = message.ItemStr("role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i2 == len(items)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).ItemStr("role"), role) {
+		if !(i == len(items)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).ItemStr("role"), role) {
 			endToken = runtime.Str("<|eom|>")
 		} else {
 			endToken = runtime.Str("<|eot|>")
@@ -377,15 +377,15 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					return runtime.Str("")
 				})
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
-				for _, m2 := range runtime.Iterate(w, messages) {
+				for _, m := range runtime.Iterate(w, messages) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if runtime.MethodGet(m2, runtime.Str("tool_calls")).Truthy() {
+					if runtime.MethodGet(m, runtime.Str("tool_calls")).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
-						for _, tc2 := range runtime.Iterate(w, m2.ItemStr("tool_calls")) {
+						for _, tc := range runtime.Iterate(w, m.ItemStr("tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!runtime.IsNone(tcid) && runtime.IsDefined(tc2.Attr("id"))) && runtime.Eq(tc2.Attr("id"), tcid) {
+							if (!runtime.IsNone(tcid) && runtime.IsDefined(tc.Attr("id"))) && runtime.Eq(tc.Attr("id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
-								rnsName = tc2.Attr("function").Attr("name")
+								rnsName = tc.Attr("function").Attr("name")
 							}
 						}
 					}
@@ -414,17 +414,17 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
 			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
-				items2 := runtime.Iterate(w, message.ItemStr("tool_calls"))
-				for i3 := range items2 {
-					tc3 := items2[i3]
+				items := runtime.Iterate(w, message.ItemStr("tool_calls"))
+				for i := range items {
+					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.WriteString("<|start|>assistant to=")
-					w.WriteStr(tc3.Attr("function").Attr("name"))
+					w.WriteStr(tc.Attr("function").Attr("name"))
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
-					renderAtem(tc3)
+					renderAtem(tc)
 					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
-					if i3 == len(items2)-1 {
+					if i == len(items)-1 {
 						// muse-glimmer.jinja:188:21 {{- end_token -}}
 						w.Write(endToken)
 					} else {

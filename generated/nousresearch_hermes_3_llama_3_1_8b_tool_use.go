@@ -107,9 +107,9 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 	w.Write(bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:38:1 {%- for tool in tools %}
-	items2 := runtime.Iterate(w, tools)
-	for i2 := range items2 {
-		tool := items2[i2]
+	items := runtime.Iterate(w, tools)
+	for i := range items {
+		tool := items[i]
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
 		toolFunction := tool.Attr("function")
 		if runtime.IsDefined(toolFunction) {
@@ -130,15 +130,15 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		toolParameters := tool.Attr("parameters")
 		toolParametersProperties := toolParameters.Attr("properties")
 		keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
-		for i3 := range w.Count(len(keys)) {
-			paramName := keys[i3]
-			paramFields := values[i3]
+		for i := range w.Count(len(keys)) {
+			paramName := keys[i]
+			paramFields := values[i]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
 			w.WriteAdd(paramName, runtime.Str(": "), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			}))
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:47:9 {%- if not loop.last %}
-			if !(i3 == len(keys)-1) {
+			if !(i == len(keys)-1) {
 				w.WriteString(", ")
 			}
 		}
@@ -158,22 +158,22 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		keys2, values2 := runtime.ItemsFilterPairs(toolParametersProperties)
-		for i4 := range w.Count(len(keys2)) {
-			paramName2 := keys2[i4]
-			paramFields2 := values2[i4]
+		for i := range w.Count(len(keys2)) {
+			paramName := keys2[i]
+			paramFields := values2[i]
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:59:9 {%- if loop.first %}
-			if i4 == 0 {
+			if i == 0 {
 				w.WriteString("    Args:\n")
 			}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
 			w.WriteString("        ")
-			w.WriteStr(paramName2)
+			w.WriteStr(paramName)
 			w.WriteString("(")
 			w.WriteStr(w.Capture(func() {
-				jsonToPythonType(paramFields2)
+				jsonToPythonType(paramFields)
 			}))
 			w.WriteString("): ")
-			w.WriteStr(runtime.FilterTrim(paramFields2.Attr("description"), nil, nil))
+			w.WriteStr(runtime.FilterTrim(paramFields.Attr("description"), nil, nil))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
 		if runtime.IsDefined(toolReturn) && runtime.IsDefined(toolReturn.Attr("description")) {
@@ -192,7 +192,7 @@ func renderNousResearchHermes3Llama318BToolUse(w *runtime.Writer, in *runtime.In
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:78:5 {%- if not loop.last %}
-		if !(i2 == len(items2)-1) {
+		if !(i == len(items)-1) {
 			w.WriteString("\n")
 		}
 	}

@@ -132,9 +132,9 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:194 {{- eot -}}
 	w.Write(eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:205 {%- for message in messages -%}
-	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message := items2[i2]
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
 		var content runtime.Value
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
 		messageRole := message.Attr("role")
@@ -170,9 +170,9 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
-				items3 := runtime.Iterate(w, messageToolCalls)
-				for i3 := range items3 {
-					call := items3[i3]
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					call := items[i]
 					var fn runtime.Value
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := call.Attr("function")
@@ -197,7 +197,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
-					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
+					w.WriteStr(runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
 						return runtime.Str("")
@@ -210,7 +210,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 		} else if runtime.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i2 == 0) || runtime.Ne(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
+			if (i == 0) || runtime.Ne(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
 				w.Write(startHeader)
 				w.Write(toolToken)
@@ -220,13 +220,13 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
 			w.Write(message.Attr("content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i2 == len(items2)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
+			if !(i == len(items)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i2 == len(items2)-1) || runtime.Ne(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), toolToken) {
+			if (i == len(items)-1) || runtime.Ne(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
 				w.Write(eot)

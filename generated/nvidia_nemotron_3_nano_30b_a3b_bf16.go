@@ -59,30 +59,30 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(jsonDict) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop runtime.Loop
-			for loop.Start(w, jsonDict, func(item2 runtime.Value) bool {
-				jsonKey := item2
+			for loop.Start(w, jsonDict, func(item runtime.Value) bool {
+				jsonKey := item
 				return runtime.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
-				jsonKey2 := loop.Item()
+				jsonKey := loop.Item()
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if runtime.IsMapping(jsonDict.Item(jsonKey2)) || (runtime.IsSequence(jsonDict.Item(jsonKey2)) && !runtime.IsString(jsonDict.Item(jsonKey2))) {
+				if runtime.IsMapping(jsonDict.Item(jsonKey)) || (runtime.IsSequence(jsonDict.Item(jsonKey)) && !runtime.IsString(jsonDict.Item(jsonKey))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
-					w.Write(jsonKey2)
+					w.Write(jsonKey)
 					w.WriteString(">")
-					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil)))
+					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey), nil, nil)))
 					w.WriteString("</")
-					w.Write(jsonKey2)
+					w.Write(jsonKey)
 					w.WriteString(">")
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
-					w.Write(jsonKey2)
+					w.Write(jsonKey)
 					w.WriteString(">")
-					w.Write(runtime.FilterString(jsonDict.Item(jsonKey2)))
+					w.Write(runtime.FilterString(jsonDict.Item(jsonKey)))
 					w.WriteString("</")
-					w.Write(jsonKey2)
+					w.Write(jsonKey)
 					w.WriteString(">")
 				}
 			}
@@ -135,14 +135,14 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
 	items2 := runtime.Iterate(w, loopMessages)
-	for i2 := range items2 {
-		m2 := items2[i2]
+	for i := range items2 {
+		m := items2[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
-		if runtime.EqStr(m2.ItemStr("role"), "user") {
+		if runtime.EqStr(m.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
 			runtime.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %}
-			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i2)))
+			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
@@ -165,7 +165,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			handledKeys2 := runtime.Undefined("handled_keys")
+			handledKeys := runtime.Undefined("handled_keys")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
 			toolFunction := tool.Attr("function")
 			if runtime.IsDefined(toolFunction) {
@@ -190,10 +190,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(toolParameters.Attr("properties"))) && runtime.IsMapping(toolParameters.Attr("properties")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
-				for i3 := range w.Count(len(keys)) {
-					paramName := keys[i3]
-					paramFields := values[i3]
-					var handledKeys3 runtime.Value
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramFields := values[i]
+					var handledKeys runtime.Value
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.WriteString("\n<name>")
@@ -224,16 +224,16 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</enum>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
-					handledKeys3 = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
+					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					renderExtraKeys(paramFields, handledKeys3)
+					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
-			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"))
+			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderExtraKeys(toolParameters, handledKeys2)
+			renderExtraKeys(toolParameters, handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
 			if runtime.IsDefined(toolParameters) && runtime.IsDefined(toolParameters.Attr("required")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
@@ -243,9 +243,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
+			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
-			renderExtraKeys(tool, handledKeys2)
+			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
@@ -261,9 +261,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104:1 {%- for message in loop_messages %}
-	var loop2 runtime.Loop
-	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
-		message := loop2.Item()
+	var loop runtime.Loop
+	for loop.Start(w, loopMessages, nil); loop.Next(); {
+		message := loop.Item()
 		var content runtime.Value
 		var includeContent runtime.Value
 		var c runtime.Value
@@ -296,7 +296,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			if (runtime.IsDefined(messageToolCalls) && runtime.IsIterable(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))))
+				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), ns.Attr("last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
 				if runtime.IsString(content) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(content, nil, nil)), runtime.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
@@ -346,10 +346,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
-						keys2, values2 := runtime.ItemsFilterPairs(toolCallArguments)
-						for i4 := range w.Count(len(keys2)) {
-							argsName := keys2[i4]
-							argsValue := values2[i4]
+						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
 							w.WriteString("<parameter=")
 							w.Write(argsName)
@@ -371,7 +371,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop2.Index0(), ns.Attr("last_user_idx"))) {
+				if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), ns.Attr("last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					w.WriteString("<|im_start|>assistant\n")
 					w.Write(runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), nil, nil))
@@ -411,7 +411,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
+			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -419,9 +419,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if loop2.Last().Truthy() {
+			} else if loop.Last().Truthy() {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}

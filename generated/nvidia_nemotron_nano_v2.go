@@ -143,66 +143,66 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		messages = messages.Slice(runtime.None(), runtime.Int(-1), runtime.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
-	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message2 := items2[i2]
-		var content2 runtime.Value
+	items := runtime.Iterate(w, messages)
+	for i := range items {
+		message := items[i]
+		var content runtime.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
-		message2Content := message2.ItemStr("content")
-		content2 = message2Content
+		messageContent := message.ItemStr("content")
+		content = messageContent
 		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
 			w.WriteString("<SPECIAL_11>User\n")
-			w.WriteStr(runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
+			w.WriteStr(runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
 			w.WriteString("\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n")
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
-			w.Write(message2Content)
+			w.Write(messageContent)
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i2 == len(items2)-1) && runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if !(i == len(items)-1) && runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
-			if content2.Truthy() && runtime.In(runtime.Str("</think>"), content2) {
+			if content.Truthy() && runtime.In(runtime.Str("</think>"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content2 = runtime.MethodStrip(runtime.FilterDefault(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+				content = runtime.MethodStrip(runtime.FilterDefault(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
 			w.WriteString("<SPECIAL_11>Assistant\n")
-			w.WriteStr(runtime.IfElse(!runtime.IsNone(content2), func() runtime.Value {
-				return runtime.MethodStrip(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+			w.WriteStr(runtime.IfElse(!runtime.IsNone(content), func() runtime.Value {
+				return runtime.MethodStrip(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			}, func() runtime.Value {
 				return runtime.Str("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
-			message2ToolCalls := message2.Attr("tool_calls")
-			if message2ToolCalls.Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !runtime.EqStr(runtime.MethodStrip(runtime.FilterDefault(content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), "") {
+				if !runtime.EqStr(runtime.MethodStrip(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90:7 {%- for call in message.tool_calls -%}
-				items3 := runtime.Iterate(w, message2ToolCalls)
-				for i3 := range items3 {
-					call := items3[i3]
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					call := items[i]
 					var fn runtime.Value
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := call.Attr("function")
@@ -227,7 +227,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
-					w.WriteStr(runtime.IfElse(!(i3 == len(items3)-1), func() runtime.Value {
+					w.WriteStr(runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
 						return runtime.Str(", ")
 					}, func() runtime.Value {
 						return runtime.Str("")
@@ -282,34 +282,34 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsDefined(ns.Attr("last_turn_assistant_tool_calls")) && runtime.Gt(runtime.FilterLength(ns.Attr("last_turn_assistant_tool_calls")), runtime.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
-			items4 := runtime.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
-			for i4 := range items4 {
-				call2 := items4[i4]
-				var fn2 runtime.Value
+			items := runtime.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
+			for i := range items {
+				call := items[i]
+				var fn runtime.Value
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
-				call2Function := call2.Attr("function")
-				if runtime.IsDefined(call2Function) {
-					fn2 = call2Function
+				callFunction := call.Attr("function")
+				if runtime.IsDefined(callFunction) {
+					fn = callFunction
 				} else {
-					fn2 = call2
+					fn = call
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 				w.WriteString("{\"name\": \"")
-				w.WriteStr(fn2.Attr("name"))
+				w.WriteStr(fn.Attr("name"))
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
-				fn2Arguments := fn2.Attr("arguments")
-				if runtime.IsString(fn2Arguments) {
+				fnArguments := fn.Attr("arguments")
+				if runtime.IsString(fnArguments) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
-					w.Write(fn2Arguments)
+					w.Write(fnArguments)
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
 					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
-					w.WriteJSON(fn2Arguments, nil, nil)
+					w.WriteJSON(fnArguments, nil, nil)
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
 				w.WriteString("}")
-				w.WriteStr(runtime.IfElse(!(i4 == len(items4)-1), func() runtime.Value {
+				w.WriteStr(runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
 					return runtime.Str(", ")
 				}, func() runtime.Value {
 					return runtime.Str("")

@@ -136,25 +136,25 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
 				items := runtime.Iterate(w, paramSpecOneOf)
 				for i := range items {
-					variant2 := items[i]
+					variant := items[i]
 					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(variant2, requiredParams, runtime.Missing())
+						renderTypescriptType(variant, requiredParams, runtime.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-					variant2Description := variant2.Attr("description")
-					if variant2Description.Truthy() {
+					variantDescription := variant.Attr("description")
+					if variantDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
 						w.WriteString("// ")
-						w.WriteStr(variant2Description)
+						w.WriteStr(variantDescription)
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
-					variant2Default := variant2.Attr("default")
-					if runtime.IsDefined(variant2Default) {
+					variantDefault := variant.Attr("default")
+					if runtime.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
-						w.WriteJSON(variant2Default, nil, nil)
+						w.WriteJSON(variantDefault, nil, nil)
 					}
 					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -196,9 +196,9 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 				keys, values := runtime.DictItems(paramSpecProperties)
-				for i2 := range w.Count(len(keys)) {
-					propName := keys[i2]
-					propSpec := values[i2]
+				for i := range w.Count(len(keys)) {
+					propName := keys[i]
+					propSpec := values[i]
 					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
 					w.Write(propName)
 					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
@@ -216,7 +216,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 						}), runtime.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
-					if !(i2 == len(keys)-1) {
+					if !(i == len(keys)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -231,9 +231,9 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools2 runtime.Value) {
+	renderToolNamespace := func(namespaceName, tools runtime.Value) {
 		namespaceName = runtime.Param(namespaceName, "namespace_name")
-		tools2 = runtime.Param(tools2, "tools")
+		tools = runtime.Param(tools, "tools")
 		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
 		w.WriteString("## ")
 		w.WriteStr(namespaceName)
@@ -243,7 +243,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(namespaceName)
 		w.WriteString(" {\n\n")
 		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools2) {
+		for _, tool := range runtime.Iterate(w, tools) {
 			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
 			tool = tool.Attr("function")
 			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
@@ -259,16 +259,16 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			if toolParameters.Truthy() && toolParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				keys2, values2 := runtime.DictItems(toolParameters.Attr("properties"))
-				for i3 := range w.Count(len(keys2)) {
-					paramName := keys2[i3]
-					paramSpec2 := values2[i3]
+				keys, values := runtime.DictItems(toolParameters.Attr("properties"))
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramSpec := values[i]
 					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-					paramSpec2Description := paramSpec2.Attr("description")
-					if paramSpec2Description.Truthy() {
+					paramSpecDescription := paramSpec.Attr("description")
+					if paramSpecDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
 						w.WriteString("// ")
-						w.WriteStr(paramSpec2Description)
+						w.WriteStr(paramSpecDescription)
 						w.WriteString("\n")
 					}
 					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
@@ -283,32 +283,32 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(paramSpec2, runtime.Or(toolParametersRequired, func() runtime.Value {
+						renderTypescriptType(paramSpec, runtime.Or(toolParametersRequired, func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
-					paramSpec2Default := paramSpec2.Attr("default")
-					if runtime.IsDefined(paramSpec2Default) {
+					paramSpecDefault := paramSpec.Attr("default")
+					if runtime.IsDefined(paramSpecDefault) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-						if paramSpec2.Attr("enum").Truthy() {
+						if paramSpec.Attr("enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
 							w.WriteString(", // default: ")
-							w.WriteStr(paramSpec2Default)
-						} else if paramSpec2.Attr("oneOf").Truthy() {
+							w.WriteStr(paramSpecDefault)
+						} else if paramSpec.Attr("oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
 							w.WriteString("// default: ")
-							w.WriteStr(paramSpec2Default)
+							w.WriteStr(paramSpecDefault)
 						} else {
 							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
 							w.WriteString(", // default: ")
-							w.WriteJSON(paramSpec2Default, nil, nil)
+							w.WriteJSON(paramSpecDefault, nil, nil)
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
-					if !(i3 == len(keys2)-1) {
+					if !(i == len(keys)-1) {
 						w.WriteString(",\n")
 					} else {
 						// openai-gpt-oss-120b.jinja:138:21 {%- else %}
@@ -371,14 +371,14 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
 			availableBuiltinTools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("browser", runtime.Bool(false)), runtime.KW("python", runtime.Bool(false))})
 			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
-			for _, tool2 := range runtime.Iterate(w, builtinTools) {
+			for _, tool := range runtime.Iterate(w, builtinTools) {
 				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
-				if runtime.EqStr(tool2, "browser") {
+				if runtime.EqStr(tool, "browser") {
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
 					runtime.CheckNamespace(availableBuiltinTools)
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
 					runtime.SetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
-				} else if runtime.EqStr(tool2, "python") {
+				} else if runtime.EqStr(tool, "python") {
 					// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
 					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
 					runtime.CheckNamespace(availableBuiltinTools)
@@ -435,9 +435,9 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	// openai-gpt-oss-120b.jinja:258:1 {%- set last_tool_call = namespace(name=none) %}
 	lastToolCallName := runtime.None()
 	// openai-gpt-oss-120b.jinja:259:1 {%- for message in loop_messages -%}
-	items2 := runtime.Iterate(w, loopMessages)
-	for i4 := range items2 {
-		message := items2[i4]
+	items := runtime.Iterate(w, loopMessages)
+	for i := range items {
+		message := items[i]
 		var toolCall runtime.Value
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
@@ -465,7 +465,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
-				for _, futureMessage := range runtime.Iterate(w, loopMessages.Slice(runtime.Int(int64(i4+1)), runtime.None(), runtime.None())) {
+				for _, futureMessage := range runtime.Iterate(w, loopMessages.Slice(runtime.Int(int64(i+1)), runtime.None(), runtime.None())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
 					if runtime.EqStr(futureMessage.Attr("role"), "assistant") && runtime.NotIn(runtime.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
@@ -481,15 +481,15 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
-				messageContent2 := message.Attr("content")
-				if messageContent2.Truthy() && message.Attr("thinking").Truthy() {
+				messageContent := message.Attr("content")
+				if messageContent.Truthy() && message.Attr("thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					w.Write(runtime.RaiseException(runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
-				} else if messageContent2.Truthy() && !futureFinalMessageFound {
+				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					w.WriteStr(messageContent2)
+					w.WriteStr(messageContent)
 					w.WriteString("<|end|>")
 				} else if message.Attr("thinking").Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
@@ -515,7 +515,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
 				lastToolCallName = toolCall.Attr("name")
-			} else if (i4 == len(items2)-1) && !addGenerationPrompt.Truthy() {
+			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
 				if runtime.In(runtime.Str("thinking"), message) {

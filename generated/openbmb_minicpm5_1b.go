@@ -56,7 +56,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	// openbmb-MiniCPM5-1B.jinja:1:17 {%- if tools %}
 	if tools.Truthy() {
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
-		mark2 := w.Mark()
+		mark := w.Mark()
 		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// openbmb-MiniCPM5-1B.jinja:4:9 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
@@ -66,7 +66,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
-		toolDefinitions = w.Cut(mark2)
+		toolDefinitions = w.Cut(mark)
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
@@ -90,11 +90,11 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
-		messages02 := messages.ItemInt(0)
-		if runtime.EqStr(messages02.Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			w.WriteStr(messages02.Attr("content"))
+			w.WriteStr(messages0.Attr("content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -118,8 +118,8 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:35:1 {%- for message in messages %}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message2 := items2[i2]
+	for i := range items2 {
+		message := items2[i]
 		var content runtime.Value
 		var reasoningContent runtime.Value
 		var contentParts runtime.Value
@@ -128,34 +128,34 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		var toolSepCount runtime.Value
 		hasToolSep := hasToolSepInput
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
-		message2Content := message2.Attr("content")
-		if runtime.IsString(message2Content) {
+		messageContent := message.Attr("content")
+		if runtime.IsString(messageContent) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
-			content = message2Content
+			content = messageContent
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:38:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:39:9 {%- set content = '' %}
 			content = runtime.Str("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		message2Role := message2.Attr("role")
-		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i2 == 0)) {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message2Role)
+			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
-			message2ReasoningContent := message2.Attr("reasoning_content")
-			if runtime.IsString(message2ReasoningContent) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
-				reasoningContent = message2ReasoningContent
+				reasoningContent = messageReasoningContent
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:47:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
@@ -167,30 +167,30 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
-			message2ToolCalls := message2.Attr("tool_calls")
-			if message2ToolCalls.Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
 				contentParts = runtime.MethodSplitSep(content, runtime.Str("<tool_sep>"))
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
 				processedContent = contentParts.ItemInt(0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
-				toolCallsCount = runtime.FilterLength(message2ToolCalls)
+				toolCallsCount = runtime.FilterLength(messageToolCalls)
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
 				toolSepCount = runtime.Sub(runtime.FilterLength(contentParts), runtime.Int(1))
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
 				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
-				for _, i3 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts))) {
+				for _, i := range runtime.Iterate(w, runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts))) {
 					var toolIndex runtime.Value
 					var toolCall runtime.Value
 					singleToolXml := singleToolXmlInput
 					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
-					toolIndex = runtime.Sub(i3, runtime.Int(1))
+					toolIndex = runtime.Sub(i, runtime.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
 					if runtime.Lt(toolIndex, toolCallsCount) {
 						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
-						toolCall = message2ToolCalls.Item(toolIndex)
+						toolCall = messageToolCalls.Item(toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
 						toolCallFunction := toolCall.Attr("function")
 						if toolCallFunction.Truthy() {
@@ -198,7 +198,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							toolCall = toolCallFunction
 						}
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
-						mark3 := w.Mark()
+						mark := w.Mark()
 						var argsDict runtime.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
@@ -211,9 +211,9 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
 							keys, values := runtime.DictItems(argsDict)
-							for i4 := range w.Count(len(keys)) {
-								paramName := keys[i4]
-								paramValue := values[i4]
+							for i := range w.Count(len(keys)) {
+								paramName := keys[i]
+								paramValue := values[i]
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
 								w.WriteString("<param name=\"")
 								w.Write(paramName)
@@ -234,82 +234,82 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("</function>")
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
-						singleToolXml = w.Cut(mark3)
+						singleToolXml = w.Cut(mark)
 						// openbmb-MiniCPM5-1B.jinja:84:21 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
-						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i3))
+						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i))
 					} else {
 						// openbmb-MiniCPM5-1B.jinja:85:21 {%- else %}
 						// openbmb-MiniCPM5-1B.jinja:86:21 {%- set processed_content = processed_content + content_parts[i] %}
-						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i3))
+						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i))
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
 				if runtime.Gt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
 					for _, remainingIndex := range runtime.Iterate(w, runtime.Range(in, toolSepCount, toolCallsCount)) {
-						var toolCall2 runtime.Value
+						var toolCall runtime.Value
 						remainingToolXml := runtime.Undefined("remaining_tool_xml")
-						processedContent3 := processedContent
+						processedContent2 := processedContent
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
-						toolCall2 = message2ToolCalls.Item(remainingIndex)
+						toolCall = messageToolCalls.Item(remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
-						toolCall2Function := toolCall2.Attr("function")
-						if toolCall2Function.Truthy() {
+						toolCallFunction := toolCall.Attr("function")
+						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
-							toolCall2 = toolCall2Function
+							toolCall = toolCallFunction
 						}
 						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
-						mark4 := w.Mark()
-						var argsDict2 runtime.Value
+						mark := w.Mark()
+						var argsDict runtime.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						w.Write(toolCall2.Attr("name"))
+						w.Write(toolCall.Attr("name"))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
-						toolCall2Arguments := toolCall2.Attr("arguments")
-						if toolCall2Arguments.Truthy() {
+						toolCallArguments := toolCall.Attr("arguments")
+						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
-							argsDict2 = toolCall2Arguments
+							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
-							keys2, values2 := runtime.DictItems(argsDict2)
-							for i5 := range w.Count(len(keys2)) {
-								paramName2 := keys2[i5]
-								paramValue2 := values2[i5]
+							keys, values := runtime.DictItems(argsDict)
+							for i := range w.Count(len(keys)) {
+								paramName := keys[i]
+								paramValue := values[i]
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
 								w.WriteString("<param name=\"")
-								w.Write(paramName2)
+								w.Write(paramName)
 								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if runtime.IsString(paramValue2) && ((runtime.In(runtime.Str("<"), paramValue2) || runtime.In(runtime.Str("&"), paramValue2)) || runtime.In(runtime.Str("\n"), paramValue2)) {
+								if runtime.IsString(paramValue) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
-									w.WriteStr(paramValue2)
+									w.WriteStr(paramValue)
 									w.WriteString("]]>")
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:104:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:105:37 {{- param_value }}
-									w.Write(paramValue2)
+									w.Write(paramValue)
 								}
 								w.WriteString("</param>")
 							}
 						}
 						w.WriteString("</function>")
 						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
-						remainingToolXml = w.Cut(mark4)
+						remainingToolXml = w.Cut(mark)
 						// openbmb-MiniCPM5-1B.jinja:112:21 {%- set processed_content = processed_content + remaining_tool_xml %}
-						processedContent3 = runtime.Add(processedContent3, remainingToolXml)
+						processedContent2 = runtime.Add(processedContent2, remainingToolXml)
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:116:13 {%- set content = processed_content %}
 				content = processedContent
 			}
 			// openbmb-MiniCPM5-1B.jinja:119:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.Gt(runtime.Int(int64(i2)), nsLastQueryIndex) {
+			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
 				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
-					w.WriteStr(message2Role)
+					w.WriteStr(messageRole)
 					w.WriteString("\n<think>\n")
 					w.WriteStr(runtime.MethodStripChars(reasoningContent, runtime.Str("\n")))
 					w.WriteString("\n</think>\n\n")
@@ -318,7 +318,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.WriteString("<|im_start|>")
-					w.WriteStr(message2Role)
+					w.WriteStr(messageRole)
 					w.WriteString("\n")
 					w.WriteStr(content)
 				}
@@ -326,55 +326,55 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:125:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:126:13 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.WriteString("<|im_start|>")
-				w.WriteStr(message2Role)
+				w.WriteStr(messageRole)
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
-			if message2ToolCalls.Truthy() && !hasToolSep.Truthy() {
+			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130:13 {%- for tool_call in message.tool_calls %}
-				items3 := runtime.Iterate(w, message2ToolCalls)
-				for i6 := range items3 {
-					toolCall3 := items3[i6]
-					var argsDict3 runtime.Value
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					toolCall := items[i]
+					var argsDict runtime.Value
 					// openbmb-MiniCPM5-1B.jinja:131:17 {%- if (loop.first and content) or (not loop.first) %}
-					if ((i6 == 0) && content.Truthy()) || !(i6 == 0) {
+					if ((i == 0) && content.Truthy()) || !(i == 0) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
-					toolCall3Function := toolCall3.Attr("function")
-					if toolCall3Function.Truthy() {
+					toolCallFunction := toolCall.Attr("function")
+					if toolCallFunction.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
-						toolCall3 = toolCall3Function
+						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.WriteString("<function name=\"")
-					w.Write(toolCall3.Attr("name"))
+					w.Write(toolCall.Attr("name"))
 					w.WriteString("\">")
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
-					toolCall3Arguments := toolCall3.Attr("arguments")
-					if toolCall3Arguments.Truthy() {
+					toolCallArguments := toolCall.Attr("arguments")
+					if toolCallArguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
-						argsDict3 = toolCall3Arguments
+						argsDict = toolCallArguments
 						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
-						keys3, values3 := runtime.DictItems(argsDict3)
-						for i7 := range w.Count(len(keys3)) {
-							paramName3 := keys3[i7]
-							paramValue3 := values3[i7]
+						keys, values := runtime.DictItems(argsDict)
+						for i := range w.Count(len(keys)) {
+							paramName := keys[i]
+							paramValue := values[i]
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
 							w.WriteString("<param name=\"")
-							w.Write(paramName3)
+							w.Write(paramName)
 							w.WriteString("\">")
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							if runtime.IsString(paramValue3) && ((runtime.In(runtime.Str("<"), paramValue3) || runtime.In(runtime.Str("&"), paramValue3)) || runtime.In(runtime.Str("\n"), paramValue3)) {
+							if runtime.IsString(paramValue) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
 								w.WriteString("<![CDATA[")
-								w.WriteStr(paramValue3)
+								w.WriteStr(paramValue)
 								w.WriteString("]]>")
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:144:29 {%- else %}
 								// openbmb-MiniCPM5-1B.jinja:145:29 {{- param_value }}
-								w.Write(paramValue3)
+								w.Write(paramValue)
 							}
 							w.WriteString("</param>")
 						}
@@ -383,25 +383,25 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
-			if runtime.IsString(message2Content) {
+			if runtime.IsString(messageContent) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
 				w.Write(content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
-				w.WriteJSON(message2Content, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				w.WriteJSON(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -151,16 +151,16 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 						var functionData runtime.Value
-						var args2 runtime.Value
+						var args runtime.Value
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
 						functionData = toolCall.Attr("function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
 						w.WriteString("<tool_call>")
 						w.WriteStr(functionData.Attr("name"))
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
-						args2 = functionData.Attr("arguments")
+						args = functionData.Attr("arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
-						keys, values := runtime.DictItems(args2)
+						keys, values := runtime.DictItems(args)
 						for i := range w.Count(len(keys)) {
 							k := keys[i]
 							v := values[i]

@@ -191,7 +191,7 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 						// poolside-Laguna-XS.2.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 							var functionData runtime.Value
-							var args2 runtime.Value
+							var args runtime.Value
 							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
 							functionData = toolCall.Attr("function")
 							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
@@ -199,12 +199,12 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(functionData.Attr("name"))
 							w.WriteString("\n")
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
-							args2 = functionData.Attr("arguments")
+							args = functionData.Attr("arguments")
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
-							keys, values := runtime.DictItems(args2)
-							for i2 := range w.Count(len(keys)) {
-								k := keys[i2]
-								v := values[i2]
+							keys, values := runtime.DictItems(args)
+							for i := range w.Count(len(keys)) {
+								k := keys[i]
+								v := values[i]
 								// poolside-Laguna-XS.2.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
 								w.WriteString("<arg_key>")
 								w.Write(k)

@@ -54,23 +54,23 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
 	videoCountValue := runtime.Int(0)
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
-	renderContent := func(content2, doVisionCount, isSystemContent runtime.Value) {
-		content2 = runtime.Param(content2, "content")
+	renderContent := func(content, doVisionCount, isSystemContent runtime.Value) {
+		content = runtime.Param(content, "content")
 		doVisionCount = runtime.Param(doVisionCount, "do_vision_count")
 		if isSystemContent.IsMissing() {
 			isSystemContent = runtime.Bool(false)
 		}
 		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
-		if runtime.IsString(content2) {
+		if runtime.IsString(content) {
 			// Qwen3.5-4B.jinja:5:9 {{- content }}
-			w.Write(content2)
-		} else if runtime.IsIterable(content2) && !runtime.IsMapping(content2) {
+			w.Write(content)
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
 			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
-			for _, item2 := range runtime.Iterate(w, content2) {
+			for _, item := range runtime.Iterate(w, content) {
 				addVisionId := addVisionIdInput
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (runtime.In(runtime.Str("image"), item2) || runtime.In(runtime.Str("image_url"), item2)) || runtime.EqStr(item2.Attr("type"), "image") {
+				if (runtime.In(runtime.Str("image"), item) || runtime.In(runtime.Str("image_url"), item)) || runtime.EqStr(item.Attr("type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
@@ -89,7 +89,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if runtime.In(runtime.Str("video"), item2) || runtime.EqStr(item2.Attr("type"), "video") {
+				} else if runtime.In(runtime.Str("video"), item) || runtime.EqStr(item.Attr("type"), "video") {
 					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
@@ -109,17 +109,17 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if runtime.In(runtime.Str("text"), item2) {
+				} else if runtime.In(runtime.Str("text"), item) {
 					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-					w.Write(item2.Attr("text"))
+					w.Write(item.Attr("text"))
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
 					w.Write(runtime.RaiseException(runtime.Str("Unexpected item type in content.")))
 				}
 			}
-		} else if runtime.IsNone(content2) || runtime.IsUndefined(content2) {
+		} else if runtime.IsNone(content) || runtime.IsUndefined(content) {
 			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
 			w.WriteString("")
 		} else {
@@ -160,11 +160,11 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// Qwen3.5-4B.jinja:61:5 {%- else %}
 		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
-		messages02 := messages.ItemInt(0)
-		if runtime.EqStr(messages02.Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = runtime.FilterTrim(w.Capture(func() {
-				renderContent(messages02.Attr("content"), runtime.Bool(false), runtime.Bool(true))
+				renderContent(messages0.Attr("content"), runtime.Bool(false), runtime.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n"))
@@ -178,17 +178,17 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index runtime.Value
-		var content3 runtime.Value
+		var content runtime.Value
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
-			content3 = runtime.FilterTrim(w.Capture(func() {
+			content = runtime.FilterTrim(w.Capture(func() {
 				renderContent(message.Attr("content"), runtime.Bool(false), runtime.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(runtime.MethodStartswith(content3, runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(content3, runtime.Str("</tool_response>")).Truthy()) {
+			if !(runtime.MethodStartswith(content, runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(content, runtime.Str("</tool_response>")).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -204,42 +204,42 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	var loop runtime.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
-		message2 := loop.Item()
-		var content4 runtime.Value
+		message := loop.Item()
+		var content runtime.Value
 		var reasoningContent runtime.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
-		content4 = runtime.FilterTrim(w.Capture(func() {
-			renderContent(message2.Attr("content"), runtime.Bool(true), runtime.Missing())
+		content = runtime.FilterTrim(w.Capture(func() {
+			renderContent(message.Attr("content"), runtime.Bool(true), runtime.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
-		message2Role := message2.Attr("role")
-		if runtime.EqStr(message2Role, "system") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
 				w.Write(runtime.RaiseException(runtime.Str("System message must be at the beginning.")))
 			}
-		} else if runtime.EqStr(message2Role, "user") {
+		} else if runtime.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message2Role, "assistant") {
+			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
-			message2ReasoningContent := message2.Attr("reasoning_content")
-			if runtime.IsString(message2ReasoningContent) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
-				reasoningContent = message2ReasoningContent
+				reasoningContent = messageReasoningContent
 			} else {
 				// Qwen3.5-4B.jinja:93:13 {%- else %}
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content4) {
+				if runtime.In(runtime.Str("</think>"), content) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content4, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content4 = runtime.MethodLstripChars(runtime.MethodSplitSep(content4, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
@@ -247,19 +247,19 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
 			if runtime.Gt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content4)
+				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content)
 			} else {
 				// Qwen3.5-4B.jinja:102:13 {%- else %}
 				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content4)
+				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), content)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			message2ToolCalls := message2.Attr("tool_calls")
-			if (message2ToolCalls.Truthy() && runtime.IsIterable(message2ToolCalls)) && !runtime.IsMapping(message2ToolCalls) {
+			messageToolCalls := message.Attr("tool_calls")
+			if (messageToolCalls.Truthy() && runtime.IsIterable(messageToolCalls)) && !runtime.IsMapping(messageToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
-				items2 := runtime.Iterate(w, message2ToolCalls)
-				for i2 := range items2 {
-					toolCall := items2[i2]
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
 					if runtime.IsDefined(toolCallFunction) {
@@ -267,9 +267,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						toolCall = toolCallFunction
 					}
 					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
-					if i2 == 0 {
+					if i == 0 {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
-						if runtime.FilterTrim(content4, nil, nil).Truthy() {
+						if runtime.FilterTrim(content, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							w.WriteAdd(runtime.Str("\n\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
 						} else {
@@ -287,9 +287,9 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
-						for i3 := range w.Count(len(keys)) {
-							argsName := keys[i3]
-							argsValue := values[i3]
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
@@ -307,7 +307,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
@@ -315,7 +315,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen3.5-4B.jinja:136:9 {{- content }}
-			w.Write(content4)
+			w.Write(content)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {

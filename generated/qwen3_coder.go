@@ -56,30 +56,30 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(jsonDict) {
 			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop runtime.Loop
-			for loop.Start(w, jsonDict, func(item2 runtime.Value) bool {
-				jsonKey := item2
+			for loop.Start(w, jsonDict, func(item runtime.Value) bool {
+				jsonKey := item
 				return runtime.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
-				jsonKey2 := loop.Item()
+				jsonKey := loop.Item()
 				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if runtime.IsMapping(jsonDict.Item(jsonKey2)) || (runtime.IsSequence(jsonDict.Item(jsonKey2)) && !runtime.IsString(jsonDict.Item(jsonKey2))) {
+				if runtime.IsMapping(jsonDict.Item(jsonKey)) || (runtime.IsSequence(jsonDict.Item(jsonKey)) && !runtime.IsString(jsonDict.Item(jsonKey))) {
 					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
-					w.Write(jsonKey2)
+					w.Write(jsonKey)
 					w.WriteString(">")
-					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey2), nil, nil)))
+					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey), nil, nil)))
 					w.WriteString("</")
-					w.Write(jsonKey2)
+					w.Write(jsonKey)
 					w.WriteString(">")
 				} else {
 					// Qwen3-Coder.jinja:6:17 {%- else %}
 					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
-					w.Write(jsonKey2)
+					w.Write(jsonKey)
 					w.WriteString(">")
-					w.Write(runtime.FilterString(jsonDict.Item(jsonKey2)))
+					w.Write(runtime.FilterString(jsonDict.Item(jsonKey)))
 					w.WriteString("</")
-					w.Write(jsonKey2)
+					w.Write(jsonKey)
 					w.WriteString(">")
 				}
 			}
@@ -118,7 +118,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
-			handledKeys2 := runtime.Undefined("handled_keys")
+			handledKeys := runtime.Undefined("handled_keys")
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
 			toolFunction := tool.Attr("function")
 			if runtime.IsDefined(toolFunction) {
@@ -146,7 +146,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
-					var handledKeys3 runtime.Value
+					var handledKeys runtime.Value
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.WriteString("\n<name>")
@@ -169,21 +169,21 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("</description>")
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
-					handledKeys3 = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"))
+					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"))
 					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					renderExtraKeys(paramFields, handledKeys3)
+					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
-			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
+			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderExtraKeys(toolParameters, handledKeys2)
+			renderExtraKeys(toolParameters, handledKeys)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys2 = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
+			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
 			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
-			renderExtraKeys(tool, handledKeys2)
+			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
@@ -199,9 +199,9 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Qwen3-Coder.jinja:75:1 {%- for message in loop_messages %}
-	var loop2 runtime.Loop
-	for loop2.Start(w, loopMessages, nil); loop2.Next(); {
-		message := loop2.Item()
+	var loop runtime.Loop
+	for loop.Start(w, loopMessages, nil); loop.Next(); {
+		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		messageRole := message.Attr("role")
 		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"))) && runtime.IsIterable(message.Attr("tool_calls"))) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls")), runtime.Int(0)) {
@@ -227,10 +227,10 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				toolCallArguments := toolCall.Attr("arguments")
 				if runtime.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
-					keys2, values2 := runtime.ItemsFilterPairs(toolCallArguments)
-					for i2 := range w.Count(len(keys2)) {
-						argsName := keys2[i2]
-						argsValue := values2[i2]
+					keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+					for i := range w.Count(len(keys)) {
+						argsName := keys[i]
+						argsValue := values[i]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
 						w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
@@ -254,7 +254,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop2.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop2.Value().Attr("previtem").Attr("role"), "tool") {
+			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -262,9 +262,9 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop2.Last().Truthy() && !runtime.EqStr(loop2.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if loop2.Last().Truthy() {
+			} else if loop.Last().Truthy() {
 				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}

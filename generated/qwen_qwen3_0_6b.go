@@ -67,11 +67,11 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// Qwen-Qwen3-0.6B.jinja:12:5 {%- else %}
 		// Qwen-Qwen3-0.6B.jinja:13:5 {%- if messages[0].role == 'system' %}
-		messages02 := messages.ItemInt(0)
-		if runtime.EqStr(messages02.Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			w.WriteStr(messages02.Attr("content"))
+			w.WriteStr(messages0.Attr("content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -95,49 +95,49 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-Qwen3-0.6B.jinja:25:1 {%- for message in messages %}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message2 := items2[i2]
+	for i := range items2 {
+		message := items2[i]
 		var content runtime.Value
 		var reasoningContent runtime.Value
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		message2Role := message2.Attr("role")
-		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i2 == 0)) {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
-			w.WriteStr(message2Role)
+			w.WriteStr(messageRole)
 			w.WriteString("\n")
-			w.WriteStr(message2.Attr("content"))
+			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(message2Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
-			message2Content := message2.Attr("content")
-			content = message2Content
+			messageContent := message.Attr("content")
+			content = messageContent
 			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
-			message2ReasoningContent := message2.Attr("reasoning_content")
-			if runtime.IsDefined(message2ReasoningContent) && !runtime.IsNone(message2ReasoningContent) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if runtime.IsDefined(messageReasoningContent) && !runtime.IsNone(messageReasoningContent) {
 				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
-				reasoningContent = message2ReasoningContent
+				reasoningContent = messageReasoningContent
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:33:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
-				if runtime.In(runtime.Str("</think>"), message2Content) {
+				if runtime.In(runtime.Str("</think>"), messageContent) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.MethodSplitSep(message2Content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = runtime.MethodLstripChars(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(message2Content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.Gt(runtime.Int(int64(i2)), nsLastQueryIndex) {
+			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
 				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
-				if (i2 == len(items2)-1) || (!(i2 == len(items2)-1) && reasoningContent.Truthy()) {
+				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
-					w.WriteStr(message2Role)
+					w.WriteStr(messageRole)
 					w.WriteString("\n<think>\n")
 					w.WriteStr(runtime.MethodStripChars(reasoningContent, runtime.Str("\n")))
 					w.WriteString("\n</think>\n\n")
@@ -146,7 +146,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
 					w.WriteString("<|im_start|>")
-					w.WriteStr(message2Role)
+					w.WriteStr(messageRole)
 					w.WriteString("\n")
 					w.WriteStr(content)
 				}
@@ -154,19 +154,19 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				// Qwen-Qwen3-0.6B.jinja:45:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:46:13 {{- '<|im_start|>' + message.role + '\n' + content }}
 				w.WriteString("<|im_start|>")
-				w.WriteStr(message2Role)
+				w.WriteStr(messageRole)
 				w.WriteString("\n")
 				w.WriteStr(content)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
-			message2ToolCalls := message2.Attr("tool_calls")
-			if message2ToolCalls.Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
-				items3 := runtime.Iterate(w, message2ToolCalls)
-				for i3 := range items3 {
-					toolCall := items3[i3]
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					toolCall := items[i]
 					// Qwen-Qwen3-0.6B.jinja:50:17 {%- if (loop.first and content) or (not loop.first) %}
-					if ((i3 == 0) && content.Truthy()) || !(i3 == 0) {
+					if ((i == 0) && content.Truthy()) || !(i == 0) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53:17 {%- if tool_call.function %}
@@ -193,18 +193,18 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:68:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen3-0.6B.jinja:69:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
-			w.Write(message2.Attr("content"))
+			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -70,11 +70,11 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// Qwen-QwQ-32B.jinja:14:5 {%- else %}
 		// Qwen-QwQ-32B.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
-		messages02 := messages.ItemInt(0)
-		if runtime.EqStr(messages02.ItemStr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.ItemStr("role"), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			w.WriteStr(messages02.ItemStr("content"))
+			w.WriteStr(messages0.ItemStr("content"))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -113,18 +113,18 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
-			messageContent2 := message.Attr("content")
-			content = messageContent2
+			messageContent := message.Attr("content")
+			content = messageContent
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = runtime.MethodLstripChars(runtime.MethodSplitSep(messageContent2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+				content = runtime.MethodLstripChars(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
-			if messageContent2.Truthy() {
+			if messageContent.Truthy() {
 				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
 				w.WriteString("\n")
 				w.WriteStr(content)

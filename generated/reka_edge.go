@@ -55,11 +55,11 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
-	renderContent := func(content, numImgTokens2, numVideoFrames2 runtime.Value) {
+	renderContent := func(content, numImgTokens, numVideoFrames runtime.Value) {
 		content = runtime.Param(content, "content")
-		numImgTokens2 = runtime.Param(numImgTokens2, "num_img_tokens")
-		numVideoFrames2 = runtime.Param(numVideoFrames2, "num_video_frames")
-		var ns2 runtime.Value
+		numImgTokens = runtime.Param(numImgTokens, "num_img_tokens")
+		numVideoFrames = runtime.Param(numVideoFrames, "num_video_frames")
+		var ns runtime.Value
 		// Reka-Edge.jinja:2:5 {%- if content is string -%}
 		if runtime.IsString(content) {
 			// Reka-Edge.jinja:3:9 {{- content -}}
@@ -67,62 +67,62 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
+			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
-			for _, item2 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				var itemType runtime.Value
 				var text runtime.Value
 				var repeatTokens runtime.Value
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = runtime.MethodGet(item2, runtime.Str("type"))
+				itemType = runtime.MethodGet(item, runtime.Str("type"))
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("text"))) {
+				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("text"))) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = runtime.MethodGetDefault(item2, runtime.Str("text"), runtime.Str(""))
+					text = runtime.MethodGetDefault(item, runtime.Str("text"), runtime.Str(""))
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
-						if ns2.Attr("prev_was_text").Truthy() {
+						if ns.Attr("prev_was_text").Truthy() {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
-							runtime.CheckNamespace(ns2)
+							runtime.CheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str(" ")))
+							runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
-						runtime.CheckNamespace(ns2)
+						runtime.CheckNamespace(ns)
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), text))
+						runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), text))
 					}
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
-					runtime.CheckNamespace(ns2)
+					runtime.CheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
-					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("image")))) || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("image_url"))) {
+					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
+				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image_url"))) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
-					runtime.CheckNamespace(ns2)
+					runtime.CheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens2), runtime.Str("</image>")))
+					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens), runtime.Str("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					runtime.CheckNamespace(ns2)
+					runtime.CheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
-					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("video")))) || !runtime.IsNone(runtime.MethodGet(item2, runtime.Str("video_url"))) {
+					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(false))
+				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video_url"))) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
-					repeatTokens = runtime.Mul(numImgTokens2, numVideoFrames2)
+					repeatTokens = runtime.Mul(numImgTokens, numVideoFrames)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
-					runtime.CheckNamespace(ns2)
+					runtime.CheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					runtime.SetAttr(ns2, "out", runtime.Concat(ns2.Attr("out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
+					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					runtime.CheckNamespace(ns2)
+					runtime.CheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
-					runtime.SetAttr(ns2, "prev_was_text", runtime.Bool(false))
+					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(false))
 				}
 			}
 			// Reka-Edge.jinja:26:9 {{- ns.out -}}
-			w.Write(ns2.Attr("out"))
+			w.Write(ns.Attr("out"))
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
@@ -132,15 +132,15 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	for i := range items {
 		msg := items[len(items)-1-i]
 		var idx runtime.Value
-		var content2 runtime.Value
+		var content runtime.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
 		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
 		if runtime.EqStr(runtime.MethodGet(msg, runtime.Str("role")), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
-			content2 = runtime.MethodGetDefault(msg, runtime.Str("content"), runtime.Str(""))
+			content = runtime.MethodGetDefault(msg, runtime.Str("content"), runtime.Str(""))
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((runtime.IsString(content2) && runtime.MethodStartswith(content2, runtime.Str("<tool_response>")).Truthy()) && runtime.MethodEndswith(content2, runtime.Str("</tool_response>")).Truthy()) {
+			if !((runtime.IsString(content) && runtime.MethodStartswith(content, runtime.Str("<tool_response>")).Truthy()) && runtime.MethodEndswith(content, runtime.Str("</tool_response>")).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
@@ -204,10 +204,10 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), preambleNsText, runtime.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
-	for _, idx2 := range runtime.Iterate(w, runtime.Range(in, startIdx, runtime.FilterLength(messages))) {
+	for _, idx := range runtime.Iterate(w, runtime.Range(in, startIdx, runtime.FilterLength(messages))) {
 		var message runtime.Value
 		var role runtime.Value
-		var content3 runtime.Value
+		var content runtime.Value
 		var toolCalls runtime.Value
 		var contentText runtime.Value
 		var reasoningText runtime.Value
@@ -215,29 +215,29 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		continueFinalMessage := continueFinalMessageInput
 		var responseText runtime.Value
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
-		message = messages.Item(idx2)
+		message = messages.Item(idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
 		role = runtime.MethodGet(message, runtime.Str("role"))
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content3 = runtime.MethodGet(message, runtime.Str("content"))
+		content = runtime.MethodGet(message, runtime.Str("content"))
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
 		if runtime.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
 			prefixNsValue := runtime.Str("human: ")
 			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
-			if runtime.IsSequence(content3) && !runtime.IsString(content3) {
+			if runtime.IsSequence(content) && !runtime.IsString(content) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
-				for _, item3 := range runtime.Iterate(w, content3) {
-					var text2 runtime.Value
+				for _, item := range runtime.Iterate(w, content) {
+					var text runtime.Value
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if runtime.EqStr(runtime.MethodGet(item3, runtime.Str("type")), "text") || !runtime.IsNone(runtime.MethodGet(item3, runtime.Str("text"))) {
+					if runtime.EqStr(runtime.MethodGet(item, runtime.Str("type")), "text") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("text"))) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
-						text2 = runtime.MethodGetDefault(item3, runtime.Str("text"), runtime.Str(""))
+						text = runtime.MethodGetDefault(item, runtime.Str("text"), runtime.Str(""))
 						// Reka-Edge.jinja:86:21 {%- if text -%}
-						if text2.Truthy() {
+						if text.Truthy() {
 							break
 						}
-					} else if runtime.InStrs(runtime.MethodGet(item3, runtime.Str("type")), "image", "image_url", "video", "video_url") {
+					} else if runtime.InStrs(runtime.MethodGet(item, runtime.Str("type")), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
 						prefixNsValue = runtime.Str("human:")
@@ -249,7 +249,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			runtime.CheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNsValue, w.Capture(func() {
-				renderContent(content3, numImgTokens, numVideoFrames)
+				renderContent(content, numImgTokens, numVideoFrames)
 			}), runtime.Str("<sep>")))
 		} else if runtime.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
@@ -257,7 +257,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			toolCalls = runtime.MethodGet(message, runtime.Str("tool_calls"))
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
-				renderContent(content3, numImgTokens, numVideoFrames)
+				renderContent(content, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = runtime.Str("")
@@ -278,9 +278,9 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
 			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking)), func() runtime.Value {
-				return runtime.Bool(runtime.Gt(idx2, lastQueryIndex))
+				return runtime.Bool(runtime.Gt(idx, lastQueryIndex))
 			}), func() runtime.Value {
-				return runtime.Or(runtime.Bool(runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+				return runtime.Or(runtime.Bool(runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
 					return reasoningText
 				})
 			})
@@ -335,7 +335,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -344,7 +344,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if runtime.Eq(idx2, startIdx) || !runtime.EqStr(runtime.MethodGet(messages.Item(runtime.Sub(idx2, runtime.Int(1))), runtime.Str("role")), "tool") {
+			if runtime.Eq(idx, startIdx) || !runtime.EqStr(runtime.MethodGet(messages.Item(runtime.Sub(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
@@ -352,14 +352,14 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
-				renderContent(content3, numImgTokens, numVideoFrames)
+				renderContent(content, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
 			runtime.CheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if runtime.Eq(idx2, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.MethodGet(messages.Item(runtime.Add(idx2, runtime.Int(1))), runtime.Str("role")), "tool") {
+			if runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.MethodGet(messages.Item(runtime.Add(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				runtime.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}

@@ -68,17 +68,17 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(content) {
 			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
-			for _, item2 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-				item2Type := item2.Attr("type")
-				if runtime.EqStr(item2Type, "text") {
+				itemType := item.Attr("type")
+				if runtime.EqStr(itemType, "text") {
 					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
-					if runtime.In(runtime.Str("value"), item2) {
-						w.Write(item2.ItemStr("value"))
+					if runtime.In(runtime.Str("value"), item) {
+						w.Write(item.ItemStr("value"))
 					} else {
-						w.Write(item2.ItemStr("text"))
+						w.Write(item.ItemStr("text"))
 					}
-				} else if runtime.EqStr(item2Type, "image") {
+				} else if runtime.EqStr(itemType, "image") {
 					// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 				}
@@ -109,11 +109,11 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// StepFun3.5-Flash.jinja:13:5 {%- else %}
 		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
-		messages02 := messages.ItemInt(0)
-		if runtime.EqStr(messages02.Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
-				renderContent(messages02.Attr("content"))
+				renderContent(messages0.Attr("content"))
 			}), runtime.Str("<|im_end|>\n"))
 		}
 	}
@@ -143,43 +143,43 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.5-Flash.jinja:26:1 {%- for message in messages %}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message2 := items2[i2]
-		var content2 runtime.Value
+	for i := range items2 {
+		message := items2[i]
+		var content runtime.Value
 		var roleName runtime.Value
 		var reasoningContent runtime.Value
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
-		content2 = w.Capture(func() {
-			renderContent(message2.Attr("content"))
+		content = w.Capture(func() {
+			renderContent(message.Attr("content"))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		message2Role := message2.Attr("role")
-		if runtime.EqStr(message2Role, "user") || (runtime.EqStr(message2Role, "system") && !(i2 == 0)) {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (runtime.EqStr(message2Role, "system") && !(i2 == 0)) && runtime.EqStr(message2.Attr("name"), "observation") {
+			if (runtime.EqStr(messageRole, "system") && !(i == 0)) && runtime.EqStr(message.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
-				roleName = message2Role
+				roleName = messageRole
 			}
 			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content2, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message2Role, "assistant") {
+			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
-			message2ReasoningContent := message2.Attr("reasoning_content")
-			if runtime.IsString(message2ReasoningContent) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
-					renderContent(message2ReasoningContent)
+					renderContent(messageReasoningContent)
 				})
 			} else {
 				// StepFun3.5-Flash.jinja:34:13 {%- else %}
 				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content2) {
+				if runtime.In(runtime.Str("</think>"), content) {
 					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
 					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content2 = runtime.MethodLstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
 				} else {
 					// StepFun3.5-Flash.jinja:38:17 {%- else %}
 					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
@@ -187,19 +187,19 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.Gt(runtime.Int(int64(i2)), nsLastQueryIndex) {
+			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content2)
+				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.5-Flash.jinja:44:13 {%- else %}
 				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), message2Role, runtime.Str("\n"), content2)
+				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
-			message2ToolCalls := message2.Attr("tool_calls")
-			if message2ToolCalls.Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, message2ToolCalls) {
+				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					var arguments runtime.Value
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
@@ -216,9 +216,9 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
 						keys, values := runtime.ItemsFilterPairs(arguments)
-						for i3 := range w.Count(len(keys)) {
-							argsName := keys[i3]
-							argsValue := values[i3]
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
@@ -236,18 +236,18 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message2Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.5-Flash.jinja:71:9 {{- content }}
-			w.Write(content2)
+			w.Write(content)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

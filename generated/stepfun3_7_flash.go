@@ -53,7 +53,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
 	renderMessageContent := func(message runtime.Value) {
 		message = runtime.Param(message, "message")
-		var ns2 runtime.Value
+		var ns runtime.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
 		messageContent := message.Attr("content")
 		if runtime.IsNone(messageContent) {
@@ -73,33 +73,33 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(messageContent) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
-			ns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
+			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
-			for _, item2 := range runtime.Iterate(w, messageContent) {
+			for _, item := range runtime.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-				item2Type := item2.Attr("type")
-				if runtime.EqStr(item2Type, "text") {
+				itemType := item.Attr("type")
+				if runtime.EqStr(itemType, "text") {
 					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
-					if ns2.Attr("needs_text_separator").Truthy() {
+					if ns.Attr("needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
-					if runtime.In(runtime.Str("value"), item2) {
-						w.Write(item2.ItemStr("value"))
+					if runtime.In(runtime.Str("value"), item) {
+						w.Write(item.ItemStr("value"))
 					} else {
-						w.Write(item2.ItemStr("text"))
+						w.Write(item.ItemStr("text"))
 					}
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
-					runtime.CheckNamespace(ns2)
+					runtime.CheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
-					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(true))
-				} else if runtime.EqStr(item2Type, "image") {
+					runtime.SetAttr(ns, "needs_text_separator", runtime.Bool(true))
+				} else if runtime.EqStr(itemType, "image") {
 					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
-					runtime.CheckNamespace(ns2)
+					runtime.CheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
-					runtime.SetAttr(ns2, "needs_text_separator", runtime.Bool(false))
+					runtime.SetAttr(ns, "needs_text_separator", runtime.Bool(false))
 				}
 			}
 		}
@@ -133,8 +133,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// StepFun3.7-Flash.jinja:16:5 {%- else %}
 		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
-		messages02 := messages.ItemInt(0)
-		if runtime.EqStr(messages02.Attr("role"), "system") {
+		messages0 := messages.ItemInt(0)
+		if runtime.EqStr(messages0.Attr("role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
 			if runtime.IsDefined(reasoningEffort) {
@@ -143,7 +143,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
 			w.WriteAdd(w.Capture(func() {
-				renderMessageContent(messages02)
+				renderMessageContent(messages0)
 			}), runtime.Str("<|im_end|>\n"))
 		} else if runtime.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
@@ -156,17 +156,17 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {
-		message2 := items[len(items)-1-i]
+		message := items[len(items)-1-i]
 		var index runtime.Value
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message2.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
-			renderMessageContent(message2)
+		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
+			renderMessageContent(message)
 		}))) && !(runtime.MethodStartswith(w.Capture(func() {
-			renderMessageContent(message2)
+			renderMessageContent(message)
 		}), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(w.Capture(func() {
-			renderMessageContent(message2)
+			renderMessageContent(message)
 		}), runtime.Str("</tool_response>")).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
 			runtime.CheckNamespace(ns)
@@ -180,34 +180,34 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message3 := items2[i2]
+	for i := range items2 {
+		message := items2[i]
 		var content runtime.Value
 		var roleName runtime.Value
 		var reasoningContent runtime.Value
 		preserveThinking := preserveThinkingInput
 		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
 		content = w.Capture(func() {
-			renderMessageContent(message3)
+			renderMessageContent(message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		message3Role := message3.Attr("role")
-		if runtime.EqStr(message3Role, "user") || (runtime.EqStr(message3Role, "system") && !(i2 == 0)) {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (runtime.EqStr(message3Role, "system") && !(i2 == 0)) && runtime.EqStr(message3.Attr("name"), "observation") {
+			if (runtime.EqStr(messageRole, "system") && !(i == 0)) && runtime.EqStr(message.Attr("name"), "observation") {
 				roleName = runtime.Str("observation")
 			} else {
-				roleName = message3Role
+				roleName = messageRole
 			}
 			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
-			message3ReasoningContent := message3.Attr("reasoning_content")
-			if runtime.IsString(message3ReasoningContent) {
+			messageReasoningContent := message.Attr("reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
-				reasoningContent = message3ReasoningContent
+				reasoningContent = messageReasoningContent
 			} else {
 				// StepFun3.7-Flash.jinja:43:13 {%- else %}
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
@@ -223,19 +223,19 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if runtime.Gt(runtime.Int(int64(i2)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
+			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
+				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:56:13 {%- else %}
 				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), message3Role, runtime.Str("\n"), content)
+				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
-			message3ToolCalls := message3.Attr("tool_calls")
-			if message3ToolCalls.Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, message3ToolCalls) {
+				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					var arguments runtime.Value
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
@@ -256,9 +256,9 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 						}
 						// StepFun3.7-Flash.jinja:67:21 {%- for args_name, args_value in arguments|items %}
 						keys, values := runtime.ItemsFilterPairs(arguments)
-						for i3 := range w.Count(len(keys)) {
-							argsName := keys[i3]
-							argsValue := values[i3]
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
 							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
@@ -276,10 +276,10 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i2 == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -287,7 +287,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.Write(content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i2 == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

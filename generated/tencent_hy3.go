@@ -176,15 +176,15 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
-			for _, item2 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
-					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2) {
+					w.Write(item.Attr("text"))
+				} else if runtime.IsString(item) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}
-					w.Write(item2)
+					w.Write(item)
 				}
 			}
 		} else if runtime.IsNone(content) {
@@ -238,11 +238,11 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// tencent-Hy3.jinja:99:5 {%- for tool in tools %}
-		items2 := runtime.Iterate(w, tools)
-		for i2 := range items2 {
-			tool := items2[i2]
+		items := runtime.Iterate(w, tools)
+		for i := range items {
+			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
-			if runtime.Gt(runtime.Int(int64(i2)), runtime.Int(0)) {
+			if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
@@ -288,14 +288,14 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:123:1 {%- set last_ns = namespace(last_is_assistant=false) %}
 	lastNsLastIsAssistant := false
 	// tencent-Hy3.jinja:124:1 {%- for message in messages %}
-	items3 := runtime.Iterate(w, messages)
-	for i3 := range items3 {
-		message2 := items3[i3]
+	items2 := runtime.Iterate(w, messages)
+	for i := range items2 {
+		message := items2[i]
 		var rc runtime.Value
-		var content2 runtime.Value
+		var content runtime.Value
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
-		message2Role := message2.ItemStr("role")
-		if runtime.EqStr(message2Role, "user") {
+		messageRole := message.ItemStr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:127:13 {{- toolresponses_end_token }}
@@ -303,23 +303,23 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
 			w.WriteAdd(userToken, w.Capture(func() {
-				visibleText(message2.ItemStr("content"))
+				visibleText(message.ItemStr("content"))
 			}))
 			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:132:5 {%- if message['role'] == 'assistant' %}
-		if runtime.EqStr(message2Role, "assistant") {
+		if runtime.EqStr(messageRole, "assistant") {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content")) {
+				if runtime.In(runtime.Str("reasoning_content"), message) && runtime.IsString(message.ItemStr("reasoning_content")) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
-					rc = message2.ItemStr("reasoning_content")
-				} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning")) {
+					rc = message.ItemStr("reasoning_content")
+				} else if runtime.In(runtime.Str("reasoning"), message) && runtime.IsString(message.ItemStr("reasoning")) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
-					rc = message2.ItemStr("reasoning")
+					rc = message.ItemStr("reasoning")
 				} else {
 					// tencent-Hy3.jinja:138:17 {%- else %}
 					// tencent-Hy3.jinja:139:17 {%- set rc = none %}
@@ -328,28 +328,28 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 				// tencent-Hy3.jinja:141:13 {%- if rc is not none %}
 				if !runtime.IsNone(rc) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-					content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-						visibleText(message2.ItemStr("content"))
+					content = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+						visibleText(message.ItemStr("content"))
 					}))
 				} else {
 					// tencent-Hy3.jinja:143:17 {%- else %}
 					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(message2.ItemStr("content"))
+					content = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(message.ItemStr("content"))
 					}))
 				}
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (runtime.IsDefined(preservedThinking) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i3)), nsLastUserIndex) {
+				if (runtime.IsDefined(preservedThinking) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if runtime.In(runtime.Str("reasoning_content"), message2) && runtime.IsString(message2.ItemStr("reasoning_content")) {
+					if runtime.In(runtime.Str("reasoning_content"), message) && runtime.IsString(message.ItemStr("reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
-						rc = message2.ItemStr("reasoning_content")
-					} else if runtime.In(runtime.Str("reasoning"), message2) && runtime.IsString(message2.ItemStr("reasoning")) {
+						rc = message.ItemStr("reasoning_content")
+					} else if runtime.In(runtime.Str("reasoning"), message) && runtime.IsString(message.ItemStr("reasoning")) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
-						rc = message2.ItemStr("reasoning")
+						rc = message.ItemStr("reasoning")
 					} else {
 						// tencent-Hy3.jinja:152:21 {%- else %}
 						// tencent-Hy3.jinja:153:21 {%- set rc = none %}
@@ -358,21 +358,21 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 					// tencent-Hy3.jinja:155:17 {%- if rc is not none %}
 					if !runtime.IsNone(rc) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-						content2 = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-							visibleText(message2.ItemStr("content"))
+						content = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+							visibleText(message.ItemStr("content"))
 						}))
 					} else {
 						// tencent-Hy3.jinja:157:21 {%- else %}
 						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-						content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-							visibleText(message2.ItemStr("content"))
+						content = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+							visibleText(message.ItemStr("content"))
 						}))
 					}
 				} else {
 					// tencent-Hy3.jinja:160:17 {%- else %}
 					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					content2 = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(message2.ItemStr("content"))
+					content = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(message.ItemStr("content"))
 					}))
 				}
 			}
@@ -384,27 +384,27 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			// tencent-Hy3.jinja:167:9 {{- assistant_token }}
 			w.Write(assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
-			message2ToolCalls := message2.ItemStr("tool_calls")
-			if runtime.IsDefined(message2ToolCalls) && message2ToolCalls.Truthy() {
+			messageToolCalls := message.ItemStr("tool_calls")
+			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170:13 {{- content }}
-				w.Write(content2)
+				w.Write(content)
 				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
 				w.WriteAdd(toolcallsBeginToken, runtime.Str("\n"))
 				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
-				for _, tool2 := range runtime.Iterate(w, message2ToolCalls) {
+				for _, tool := range runtime.Iterate(w, messageToolCalls) {
 					var arguments runtime.Value
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
-					tool2Function := tool2.ItemStr("function")
-					arguments = tool2Function.ItemStr("arguments")
+					toolFunction := tool.ItemStr("function")
+					arguments = toolFunction.ItemStr("arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					w.WriteAdd(toolcallBeginToken, tool2Function.ItemStr("name"), toolsepToken, runtime.Str("\n"))
+					w.WriteAdd(toolcallBeginToken, toolFunction.ItemStr("name"), toolsepToken, runtime.Str("\n"))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
 					keys, values := runtime.DictItems(arguments)
-					for i4 := range w.Count(len(keys)) {
-						key := keys[i4]
-						value := values[i4]
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
 						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n"))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
@@ -423,24 +423,24 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// tencent-Hy3.jinja:185:13 {%- else %}
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
-				if (i3 == len(items3)-1) && rawLastAssistant.Truthy() {
+				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
-					visibleText(message2.ItemStr("content"))
-				} else if !(i3 == len(items3)-1) || isTraining.Truthy() {
+					visibleText(message.ItemStr("content"))
+				} else if !(i == len(items2)-1) || isTraining.Truthy() {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
-					w.WriteAdd(content2, eosToken)
+					w.WriteAdd(content, eosToken)
 				} else {
 					// tencent-Hy3.jinja:190:17 {%- else %}
 					// tencent-Hy3.jinja:191:17 {{- content }}
-					w.Write(content2)
+					w.Write(content)
 				}
 			}
 			// tencent-Hy3.jinja:194:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:196:5 {%- if message['role'] == 'tool' %}
-		if runtime.EqStr(message2Role, "tool") {
+		if runtime.EqStr(messageRole, "tool") {
 			// tencent-Hy3.jinja:197:9 {%- set prev_ns.is_tool = true %}
 			prevNsIsTool = true
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
@@ -452,11 +452,11 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
 			w.WriteAdd(toolresponseBeginToken, runtime.Str("\n"), w.Capture(func() {
-				visibleText(message2.ItemStr("content"))
+				visibleText(message.ItemStr("content"))
 			}), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
-		if (i3 == len(items3)-1) && runtime.EqStr(message2Role, "assistant") {
+		if (i == len(items2)-1) && runtime.EqStr(messageRole, "assistant") {
 			// tencent-Hy3.jinja:205:9 {%- set last_ns.last_is_assistant = true %}
 			lastNsLastIsAssistant = true
 		}

@@ -65,7 +65,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
 	if !runtime.IsNone(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
-		mark2 := w.Mark()
+		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, tools) {
@@ -75,27 +75,27 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("</available_tools>")
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
-		availableToolsString = w.Cut(mark2)
+		availableToolsString = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:16:1 {%- if tool_output_format is none or tool_output_format == "default" -%}
 	if runtime.IsNone(toolOutputFormat) || runtime.EqStr(toolOutputFormat, "default") {
 		// unsloth-Apriel-1.5.jinja:17:1 {%- set tool_output_instructions -%}
-		mark3 := w.Mark()
+		mark := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
-		toolOutputInstructions = w.Cut(mark3)
+		toolOutputInstructions = w.Cut(mark)
 	} else if runtime.EqStr(toolOutputFormat, "yaml") {
 		// unsloth-Apriel-1.5.jinja:21:5 {%- elif tool_output_format == "yaml" -%}
 		// unsloth-Apriel-1.5.jinja:22:1 {%- set tool_output_instructions -%}
-		mark4 := w.Mark()
+		mark := w.Mark()
 		w.WriteString("Return all function calls as a list of yaml objects within <tool_call></tool_call> XML tags. Each yaml object should contain a function name and arguments as follows:\n<tool_calls>\n- name: <function-name-1>\n  arguments: <args-dict-1>\n- name: <function-name-2>\n  arguments: <args-dict-2>\n...\n</tool_calls>")
-		toolOutputInstructions = w.Cut(mark4)
+		toolOutputInstructions = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:33:1 {%- if add_thoughts -%}
 	if addThoughts.Truthy() {
 		// unsloth-Apriel-1.5.jinja:34:1 {%- set thought_instructions -%}
-		mark5 := w.Mark()
+		mark := w.Mark()
 		w.WriteString("Prior to generating the function calls, you should generate the reasoning for why you're calling the function. Please generate these reasoning thoughts between <thinking> and </thinking> XML tags.")
-		_ = w.Cut(mark5)
+		_ = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:38:1 {{- bos_token -}}
 	w.Write(bosToken)
@@ -159,32 +159,32 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "content") {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
-			messageContent2 := message.ItemStr("content")
-			if !runtime.IsString(messageContent2) {
+			messageContent := message.ItemStr("content")
+			if !runtime.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
-				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
+				w.WriteStr(messageContent.ItemInt(0).ItemStr("text"))
 				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:67:13 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
-				w.WriteStr(messageContent2)
+				w.WriteStr(messageContent)
 				w.WriteString("\n<|end|>\n")
 			}
 		} else if runtime.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
-			messageContent3 := message.ItemStr("content")
-			if !runtime.IsNone(messageContent3) && runtime.Gt(runtime.FilterLength(messageContent3), runtime.Int(0)) {
+			messageContent := message.ItemStr("content")
+			if !runtime.IsNone(messageContent) && runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
-				if runtime.IsString(messageContent3) {
+				if runtime.IsString(messageContent) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
-					systemMessage = messageContent3
+					systemMessage = messageContent
 				} else {
 					// unsloth-Apriel-1.5.jinja:73:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:74:17 {%- set system_message = message['content'][0]['text'] %}
-					systemMessage = messageContent3.ItemInt(0).ItemStr("text")
+					systemMessage = messageContent.ItemInt(0).ItemStr("text")
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
@@ -217,16 +217,16 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
-			messageContent4 := message.ItemStr("content")
-			if (runtime.IsDefined(messageContent4) && !runtime.IsNone(messageContent4)) && runtime.Gt(runtime.FilterLength(messageContent4), runtime.Int(0)) {
+			messageContent := message.ItemStr("content")
+			if (runtime.IsDefined(messageContent) && !runtime.IsNone(messageContent)) && runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !runtime.IsString(messageContent4) && !runtime.IsNone(messageContent4.ItemInt(0).ItemStr("text")) {
+				if !runtime.IsString(messageContent) && !runtime.IsNone(messageContent.ItemInt(0).ItemStr("text")) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
-					w.Write(messageContent4.ItemInt(0).ItemStr("text"))
+					w.Write(messageContent.ItemInt(0).ItemStr("text"))
 				} else {
 					// unsloth-Apriel-1.5.jinja:92:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
-					w.Write(messageContent4)
+					w.Write(messageContent)
 				}
 			} else if (runtime.IsDefined(message.ItemStr("chosen")) && !runtime.IsNone(message.ItemStr("chosen"))) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen")), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
@@ -245,9 +245,9 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
-				items2 := runtime.Iterate(w, messageToolCalls)
-				for i2 := range items2 {
-					toolCall := items2[i2]
+				items := runtime.Iterate(w, messageToolCalls)
+				for i := range items {
+					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString("{\"name\": \"")
@@ -263,7 +263,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109:17 {%- if not loop.last -%}
-					if !(i2 == len(items2)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -275,14 +275,14 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
-			messageContent5 := message.ItemStr("content")
-			if runtime.IsString(messageContent5) {
+			messageContent := message.ItemStr("content")
+			if runtime.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
-				toolMessage = messageContent5
+				toolMessage = messageContent
 			} else {
 				// unsloth-Apriel-1.5.jinja:117:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:118:13 {%- set tool_message = message['content'][0]['text'] %}
-				toolMessage = messageContent5.ItemInt(0).ItemStr("text")
+				toolMessage = messageContent.ItemInt(0).ItemStr("text")
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.WriteString("<|tool_result|>\n")

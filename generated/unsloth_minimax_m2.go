@@ -76,15 +76,15 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
 			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
-			for _, item2 := range runtime.Iterate(w, content) {
+			for _, item := range runtime.Iterate(w, content) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item2) && runtime.EqStr(item2.Attr("type"), "text") {
+				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-					w.Write(item2.Attr("text"))
-				} else if runtime.IsString(item2) {
+					w.Write(item.Attr("text"))
+				} else if runtime.IsString(item) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
-					w.Write(item2)
+					w.Write(item)
 				}
 			}
 		} else {
@@ -94,13 +94,13 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage2 runtime.Value) {
-		systemMessage2 = runtime.Param(systemMessage2, "system_message")
+	buildSystemMessage := func(systemMessage runtime.Value) {
+		systemMessage = runtime.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-		if systemMessage2.Truthy() && systemMessage2.Attr("content").Truthy() {
+		if systemMessage.Truthy() && systemMessage.Attr("content").Truthy() {
 			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-			visibleText(systemMessage2.Attr("content"))
+			visibleText(systemMessage.Attr("content"))
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
@@ -112,14 +112,14 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			w.Write(modelIdentity)
 		}
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage2.Truthy() && systemMessage2.Attr("current_date").Truthy() {
+		if systemMessage.Truthy() && systemMessage.Attr("current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage2.Attr("current_date"))
+			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage.Attr("current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage2.Truthy() && systemMessage2.Attr("current_location").Truthy() {
+		if systemMessage.Truthy() && systemMessage.Attr("current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage2.Attr("current_location"))
+			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage.Attr("current_location"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
@@ -184,10 +184,10 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	lastToolCallName := runtime.None()
 	// unsloth-MiniMax-M2.jinja:83:1 {%- for message in conversation_messages -%}
 	items2 := runtime.Iterate(w, conversationMessages)
-	for i2 := range items2 {
-		message := items2[i2]
+	for i := range items2 {
+		message := items2[i]
 		var reasoningContent runtime.Value
-		var content2 runtime.Value
+		var content runtime.Value
 		var parts runtime.Value
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
@@ -198,7 +198,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
-			content2 = w.Capture(func() {
+			content = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
@@ -209,22 +209,22 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// unsloth-MiniMax-M2.jinja:92:13 {%- else %}
 				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content2) {
+				if runtime.In(runtime.Str("</think>"), content) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
-					parts = runtime.MethodSplitSep(content2, runtime.Str("</think>"))
+					parts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
-					items3 := runtime.Iterate(w, parts)
-					for i3 := range items3 {
-						part := items3[i3]
-						var reasoningContent2 runtime.Value
+					items := runtime.Iterate(w, parts)
+					for i := range items {
+						part := items[i]
+						var reasoningContent runtime.Value
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
-						if runtime.Eq(runtime.Int(int64(i3)), runtime.Int(0)) {
+						if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
-							reasoningContent2 = runtime.MethodStripChars(part, runtime.Str("\n"))
+							reasoningContent = runtime.MethodStripChars(part, runtime.Str("\n"))
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent2 = runtime.FilterLast(runtime.MethodSplitSep(reasoningContent2, runtime.Str("<think>")))
+							reasoningContent = runtime.FilterLast(runtime.MethodSplitSep(reasoningContent, runtime.Str("<think>")))
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							reasoningContent2 = runtime.MethodStripChars(reasoningContent2, runtime.Str("\n"))
+							reasoningContent = runtime.MethodStripChars(reasoningContent, runtime.Str("\n"))
 						} else {
 							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
 							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
@@ -234,7 +234,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i2)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
@@ -244,9 +244,9 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n\n")
 			}
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
-			if content2.Truthy() {
+			if content.Truthy() {
 				// unsloth-MiniMax-M2.jinja:111:13 {{- content }}
-				w.Write(content2)
+				w.Write(content)
 			}
 			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
@@ -257,7 +257,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					var args2 runtime.Value
+					var args runtime.Value
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
@@ -272,12 +272,12 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					toolCallArguments := toolCall.Attr("arguments")
 					if runtime.IsDefined(toolCallArguments) && runtime.IsMapping(toolCallArguments) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
-						args2 = toolCallArguments
+						args = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
-						keys, values := runtime.ItemsFilterPairs(args2)
-						for i4 := range w.Count(len(keys)) {
-							k := keys[i4]
-							v := values[i4]
+						keys, values := runtime.ItemsFilterPairs(args)
+						for i := range w.Count(len(keys)) {
+							k := keys[i]
+							v := values[i]
 							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
 							w.WriteString("<parameter name=\"")
 							w.WriteStr(k)
@@ -316,7 +316,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i2 == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
@@ -346,7 +346,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i2 == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if runtime.EqStr(messageRole, "user") {

@@ -140,30 +140,30 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 		} else if runtime.EqStr(messageRole, "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
-			messageContent2 := message.ItemStr("content")
-			if runtime.IsString(messageContent2) {
+			messageContent := message.ItemStr("content")
+			if runtime.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(messageContent2)
+				w.WriteStr(messageContent)
 				w.WriteString("[/SYSTEM_PROMPT]")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				w.WriteStr(messageContent2.ItemInt(0).ItemStr("text"))
+				w.WriteStr(messageContent.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
-			messageContent3 := message.ItemStr("content")
-			if runtime.IsString(messageContent3) {
+			messageContent := message.ItemStr("content")
+			if runtime.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
-				w.Write(messageContent3)
+				w.Write(messageContent)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:73:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:74:13 {{- message['content'][0]['text'] }}
-				w.Write(messageContent3.ItemInt(0).ItemStr("text"))
+				w.Write(messageContent.ItemInt(0).ItemStr("text"))
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
 			messageToolCalls := message.ItemStr("tool_calls")
@@ -191,14 +191,14 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent4 := message.Attr("content")
-			if runtime.IsDefined(messageContent4) && runtime.IsDefined(messageContent4.Attr("content")) {
+			messageContent := message.Attr("content")
+			if runtime.IsDefined(messageContent) && runtime.IsDefined(messageContent.Attr("content")) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
-				content = messageContent4.Attr("content")
+				content = messageContent.Attr("content")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:95:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:96:13 {%- set content = message.content %}
-				content = messageContent4
+				content = messageContent
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
 			w.WriteString("[TOOL_RESULTS]")

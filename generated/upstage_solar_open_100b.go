@@ -114,8 +114,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
-	renderToolInstruction := func(tools2 runtime.Value) {
-		tools2 = runtime.Param(tools2, "tools")
+	renderToolInstruction := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
 		// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
@@ -124,7 +124,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		sysNsIsFirstBlock = false
 		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
 		// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools2) {
+		for _, tool := range runtime.Iterate(w, tools) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
 			w.WriteJSON(tool.Attr("function"), nil, nil)
@@ -133,8 +133,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
 	}
 	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
-	renderJsonResponseFormatInstruction := func(responseFormat2 runtime.Value) {
-		responseFormat2 = runtime.Param(responseFormat2, "response_format")
+	renderJsonResponseFormatInstruction := func(responseFormat runtime.Value) {
+		responseFormat = runtime.Param(responseFormat, "response_format")
 		// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
@@ -143,15 +143,15 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		sysNsIsFirstBlock = false
 		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
 		// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
-		w.Write(responseFormat2)
+		w.Write(responseFormat)
 		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
 	}
 	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
-	getToolName := func(messages2, toolCallId runtime.Value) {
-		messages2 = runtime.Param(messages2, "messages")
+	getToolName := func(messages, toolCallId runtime.Value) {
+		messages = runtime.Param(messages, "messages")
 		toolCallId = runtime.Param(toolCallId, "tool_call_id")
 		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
-		for _, msg := range runtime.Iterate(w, messages2) {
+		for _, msg := range runtime.Iterate(w, messages) {
 			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
 			if runtime.EqStr(msg.Attr("role"), "assistant") && msg.Attr("tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
@@ -181,11 +181,11 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
 	nsSystemMessages := runtime.NewList()
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
-	for _, message2 := range runtime.Iterate(w, messages) {
+	for _, message := range runtime.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
-		if runtime.EqStr(message2.Attr("role"), "system") {
+		if runtime.EqStr(message.Attr("role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			nsSystemMessages = runtime.Add(nsSystemMessages, runtime.NewList(message2.Attr("content")))
+			nsSystemMessages = runtime.Add(nsSystemMessages, runtime.NewList(message.Attr("content")))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
@@ -207,83 +207,83 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// upstage-Solar-Open-100B.jinja:107:1 {%- for message in messages -%}
 	items2 := runtime.Iterate(w, messages)
-	for i2 := range items2 {
-		message3 := items2[i2]
+	for i := range items2 {
+		message := items2[i]
 		var prevIsTool runtime.Value
 		var nextIsTool runtime.Value
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
-		message3Role := message3.Attr("role")
-		if runtime.EqStr(message3Role, "user") {
+		messageRole := message.Attr("role")
+		if runtime.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.WriteString("<|begin|>user<|content|>")
-			w.WriteStr(message3.Attr("content"))
+			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|end|>")
-		} else if runtime.EqStr(message3Role, "tool") {
+		} else if runtime.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(runtime.Int(int64(i2)), runtime.Int(0))), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
+			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(runtime.Int(int64(i)), runtime.Int(0))), func() runtime.Value {
+				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i2)), runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i2)), runtime.Int(1))).Attr("role"), "tool"))
+			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i)), runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			message3ToolCallId := message3.Attr("tool_call_id")
+			messageToolCallId := message.Attr("tool_call_id")
 			w.WriteString("<|tool_response:begin|>")
-			w.WriteStr(message3ToolCallId)
+			w.WriteStr(messageToolCallId)
 			w.WriteString("<|tool_response:name|>")
 			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
-			getToolName(messages, message3ToolCallId)
+			getToolName(messages, messageToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			w.Write(message3.Attr("content"))
+			w.Write(message.Attr("content"))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !nextIsTool.Truthy() {
 				w.WriteString("<|end|>")
 			}
-		} else if runtime.EqStr(message3Role, "assistant") {
+		} else if runtime.EqStr(messageRole, "assistant") {
 			// upstage-Solar-Open-100B.jinja:124:9 {%- elif message.role == 'assistant' -%}
 			// upstage-Solar-Open-100B.jinja:126:9 {%- if think_render_option == "all" -%}
 			if runtime.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
-				message3Reasoning := message3.Attr("reasoning")
-				if message3Reasoning.Truthy() {
+				messageReasoning := message.Attr("reasoning")
+				if messageReasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
-					w.WriteStr(message3Reasoning)
+					w.WriteStr(messageReasoning)
 					w.WriteString("<|end|>")
 				}
 			} else if runtime.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
-				message3Reasoning2 := message3.Attr("reasoning")
-				if message3Reasoning2.Truthy() && runtime.Gt(runtime.Int(int64(i2)), lastUserIdxValue) {
+				message3Reasoning := message.Attr("reasoning")
+				if message3Reasoning.Truthy() && runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
-					w.WriteStr(message3Reasoning2)
+					w.WriteStr(message3Reasoning)
 					w.WriteString("<|end|>")
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
-			message3ToolCalls := message3.Attr("tool_calls")
-			if message3ToolCalls.Truthy() {
+			messageToolCalls := message.Attr("tool_calls")
+			if messageToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall2 := range runtime.Iterate(w, message3ToolCalls) {
+				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.WriteString("<|tool_call:begin|>")
-					w.WriteStr(toolCall2.Attr("id"))
+					w.WriteStr(toolCall.Attr("id"))
 					w.WriteString("<|tool_call:name|>")
-					w.WriteStr(toolCall2.Attr("function").Attr("name"))
+					w.WriteStr(toolCall.Attr("function").Attr("name"))
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					renderToolArguments(toolCall2.Attr("function").Attr("arguments"))
+					renderToolArguments(toolCall.Attr("function").Attr("arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
@@ -291,7 +291,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.WriteString("<|begin|>assistant<|content|>")
-				w.WriteStr(message3.Attr("content"))
+				w.WriteStr(message.Attr("content"))
 				w.WriteString("<|end|>")
 			}
 		}

@@ -118,13 +118,13 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString(" ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
 	w.Write(runtime.Bool(func() bool {
-		left2 := runtime.Int(3)
-		right3 := runtime.Int(2)
-		if !runtime.Gt(left2, right3) {
+		left := runtime.Int(3)
+		right := runtime.Int(2)
+		if !runtime.Gt(left, right) {
 			return false
 		}
-		right4 := runtime.Int(2)
-		return runtime.Gt(right3, right4)
+		right2 := runtime.Int(2)
+		return runtime.Gt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}

@@ -47,11 +47,11 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	// loops.jinja:2:1 {%- for m in messages if m.role != 'system' %}
 	iterated := false
 	var loop runtime.Loop
-	for loop.Start(w, messages, func(item2 runtime.Value) bool {
-		m := item2
+	for loop.Start(w, messages, func(item runtime.Value) bool {
+		m := item
 		return !runtime.EqStr(m.Attr("role"), "system")
 	}); loop.Next(); {
-		m2 := loop.Item()
+		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
 		w.Write(loop.Index())
 		w.WriteString("/")
@@ -59,7 +59,7 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		w.Write(loop.Length())
 		w.WriteString(" ")
 		// loops.jinja:3:36 {{ m.role }}
-		w.Write(m2.Attr("role"))
+		w.Write(m.Attr("role"))
 		// loops.jinja:3:48 {% if loop.first %}
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
@@ -70,7 +70,7 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		w.Write(runtime.FilterTrim(m2.Attr("content"), nil, nil))
+		w.Write(runtime.FilterTrim(m.Attr("content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {
@@ -92,17 +92,17 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i2 := range runtime.Iterate(w, runtime.Range(in, runtime.Int(10))) {
+	for _, i := range runtime.Iterate(w, runtime.Range(in, runtime.Int(10))) {
 		// loops.jinja:8:25 {% if i is even %}
-		if runtime.IsEven(i2) {
+		if runtime.IsEven(i) {
 			continue
 		}
 		// loops.jinja:8:68 {% if i > 6 %}
-		if runtime.Gt(i2, runtime.Int(6)) {
+		if runtime.Gt(i, runtime.Int(6)) {
 			break
 		}
 		// loops.jinja:8:104 {{ i }}
-		w.Write(i2)
+		w.Write(i)
 	}
 	// loops.jinja:9:1 {% for x in [] %}
 	iterated2 := false

@@ -76,41 +76,41 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	w.Write(nsRoles)
 	w.WriteString("\n")
 	// scopes.jinja:10:1 {% set block %}
-	mark2 := w.Mark()
+	mark := w.Mark()
 	// scopes.jinja:10:16 {% for m in messages %}
-	for _, m2 := range runtime.Iterate(w, messages) {
+	for _, m := range runtime.Iterate(w, messages) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
-		w.Write(m2.Attr("role"))
+		w.Write(m.Attr("role"))
 		w.WriteString("]")
 	}
 	// scopes.jinja:10:1 {% set block %}
-	block = w.Cut(mark2)
+	block = w.Cut(mark)
 	w.WriteString("block=")
 	// scopes.jinja:11:7 {{ block }}
 	w.Write(block)
 	w.WriteString("\n")
 	// scopes.jinja:12:1 {% set shout | upper %}
-	mark3 := w.Mark()
+	mark2 := w.Mark()
 	w.WriteString("quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
 	w.Write(runtime.FilterLength(messages))
 	// scopes.jinja:12:1 {% set shout | upper %}
-	shout = runtime.FilterUpper(w.Cut(mark3))
+	shout = runtime.FilterUpper(w.Cut(mark2))
 	// scopes.jinja:13:1 {{ shout }}
 	w.Write(shout)
 	w.WriteString("\n")
 	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
-		a2 := runtime.Int(1)
-		b2 := count
+		a := runtime.Int(1)
+		b := count
 		// scopes.jinja:14:28 {{ a + b }}
-		w.WriteAdd(a2, b2)
+		w.WriteAdd(a, b)
 	}
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
-	mark4 := w.Mark()
+	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	w.Write(runtime.FilterTrim(runtime.FilterReplace(w.Cut(mark4), []runtime.Value{runtime.Str("o"), runtime.Str("0")}, nil), nil, nil))
+	w.Write(runtime.FilterTrim(runtime.FilterReplace(w.Cut(mark3), []runtime.Value{runtime.Str("o"), runtime.Str("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
