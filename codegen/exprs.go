@@ -356,9 +356,9 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 	case *ir.Global:
 		switch fn.Name {
 		case "namespace":
-			return rt("NewNamespace").Call(args, kwargs)
+			return rt("NewNamespace").Call(jen.Id("in"), args, kwargs)
 		case "dict":
-			return rt("NewDictCall").Call(args, kwargs)
+			return rt("NewDictCall").Call(jen.Id("in"), args, kwargs)
 		case "strftime_now":
 			return rt("StrftimeNow").Call(jen.Id("in"), args, kwargs)
 		case "range":
@@ -368,10 +368,10 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		case "raise_exception", "cycler":
 			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 				name := map[string]string{"raise_exception": "RaiseException", "cycler": "Cycler"}[fn.Name]
-				return rt(name).Call(g.values(x.Args.Args)...)
+				return rt(name).Call(append([]jen.Code{jen.Id("in")}, g.values(x.Args.Args)...)...)
 			}
 		case "joiner":
-			return rt("Joiner").Call(args, kwargs)
+			return rt("Joiner").Call(jen.Id("in"), args, kwargs)
 		}
 	case *ir.Attr:
 		if l, ok := fn.X.(*ir.Load); ok && g.loops[l.Var] && fn.Name == "cycle" && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {

@@ -17,6 +17,11 @@ type gen struct {
 	t     *ir.Template
 	lines []string
 	names map[string]bool
+	// the marks of the set and filter blocks being generated, outermost first, and how
+	// many of them are outside the innermost loop (see dropCaptures)
+	captures     []string
+	loopCaptures int
+
 	// the names alloc numbered, with their bases (see rename.go)
 	numbered map[string]string
 	goName   map[*ir.Var]string

@@ -94,9 +94,9 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		code = append(code, g.block(s.Body)...)
 		return append(cite, jen.Block(code...))
 	case *ir.Break:
-		return []jen.Code{jen.Break()}
+		return append(g.dropCaptures(), jen.Break())
 	case *ir.Continue:
-		return []jen.Code{jen.Continue()}
+		return append(g.dropCaptures(), jen.Continue())
 	case *ir.Fail:
 		return append(g.at(s.P, ir.Construct(s)), rt("Fail").Call(rt(s.Kind), jen.Lit(s.Msg)))
 	}
@@ -110,7 +110,9 @@ func (g *gen) capture(s ir.Stmt, body *ir.Block, filters []*ir.Filter) ([]jen.Co
 	code := g.at(s.Position(), ir.Construct(s))
 	code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
 	sites := len(g.sites)
+	g.captures = append(g.captures, mark)
 	code = append(code, g.block(body)...)
+	g.captures = g.captures[:len(g.captures)-1]
 	if len(g.sites) > sites {
 		// the body's statements cited their own lines: what follows is the block's again
 		code = append(code, g.at(s.Position(), ir.Construct(s))...)
@@ -120,6 +122,15 @@ func (g *gen) capture(s ir.Stmt, body *ir.Block, filters []*ir.Filter) ([]jen.Co
 		v = g.filterCall(f, v)
 	}
 	return code, v
+}
+
+// dropCaptures returns what a break or continue does first inside set or filter blocks
+// of the loop: drop their text, as Jinja2 does.
+func (g *gen) dropCaptures() []jen.Code {
+	if len(g.captures) == g.loopCaptures {
+		return nil
+	}
+	return []jen.Code{jen.Id("w").Dot("Drop").Call(jen.Id(g.captures[g.loopCaptures]))}
 }
 
 // block returns a scope's declarations followed by its statements.
@@ -471,7 +482,10 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 			body = append(body, g.storeNew(s.Target, jen.Id(item))...)
 		}
 	}
+	outerCaptures := g.loopCaptures
+	g.loopCaptures = len(g.captures)
 	body = append(body, g.block(s.Body)...)
+	g.loopCaptures = outerCaptures
 	if iterated != "" {
 		body = append(body, jen.Id(iterated).Op("=").True())
 	}

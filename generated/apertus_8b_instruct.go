@@ -376,12 +376,12 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
-				w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
+				w.Write(runtime.RaiseException(in, runtime.Str("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
-			w.Write(runtime.RaiseException(runtime.Str("Invalid system message")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -459,13 +459,13 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
-							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user part: "), partType)))
+							w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
-					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid user message: "), messageRole)))
+					w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
 				w.Write(endUserToken)
@@ -562,7 +562,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								w.Write(runtime.RaiseException(runtime.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+								w.Write(runtime.RaiseException(in, runtime.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
@@ -597,18 +597,18 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant block type: "), blockType)))
+							w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent), runtime.Str("', expected ")), nsAssistantFormat)))
+					w.Write(runtime.RaiseException(in, runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent), runtime.Str("', expected ")), nsAssistantFormat)))
 				}
 			} else if runtime.NotIn(runtime.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
-				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid assistant message "), message)))
+				w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
 			if runtime.In(runtime.Str("tool_calls"), message) && message.Attr("tool_calls").Truthy() {
@@ -637,7 +637,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call type: "), toolCallType)))
+						w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
@@ -649,7 +649,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
-				w.Write(runtime.RaiseException(runtime.Str("Tool message outside of assistant")))
+				w.Write(runtime.RaiseException(in, runtime.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
@@ -665,7 +665,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
-			w.Write(runtime.RaiseException(runtime.Str("Invalid message role")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}

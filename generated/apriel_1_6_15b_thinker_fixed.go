@@ -146,7 +146,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
-						w.Write(runtime.RaiseException(runtime.Str("Unrecognized content type!")))
+						w.Write(runtime.RaiseException(in, runtime.Str("Unrecognized content type!")))
 					}
 				}
 			} else {

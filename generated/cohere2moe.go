@@ -164,9 +164,9 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-			counter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+			counter = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
-			toolCallIdSeen = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+			toolCallIdSeen = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 			for _, msg := range runtime.Iterate(w, messages) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
@@ -284,7 +284,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
-			lastWasText = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+			lastWasText = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
 			items := runtime.Iterate(w, msg.Attr("content"))
 			for i := range items {

@@ -80,9 +80,9 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		var counter runtime.Value
 		var toolCallIdSeen runtime.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-		counter = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+		counter = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
-		toolCallIdSeen = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+		toolCallIdSeen = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
 		for _, msg := range runtime.Iterate(w, messages) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}

@@ -72,7 +72,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
-		tools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
+		tools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range runtime.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}

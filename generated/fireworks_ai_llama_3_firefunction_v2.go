@@ -72,7 +72,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
-		w.Write(runtime.RaiseException(runtime.Str("Expected non-empty messages")))
+		w.Write(runtime.RaiseException(in, runtime.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
 	items := runtime.Iterate(w, loopMessages)
@@ -89,7 +89,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
 			messageRolesString = runtime.FilterJoin(messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			w.Write(runtime.RaiseException(runtime.Sum(runtime.Add(runtime.Str("Invalid role "), message.ItemStr("role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
+			w.Write(runtime.RaiseException(in, runtime.Sum(runtime.Add(runtime.Str("Invalid role "), message.ItemStr("role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
 		msgContent = runtime.FilterTrim(runtime.FilterDefault(message.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)

@@ -60,7 +60,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
@@ -167,7 +167,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
 						for i := range w.Count(len(keys)) {
@@ -358,7 +358,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
 			keys, values := runtime.DictsortPairs(argument, nil, nil)
 			for i := range w.Count(len(keys)) {
@@ -424,7 +424,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		text = runtime.Param(text, "text")
 		var ns runtime.Value
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
@@ -445,7 +445,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.FilterTrim(ns.Attr("result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// gemma4.jinja:155:1 {{ bos_token }}

@@ -104,7 +104,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
 		if runtime.IsNone(refNs) {
 			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
-			rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
+			rns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
 		} else {
 			// GigaChat3.5.jinja:11:6 {%- else -%}
 			// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
@@ -131,7 +131,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
 				segs = runtime.MethodSplitSep(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), runtime.Str("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
-				nsP = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("n", root)})
+				nsP = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
 				for _, rawSeg := range runtime.Iterate(w, segs) {
 					var seg runtime.Value
@@ -160,7 +160,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
 				if runtime.IsMapping(nsP.Attr("n")) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					rns2 = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("chain", runtime.Add(rnsChain, runtime.NewList(refstr)))})
+					rns2 = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.Add(rnsChain, runtime.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 					w.Write(w.Capture(func() {
 						jsonSchemaToTypescript(nsP.Attr("n"), indent, indentFactor, root, rns2)
@@ -173,7 +173,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("anyOf"))) && !runtime.IsString(schema.Attr("anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
 			for _, br := range runtime.Iterate(w, schema.Attr("anyOf")) {
 				var t runtime.Value
@@ -191,7 +191,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("oneOf"))) && !runtime.IsString(schema.Attr("oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
 			for _, br := range runtime.Iterate(w, schema.Attr("oneOf")) {
 				var t runtime.Value
@@ -209,7 +209,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("allOf"))) && !runtime.IsString(schema.Attr("allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
 			for _, br := range runtime.Iterate(w, schema.Attr("allOf")) {
 				var t runtime.Value
@@ -227,7 +227,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("type"))) && !runtime.IsString(schema.Attr("type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
-			nsu = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+			nsu = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
 			for _, tname := range runtime.Iterate(w, schema.Attr("type")) {
 				var frag runtime.Value
@@ -381,7 +381,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			} else if (runtime.MethodGet(schema, runtime.Str("enum")).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
-				ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
 				for _, en := range runtime.Iterate(w, schema.Attr("enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
@@ -404,7 +404,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
-				ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
+				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
 				keys, values := runtime.DictItems(runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf()))
 				for i := range w.Count(len(keys)) {
@@ -534,7 +534,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
-					ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+					ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
 					for _, en := range runtime.Iterate(w, schema.ItemStr("enum")) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
@@ -623,7 +623,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 				if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("prefixItems"))) && !runtime.IsString(schema.Attr("prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
-					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
 					for _, ps := range runtime.Iterate(w, schema.Attr("prefixItems")) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
@@ -640,7 +640,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else if (runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("items"))) && !runtime.IsString(runtime.MethodGet(schema, runtime.Str("items")))) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
-					nst = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
 					for _, ps := range runtime.Iterate(w, schema.ItemStr("items")) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
@@ -683,7 +683,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		tools = runtime.Param(tools, "tools")
 		var ns runtime.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 		for _, tool := range runtime.Iterate(w, tools) {
 			var nsTool runtime.Value
@@ -693,7 +693,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			var returnParams runtime.Value
 			var returnType runtime.Value
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
+			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
 			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
@@ -768,7 +768,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		var nsNewObj runtime.Value
 		var itemSchema runtime.Value
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
 		if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("anyOf"))) && !runtime.IsString(jsonSchema.Attr("anyOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
@@ -840,7 +840,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
-			nsNewObj = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.NewList())})
+			nsNewObj = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
 			for _, item := range runtime.Iterate(w, ns.Attr("kv_list")) {
 				vals := runtime.Unpack(item, 2)
@@ -908,7 +908,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		var nsPrompt runtime.Value
 		var indent runtime.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		nsPrompt = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prompt", runtime.Str("\n\n"))})
+		nsPrompt = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prompt", runtime.Str("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = runtime.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
@@ -995,7 +995,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
 		if runtime.MethodGetDefault(message, runtime.Str("embed_files"), runtime.NewList()).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-			nsEmbedResult = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
+			nsEmbedResult = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
 			items := runtime.IterateReversed(w, message.Attr("embed_files"))
 			for i := range items {
@@ -1003,7 +1003,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				var tokenized runtime.Value
 				var placeholder runtime.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"))), runtime.KW("name", runtime.FilterString(f.Attr("name"))), runtime.KW("type", runtime.FilterString(f.Attr("type")))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
+				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(in, nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"))), runtime.KW("name", runtime.FilterString(f.Attr("name"))), runtime.KW("type", runtime.FilterString(f.Attr("type")))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
 					return addTokens.Item(f.Attr("type"))
 				}, func() runtime.Value {
 					return runtime.FilterDefault(f.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
@@ -1051,12 +1051,12 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 		if runtime.NotIn(runtime.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			w.Write(runtime.RaiseException(runtime.Str("no 'function_descriptions' field provided for function description role!!!")))
+			w.Write(runtime.RaiseException(in, runtime.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
 		functionIds = message.ItemStr("function_descriptions")
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
-		nsCurrentTools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tools", runtime.NewList())})
+		nsCurrentTools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tools", runtime.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
 		for _, tool := range runtime.Iterate(w, FUNCTIONDESCRIPTIONS) {
 			var toolId runtime.Value
@@ -1125,7 +1125,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
 		if runtime.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			w.Write(runtime.RaiseException(runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+			w.Write(runtime.RaiseException(in, runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.WriteString("<｜GCML｜invoke name=\"")
@@ -1134,7 +1134,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:553:5 {%- if args -%}
 		if args.Truthy() {
 			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
-			nsParams = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
+			nsParams = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
 			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
 			keys, values := runtime.DictItems(args)
 			for i := range w.Count(len(keys)) {
@@ -1158,7 +1158,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		calls = runtime.Param(calls, "calls")
 		var nsInv runtime.Value
 		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
-		nsInv = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
+		nsInv = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
 		for _, call := range runtime.Iterate(w, calls) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
@@ -1183,7 +1183,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 		if runtime.IsMapping(item) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
-			nsStrip = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
+			nsStrip = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
 			keys, values := runtime.DictItems(item)
 			for i := range w.Count(len(keys)) {
@@ -1198,7 +1198,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
-			nsBody = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsBody = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
 			for _, item := range runtime.Iterate(w, nsStrip.Attr("pairs")) {
 				vals := runtime.Unpack(item, 2)
@@ -1249,10 +1249,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
 		if runtime.Ne(runtime.FilterLength(items), runtime.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names))))
+			w.Write(runtime.RaiseException(in, runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
-		nsResp = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
+		nsResp = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
 		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
@@ -1268,11 +1268,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = runtime.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
-	addTokens = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("file_start", runtime.Str("<|file|>")), runtime.KW("file_end", runtime.Str("<|/file|>")), runtime.KW("image", runtime.Str("[image_token]")), runtime.KW("audio", runtime.Str("[audio_token]")), runtime.KW("video", runtime.Str("[video_image_token]")), runtime.KW("video_audio", runtime.Str("[video_audio_token]"))})
+	addTokens = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("file_start", runtime.Str("<|file|>")), runtime.KW("file_end", runtime.Str("<|/file|>")), runtime.KW("image", runtime.Str("[image_token]")), runtime.KW("audio", runtime.Str("[audio_token]")), runtime.KW("video", runtime.Str("[video_image_token]")), runtime.KW("video_audio", runtime.Str("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
-		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("functions", runtime.NewList()), runtime.KW("function_names", runtime.NewList())})
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("functions", runtime.NewList()), runtime.KW("function_names", runtime.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
 		for _, item := range runtime.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
@@ -1430,7 +1430,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.InStrs(message.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
-			w.Write(runtime.RaiseException(runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+			w.Write(runtime.RaiseException(in, runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
 		} else if runtime.EqStr(message.ItemStr("role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
@@ -1445,13 +1445,13 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.InStrs(message.ItemStr("role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			w.Write(runtime.RaiseException(runtime.Concat(runtime.Str("v4.2: encountered orphan '"), message.ItemStr("role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+			w.Write(runtime.RaiseException(in, runtime.Concat(runtime.Str("v4.2: encountered orphan '"), message.ItemStr("role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
 		} else if runtime.InStrs(message.ItemStr("role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				w.Write(runtime.RaiseException(runtime.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+				w.Write(runtime.RaiseException(in, runtime.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
@@ -1710,7 +1710,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				w.Write(runtime.RaiseException(runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+				w.Write(runtime.RaiseException(in, runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
 			compositeContent = runtime.FilterJoin(nsPartsBlocks, []runtime.Value{runtime.Str("\n\n")}, nil)

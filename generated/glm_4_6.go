@@ -182,7 +182,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					if !runtime.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args))))
+						w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}

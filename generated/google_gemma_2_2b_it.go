@@ -51,7 +51,7 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
 	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
-		w.Write(runtime.RaiseException(runtime.Str("System role not supported")))
+		w.Write(runtime.RaiseException(in, runtime.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
 	items := runtime.Iterate(w, messages)
@@ -62,7 +62,7 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 		messageRole := message.ItemStr("role")
 		if runtime.Ne(runtime.Bool(runtime.EqStr(messageRole, "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			w.Write(runtime.RaiseException(runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
 		if runtime.EqStr(messageRole, "assistant") {

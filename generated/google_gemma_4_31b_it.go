@@ -60,7 +60,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
@@ -126,7 +126,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("items:{")
 						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
 						for i := range w.Count(len(keys)) {
@@ -393,7 +393,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
-			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
 			keys, values := runtime.DictsortPairs(argument, nil, nil)
 			for i := range w.Count(len(keys)) {
@@ -459,7 +459,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		text = runtime.Param(text, "text")
 		var ns runtime.Value
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
-		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
@@ -522,7 +522,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<tool_response|>")
 	}
 	// google-gemma-4-31B-it.jinja:175:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
 	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}

@@ -60,7 +60,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		keys, values := runtime.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
@@ -167,7 +167,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
 						for i := range w.Count(len(keys)) {
@@ -358,7 +358,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
 			keys, values := runtime.DictsortPairs(argument, nil, nil)
 			for i := range w.Count(len(keys)) {
@@ -424,7 +424,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		text = runtime.Param(text, "text")
 		var ns runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
@@ -445,7 +445,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 		w.Write(runtime.FilterTrim(ns.Attr("result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
 	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}

@@ -98,7 +98,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
 			if runtime.Ge(state.Attr("image_index"), runtime.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				w.Write(runtime.RaiseException(runtime.Str("More image placeholders than image prompts.")))
+				w.Write(runtime.RaiseException(in, runtime.Str("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
 			w.Write(imagePrompts.Item(state.Attr("image_index")))
@@ -328,7 +328,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
 				if !runtime.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls must be mappings.")))
+					w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := toolCall.Attr("function")
@@ -340,7 +340,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
 				if runtime.IsNone(runtime.MethodGet(fn, runtime.Str("name"))) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool calls require a function name.")))
+					w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
 				openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i+1)))))
@@ -385,7 +385,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				} else if !runtime.IsNone(arguments) && !runtime.IsString(arguments) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+					w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
 				closeTag(runtime.Str("call"))
@@ -438,7 +438,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 		if runtime.IsNone(toolName) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			w.Write(runtime.RaiseException(runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
 		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), state.Attr("tool_index"))))
@@ -461,10 +461,10 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort)) && !runtime.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("; supported values are low, high, and max."))))
+		w.Write(runtime.RaiseException(in, runtime.Add(runtime.Add(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	state = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
+	state = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
 	if runtime.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
@@ -485,7 +485,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
 			if runtime.NotIn(runtime.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				w.Write(runtime.RaiseException(runtime.Str("Kimi K3 messages require a role.")))
+				w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 messages require a role.")))
 			} else if runtime.EqStr(message.Attr("role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
@@ -698,7 +698,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
 	if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.Ne(state.Attr("image_index"), runtime.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Add(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts))), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(state.Attr("image_index")))))
+		w.Write(runtime.RaiseException(in, runtime.Add(runtime.Add(runtime.Add(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts))), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(state.Attr("image_index")))))
 	}
 }
 

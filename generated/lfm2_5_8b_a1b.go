@@ -82,7 +82,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 			for _, item := range runtime.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
@@ -115,7 +115,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		toolCalls = runtime.Param(toolCalls, "tool_calls")
 		var toolCallsNs runtime.Value
 		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		toolCallsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
+		toolCallsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
 		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
 		for _, toolCall := range runtime.Iterate(w, toolCalls) {
 			var funcName runtime.Value
@@ -127,7 +127,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
 			funcArgs = toolCallFunction.ItemStr("arguments")
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
-			argsNs = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
+			argsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
 			keys, values := runtime.DictItems(funcArgs)
 			for i := range w.Count(len(keys)) {

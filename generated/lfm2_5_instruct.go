@@ -54,7 +54,7 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
 	keepPastThinking = runtime.FilterDefault(keepPastThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
 	if runtime.EqStr(messages0.ItemStr("role"), "system") {

@@ -128,7 +128,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.Write(runtime.RaiseException(runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
@@ -158,7 +158,7 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := message.Attr("tool_calls")
 			if !runtime.Eq(runtime.FilterLength(messageToolCalls), runtime.Int(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.Write(runtime.RaiseException(runtime.Str("This model only supports single tool-calls at once!")))
+				w.Write(runtime.RaiseException(in, runtime.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = messageToolCalls.ItemInt(0).Attr("function")

@@ -466,7 +466,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
 			if runtime.IsNone(lastToolCallName) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				w.Write(runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {

@@ -94,7 +94,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				w.Write(runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = runtime.Add(nsIndex, runtime.Int(1))
@@ -155,7 +155,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
+						w.Write(runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 			}
@@ -173,7 +173,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 					toolCallId := toolCall.Attr("id")
 					if (!runtime.IsDefined(toolCallId) || !runtime.IsString(toolCallId)) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-						w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+						w.Write(runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
 					w.WriteString("[CALL_ID]")
@@ -203,7 +203,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106:21 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
-						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in assistant content!")))
+						w.Write(runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in assistant content!")))
 					}
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
@@ -225,7 +225,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			messageToolCallId := message.Attr("tool_call_id")
 			if (!runtime.IsDefined(messageToolCallId) || !runtime.IsString(messageToolCallId)) || runtime.Ne(runtime.FilterLength(message.ItemStr("tool_call_id")), runtime.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				w.Write(runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.WriteString("[TOOL_RESULTS]")
@@ -236,7 +236,7 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
-			w.Write(runtime.RaiseException(runtime.Str("Only system, user, assistant, and tool roles are supported!")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
 }

@@ -79,7 +79,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					w.Write(runtime.RaiseException(runtime.Str("Only text and thinking chunks are supported in system message contents.")))
+					w.Write(runtime.RaiseException(in, runtime.Str("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
@@ -119,7 +119,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+				w.Write(runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
 			nsIndex = runtime.Add(nsIndex, runtime.Int(1))
@@ -162,14 +162,14 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						w.Write(runtime.RaiseException(runtime.Str("Only text, image and image_url chunks are supported in user message content.")))
+						w.Write(runtime.RaiseException(in, runtime.Str("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				w.Write(runtime.RaiseException(runtime.Str("User message must have a string or a list of chunks in content")))
+				w.Write(runtime.RaiseException(in, runtime.Str("User message must have a string or a list of chunks in content")))
 			}
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
@@ -177,7 +177,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 			message2Content := message.ItemStr("content")
 			if ((runtime.IsNone(message2Content) || runtime.EqStr(message2Content, "")) || runtime.Eq(runtime.FilterLength(message2Content), runtime.Int(0))) && ((!runtime.IsDefined(message.ItemStr("tool_calls")) || runtime.IsNone(message.ItemStr("tool_calls"))) || runtime.Eq(runtime.FilterLength(message.ItemStr("tool_calls")), runtime.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				w.Write(runtime.RaiseException(runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+				w.Write(runtime.RaiseException(in, runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
 			if runtime.IsString(message2Content) && !runtime.EqStr(message2Content, "") {
@@ -199,7 +199,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						w.Write(runtime.RaiseException(runtime.Str("Only text and thinking chunks are supported in assistant message contents.")))
+						w.Write(runtime.RaiseException(in, runtime.Str("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
@@ -238,7 +238,7 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			w.Write(runtime.RaiseException(runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), messageRole), runtime.Str("."))))
+			w.Write(runtime.RaiseException(in, runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), messageRole), runtime.Str("."))))
 		}
 	}
 }

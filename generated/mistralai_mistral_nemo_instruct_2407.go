@@ -71,7 +71,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
-	ns = runtime.NewNamespace(nil, nil)
+	ns = runtime.NewNamespace(in, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
 	runtime.CheckNamespace(ns)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
@@ -84,7 +84,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				w.Write(runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
 			runtime.CheckNamespace(ns)
@@ -187,7 +187,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				toolCallId := toolCall.Attr("id")
 				if !runtime.IsDefined(toolCallId) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					w.Write(runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -227,7 +227,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			messageToolCallId := message.Attr("tool_call_id")
 			if !runtime.IsDefined(messageToolCallId) || runtime.Ne(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.Write(runtime.RaiseException(runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				w.Write(runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -236,7 +236,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.Write(runtime.RaiseException(runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }

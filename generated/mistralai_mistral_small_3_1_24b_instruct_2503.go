@@ -126,7 +126,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
 		if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			w.Write(runtime.RaiseException(runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			w.Write(runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
@@ -213,7 +213,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
+						w.Write(runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
@@ -244,7 +244,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				toolCallId := toolCall.Attr("id")
 				if !runtime.IsDefined(toolCallId) || runtime.Lt(runtime.FilterLength(toolCallId), runtime.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+					w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -292,7 +292,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			messageToolCallId := message.Attr("tool_call_id")
 			if !runtime.IsDefined(messageToolCallId) || runtime.Lt(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+				w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -301,7 +301,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.Write(runtime.RaiseException(runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }

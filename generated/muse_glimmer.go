@@ -88,7 +88,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 		if !runtime.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			w.Write(runtime.RaiseException(runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
@@ -136,7 +136,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		var nd runtime.Value
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
-		nsns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("seen", runtime.NewList())})
+		nsns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("seen", runtime.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
 		for _, tool := range runtime.Iterate(w, tools) {
 			var fn runtime.Value
@@ -219,7 +219,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		tools = runtime.Param(tools, "tools")
 		var rns runtime.Value
 		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		rns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("recipients", runtime.NewList(runtime.Str("\"self\""))), runtime.KW("nslist", runtime.NewList())})
+		rns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("recipients", runtime.NewList(runtime.Str("\"self\""))), runtime.KW("nslist", runtime.NewList())})
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}

@@ -97,7 +97,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		truncateHistoryThinking = runtime.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
@@ -132,7 +132,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		tools = runtime.NewList()
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
 	items2 := runtime.Iterate(w, loopMessages)
 	for i := range items2 {

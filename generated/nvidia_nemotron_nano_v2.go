@@ -49,7 +49,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	continueFinalMessage := in.Lookup("continue_final_message")
 	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("enable_thinking", runtime.Bool(true))})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enable_thinking", runtime.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, messages) {
 		var content runtime.Value

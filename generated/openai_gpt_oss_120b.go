@@ -369,7 +369,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		if builtinTools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-			availableBuiltinTools = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("browser", runtime.Bool(false)), runtime.KW("python", runtime.Bool(false))})
+			availableBuiltinTools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("browser", runtime.Bool(false)), runtime.KW("python", runtime.Bool(false))})
 			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
 			for _, tool := range runtime.Iterate(w, builtinTools) {
 				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
@@ -448,7 +448,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				messageContent := message.Attr("content")
 				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageContent) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					w.Write(runtime.RaiseException(runtime.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					w.Write(runtime.RaiseException(in, runtime.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
@@ -457,7 +457,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				messageThinking := message.Attr("thinking")
 				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageThinking) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					w.Write(runtime.RaiseException(runtime.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					w.Write(runtime.RaiseException(in, runtime.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
@@ -484,7 +484,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				messageContent := message.Attr("content")
 				if messageContent.Truthy() && message.Attr("thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					w.Write(runtime.RaiseException(runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+					w.Write(runtime.RaiseException(in, runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
@@ -542,7 +542,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
 			if runtime.IsNone(lastToolCallName) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				w.Write(runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
 			w.WriteString("<|start|>functions.")

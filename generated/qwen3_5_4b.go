@@ -74,7 +74,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						w.Write(runtime.RaiseException(runtime.Str("System message cannot contain images.")))
+						w.Write(runtime.RaiseException(in, runtime.Str("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -94,7 +94,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						w.Write(runtime.RaiseException(runtime.Str("System message cannot contain videos.")))
+						w.Write(runtime.RaiseException(in, runtime.Str("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
@@ -116,7 +116,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					w.Write(runtime.RaiseException(runtime.Str("Unexpected item type in content.")))
+					w.Write(runtime.RaiseException(in, runtime.Str("Unexpected item type in content.")))
 				}
 			}
 		} else if runtime.IsNone(content) || runtime.IsUndefined(content) {
@@ -125,13 +125,13 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
 			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			w.Write(runtime.RaiseException(runtime.Str("Unexpected content type.")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
-		w.Write(runtime.RaiseException(runtime.Str("No messages provided.")))
+		w.Write(runtime.RaiseException(in, runtime.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
 	if (tools.Truthy() && runtime.IsIterable(tools)) && !runtime.IsMapping(tools) {
@@ -199,7 +199,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
-		w.Write(runtime.RaiseException(runtime.Str("No user query found in messages.")))
+		w.Write(runtime.RaiseException(in, runtime.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	var loop runtime.Loop
@@ -217,7 +217,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
-				w.Write(runtime.RaiseException(runtime.Str("System message must be at the beginning.")))
+				w.Write(runtime.RaiseException(in, runtime.Str("System message must be at the beginning.")))
 			}
 		} else if runtime.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
@@ -327,7 +327,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:143:9 {%- else %}
 			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
-			w.Write(runtime.RaiseException(runtime.Str("Unexpected message role.")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}

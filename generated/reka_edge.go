@@ -67,7 +67,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
 			for _, item := range runtime.Iterate(w, content) {
 				var itemType runtime.Value
@@ -126,7 +126,7 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {

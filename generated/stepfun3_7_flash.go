@@ -73,7 +73,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsIterable(messageContent) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
-			ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 			for _, item := range runtime.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
@@ -152,7 +152,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = runtime.NewNamespace(nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, messages)
 	for i := range items {

@@ -147,11 +147,11 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
 		if runtime.IsNone(reasoningEffort) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			w.Write(runtime.RaiseException(runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
+			w.Write(runtime.RaiseException(in, runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:45:9 {%- else %}
 			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			w.Write(runtime.RaiseException(runtime.Sum(runtime.Str("reasoning_effort error : "), reasoningEffort, runtime.Str(", should be no_think/low/high"))))
+			w.Write(runtime.RaiseException(in, runtime.Sum(runtime.Str("reasoning_effort error : "), reasoningEffort, runtime.Str(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}

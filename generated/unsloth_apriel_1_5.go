@@ -147,7 +147,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
-						w.Write(runtime.RaiseException(runtime.Str("Unrecognized content type!")))
+						w.Write(runtime.RaiseException(in, runtime.Str("Unrecognized content type!")))
 					}
 				}
 			} else {

@@ -313,7 +313,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
 			if runtime.IsNone(lastToolCallName) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(runtime.RaiseException(runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				w.Write(runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {

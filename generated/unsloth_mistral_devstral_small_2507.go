@@ -132,7 +132,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 					} else {
 						// unsloth-mistral-Devstral-Small-2507.jinja:55:21 {%- else %}
 						// unsloth-mistral-Devstral-Small-2507.jinja:56:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.Write(runtime.RaiseException(runtime.Str("Only text and image blocks are supported in message content!")))
+						w.Write(runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
@@ -207,7 +207,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
-			w.Write(runtime.RaiseException(runtime.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
+			w.Write(runtime.RaiseException(in, runtime.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
 		}
 	}
 }

@@ -198,6 +198,7 @@ func (m *machine) capture(e *env, body *ir.Block, filters []*ir.Filter) (runtime
 	mark := m.w.Mark()
 	inner := m.enter(e, body.Scope)
 	if c := m.stmts(inner, body.Stmts); c != normal {
+		m.w.Drop(mark) // Jinja2 drops the block's text with it
 		return runtime.Value{}, c
 	}
 	v := m.w.Cut(mark)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/tmplgen/tmplgen/runtime"
 	"github.com/tmplgen/tmplgen/syntax"
 )
 
@@ -29,7 +30,7 @@ func Compile(file, src string) (*Template, error) {
 
 // Lower turns a syntax tree into IR, resolving every name by Jinja2's scoping rules.
 func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
-	l := &lowerer{}
+	l := &lowerer{blocks: map[string]bool{}}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -49,6 +50,40 @@ func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
 type lowerer struct {
 	vars      []*Var
 	loopDepth int // loops enclosing the statement being lowered, within its function
+	// constPrint is set while the expression of a {{ }} that is constant throughout is
+	// lowered: Jinja2 evaluates such an expression when it compiles the template
+	// (see foldsUndefined)
+	constPrint bool
+	// blocks are the names of the blocks lowered so far (Jinja2 refuses a name twice)
+	blocks map[string]bool
+	// soft is set inside an if statement or an inline if of the function being lowered,
+	// where Jinja2 leaves an unknown filter or test to fail when it runs; elsewhere it
+	// is an error when the template is compiled
+	soft bool
+}
+
+// hard lowers the statements of a frame of their own (a loop's or macro's body, a
+// block), where an unknown filter or test is a compile-time error even inside an if
+// around them.
+func (l *lowerer) hard(f *frame, nodes []syntax.Node) (out []Stmt) {
+	l.softly(false, func() { out = l.stmts(f, nodes) })
+	return out
+}
+
+// softly runs fn with soft set to on, then restores it.
+func (l *lowerer) softly(on bool, fn func()) {
+	saved := l.soft
+	l.soft = on
+	fn()
+	l.soft = saved
+}
+
+// checkKnown fails, unless soft is set, for a filter or test (kind) Jinja2 does not
+// have.
+func (l *lowerer) checkKnown(p Pos, kind, name string, known bool) {
+	if !known && !l.soft {
+		l.fail(p, "No %s named '%s'.", kind, name)
+	}
 }
 
 func (l *lowerer) newVar(name string) *Var {
@@ -86,7 +121,9 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 	case *syntax.Data:
 		return &Text{At{p}, n.Text}
 	case *syntax.Print:
+		l.constPrint = isConstant(n.X)
 		x := l.expr(f, n.X)
+		l.constPrint = false
 		if text, ok := constText(x); ok {
 			return &Text{At{p}, text}
 		}
@@ -106,7 +143,7 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 			sv.filterArgs(n.Filter)
 		}
 		bf.finish(p)
-		body := &Block{Scope: bf.scope, Stmts: l.stmts(bf, n.Body)}
+		body := &Block{Scope: bf.scope, Stmts: l.hard(bf, n.Body)}
 		return &Capture{At{p}, l.target(f, n.Target), body, l.filterChain(bf, n.Filter)}
 	case *syntax.Macro:
 		m := l.macro(f, p, n.Name, n.Params, n.Body)
@@ -122,7 +159,7 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 		sv.filterArgs(n.Filter)
 		sv.stmts(n.Body)
 		ff.finish(p)
-		body := &Block{Scope: ff.scope, Stmts: l.stmts(ff, n.Body)}
+		body := &Block{Scope: ff.scope, Stmts: l.hard(ff, n.Body)}
 		return &FilterBlock{At{p}, body, l.filterChain(ff, n.Filter)}
 	case *syntax.With:
 		values := make([]Expr, len(n.Values))
@@ -140,10 +177,24 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 		for i, t := range n.Targets {
 			targets[i] = l.target(wf, t)
 		}
-		return &With{At{p}, targets, values, &Block{Scope: wf.scope, Stmts: l.stmts(wf, n.Body)}}
+		return &With{At{p}, targets, values, &Block{Scope: wf.scope, Stmts: l.hard(wf, n.Body)}}
 	case *syntax.Generation:
 		return l.scoped(f, p, n.Body)
 	case *syntax.Block:
+		if l.blocks[n.Name] {
+			l.fail(p, "block '%s' defined twice", n.Name)
+		}
+		l.blocks[n.Name] = true
+		if n.Required {
+			return &Fail{At{p}, "block", "RuntimeError", fmt.Sprintf("Required block '%s' not found", n.Name)}
+		}
+		if !n.Scoped {
+			// a block renders in the template's context: the variables of the loops
+			// and blocks around it are not its
+			for f.parent != nil {
+				f = f.parent
+			}
+		}
 		return l.scoped(f, p, n.Body)
 	case *syntax.Break:
 		if l.loopDepth == 0 {
@@ -190,10 +241,20 @@ func (l *lowerer) scoped(f *frame, p Pos, nodes []syntax.Node) Stmt {
 	sf := l.newFrame(f)
 	symbolVisitor{sf}.stmts(nodes)
 	sf.finish(p)
-	return &With{At: At{p}, Body: &Block{Scope: sf.scope, Stmts: l.stmts(sf, nodes)}}
+	// Jinja2 compiles the body into a function of its own: a break or continue in it
+	// is not in the loop around it
+	depth := l.loopDepth
+	l.loopDepth = 0
+	defer func() { l.loopDepth = depth }()
+	return &With{At: At{p}, Body: &Block{Scope: sf.scope, Stmts: l.hard(sf, nodes)}}
 }
 
-func (l *lowerer) ifStmt(f *frame, n *syntax.If) Stmt {
+func (l *lowerer) ifStmt(f *frame, n *syntax.If) (out Stmt) {
+	l.softly(true, func() { out = l.ifChain(f, n) })
+	return out
+}
+
+func (l *lowerer) ifChain(f *frame, n *syntax.If) Stmt {
 	s := &If{At: At{n.P}, Cond: l.expr(f, n.Test), Then: l.stmts(f, n.Body)}
 	last := s
 	for _, e := range n.Elifs {
@@ -229,20 +290,20 @@ func (l *lowerer) forStmt(f *frame, n *syntax.For) Stmt {
 		tf.finish(p)
 		s.FilterScope = tf.scope
 		s.FilterTarget = l.target(tf, n.Target)
-		s.Filter = l.expr(tf, n.Test)
+		l.softly(false, func() { s.Filter = l.expr(tf, n.Test) })
 	}
 	s.Target = l.target(lf, n.Target)
 	if extended {
 		s.Loop = lf.variable("loop")
 	}
 	l.loopDepth++
-	s.Body = &Block{Scope: lf.scope, Stmts: l.stmts(lf, n.Body)}
+	s.Body = &Block{Scope: lf.scope, Stmts: l.hard(lf, n.Body)}
 	l.loopDepth--
 	if n.Else != nil {
 		ef := l.newFrame(f)
 		symbolVisitor{ef}.stmts(n.Else)
 		ef.finish(p)
-		s.Else = &Block{Scope: ef.scope, Stmts: l.stmts(ef, n.Else)}
+		s.Else = &Block{Scope: ef.scope, Stmts: l.hard(ef, n.Else)}
 	}
 	return s
 }
@@ -323,7 +384,7 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 	}
 	depth := l.loopDepth
 	l.loopDepth = 0
-	m.Body = &Block{Scope: mf.scope, Stmts: l.stmts(mf, body)}
+	m.Body = &Block{Scope: mf.scope, Stmts: l.hard(mf, body)}
 	l.loopDepth = depth
 	return m
 }
@@ -331,6 +392,7 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 func (l *lowerer) filterChain(f *frame, fl *syntax.Filter) []*Filter {
 	var chain []*Filter
 	for fl != nil {
+		l.softly(false, func() { l.checkKnown(fl.P, "filter", fl.Name, runtime.Filters[fl.Name] != nil) })
 		chain = append([]*Filter{{At: At{fl.P}, Name: fl.Name, Args: l.args(f, fl.Args)}}, chain...)
 		fl, _ = fl.X.(*syntax.Filter)
 	}
@@ -390,6 +452,72 @@ func (l *lowerer) exprs(f *frame, xs []syntax.Expr) []Expr {
 	return out
 }
 
+// isConstant reports whether x is built of constants only, as Jinja2's as_const
+// evaluates it: literals, displays, subscripts, attributes, operators, tests and
+// inline ifs.
+func isConstant(x syntax.Expr) bool {
+	switch x := x.(type) {
+	case nil, *syntax.Const:
+		return true
+	case *syntax.Tuple:
+		return allConstant(x.Items)
+	case *syntax.List:
+		return allConstant(x.Items)
+	case *syntax.Getitem:
+		return isConstant(x.X) && isConstant(x.Arg)
+	case *syntax.Slice:
+		return isConstant(x.Start) && isConstant(x.Stop) && isConstant(x.Step)
+	case *syntax.Getattr:
+		return isConstant(x.X)
+	case *syntax.Unary:
+		return isConstant(x.X)
+	case *syntax.Binary:
+		return isConstant(x.L) && isConstant(x.R)
+	case *syntax.Concat:
+		return allConstant(x.Items)
+	case *syntax.Compare:
+		for _, op := range x.Ops {
+			if !isConstant(op.X) {
+				return false
+			}
+		}
+		return isConstant(x.X)
+	case *syntax.Test:
+		return isConstant(x.X) && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil && allConstant(x.Args.Args)
+	case *syntax.CondExpr:
+		return isConstant(x.Test) && isConstant(x.Then) && isConstant(x.Else)
+	}
+	return false
+}
+
+// allConstant reports whether every one of xs is constant (isConstant).
+func allConstant(xs []syntax.Expr) bool {
+	for _, x := range xs {
+		if !isConstant(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// foldsUndefined reports whether Jinja2 folds the slice s into an undefined value: a
+// slice with constant bounds of a constant that is not a str.
+func foldsUndefined(s *Slice) bool {
+	c, ok := s.X.(*Const)
+	if !ok {
+		return false
+	}
+	if _, isStr := c.Value.(string); isStr {
+		return false
+	}
+	for _, b := range []Expr{s.Start, s.Stop, s.Step} {
+		if _, isConst := b.(*Const); b != nil && !isConst {
+			return false
+		}
+	}
+	return true
+}
+
 func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 	if x == nil {
 		return nil
@@ -425,7 +553,15 @@ func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 	case *syntax.Getitem:
 		obj := l.expr(f, x.X)
 		if s, ok := x.Arg.(*syntax.Slice); ok {
-			return &Slice{At{p}, obj, l.expr(f, s.Start), l.expr(f, s.Stop), l.expr(f, s.Step)}
+			sl := &Slice{At{p}, obj, l.expr(f, s.Start), l.expr(f, s.Stop), l.expr(f, s.Step)}
+			if l.constPrint && foldsUndefined(sl) {
+				// Jinja2 evaluates a constant {{ }} when it compiles it, subscripting
+				// through the sandbox's getitem, which makes the TypeError of slicing a
+				// number, a bool or None an undefined value (at run time, and outside
+				// a {{ }}, slicing one raises it)
+				return &Undef{At{p}, "slice of a constant"}
+			}
+			return sl
 		}
 		return &Item{At{p}, obj, l.expr(f, x.Arg)}
 	case *syntax.Slice:
@@ -435,8 +571,10 @@ func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 	case *syntax.Call:
 		return &Call{At{p}, l.expr(f, x.Fn), l.args(f, x.Args)}
 	case *syntax.Filter:
+		l.checkKnown(p, "filter", x.Name, runtime.Filters[x.Name] != nil)
 		return &Filter{At{p}, x.Name, l.expr(f, x.X), l.args(f, x.Args)}
 	case *syntax.Test:
+		l.checkKnown(p, "test", x.Name, runtime.Tests[x.Name] != nil)
 		return &Test{At{p}, x.Name, l.expr(f, x.X), l.args(f, x.Args)}
 	case *syntax.Unary:
 		operand := l.expr(f, x.X)
@@ -468,7 +606,9 @@ func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 		}
 		return c
 	case *syntax.CondExpr:
-		return &Cond{At{p}, l.expr(f, x.Test), l.expr(f, x.Then), l.expr(f, x.Else)}
+		var c *Cond
+		l.softly(true, func() { c = &Cond{At{p}, l.expr(f, x.Test), l.expr(f, x.Then), l.expr(f, x.Else)} })
+		return c
 	case *syntax.NSRef:
 		l.fail(p, "namespace attribute reference outside an assignment")
 	}

@@ -265,19 +265,22 @@ func (templateRef) callMethod(string, []Value, []Kwarg) (Value, bool) { return V
 // namespace, cycler, joiner, lipsum, raise_exception, strftime_now) for a template
 // that uses one as a value rather than calling it.
 func Globals(in *Input, name string) Value {
+	if v, ok := in.hides(name); ok {
+		return v
+	}
 	switch name {
 	case "range":
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value { noKwargs(name, k); return Range(in, a...) })
 	case "dict":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return NewDictCall(a, k) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return NewDictCall(in, a, k) })
 	case "namespace":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return NewNamespace(a, k) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return NewNamespace(in, a, k) })
 	case "cycler":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return Cycler(a...) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return Cycler(in, a...) })
 	case "joiner":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return Joiner(a, k) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return Joiner(in, a, k) })
 	case "raise_exception":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return RaiseException(a...) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return RaiseException(in, a...) })
 	case "strftime_now":
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return StrftimeNow(in, a, k) })
 	case "self":
@@ -298,7 +301,10 @@ func noKwargs(name string, kwargs []Kwarg) {
 }
 
 // Cycler is Jinja2's cycler(*items).
-func Cycler(items ...Value) Value {
+func Cycler(in *Input, items ...Value) Value {
+	if v, ok := in.hides("cycler"); ok {
+		return Call(v, items, nil)
+	}
 	if len(items) == 0 {
 		throw(RuntimeError, "at least one item has to be provided")
 	}
@@ -306,7 +312,10 @@ func Cycler(items ...Value) Value {
 }
 
 // Joiner is Jinja2's joiner(sep=", ").
-func Joiner(args []Value, kwargs []Kwarg) Value {
+func Joiner(in *Input, args []Value, kwargs []Kwarg) Value {
+	if v, ok := in.hides("joiner"); ok {
+		return Call(v, args, kwargs)
+	}
 	a := bindArgs("joiner", args, kwargs, "sep")
 	sep := ", "
 	if given(a[0]) {
@@ -317,7 +326,10 @@ func Joiner(args []Value, kwargs []Kwarg) Value {
 
 // RaiseException is transformers' raise_exception(message): it fails the render with a
 // *RaiseError carrying the message.
-func RaiseException(args ...Value) Value {
+func RaiseException(in *Input, args ...Value) Value {
+	if v, ok := in.hides("raise_exception"); ok {
+		return Call(v, args, nil)
+	}
 	if len(args) != 1 {
 		throw(TypeError, "raise_exception() takes 1 positional argument but %d were given", len(args))
 	}
@@ -325,7 +337,10 @@ func RaiseException(args ...Value) Value {
 }
 
 // NewNamespace is Jinja2's namespace(dict?, **attrs).
-func NewNamespace(args []Value, kwargs []Kwarg) Value {
+func NewNamespace(in *Input, args []Value, kwargs []Kwarg) Value {
+	if v, ok := in.hides("namespace"); ok {
+		return Call(v, args, kwargs)
+	}
 	ns := &Namespace{}
 	ns.attrs.keys = ns.inline[:0:namespaceInline]
 	ns.attrs.vals = ns.inline[namespaceInline : namespaceInline : 2*namespaceInline]
@@ -334,7 +349,10 @@ func NewNamespace(args []Value, kwargs []Kwarg) Value {
 }
 
 // NewDictCall is Python's dict(mapping_or_pairs?, **kwargs) as the dict global.
-func NewDictCall(args []Value, kwargs []Kwarg) Value {
+func NewDictCall(in *Input, args []Value, kwargs []Kwarg) Value {
+	if v, ok := in.hides("dict"); ok {
+		return Call(v, args, kwargs)
+	}
 	d := &Dict{}
 	dictFromArgs("dict", args, kwargs, d)
 	return DictValue(d)
@@ -389,6 +407,9 @@ func CheckNamespace(ns Value) {
 // Range is Python's range(stop) or range(start, stop[, step]), as a list, refused
 // (as Jinja2's sandbox does) when it would have more than in.Limits.MaxRange items.
 func Range(in *Input, args ...Value) Value {
+	if v, ok := in.hides("range"); ok {
+		return Call(v, args, nil)
+	}
 	if len(args) < 1 || len(args) > 3 {
 		throw(TypeError, "range expected at most 3 arguments, got %d", len(args))
 	}

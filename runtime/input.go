@@ -137,6 +137,14 @@ func (in *Input) Lookup(name string) Value {
 	return Undefined(name)
 }
 
+// hides returns the input's variable of the name of a global function, which hides the
+// global as a variable of the render hides Jinja2's (a chat_template_kwargs key named
+// range, say), and whether the input has one.
+func (in *Input) hides(global string) (Value, bool) {
+	v := in.Lookup(global)
+	return v, v.kind != KindUndefined
+}
+
 func noneIfUndefined(v Value) Value {
 	if v.kind == KindUndefined {
 		return None()

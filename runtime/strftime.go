@@ -10,6 +10,9 @@ import (
 // StrftimeNow is transformers' strftime_now(format): the input's clock formatted as
 // Python's datetime.now().strftime does on glibc (a naive time: %z and %Z are empty).
 func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
+	if v, ok := in.hides("strftime_now"); ok {
+		return Call(v, args, kwargs)
+	}
 	a := bindArgs("strftime_now", args, kwargs, "format")
 	if !given(a[0]) {
 		throw(TypeError, "strftime_now() missing 1 required positional argument: 'format'")

@@ -164,6 +164,10 @@ func (w *Writer) Cut(mark int) Value {
 	return Str(s)
 }
 
+// Drop removes the output written since mark: the text of a set block or filter block
+// that a break or continue leaves, which Jinja2 drops with the block.
+func (w *Writer) Drop(mark int) { w.buf = w.buf[:mark] }
+
 // WriteAdd writes a + b + ... as {{ a + b + ... }} does, without building the sum when
 // every operand is a plain str (otherwise it adds as Python does, raising its errors).
 func (w *Writer) WriteAdd(operands ...Value) {

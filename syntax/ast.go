@@ -113,9 +113,10 @@ type With struct {
 // Block is {% block name %}body{% endblock %}, rendered in place.
 type Block struct {
 	At
-	Name   string
-	Scoped bool
-	Body   []Node
+	Name     string
+	Scoped   bool
+	Required bool
+	Body     []Node
 }
 
 // Generation is transformers' {% generation %}body{% endgeneration %}: it renders its

@@ -424,13 +424,20 @@ func (p *parser) parseBlock(pos Pos) Node {
 	p.next()
 	name := p.expectKind(tokName).text
 	scoped := p.skipName("scoped")
-	p.skipName("required")
+	required := p.skipName("required")
 	if p.cur().isOp("-") {
 		p.fail("Block names in Jinja have to be valid Python identifiers and may not contain hyphens, use an underscore instead.")
 	}
 	body := p.parseStatements([]string{"endblock"}, true)
+	if required {
+		for _, n := range body {
+			if d, ok := n.(*Data); !ok || strings.TrimSpace(d.Text) != "" {
+				p.fail("Required blocks can only contain comments or whitespace")
+			}
+		}
+	}
 	p.skipName(name)
-	return &Block{At{pos}, name, scoped, body}
+	return &Block{At{pos}, name, scoped, required, body}
 }
 
 // parseLoaderTag parses include, import, from and extends, which need a template loader

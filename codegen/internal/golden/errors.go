@@ -47,7 +47,7 @@ func renderErrors(w *runtime.Writer, in *runtime.Input) {
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
 	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
-		w.Write(runtime.RaiseException(runtime.Str("No messages provided.")))
+		w.Write(runtime.RaiseException(in, runtime.Str("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range runtime.Iterate(w, messages) {
@@ -55,7 +55,7 @@ func renderErrors(w *runtime.Writer, in *runtime.Input) {
 		mRole := m.Attr("role")
 		if !runtime.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
-			w.Write(runtime.RaiseException(runtime.Add(runtime.Str("Unknown role: "), mRole)))
+			w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
 		w.WriteAdd(mRole, runtime.Str(": "), m.Attr("content"))
