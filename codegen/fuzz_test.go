@@ -15,6 +15,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/codegen"
 	"github.com/tmplgen/tmplgen/compiler"
+	"github.com/tmplgen/tmplgen/internal/randtmpl"
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/syntax"
 )
@@ -71,22 +72,43 @@ func FuzzGenerate(f *testing.F) {
 	}
 	f.Add("{% macro func(type, w, in, runtime) %}{{ type ~ w ~ in ~ runtime }}{% endmacro %}{{ func(1, 2, 3, 4) }}")
 	f.Add("*/ `\n//go:generate rm -rf /\n{{ \"\\u202e\" }}{# */ #}{% set len = 1 %}{{ len }}")
-	f.Fuzz(func(t *testing.T, src string) {
+	f.Fuzz(func(t *testing.T, src string) { checkGenerates(t, src) })
+}
+
+// FuzzGenerateGrammar is FuzzGenerate on the programs of internal/randtmpl, which are
+// chat-template-shaped and valid Jinja2 by construction: each must compile into Go that
+// type-checks.
+func FuzzGenerateGrammar(f *testing.F) {
+	for seed := range uint64(20) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		src := randtmpl.Template(seed)
 		if _, err := syntax.Parse(src); err != nil {
-			return
+			t.Fatalf("randtmpl wrote a template the parser refuses: %v\n%s", err, src)
 		}
-		units, failed := compiler.Compile([]compiler.Source{{Name: "fuzz", Origin: "fuzz.jinja", File: "fuzz.jinja", Text: src}})
-		if len(failed) > 0 {
-			var ie *ir.Error
-			if !errors.As(failed[0], &ie) || ie.Pos.Line < 1 {
-				t.Fatalf("lowering error without a position: %v", failed[0])
-			}
-			return
-		}
-		files, err := codegen.Package("fuzzpkg", units)
-		if err != nil {
-			t.Fatalf("codegen: %v", err)
-		}
-		typeCheck(t, files)
+		checkGenerates(t, src)
 	})
+}
+
+// checkGenerates compiles src, which parses: it fails to lower with a positioned error,
+// or yields Go that parses and type-checks.
+func checkGenerates(t *testing.T, src string) {
+	t.Helper()
+	if _, err := syntax.Parse(src); err != nil {
+		return
+	}
+	units, failed := compiler.Compile([]compiler.Source{{Name: "fuzz", Origin: "fuzz.jinja", File: "fuzz.jinja", Text: src}})
+	if len(failed) > 0 {
+		var ie *ir.Error
+		if !errors.As(failed[0], &ie) || ie.Pos.Line < 1 {
+			t.Fatalf("lowering error without a position: %v", failed[0])
+		}
+		return
+	}
+	files, err := codegen.Package("fuzzpkg", units)
+	if err != nil {
+		t.Fatalf("codegen: %v", err)
+	}
+	typeCheck(t, files)
 }

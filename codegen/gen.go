@@ -158,6 +158,12 @@ func neededVars(t *ir.Template, macros *macroCalls, dead map[*ir.Var]bool) map[*
 			case *ir.Block:
 				markInits(n.Scope)
 				return true
+			case *ir.Assign:
+				if l, ok := n.Value.(*ir.Load); ok {
+					if vt, isVar := n.Target.(*ir.VarTarget); isVar && vt.Var == l.Var {
+						return false // {% set x = x %} compiles to nothing: it reads nothing
+					}
+				}
 			case *ir.Load:
 				mark(n.Var)
 			case *ir.AttrTarget:

@@ -1,0 +1,309 @@
+// Package randtmpl generates random chat-template-shaped Jinja programs and random chat
+// requests from a seed, for the codegen fuzz target (which builds what the compiler
+// makes of them) and the differential test (which renders them with Python Jinja2 and
+// with tmplgen). The programs loop over messages, branch on roles and contents, keep
+// state in namespaces, define and call macros, capture blocks and apply the filters,
+// tests and methods real templates use; a program is always valid Jinja2 syntax, and
+// may fail when it runs, as real templates do on some requests.
+package randtmpl
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// A gen writes one program.
+type gen struct {
+	r     *rand.Rand
+	b     strings.Builder
+	depth int
+	// loops are the loop variables in scope, innermost last; macros the macros defined
+	// so far, with their parameter counts; ns whether the namespace ns is defined
+	loops  []string
+	macros []macro
+	ns     bool
+	params []string // the parameters of the macro being written
+}
+
+type macro struct {
+	name   string
+	params int
+}
+
+// Template returns the program of seed.
+func Template(seed uint64) string {
+	g := &gen{r: rand.New(rand.NewPCG(seed, 0x6a696e6a61))}
+	if g.chance(2) {
+		g.b.WriteString("{%- set ns = namespace(count=0, last='', found=false) -%}\n")
+		g.ns = true
+	}
+	if g.chance(3) {
+		g.macroDef()
+	}
+	g.stmts(2 + g.r.IntN(4))
+	if g.chance(2) {
+		g.b.WriteString("{%- if add_generation_prompt %}<|assistant|>\n{% endif -%}")
+	}
+	return g.b.String()
+}
+
+func (g *gen) chance(n int) bool { return g.r.IntN(n) == 0 }
+
+func (g *gen) pick(options ...string) string { return options[g.r.IntN(len(options))] }
+
+// dash returns a whitespace control marker, or none.
+func (g *gen) dash() string { return g.pick("", "-", "") }
+
+func (g *gen) tag(body string) string { return "{%" + g.dash() + " " + body + " " + g.dash() + "%}" }
+
+func (g *gen) stmts(n int) {
+	for range n {
+		g.stmt()
+	}
+}
+
+func (g *gen) stmt() {
+	if g.depth > 3 {
+		g.print()
+		return
+	}
+	g.depth++
+	defer func() { g.depth-- }()
+	switch g.r.IntN(10) {
+	case 0, 1:
+		g.text()
+	case 2, 3:
+		g.print()
+	case 4, 5:
+		g.forLoop()
+	case 6, 7:
+		g.ifStmt()
+	case 8:
+		g.set()
+	case 9:
+		switch g.r.IntN(3) {
+		case 0:
+			g.b.WriteString(g.tag("set captured") + "")
+			g.stmts(1 + g.r.IntN(2))
+			g.b.WriteString(g.tag("endset") + "[{{ captured" + g.pick("", "|trim", "|length", "|upper") + " }}]")
+		case 1:
+			g.b.WriteString(g.tag("filter " + g.pick("upper", "trim", "lower", "replace('a', 'b')")))
+			g.stmts(1 + g.r.IntN(2))
+			g.b.WriteString(g.tag("endfilter"))
+		default:
+			g.macroCall()
+		}
+	}
+}
+
+func (g *gen) text() {
+	g.b.WriteString(g.pick("<|user|>", "\n", " ", "[INST]", "</s>", "\n\n", "### ", "{ ", " }", "\t", "ü", "—"))
+}
+
+func (g *gen) print() {
+	g.b.WriteString("{{" + g.dash() + " " + g.expr(0) + " " + g.dash() + "}}")
+}
+
+func (g *gen) forLoop() {
+	v := fmt.Sprintf("m%d", len(g.loops))
+	iter := g.pick("messages", "messages", "messages[1:]", "messages|reverse", "messages[::-1]", "[1, 2, 3]", "tools or []", "messages|selectattr('role', 'equalto', 'user')|list")
+	filter := ""
+	if g.chance(4) {
+		filter = " if " + v + ".role is defined"
+	}
+	g.b.WriteString(g.tag("for " + v + " in " + iter + filter))
+	g.loops = append(g.loops, v)
+	g.stmts(1 + g.r.IntN(3))
+	if g.chance(5) {
+		g.b.WriteString(g.tag("if loop.index > 2") + g.tag(g.pick("break", "continue")) + g.tag("endif"))
+	}
+	g.loops = g.loops[:len(g.loops)-1]
+	if g.chance(5) {
+		g.b.WriteString(g.tag("else") + "(none)")
+	}
+	g.b.WriteString(g.tag("endfor"))
+}
+
+func (g *gen) ifStmt() {
+	g.b.WriteString(g.tag("if " + g.cond()))
+	g.stmts(1 + g.r.IntN(2))
+	for range g.r.IntN(3) {
+		g.b.WriteString(g.tag("elif " + g.cond()))
+		g.stmts(1)
+	}
+	if g.chance(2) {
+		g.b.WriteString(g.tag("else"))
+		g.stmts(1)
+	}
+	g.b.WriteString(g.tag("endif"))
+}
+
+func (g *gen) set() {
+	if g.ns && g.chance(2) {
+		g.b.WriteString(g.tag(g.pick(
+			"set ns.count = ns.count + 1",
+			"set ns.last = "+g.strExpr(),
+			"set ns.found = "+g.cond(),
+		)))
+		return
+	}
+	g.b.WriteString(g.tag("set x" + fmt.Sprint(g.r.IntN(3)) + " = " + g.expr(1)))
+}
+
+func (g *gen) macroDef() {
+	m := macro{name: fmt.Sprintf("render%d", len(g.macros)), params: 1 + g.r.IntN(2)}
+	params := []string{"a"}
+	if m.params == 2 {
+		params = append(params, "b="+g.pick("''", "'-'", "none", "1"))
+	}
+	g.b.WriteString(g.tag("macro " + m.name + "(" + strings.Join(params, ", ") + ")"))
+	saved, savedLoops := g.params, g.loops
+	g.params, g.loops = []string{"a", "b"}[:m.params], nil
+	g.depth++
+	g.stmts(1 + g.r.IntN(2))
+	g.depth--
+	g.params, g.loops = saved, savedLoops
+	g.b.WriteString(g.tag("endmacro"))
+	g.macros = append(g.macros, m)
+}
+
+func (g *gen) macroCall() {
+	if len(g.macros) == 0 {
+		g.print()
+		return
+	}
+	m := g.macros[g.r.IntN(len(g.macros))]
+	args := []string{g.expr(1)}
+	if m.params == 2 && g.chance(2) {
+		args = append(args, g.strExpr())
+	}
+	g.b.WriteString("{{ " + m.name + "(" + strings.Join(args, ", ") + ") }}")
+}
+
+// value returns a variable or attribute the template can read here.
+func (g *gen) value() string {
+	var opts []string
+	for _, v := range g.loops {
+		opts = append(opts, v, v+".role", v+".content", v+"['role']", v+".get('name', 'anon')", "loop.index", "loop.first", "loop.last")
+	}
+	opts = append(opts, g.params...)
+	opts = append(opts, "messages|length", "messages[0].role", "messages[-1].content", "bos_token", "enable_thinking", "x0", "tools|length")
+	if g.ns {
+		opts = append(opts, "ns.count", "ns.last", "ns.found")
+	}
+	return opts[g.r.IntN(len(opts))]
+}
+
+func (g *gen) strExpr() string {
+	switch g.r.IntN(4) {
+	case 0:
+		return g.pick("'a'", "'<b>'", "\"it's\"", "'\\n'", "''", "'ü'")
+	case 1:
+		return g.value() + "|string"
+	case 2:
+		return "(" + g.value() + " ~ " + g.pick("'!'", "'\\n'", "' '") + ")"
+	default:
+		return g.value() + g.pick("|upper", "|lower", "|trim", "|tojson", "|default('d')")
+	}
+}
+
+func (g *gen) expr(depth int) string {
+	if depth > 2 {
+		return g.value()
+	}
+	switch g.r.IntN(12) {
+	case 0, 1, 2:
+		return g.value()
+	case 3:
+		return g.strExpr()
+	case 4:
+		return g.expr(depth+1) + " ~ " + g.expr(depth+1)
+	case 5:
+		return g.expr(depth+1) + g.pick("|length", "|string", "|list|length", "|tojson", "|first", "|int", "|e")
+	case 6:
+		return "(" + g.expr(depth+1) + " if " + g.cond() + " else " + g.strExpr() + ")"
+	case 7:
+		return g.pick("1", "2", "-3", "0.5", "10") + g.pick(" + ", " * ", " - ", " // ", " % ") + g.pick("1", "2", "(messages|length)", "("+g.value()+"|string|length)")
+	case 8:
+		return "[" + g.expr(depth+1) + ", " + g.strExpr() + "]" + g.pick("|map('string')|join(',')", "|length", "", "[0]")
+	case 9:
+		return "(" + g.value() + "|string)" + g.pick(".strip()", ".split()|length", ".startswith('<')", ".replace('a', 'A')", ".upper()", "[:3]", "|title")
+	case 10:
+		return "{'k': " + g.expr(depth+1) + "}" + g.pick("|tojson", ".k", "['k']", "|length", ".get('z', 0)")
+	default:
+		return g.pick("none", "true", "false", "'text'", "42", "3.0")
+	}
+}
+
+func (g *gen) cond() string {
+	switch g.r.IntN(8) {
+	case 0:
+		return g.value() + " == " + g.pick("'user'", "'assistant'", "'system'", "'tool'", "1", "true")
+	case 1:
+		return g.value() + " is " + g.pick("defined", "none", "string", "mapping", "sequence", "number", "not none", "undefined")
+	case 2:
+		return g.pick("'a'", "'user'", "'1'") + " in (" + g.value() + "|string)"
+	case 3:
+		return "not " + g.value()
+	case 4:
+		return g.cond() + g.pick(" and ", " or ") + g.cond()
+	case 5:
+		return g.value() + "|string|length " + g.pick(">", "<", "==", ">=") + " " + g.pick("0", "1", "2")
+	default:
+		return g.value()
+	}
+}
+
+// Request returns a random chat request of seed as JSON: messages of random roles and
+// contents (with tool calls, reasoning and names now and then), tools now and then, and
+// the fields templates read.
+func Request(seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 0x72657175657374))
+	pick := func(options ...string) string { return options[r.IntN(len(options))] }
+	var msgs []map[string]any
+	n := 1 + r.IntN(4)
+	if r.IntN(8) == 0 {
+		n = 0
+	}
+	for i := range n {
+		m := map[string]any{
+			"role":    pick("user", "assistant", "system", "user", "tool"),
+			"content": pick("Hi", "Hello there", "", "a <b> & 'c'", "ünïcode — ok", "line\nbreak", "  padded  ", fmt.Sprint(i)),
+		}
+		if r.IntN(6) == 0 {
+			m["content"] = []map[string]any{{"type": "text", "text": "typed"}}
+		}
+		if r.IntN(6) == 0 {
+			m["content"] = nil
+		}
+		if m["role"] == "assistant" && r.IntN(3) == 0 {
+			m["tool_calls"] = []map[string]any{{"type": "function", "function": map[string]any{"name": "f", "arguments": map[string]any{"x": 1}}}}
+		}
+		if r.IntN(5) == 0 {
+			m["name"] = "n" + fmt.Sprint(i)
+		}
+		msgs = append(msgs, m)
+	}
+	if msgs == nil {
+		msgs = []map[string]any{}
+	}
+	req := map[string]any{
+		"messages":              msgs,
+		"add_generation_prompt": r.IntN(2) == 0,
+		"bos":                   "<s>",
+		"eos":                   "</s>",
+	}
+	if r.IntN(3) == 0 {
+		req["tools"] = []map[string]any{{"type": "function", "function": map[string]any{"name": "get_weather", "parameters": map[string]any{"type": "object"}}}}
+	}
+	if r.IntN(3) == 0 {
+		req["chat_template_kwargs"] = map[string]any{"enable_thinking": r.IntN(2) == 0}
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		panic(err) // the values are all JSON
+	}
+	return b
+}
