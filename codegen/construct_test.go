@@ -23,8 +23,9 @@ var update = flag.Bool("update", false, "rewrite the ir and go sections of the c
 const constructCases = "../testdata/codegen/cases"
 
 // TestConstructs checks one small case per construct and per codegen specialisation
-// (testdata/codegen/cases/NAME.txtar): the template's IR and its generated Go are the
-// archive's ir and go sections (goldens: -update rewrites them; review the diff), and
+// (testdata/codegen/cases/NAME.txtar): the template's IR with its facts
+// (ir.FormatFacts) and its generated Go are the archive's ir and go sections (goldens:
+// -update rewrites them; review the diff), and
 // each request of requests.jsonl, rendered by the generated code, gives what Python
 // Jinja2 gave (expected.jsonl, recorded by record.py): the same prompt, or an error at
 // the template line Jinja2's traceback names.
@@ -64,7 +65,7 @@ func TestConstructs(t *testing.T) {
 		for _, section := range []struct {
 			file string
 			got  []byte
-		}{{"ir", []byte(ir.Format(u.IR))}, {"go", src}} {
+		}{{"ir", []byte(ir.Format(u.IR) + "\n" + ir.FormatFacts(u.IR))}, {"go", src}} {
 			want, _ := a.Get(section.file)
 			if bytes.Equal(want, section.got) {
 				continue

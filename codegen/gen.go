@@ -35,7 +35,7 @@ type gen struct {
 	positions map[*ir.Var]position
 
 	// macro calls resolved to Go functions (see macros.go), and those functions' names
-	macros     *macroCalls
+	macros     *ir.MacroCalls
 	macroFuncs map[*ir.Var]string
 
 	inputs map[string]string // input variables looked up once, by name (see inputDecls)
@@ -54,9 +54,9 @@ type gen struct {
 }
 
 func newGen(t *ir.Template) *gen {
-	macros := findMacroCalls(t)
+	macros := ir.ResolveMacroCalls(t)
 	dead := ir.DeadInits(t)
-	needed := neededVars(t, macros, dead)
+	needed := ir.NeededVars(t, macros, dead)
 	g := &gen{
 		t:        t,
 		lines:    strings.Split(t.Source, "\n"),
@@ -66,7 +66,7 @@ func newGen(t *ir.Template) *gen {
 		needed:   needed,
 		deadInit: dead,
 		loops:    map[*ir.Var]bool{},
-		markup:   makesMarkup(t),
+		markup:   ir.MakesMarkup(t),
 
 		positions: map[*ir.Var]position{},
 
@@ -74,7 +74,7 @@ func newGen(t *ir.Template) *gen {
 		macroFuncs: map[*ir.Var]string{},
 		inputs:     map[string]string{},
 		sites:      map[string]site{},
-		namespaces: findLocalNamespaces(t, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.called[d.Var] }),
+		namespaces: findLocalNamespaces(t, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.Called[d.Var] }),
 
 		settable: settableNames(t),
 		reads:    readCache{},
@@ -84,98 +84,12 @@ func newGen(t *ir.Template) *gen {
 	}
 	// the functions of macros take the macros' names
 	ir.Inspect(t.Body.Stmts, func(n any) bool {
-		if d, ok := n.(*ir.MacroDef); ok && macros.called[d.Var] {
+		if d, ok := n.(*ir.MacroDef); ok && macros.Called[d.Var] {
 			g.macroFuncs[d.Var] = g.alloc(Identifier(d.Var.Name, false))
 		}
 		return true
 	})
 	return g
-}
-
-// markupFilters are the filters that make Markup values: every Markup in a render comes
-// from one of them.
-var markupFilters = map[string]bool{"safe": true, "escape": true, "e": true, "forceescape": true, "xmlattr": true}
-
-// makesMarkup reports whether the template uses a filter that makes Markup.
-func makesMarkup(t *ir.Template) bool {
-	found := false
-	ir.Inspect(t.Body.Stmts, func(n any) bool {
-		if f, ok := n.(*ir.Filter); ok && markupFilters[f.Name] {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// neededVars returns the variables the generated code must declare: those read by code
-// that is generated (a macro that is never called is not), and those whose value
-// initializes a needed variable (unless no code sees that initial value: dead). It
-// leaves in macros.called only the macros with a resolved call in generated code (a
-// call in the body of a macro that is never called makes no Go call).
-func neededVars(t *ir.Template, macros *macroCalls, dead map[*ir.Var]bool) map[*ir.Var]bool {
-	needed := map[*ir.Var]bool{}
-	called := map[*ir.Var]bool{}
-	for changed := true; changed; {
-		changed = false
-		mark := func(v *ir.Var) {
-			if !needed[v] {
-				needed[v] = true
-				changed = true
-			}
-		}
-		// markInits marks the variables a scope's needed variables start from
-		markInits := func(s *ir.Scope) {
-			for _, v := range s.Vars {
-				if l, ok := v.Init.(*ir.Load); ok && needed[v] && !dead[v] {
-					mark(l.Var)
-				}
-			}
-		}
-		var visit func(n any) bool
-		visit = func(n any) bool {
-			switch n := n.(type) {
-			case *ir.MacroDef:
-				return needed[n.Var] || called[n.Var]
-			case *ir.Call:
-				if c, ok := macros.direct[n]; ok {
-					if !called[c.macro.Var] {
-						called[c.macro.Var] = true
-						changed = true
-					}
-					// a resolved call reads its arguments, not the macro's variable
-					for _, a := range c.args {
-						if a != nil {
-							ir.InspectExpr(a, visit)
-						}
-					}
-					return false
-				}
-			case *ir.For:
-				if n.FilterScope != nil {
-					markInits(n.FilterScope)
-				}
-			case *ir.Block:
-				markInits(n.Scope)
-				return true
-			case *ir.Assign:
-				if l, ok := n.Value.(*ir.Load); ok {
-					if vt, isVar := n.Target.(*ir.VarTarget); isVar && vt.Var == l.Var {
-						return false // {% set x = x %} compiles to nothing: it reads nothing
-					}
-				}
-			case *ir.Load:
-				mark(n.Var)
-			case *ir.AttrTarget:
-				mark(n.NS)
-			}
-			return true
-		}
-		ir.Inspect(t.Body.Stmts, visit)
-		markInits(t.Body.Scope)
-	}
-	macros.called = called
-	return needed
 }
 
 func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }

@@ -69,7 +69,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		code, v := g.capture(s, s.Body, s.Filters)
 		return append(code, g.store(s.Target, v)...)
 	case *ir.MacroDef:
-		if g.macros.called[s.Var] {
+		if g.macros.Called[s.Var] {
 			return append(g.at(s.P, ir.Construct(s)), g.macroFunc(s)...)
 		}
 		if !g.needed[s.Var] {
@@ -176,7 +176,7 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		}
 		return code
 	case *ir.Call:
-		if c, ok := g.macros.direct[x]; ok && !g.macros.recursive[c.macro.Var] {
+		if c, ok := g.macros.Direct[x]; ok && !g.macros.Recursive[c.Macro.Var] {
 			// the macro writes into the output itself
 			return []jen.Code{g.callMacroFunc(c)}
 		}
@@ -673,7 +673,7 @@ func (g *gen) macroFunc(d *ir.MacroDef) []jen.Code {
 		sig = sig.Params()
 	}
 	var code []jen.Code
-	if g.macros.selfCalled[d.Var] {
+	if g.macros.SelfCalled[d.Var] {
 		// its body calls it
 		types := make([]jen.Code, len(params))
 		for i := range types {

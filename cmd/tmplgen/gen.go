@@ -302,11 +302,13 @@ func readCatalog(path, shared string) ([]source, error) {
 var irCommand = &command{
 	name:    "ir",
 	args:    "INPUT...",
-	summary: "print the IR of each template of the inputs",
+	summary: "print the IR of each template of the inputs, and the facts the generator starts from",
 	doc: `ir prints the intermediate representation of each template of the inputs: the
 template as a small typed program, whitespace control applied and every name
-resolved, each statement with its line and column. A model's several templates are
-each preceded by a "# NAME" line.
+resolved, each statement with its line and column, followed by the facts the code
+generator starts from (variables whose initial value no code sees, variables no
+generated code reads, macros called directly or used as values, whether the template
+can make Markup). A model's several templates are each preceded by a "# NAME" line.
 
 ` + inputsDoc,
 	flags: noFlags(func(s stdio, args []string) error {
@@ -319,7 +321,7 @@ each preceded by a "# NAME" line.
 				if len(srcs) > 1 {
 					fmt.Fprintf(s.out, "# %s\n", src.Name)
 				}
-				if _, err := io.WriteString(s.out, ir.Format(t)); err != nil {
+				if _, err := io.WriteString(s.out, ir.Format(t)+"\n"+ir.FormatFacts(t)); err != nil {
 					return err
 				}
 			}

@@ -1,0 +1,143 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Facts the code generator starts from, computed from the IR alone (see also DeadInits
+// and ResolveMacroCalls); tmplgen ir prints them (FormatFacts).
+
+// markupFilters are the filters that make Markup values: every Markup in a render comes
+// from one of them.
+var markupFilters = map[string]bool{"safe": true, "escape": true, "e": true, "forceescape": true}
+
+// MakesMarkup reports whether the template uses a filter that makes Markup.
+func MakesMarkup(t *Template) bool {
+	found := false
+	Inspect(t.Body.Stmts, func(n any) bool {
+		if f, ok := n.(*Filter); ok && markupFilters[f.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// NeededVars returns the variables generated code must declare: those read by code
+// that is generated (a macro that is never called is not), and those whose value
+// initializes a needed variable (unless no code sees that initial value: dead). It
+// leaves in macros.Called only the macros with a resolved call in generated code (a
+// call in the body of a macro that is never called makes no Go call).
+func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool) map[*Var]bool {
+	needed := map[*Var]bool{}
+	called := map[*Var]bool{}
+	for changed := true; changed; {
+		changed = false
+		mark := func(v *Var) {
+			if !needed[v] {
+				needed[v] = true
+				changed = true
+			}
+		}
+		// markInits marks the variables a scope's needed variables start from
+		markInits := func(s *Scope) {
+			for _, v := range s.Vars {
+				if l, ok := v.Init.(*Load); ok && needed[v] && !dead[v] {
+					mark(l.Var)
+				}
+			}
+		}
+		var visit func(n any) bool
+		visit = func(n any) bool {
+			switch n := n.(type) {
+			case *MacroDef:
+				return needed[n.Var] || called[n.Var]
+			case *Call:
+				if c, ok := macros.Direct[n]; ok {
+					if !called[c.Macro.Var] {
+						called[c.Macro.Var] = true
+						changed = true
+					}
+					// a resolved call reads its arguments, not the macro's variable
+					for _, a := range c.Args {
+						if a != nil {
+							InspectExpr(a, visit)
+						}
+					}
+					return false
+				}
+			case *For:
+				if n.FilterScope != nil {
+					markInits(n.FilterScope)
+				}
+			case *Block:
+				markInits(n.Scope)
+				return true
+			case *Assign:
+				if l, ok := n.Value.(*Load); ok {
+					if vt, isVar := n.Target.(*VarTarget); isVar && vt.Var == l.Var {
+						return false // {% set x = x %} compiles to nothing: it reads nothing
+					}
+				}
+			case *Load:
+				mark(n.Var)
+			case *AttrTarget:
+				mark(n.NS)
+			}
+			return true
+		}
+		Inspect(t.Body.Stmts, visit)
+		markInits(t.Body.Scope)
+	}
+	macros.Called = called
+	return needed
+}
+
+// FormatFacts prints the facts of t the code generator starts from: the variables whose
+// initial value no code sees (DeadInits), those no generated code reads, the macros
+// called directly (ResolveMacroCalls) and those that need a macro value, and whether the
+// template can make Markup.
+func FormatFacts(t *Template) string {
+	dead := DeadInits(t)
+	calls := ResolveMacroCalls(t)
+	needed := NeededVars(t, calls, dead)
+	macros := map[*Var]bool{}
+	Inspect(t.Body.Stmts, func(n any) bool {
+		if d, ok := n.(*MacroDef); ok {
+			macros[d.Var] = true
+		}
+		return true
+	})
+	var deadVars, unneeded, direct, valued []string
+	for _, v := range t.Vars {
+		if dead[v] {
+			deadVars = append(deadVars, varName(v))
+		}
+		if !needed[v] {
+			unneeded = append(unneeded, varName(v))
+		}
+		if calls.Called[v] {
+			name := varName(v)
+			if calls.Recursive[v] {
+				name += " (recursive)"
+			}
+			direct = append(direct, name)
+		}
+		if calls.Valued[v] && macros[v] {
+			valued = append(valued, varName(v))
+		}
+	}
+	list := func(names []string) string {
+		if len(names) == 0 {
+			return "none"
+		}
+		return strings.Join(names, ", ")
+	}
+	markup := "no"
+	if MakesMarkup(t) {
+		markup = "yes"
+	}
+	return fmt.Sprintf("facts\n  initial values no code sees: %s\n  variables no generated code reads: %s\n  macros called directly: %s\n  macros used as values: %s\n  makes Markup: %s\n",
+		list(deadVars), list(unneeded), list(direct), list(valued), markup)
+}

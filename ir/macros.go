@@ -1,0 +1,218 @@
+package ir
+
+import "slices"
+
+// Resolving macro calls (what lets codegen call macros directly).
+//
+// Every macro is compiled to a Go function with one parameter per macro parameter. A call
+// the generator can resolve, f(x, y=z) where f can only be that macro, calls the
+// function: {{ f(x) }} writes straight into the output, and a call whose value is used
+// captures what the function writes. Only what needs the macro as a value (a call the
+// generator cannot resolve, f passed as an argument, f.name...) gets a runtime macro
+// value wrapping the function.
+//
+// A call can be resolved when the macro's variable is assigned by its definition only,
+// the definition precedes the call in the same block or an enclosing one (so that it has
+// run whenever the call runs), the macro does not read caller, varargs or kwargs, and the
+// arguments bind to its parameters by position and name. The macro's parameters are
+// then bound when the template is compiled.
+
+// MacroCalls is what is known of a template's macro calls.
+type MacroCalls struct {
+	// Direct are the calls resolved to a macro, with their argument for each parameter
+	// (nil where the call gives none).
+	Direct map[*Call]DirectCall
+	// Called are the macros with a resolved call; Valued, those whose variable is used
+	// otherwise, which need a macro value.
+	Called, Valued map[*Var]bool
+	// Recursive are the macros that can reach themselves through resolved calls: a
+	// resolved call to one counts toward the nesting limit.
+	Recursive map[*Var]bool
+	// SelfCalled are the macros with a resolved call inside their own body.
+	SelfCalled map[*Var]bool
+}
+
+// DirectCall is a resolved call: the macro and one argument per parameter (nil where
+// the call gives none).
+type DirectCall struct {
+	Macro *MacroDef
+	Args  []Expr
+}
+
+// ResolveMacroCalls resolves the template's macro calls.
+func ResolveMacroCalls(t *Template) *MacroCalls {
+	mc := &MacroCalls{
+		Direct:    map[*Call]DirectCall{},
+		Called:    map[*Var]bool{},
+		Valued:    map[*Var]bool{},
+		Recursive: map[*Var]bool{},
+
+		SelfCalled: map[*Var]bool{},
+	}
+	r := &macroResolver{mc: mc, defined: map[*Var]*MacroDef{}, edges: map[*Var][]*Var{}, callBlocks: map[*Call]bool{}}
+	r.stmts(t.Body.Stmts)
+	for v := range mc.Called {
+		if r.reaches(v, v, map[*Var]bool{}) {
+			mc.Recursive[v] = true
+		}
+	}
+	return mc
+}
+
+// macroResolver walks a template in order, knowing which macro definitions have run.
+type macroResolver struct {
+	mc      *MacroCalls
+	defined map[*Var]*MacroDef // the definitions that have run at this point
+	inside  *Var               // the macro whose body is being walked
+	outer   []*Var             // the macros around it
+	edges   map[*Var][]*Var    // resolved calls from each macro's body
+	// callBlocks are the calls of call blocks, never resolved: they pass a caller,
+	// which a resolvable macro does not take (Jinja2 raises a TypeError when it runs)
+	callBlocks map[*Call]bool
+}
+
+// resolvable reports whether calls of a macro definition can be resolved.
+func resolvable(d *MacroDef) bool {
+	m := d.Macro
+	return d.Var.Stores == 1 && m.Caller == nil && m.Varargs == nil && m.Kwargs == nil && !m.ExplicitCaller
+}
+
+func (r *macroResolver) stmts(ss []Stmt) {
+	var added []*Var
+	for _, s := range ss {
+		if d, ok := s.(*MacroDef); ok && resolvable(d) {
+			// defined before its body is walked: the body runs after the definition
+			r.defined[d.Var] = d
+			added = append(added, d.Var)
+		}
+		r.stmt(s)
+	}
+	for _, v := range added {
+		delete(r.defined, v)
+	}
+}
+
+// stmt walks a statement: its expressions, and its blocks and macro bodies in order.
+func (r *macroResolver) stmt(s Stmt) {
+	Inspect([]Stmt{s}, func(n any) bool {
+		switch n := n.(type) {
+		case *Block:
+			r.stmts(n.Stmts)
+			return false
+		case *If:
+			if n != s {
+				r.stmt(n)
+				return false
+			}
+			InspectExpr(n.Cond, r.expr)
+			r.stmts(n.Then)
+			r.stmts(n.Else)
+			return false
+		case *CallBlock:
+			r.callBlocks[n.Call] = true
+		case *MacroDef:
+			if n != s {
+				r.stmt(n)
+				return false
+			}
+			r.outer = append(r.outer, n.Var)
+			outer := r.inside
+			r.inside = n.Var
+			for _, d := range n.Macro.Defaults {
+				if d != nil {
+					InspectExpr(d, r.expr)
+				}
+			}
+			r.stmts(n.Macro.Body.Stmts)
+			r.inside = outer
+			r.outer = r.outer[:len(r.outer)-1]
+			return false
+		case Expr:
+			return r.expr(n)
+		}
+		return true
+	})
+}
+
+// expr looks at an expression for macro calls and other uses of macro variables.
+func (r *macroResolver) expr(n any) bool {
+	switch x := n.(type) {
+	case *Call:
+		if args, d, ok := r.resolve(x); ok {
+			r.mc.Direct[x] = DirectCall{Macro: d, Args: args}
+			r.mc.Called[d.Var] = true
+			if slices.Contains(r.outer, d.Var) {
+				r.mc.SelfCalled[d.Var] = true
+			}
+			if r.inside != nil {
+				r.edges[r.inside] = append(r.edges[r.inside], d.Var)
+			}
+			for _, a := range x.Args.Args {
+				InspectExpr(a, r.expr)
+			}
+			for _, kw := range x.Kwargs {
+				InspectExpr(kw.Value, r.expr)
+			}
+			return false
+		}
+	case *Load:
+		r.mc.Valued[x.Var] = true
+	case *Macro:
+		// the caller of a call block
+		outer := r.inside
+		r.inside = nil
+		r.stmts(x.Body.Stmts)
+		r.inside = outer
+		return false
+	}
+	return true
+}
+
+// resolve binds the arguments of a call to the parameters of the macro it calls, if it
+// can be resolved.
+func (r *macroResolver) resolve(c *Call) ([]Expr, *MacroDef, bool) {
+	l, ok := c.Fn.(*Load)
+	if !ok || c.DynArgs != nil || c.DynKwargs != nil || r.callBlocks[c] {
+		return nil, nil, false
+	}
+	d, ok := r.defined[l.Var]
+	if !ok || len(c.Args.Args) > len(d.Macro.Params) {
+		return nil, nil, false
+	}
+	args := make([]Expr, len(d.Macro.Params))
+	copy(args, c.Args.Args)
+	for _, kw := range c.Kwargs {
+		i := paramIndex(d.Macro, kw.Name)
+		if i < 0 || args[i] != nil {
+			return nil, nil, false
+		}
+		args[i] = kw.Value
+	}
+	return args, d, true
+}
+
+// paramIndex returns the position of a macro's parameter, or -1.
+func paramIndex(m *Macro, name string) int {
+	for i, p := range m.Params {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// reaches reports whether macro to can be reached from macro from through resolved calls.
+func (r *macroResolver) reaches(from, to *Var, seen map[*Var]bool) bool {
+	for _, next := range r.edges[from] {
+		if next == to {
+			return true
+		}
+		if !seen[next] {
+			seen[next] = true
+			if r.reaches(next, to, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
