@@ -31,6 +31,7 @@ func capsLiteral(c *runtime.Capabilities) jen.Code {
 		{"ReasoningMode", c.ReasoningMode},
 		{"ReasoningStart", c.ReasoningStart},
 		{"ReasoningEnd", c.ReasoningEnd},
+		{"LoadError", c.LoadError},
 	}
 	items := make([]jen.Code, 0, len(fields)+1)
 	for _, f := range fields {

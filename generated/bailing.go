@@ -26,6 +26,7 @@ var Bailing = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "bailing.jinja",
 	Func:   renderBailing,
@@ -66,7 +67,7 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 // spansBailing is the position table of bailing.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBailing = []runtime.Span{
-	{From: 48, To: 63, Line: 10, Col: 1, Construct: "for"},
-	{From: 51, To: 56, Line: 11, Col: 1, Construct: "set"},
-	{From: 58, To: 61, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 64, Line: 10, Col: 1, Construct: "for"},
+	{From: 52, To: 57, Line: 11, Col: 1, Construct: "set"},
+	{From: 59, To: 62, Line: 12, Col: 1, Construct: "{{ }}"},
 }

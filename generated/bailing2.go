@@ -26,6 +26,7 @@ var Bailing2 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "bailing2.jinja",
 	Func:   renderBailing2,
@@ -71,8 +72,8 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 // spansBailing2 is the position table of bailing2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBailing2 = []runtime.Span{
-	{From: 48, To: 50, Line: 11, Col: 1, Construct: "if"},
-	{From: 52, To: 68, Line: 14, Col: 1, Construct: "for"},
-	{From: 55, To: 60, Line: 15, Col: 1, Construct: "set"},
-	{From: 62, To: 66, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 51, Line: 11, Col: 1, Construct: "if"},
+	{From: 53, To: 69, Line: 14, Col: 1, Construct: "for"},
+	{From: 56, To: 61, Line: 15, Col: 1, Construct: "set"},
+	{From: 63, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var BailingThink = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "bailing-think.jinja",
 	Func:   renderBailingThink,
@@ -66,7 +67,7 @@ func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 // spansBailingThink is the position table of bailing-think.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBailingThink = []runtime.Span{
-	{From: 48, To: 63, Line: 11, Col: 1, Construct: "for"},
-	{From: 51, To: 56, Line: 12, Col: 1, Construct: "set"},
-	{From: 58, To: 61, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 64, Line: 11, Col: 1, Construct: "for"},
+	{From: 52, To: 57, Line: 12, Col: 1, Construct: "set"},
+	{From: 59, To: 62, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var Chatglm4 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "chatglm4.jinja",
 	Func:   renderChatglm4,
@@ -59,6 +60,6 @@ func renderChatglm4(w *runtime.Writer, in *runtime.Input) {
 // spansChatglm4 is the position table of chatglm4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansChatglm4 = []runtime.Span{
-	{From: 49, To: 56, Line: 9, Col: 1, Construct: "for"},
-	{From: 51, To: 54, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 57, Line: 9, Col: 1, Construct: "for"},
+	{From: 52, To: 55, Line: 10, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var CommandR = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "command-r.jinja",
 	Func:   renderCommandR,
@@ -68,9 +69,9 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 // spansCommandR is the position table of command-r.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansCommandR = []runtime.Span{
-	{From: 50, To: 50, Line: 12, Col: 1, Construct: "set"},
-	{From: 52, To: 52, Line: 13, Col: 1, Construct: "set"},
-	{From: 54, To: 65, Line: 14, Col: 1, Construct: "for"},
-	{From: 56, To: 63, Line: 15, Col: 1, Construct: "if"},
-	{From: 59, To: 62, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 12, Col: 1, Construct: "set"},
+	{From: 53, To: 53, Line: 13, Col: 1, Construct: "set"},
+	{From: 55, To: 66, Line: 14, Col: 1, Construct: "for"},
+	{From: 57, To: 64, Line: 15, Col: 1, Construct: "if"},
+	{From: 60, To: 63, Line: 16, Col: 1, Construct: "{{ }}"},
 }

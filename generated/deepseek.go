@@ -26,6 +26,7 @@ var Deepseek = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "deepseek.jinja",
 	Func:   renderDeepseek,
@@ -71,11 +72,11 @@ func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 // spansDeepseek is the position table of deepseek.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseek = []runtime.Span{
-	{From: 48, To: 68, Line: 14, Col: 1, Construct: "for"},
-	{From: 50, To: 66, Line: 15, Col: 1, Construct: "if"},
-	{From: 53, To: 53, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 54, To: 66, Line: 17, Col: 5, Construct: "if"},
-	{From: 57, To: 59, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 66, Line: 19, Col: 5, Construct: "if"},
-	{From: 63, To: 65, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 69, Line: 14, Col: 1, Construct: "for"},
+	{From: 51, To: 67, Line: 15, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 67, Line: 17, Col: 5, Construct: "if"},
+	{From: 58, To: 60, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 67, Line: 19, Col: 5, Construct: "if"},
+	{From: 64, To: 66, Line: 20, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var Deepseek3 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "deepseek3.jinja",
 	Func:   renderDeepseek3,
@@ -70,11 +71,11 @@ func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
 // spansDeepseek3 is the position table of deepseek3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseek3 = []runtime.Span{
-	{From: 48, To: 67, Line: 10, Col: 1, Construct: "for"},
-	{From: 50, To: 65, Line: 11, Col: 1, Construct: "if"},
-	{From: 53, To: 53, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 54, To: 65, Line: 13, Col: 5, Construct: "if"},
-	{From: 57, To: 58, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 59, To: 65, Line: 15, Col: 5, Construct: "if"},
-	{From: 62, To: 64, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 68, Line: 10, Col: 1, Construct: "for"},
+	{From: 51, To: 66, Line: 11, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 66, Line: 13, Col: 5, Construct: "if"},
+	{From: 58, To: 59, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 66, Line: 15, Col: 5, Construct: "if"},
+	{From: 63, To: 65, Line: 16, Col: 1, Construct: "{{ }}"},
 }

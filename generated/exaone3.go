@@ -26,6 +26,7 @@ var Exaone3 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "exaone3.jinja",
 	Func:   renderExaone3,
@@ -79,13 +80,13 @@ func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 // spansExaone3 is the position table of exaone3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExaone3 = []runtime.Span{
-	{From: 49, To: 49, Line: 13, Col: 1, Construct: "set"},
-	{From: 51, To: 76, Line: 14, Col: 1, Construct: "for"},
-	{From: 54, To: 54, Line: 15, Col: 1, Construct: "set"},
-	{From: 56, To: 74, Line: 16, Col: 1, Construct: "if"},
-	{From: 59, To: 61, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 74, Line: 18, Col: 5, Construct: "if"},
-	{From: 65, To: 67, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 74, Line: 20, Col: 5, Construct: "if"},
-	{From: 71, To: 73, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 13, Col: 1, Construct: "set"},
+	{From: 52, To: 77, Line: 14, Col: 1, Construct: "for"},
+	{From: 55, To: 55, Line: 15, Col: 1, Construct: "set"},
+	{From: 57, To: 75, Line: 16, Col: 1, Construct: "if"},
+	{From: 60, To: 62, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 75, Line: 18, Col: 5, Construct: "if"},
+	{From: 66, To: 68, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 75, Line: 20, Col: 5, Construct: "if"},
+	{From: 72, To: 74, Line: 21, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var ExaoneMoe = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "exaone-moe.jinja",
 	Func:   renderExaoneMoe,
@@ -66,8 +67,8 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 // spansExaoneMoe is the position table of exaone-moe.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExaoneMoe = []runtime.Span{
-	{From: 49, To: 49, Line: 10, Col: 1, Construct: "set"},
-	{From: 51, To: 63, Line: 11, Col: 1, Construct: "for"},
-	{From: 53, To: 61, Line: 12, Col: 1, Construct: "if"},
-	{From: 56, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 10, Col: 1, Construct: "set"},
+	{From: 52, To: 64, Line: 11, Col: 1, Construct: "for"},
+	{From: 54, To: 62, Line: 12, Col: 1, Construct: "if"},
+	{From: 57, To: 61, Line: 13, Col: 1, Construct: "{{ }}"},
 }

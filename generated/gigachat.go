@@ -26,6 +26,7 @@ var Gigachat = &runtime.Template{
 		ReasoningMode:      "",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "gigachat.jinja",
 	Func:   renderGigachat,
@@ -74,11 +75,11 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 // spansGigachat is the position table of gigachat.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigachat = []runtime.Span{
-	{From: 49, To: 71, Line: 14, Col: 1, Construct: "for"},
-	{From: 53, To: 69, Line: 15, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 69, Line: 17, Col: 5, Construct: "if"},
-	{From: 59, To: 62, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 69, Line: 20, Col: 5, Construct: "if"},
-	{From: 66, To: 68, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 72, Line: 14, Col: 1, Construct: "for"},
+	{From: 54, To: 70, Line: 15, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 70, Line: 17, Col: 5, Construct: "if"},
+	{From: 60, To: 63, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 70, Line: 20, Col: 5, Construct: "if"},
+	{From: 67, To: 69, Line: 21, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var Glmedge = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "glmedge.jinja",
 	Func:   renderGlmedge,
@@ -58,6 +59,6 @@ func renderGlmedge(w *runtime.Writer, in *runtime.Input) {
 // spansGlmedge is the position table of glmedge.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGlmedge = []runtime.Span{
-	{From: 48, To: 55, Line: 8, Col: 1, Construct: "for"},
-	{From: 50, To: 53, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 56, Line: 8, Col: 1, Construct: "for"},
+	{From: 51, To: 54, Line: 9, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var GptOss = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "gpt-oss.jinja",
 	Func:   renderGptOss,
@@ -65,7 +66,7 @@ func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 // spansGptOss is the position table of gpt-oss.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGptOss = []runtime.Span{
-	{From: 48, To: 62, Line: 12, Col: 1, Construct: "for"},
-	{From: 50, To: 54, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 60, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 63, Line: 12, Col: 1, Construct: "for"},
+	{From: 51, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 61, Line: 14, Col: 1, Construct: "{{ }}"},
 }

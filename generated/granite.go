@@ -26,6 +26,7 @@ var Granite = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "granite.jinja",
 	Func:   renderGranite,
@@ -64,8 +65,8 @@ func renderGranite(w *runtime.Writer, in *runtime.Input) {
 // spansGranite is the position table of granite.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGranite = []runtime.Span{
-	{From: 48, To: 61, Line: 8, Col: 1, Construct: "for"},
-	{From: 50, To: 53, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 57, Line: 10, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 62, Line: 8, Col: 1, Construct: "for"},
+	{From: 51, To: 54, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 58, Line: 10, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
 }

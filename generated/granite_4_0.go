@@ -26,6 +26,7 @@ var Granite40 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "granite-4.0.jinja",
 	Func:   renderGranite40,
@@ -66,8 +67,8 @@ func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 // spansGranite40 is the position table of granite-4.0.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGranite40 = []runtime.Span{
-	{From: 48, To: 63, Line: 9, Col: 1, Construct: "for"},
-	{From: 50, To: 59, Line: 10, Col: 1, Construct: "if"},
-	{From: 56, To: 58, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 64, Line: 9, Col: 1, Construct: "for"},
+	{From: 51, To: 60, Line: 10, Col: 1, Construct: "if"},
+	{From: 57, To: 59, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var Grok2 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "grok-2.jinja",
 	Func:   renderGrok2,
@@ -76,12 +77,12 @@ func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 // spansGrok2 is the position table of grok-2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGrok2 = []runtime.Span{
-	{From: 49, To: 49, Line: 12, Col: 1, Construct: "set"},
-	{From: 51, To: 73, Line: 13, Col: 1, Construct: "for"},
-	{From: 53, To: 71, Line: 14, Col: 1, Construct: "if"},
-	{From: 56, To: 58, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 59, To: 71, Line: 16, Col: 5, Construct: "if"},
-	{From: 62, To: 64, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 71, Line: 18, Col: 5, Construct: "if"},
-	{From: 68, To: 70, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 12, Col: 1, Construct: "set"},
+	{From: 52, To: 74, Line: 13, Col: 1, Construct: "for"},
+	{From: 54, To: 72, Line: 14, Col: 1, Construct: "if"},
+	{From: 57, To: 59, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 72, Line: 16, Col: 5, Construct: "if"},
+	{From: 63, To: 65, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 72, Line: 18, Col: 5, Construct: "if"},
+	{From: 69, To: 71, Line: 19, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var HunyuanDense = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "hunyuan-dense.jinja",
 	Func:   renderHunyuanDense,
@@ -71,11 +72,11 @@ func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 // spansHunyuanDense is the position table of hunyuan-dense.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansHunyuanDense = []runtime.Span{
-	{From: 48, To: 68, Line: 16, Col: 1, Construct: "for"},
-	{From: 52, To: 67, Line: 17, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 67, Line: 19, Col: 5, Construct: "if"},
-	{From: 58, To: 60, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 67, Line: 21, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 69, Line: 16, Col: 1, Construct: "for"},
+	{From: 53, To: 68, Line: 17, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 68, Line: 19, Col: 5, Construct: "if"},
+	{From: 59, To: 61, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 68, Line: 21, Col: 5, Construct: "if"},
+	{From: 65, To: 67, Line: 22, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var HunyuanMoe = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "hunyuan-moe.jinja",
 	Func:   renderHunyuanMoe,
@@ -70,10 +71,10 @@ func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansHunyuanMoe = []runtime.Span{
-	{From: 48, To: 67, Line: 13, Col: 1, Construct: "for"},
-	{From: 50, To: 66, Line: 14, Col: 1, Construct: "if"},
-	{From: 53, To: 55, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 66, Line: 16, Col: 5, Construct: "if"},
-	{From: 59, To: 59, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 65, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 68, Line: 13, Col: 1, Construct: "for"},
+	{From: 51, To: 67, Line: 14, Col: 1, Construct: "if"},
+	{From: 54, To: 56, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 67, Line: 16, Col: 5, Construct: "if"},
+	{From: 60, To: 60, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 66, Line: 19, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var KimiK2 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "kimi-k2.jinja",
 	Func:   renderKimiK2,
@@ -58,7 +59,7 @@ func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
 // spansKimiK2 is the position table of kimi-k2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansKimiK2 = []runtime.Span{
-	{From: 49, To: 49, Line: 11, Col: 1, Construct: "set"},
-	{From: 51, To: 55, Line: 17, Col: 1, Construct: "for"},
-	{From: 53, To: 53, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 11, Col: 1, Construct: "set"},
+	{From: 52, To: 56, Line: 17, Col: 1, Construct: "for"},
+	{From: 54, To: 54, Line: 18, Col: 1, Construct: "{{ }}"},
 }

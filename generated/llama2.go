@@ -26,6 +26,7 @@ var Llama2 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "llama2.jinja",
 	Func:   renderLlama2,
@@ -77,14 +78,14 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 // spansLlama2 is the position table of llama2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama2 = []runtime.Span{
-	{From: 48, To: 49, Line: 15, Col: 1, Construct: "set"},
-	{From: 51, To: 74, Line: 17, Col: 1, Construct: "for"},
-	{From: 53, To: 57, Line: 18, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 20, Col: 1, Construct: "set"},
-	{From: 59, To: 73, Line: 22, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 73, Line: 24, Col: 5, Construct: "if"},
-	{From: 66, To: 66, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 70, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 72, Line: 28, Col: 1, Construct: "set"},
+	{From: 49, To: 50, Line: 15, Col: 1, Construct: "set"},
+	{From: 52, To: 75, Line: 17, Col: 1, Construct: "for"},
+	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 20, Col: 1, Construct: "set"},
+	{From: 60, To: 74, Line: 22, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 74, Line: 24, Col: 5, Construct: "if"},
+	{From: 67, To: 67, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 71, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 73, Line: 28, Col: 1, Construct: "set"},
 }

@@ -26,6 +26,7 @@ var Llama2SysBos = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "llama2-sys-bos.jinja",
 	Func:   renderLlama2SysBos,
@@ -79,14 +80,14 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 // spansLlama2SysBos is the position table of llama2-sys-bos.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama2SysBos = []runtime.Span{
-	{From: 48, To: 49, Line: 17, Col: 1, Construct: "set"},
-	{From: 51, To: 76, Line: 19, Col: 1, Construct: "for"},
-	{From: 53, To: 57, Line: 20, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 22, Col: 1, Construct: "set"},
-	{From: 59, To: 75, Line: 24, Col: 1, Construct: "if"},
-	{From: 62, To: 64, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 75, Line: 26, Col: 5, Construct: "if"},
-	{From: 68, To: 68, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 72, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 74, Line: 30, Col: 1, Construct: "set"},
+	{From: 49, To: 50, Line: 17, Col: 1, Construct: "set"},
+	{From: 52, To: 77, Line: 19, Col: 1, Construct: "for"},
+	{From: 54, To: 58, Line: 20, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 22, Col: 1, Construct: "set"},
+	{From: 60, To: 76, Line: 24, Col: 1, Construct: "if"},
+	{From: 63, To: 65, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 76, Line: 26, Col: 5, Construct: "if"},
+	{From: 69, To: 69, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 73, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 75, Line: 30, Col: 1, Construct: "set"},
 }

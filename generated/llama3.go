@@ -26,6 +26,7 @@ var Llama3 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "llama3.jinja",
 	Func:   renderLlama3,
@@ -62,7 +63,7 @@ func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 // spansLlama3 is the position table of llama3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama3 = []runtime.Span{
-	{From: 49, To: 49, Line: 10, Col: 1, Construct: "set"},
-	{From: 51, To: 59, Line: 11, Col: 1, Construct: "for"},
-	{From: 53, To: 57, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 10, Col: 1, Construct: "set"},
+	{From: 52, To: 60, Line: 11, Col: 1, Construct: "for"},
+	{From: 54, To: 58, Line: 12, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var Llama4 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "llama4.jinja",
 	Func:   renderLlama4,
@@ -62,7 +63,7 @@ func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 // spansLlama4 is the position table of llama4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama4 = []runtime.Span{
-	{From: 49, To: 49, Line: 10, Col: 1, Construct: "set"},
-	{From: 51, To: 59, Line: 11, Col: 1, Construct: "for"},
-	{From: 53, To: 57, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 10, Col: 1, Construct: "set"},
+	{From: 52, To: 60, Line: 11, Col: 1, Construct: "for"},
+	{From: 54, To: 58, Line: 12, Col: 1, Construct: "{{ }}"},
 }

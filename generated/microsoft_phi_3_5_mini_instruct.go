@@ -26,6 +26,7 @@ var MicrosoftPhi35MiniInstruct = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "microsoft-Phi-3.5-mini-instruct.jinja",
 	Func:   renderMicrosoftPhi35MiniInstruct,
@@ -82,13 +83,13 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 // spansMicrosoftPhi35MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMicrosoftPhi35MiniInstruct = []runtime.Span{
-	{From: 50, To: 71, Line: 1, Col: 1, Construct: "for"},
-	{From: 52, To: 70, Line: 1, Col: 30, Construct: "if"},
-	{From: 55, To: 57, Line: 2, Col: 24, Construct: "{{ }}"},
-	{From: 58, To: 70, Line: 3, Col: 7, Construct: "if"},
-	{From: 61, To: 63, Line: 4, Col: 24, Construct: "{{ }}"},
-	{From: 64, To: 70, Line: 5, Col: 7, Construct: "if"},
-	{From: 67, To: 69, Line: 6, Col: 24, Construct: "{{ }}"},
-	{From: 73, To: 79, Line: 7, Col: 27, Construct: "if"},
-	{From: 78, To: 78, Line: 8, Col: 15, Construct: "{{ }}"},
+	{From: 51, To: 72, Line: 1, Col: 1, Construct: "for"},
+	{From: 53, To: 71, Line: 1, Col: 30, Construct: "if"},
+	{From: 56, To: 58, Line: 2, Col: 24, Construct: "{{ }}"},
+	{From: 59, To: 71, Line: 3, Col: 7, Construct: "if"},
+	{From: 62, To: 64, Line: 4, Col: 24, Construct: "{{ }}"},
+	{From: 65, To: 71, Line: 5, Col: 7, Construct: "if"},
+	{From: 68, To: 70, Line: 6, Col: 24, Construct: "{{ }}"},
+	{From: 74, To: 80, Line: 7, Col: 27, Construct: "if"},
+	{From: 79, To: 79, Line: 8, Col: 15, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var Minicpm = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "minicpm.jinja",
 	Func:   renderMinicpm,
@@ -66,9 +67,9 @@ func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 // spansMinicpm is the position table of minicpm.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMinicpm = []runtime.Span{
-	{From: 49, To: 49, Line: 15, Col: 1, Construct: "set"},
-	{From: 51, To: 63, Line: 16, Col: 1, Construct: "for"},
-	{From: 53, To: 62, Line: 17, Col: 1, Construct: "if"},
-	{From: 55, To: 57, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 61, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 15, Col: 1, Construct: "set"},
+	{From: 52, To: 64, Line: 16, Col: 1, Construct: "for"},
+	{From: 54, To: 63, Line: 17, Col: 1, Construct: "if"},
+	{From: 56, To: 58, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 62, Line: 20, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var MistralV1 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "mistral-v1.jinja",
 	Func:   renderMistralV1,
@@ -78,14 +79,14 @@ func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 // spansMistralV1 is the position table of mistral-v1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV1 = []runtime.Span{
-	{From: 48, To: 48, Line: 16, Col: 1, Construct: "set"},
-	{From: 50, To: 75, Line: 17, Col: 1, Construct: "for"},
-	{From: 52, To: 56, Line: 18, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 20, Col: 1, Construct: "set"},
-	{From: 58, To: 74, Line: 22, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 74, Line: 24, Col: 5, Construct: "if"},
-	{From: 65, To: 65, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 71, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 28, Col: 1, Construct: "set"},
+	{From: 49, To: 49, Line: 16, Col: 1, Construct: "set"},
+	{From: 51, To: 76, Line: 17, Col: 1, Construct: "for"},
+	{From: 53, To: 57, Line: 18, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 20, Col: 1, Construct: "set"},
+	{From: 59, To: 75, Line: 22, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 75, Line: 24, Col: 5, Construct: "if"},
+	{From: 66, To: 66, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 72, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 74, Line: 28, Col: 1, Construct: "set"},
 }

@@ -26,6 +26,7 @@ var MistralV3Tekken = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "mistral-v3-tekken.jinja",
 	Func:   renderMistralV3Tekken,
@@ -76,14 +77,14 @@ func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
 // spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV3Tekken = []runtime.Span{
-	{From: 48, To: 48, Line: 16, Col: 1, Construct: "set"},
-	{From: 50, To: 73, Line: 17, Col: 1, Construct: "for"},
-	{From: 52, To: 56, Line: 18, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 20, Col: 1, Construct: "set"},
-	{From: 58, To: 72, Line: 22, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 72, Line: 24, Col: 5, Construct: "if"},
-	{From: 65, To: 65, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 69, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 71, Line: 28, Col: 1, Construct: "set"},
+	{From: 49, To: 49, Line: 16, Col: 1, Construct: "set"},
+	{From: 51, To: 74, Line: 17, Col: 1, Construct: "for"},
+	{From: 53, To: 57, Line: 18, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 20, Col: 1, Construct: "set"},
+	{From: 59, To: 73, Line: 22, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 73, Line: 24, Col: 5, Construct: "if"},
+	{From: 66, To: 66, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 70, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 72, Line: 28, Col: 1, Construct: "set"},
 }

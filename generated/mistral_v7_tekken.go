@@ -26,6 +26,7 @@ var MistralV7Tekken = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "mistral-v7-tekken.jinja",
 	Func:   renderMistralV7Tekken,
@@ -70,10 +71,10 @@ func renderMistralV7Tekken(w *runtime.Writer, in *runtime.Input) {
 // spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV7Tekken = []runtime.Span{
-	{From: 48, To: 67, Line: 11, Col: 1, Construct: "for"},
-	{From: 50, To: 66, Line: 12, Col: 1, Construct: "if"},
-	{From: 53, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 66, Line: 14, Col: 5, Construct: "if"},
-	{From: 59, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 65, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 68, Line: 11, Col: 1, Construct: "for"},
+	{From: 51, To: 67, Line: 12, Col: 1, Construct: "if"},
+	{From: 54, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 67, Line: 14, Col: 5, Construct: "if"},
+	{From: 60, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 66, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var Monarch = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "monarch.jinja",
 	Func:   renderMonarch,
@@ -61,7 +62,7 @@ func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 // spansMonarch is the position table of monarch.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMonarch = []runtime.Span{
-	{From: 48, To: 58, Line: 9, Col: 1, Construct: "for"},
-	{From: 52, To: 54, Line: 10, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 59, Line: 9, Col: 1, Construct: "for"},
+	{From: 53, To: 55, Line: 10, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
 }

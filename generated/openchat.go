@@ -26,6 +26,7 @@ var Openchat = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "openchat.jinja",
 	Func:   renderOpenchat,
@@ -68,8 +69,8 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 // spansOpenchat is the position table of openchat.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOpenchat = []runtime.Span{
-	{From: 48, To: 65, Line: 12, Col: 1, Construct: "for"},
-	{From: 50, To: 63, Line: 13, Col: 1, Construct: "if"},
-	{From: 53, To: 53, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 62, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 66, Line: 12, Col: 1, Construct: "for"},
+	{From: 51, To: 64, Line: 13, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 63, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var Orion = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "orion.jinja",
 	Func:   renderOrion,
@@ -76,14 +77,14 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 // spansOrion is the position table of orion.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOrion = []runtime.Span{
-	{From: 48, To: 48, Line: 14, Col: 1, Construct: "set"},
-	{From: 50, To: 73, Line: 15, Col: 1, Construct: "for"},
-	{From: 52, To: 72, Line: 16, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 17, Col: 1, Construct: "set"},
-	{From: 56, To: 72, Line: 18, Col: 5, Construct: "if"},
-	{From: 60, To: 65, Line: 20, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 64, Line: 22, Col: 1, Construct: "set"},
-	{From: 67, To: 67, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 71, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 49, Line: 14, Col: 1, Construct: "set"},
+	{From: 51, To: 74, Line: 15, Col: 1, Construct: "for"},
+	{From: 53, To: 73, Line: 16, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 17, Col: 1, Construct: "set"},
+	{From: 57, To: 73, Line: 18, Col: 5, Construct: "if"},
+	{From: 61, To: 66, Line: 20, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 65, Line: 22, Col: 1, Construct: "set"},
+	{From: 68, To: 68, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 72, Line: 26, Col: 1, Construct: "{{ }}"},
 }

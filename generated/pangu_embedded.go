@@ -26,6 +26,7 @@ var PanguEmbedded = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "pangu-embedded.jinja",
 	Func:   renderPanguEmbedded,
@@ -72,9 +73,9 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 // spansPanguEmbedded is the position table of pangu-embedded.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPanguEmbedded = []runtime.Span{
-	{From: 49, To: 49, Line: 13, Col: 1, Construct: "set"},
-	{From: 51, To: 69, Line: 14, Col: 1, Construct: "for"},
-	{From: 55, To: 57, Line: 15, Col: 1, Construct: "if"},
-	{From: 59, To: 67, Line: 18, Col: 1, Construct: "if"},
-	{From: 62, To: 66, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 13, Col: 1, Construct: "set"},
+	{From: 52, To: 70, Line: 14, Col: 1, Construct: "for"},
+	{From: 56, To: 58, Line: 15, Col: 1, Construct: "if"},
+	{From: 60, To: 68, Line: 18, Col: 1, Construct: "if"},
+	{From: 63, To: 67, Line: 19, Col: 1, Construct: "{{ }}"},
 }

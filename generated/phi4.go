@@ -26,6 +26,7 @@ var Phi4 = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "phi4.jinja",
 	Func:   renderPhi4,
@@ -59,6 +60,6 @@ func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 // spansPhi4 is the position table of phi4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPhi4 = []runtime.Span{
-	{From: 48, To: 56, Line: 8, Col: 1, Construct: "for"},
-	{From: 50, To: 54, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 57, Line: 8, Col: 1, Construct: "for"},
+	{From: 51, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
 }

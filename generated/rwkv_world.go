@@ -26,6 +26,7 @@ var RwkvWorld = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "rwkv-world.jinja",
 	Func:   renderRwkvWorld,
@@ -84,14 +85,14 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 // spansRwkvWorld is the position table of rwkv-world.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansRwkvWorld = []runtime.Span{
-	{From: 49, To: 49, Line: 13, Col: 1, Construct: "set"},
-	{From: 51, To: 81, Line: 14, Col: 1, Construct: "for"},
-	{From: 56, To: 56, Line: 15, Col: 1, Construct: "set"},
-	{From: 58, To: 80, Line: 16, Col: 1, Construct: "if"},
-	{From: 61, To: 63, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 80, Line: 18, Col: 5, Construct: "if"},
-	{From: 67, To: 69, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 73, Line: 20, Col: 1, Construct: "if"},
-	{From: 74, To: 80, Line: 23, Col: 5, Construct: "if"},
-	{From: 77, To: 79, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 13, Col: 1, Construct: "set"},
+	{From: 52, To: 82, Line: 14, Col: 1, Construct: "for"},
+	{From: 57, To: 57, Line: 15, Col: 1, Construct: "set"},
+	{From: 59, To: 81, Line: 16, Col: 1, Construct: "if"},
+	{From: 62, To: 64, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 81, Line: 18, Col: 5, Construct: "if"},
+	{From: 68, To: 70, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 74, Line: 20, Col: 1, Construct: "if"},
+	{From: 75, To: 81, Line: 23, Col: 5, Construct: "if"},
+	{From: 78, To: 80, Line: 24, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var SeedOss = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "seed_oss.jinja",
 	Func:   renderSeedOss,
@@ -73,10 +74,10 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 // spansSeedOss is the position table of seed_oss.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansSeedOss = []runtime.Span{
-	{From: 49, To: 49, Line: 11, Col: 1, Construct: "set"},
-	{From: 51, To: 70, Line: 12, Col: 1, Construct: "for"},
-	{From: 54, To: 62, Line: 13, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 14, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 16, Col: 1, Construct: "set"},
-	{From: 64, To: 68, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 11, Col: 1, Construct: "set"},
+	{From: 52, To: 71, Line: 12, Col: 1, Construct: "for"},
+	{From: 55, To: 63, Line: 13, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 14, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 16, Col: 1, Construct: "set"},
+	{From: 65, To: 69, Line: 18, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var Smolvlm = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "smolvlm.jinja",
 	Func:   renderSmolvlm,
@@ -72,10 +73,10 @@ func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 // spansSmolvlm is the position table of smolvlm.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansSmolvlm = []runtime.Span{
-	{From: 49, To: 69, Line: 11, Col: 1, Construct: "for"},
-	{From: 51, To: 67, Line: 12, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 67, Line: 14, Col: 5, Construct: "if"},
-	{From: 58, To: 60, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 66, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 70, Line: 11, Col: 1, Construct: "for"},
+	{From: 52, To: 68, Line: 12, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 68, Line: 14, Col: 5, Construct: "if"},
+	{From: 59, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 67, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -26,6 +26,7 @@ var SolarOpen = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "solar-open.jinja",
 	Func:   renderSolarOpen,
@@ -59,6 +60,6 @@ func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 // spansSolarOpen is the position table of solar-open.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansSolarOpen = []runtime.Span{
-	{From: 48, To: 56, Line: 8, Col: 1, Construct: "for"},
-	{From: 50, To: 54, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 57, Line: 8, Col: 1, Construct: "for"},
+	{From: 51, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
 }

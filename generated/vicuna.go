@@ -26,6 +26,7 @@ var Vicuna = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "vicuna.jinja",
 	Func:   renderVicuna,
@@ -71,11 +72,11 @@ func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 // spansVicuna is the position table of vicuna.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansVicuna = []runtime.Span{
-	{From: 48, To: 68, Line: 10, Col: 1, Construct: "for"},
-	{From: 50, To: 66, Line: 11, Col: 1, Construct: "if"},
-	{From: 53, To: 53, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 54, To: 66, Line: 13, Col: 5, Construct: "if"},
-	{From: 57, To: 59, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 66, Line: 15, Col: 5, Construct: "if"},
-	{From: 63, To: 65, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 69, Line: 10, Col: 1, Construct: "for"},
+	{From: 51, To: 67, Line: 11, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 67, Line: 13, Col: 5, Construct: "if"},
+	{From: 58, To: 60, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 67, Line: 15, Col: 5, Construct: "if"},
+	{From: 64, To: 66, Line: 16, Col: 1, Construct: "{{ }}"},
 }

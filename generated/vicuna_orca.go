@@ -26,6 +26,7 @@ var VicunaOrca = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "vicuna-orca.jinja",
 	Func:   renderVicunaOrca,
@@ -73,11 +74,11 @@ func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 // spansVicunaOrca is the position table of vicuna-orca.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansVicunaOrca = []runtime.Span{
-	{From: 48, To: 70, Line: 11, Col: 1, Construct: "for"},
-	{From: 50, To: 68, Line: 12, Col: 1, Construct: "if"},
-	{From: 53, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 68, Line: 14, Col: 5, Construct: "if"},
-	{From: 59, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 68, Line: 16, Col: 5, Construct: "if"},
-	{From: 65, To: 67, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 71, Line: 11, Col: 1, Construct: "for"},
+	{From: 51, To: 69, Line: 12, Col: 1, Construct: "if"},
+	{From: 54, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 69, Line: 14, Col: 5, Construct: "if"},
+	{From: 60, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 69, Line: 16, Col: 5, Construct: "if"},
+	{From: 66, To: 68, Line: 17, Col: 1, Construct: "{{ }}"},
 }

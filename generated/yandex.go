@@ -26,6 +26,7 @@ var Yandex = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "yandex.jinja",
 	Func:   renderYandex,
@@ -67,9 +68,9 @@ func renderYandex(w *runtime.Writer, in *runtime.Input) {
 // spansYandex is the position table of yandex.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansYandex = []runtime.Span{
-	{From: 48, To: 64, Line: 11, Col: 1, Construct: "for"},
-	{From: 50, To: 62, Line: 12, Col: 1, Construct: "if"},
-	{From: 53, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 62, Line: 14, Col: 5, Construct: "if"},
-	{From: 59, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 65, Line: 11, Col: 1, Construct: "for"},
+	{From: 51, To: 63, Line: 12, Col: 1, Construct: "if"},
+	{From: 54, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 63, Line: 14, Col: 5, Construct: "if"},
+	{From: 60, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
 }

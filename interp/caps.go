@@ -15,11 +15,13 @@ import (
 // engine finds by rendering the template on six probe requests (jinja::caps_get),
 // reproduced by rendering in probe mode; the handler it picks by substrings of the
 // template text; and the template's thinking support (the generic handler's reasoning
-// analysis, which renders the template on probe conversations).
+// analysis, which renders the template on probe conversations); and the error, if any,
+// llama.cpp's own lexer and parser give when it loads the template (llamaLoadError).
 func Capabilities(t *ir.Template) runtime.Capabilities {
 	c := probeCaps(t)
 	src := t.Source
 	c.Handler = handlerOf(src)
+	c.LoadError = llamaLoadError(src)
 	c.KeepDeveloperRole = strings.Contains(src, "<|channel|>")
 	c.TrimContent = strings.Contains(src, "You have access to the following functions in JSONSchema format")
 	c.MergeToolResponses = c.Handler == "gemma4" && !strings.Contains(src, "{#- OpenAI Chat Completions:")

@@ -270,6 +270,10 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 	if !caps.Known() {
 		return nil, llamaError(t, "llamaserver.Render needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
 	}
+	if caps.LoadError != "" {
+		// llama-server does not start with this template
+		return nil, llamaError(t, "llama.cpp rejects the template when it loads it: %s", caps.LoadError)
+	}
 	rw := &llamaRewrite{bos: in.SpecialTokens["bos_token"], eos: in.SpecialTokens["eos_token"]}
 
 	// oaicompat_chat_params_parse

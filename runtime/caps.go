@@ -66,6 +66,10 @@ type Capabilities struct {
 	// around reasoning (with their whitespace). Empty for a specialized handler.
 	ReasoningMode                string
 	ReasoningStart, ReasoningEnd string
+	// LoadError is the error llama.cpp gives when it loads the template, "" when it
+	// loads it: a llama-server given the template refuses to start, and package
+	// llamaserver answers every request with it.
+	LoadError string
 }
 
 // Known reports whether the capabilities were computed (a template compiled by a

@@ -26,6 +26,7 @@ var Errors = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "errors.jinja",
 	Func:   renderErrors,
@@ -68,11 +69,11 @@ func renderErrors(w *runtime.Writer, in *runtime.Input) {
 // spansErrors is the position table of errors.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansErrors = []runtime.Span{
-	{From: 48, To: 51, Line: 2, Col: 1, Construct: "if"},
-	{From: 50, To: 50, Line: 2, Col: 33, Construct: "{{ }}"},
-	{From: 53, To: 63, Line: 3, Col: 1, Construct: "for"},
-	{From: 55, To: 59, Line: 4, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 4, Col: 56, Construct: "{{ }}"},
-	{From: 61, To: 62, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 65, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 49, To: 52, Line: 2, Col: 1, Construct: "if"},
+	{From: 51, To: 51, Line: 2, Col: 33, Construct: "{{ }}"},
+	{From: 54, To: 64, Line: 3, Col: 1, Construct: "for"},
+	{From: 56, To: 60, Line: 4, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 4, Col: 56, Construct: "{{ }}"},
+	{From: 62, To: 63, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 66, Line: 7, Col: 1, Construct: "{{ }}"},
 }

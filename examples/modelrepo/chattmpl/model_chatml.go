@@ -27,6 +27,7 @@ var ModelChatml = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
+		LoadError:          "",
 	},
 	File:   "model",
 	Func:   renderModelChatml,
@@ -64,6 +65,6 @@ func renderModelChatml(w *runtime.Writer, in *runtime.Input) {
 // spansModelChatml is the position table of model: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansModelChatml = []runtime.Span{
-	{From: 53, To: 61, Line: 8, Col: 1, Construct: "for"},
-	{From: 55, To: 59, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 62, Line: 8, Col: 1, Construct: "for"},
+	{From: 56, To: 60, Line: 9, Col: 1, Construct: "{{ }}"},
 }
