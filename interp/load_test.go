@@ -12,7 +12,7 @@ func TestLlamaLoadError(t *testing.T) {
 		{`{% with a = 1 %}{% endwith %}`, "Unknown statement: with"},
 		{`{%- block b %}{% endblock %}`, "Unknown statement: block"},
 		{`{% with a = 1 %}{{ '\x41' }}{% endwith %}`, `lexer: unknown escape character \x`}, // the lexer runs first
-		{`{# {% raw %} '\#' #}text with \# and 'quotes\q'`, ""},                              // comments and text are not lexed as code
+		{`{# {% raw %} '\#' #}text with \# and 'quotes\q'`, ""},                             // comments and text are not lexed as code
 	} {
 		if got := llamaLoadError(tt.src); got != tt.want {
 			t.Errorf("llamaLoadError(%q) = %q, want %q", tt.src, got, tt.want)
