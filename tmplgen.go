@@ -29,14 +29,15 @@ package tmplgen
 
 import (
 	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 // Template is a compiled chat template: Render, AppendRender (into a caller's buffer),
 // its name, sha256 and the capabilities llama.cpp sees in it.
 type Template = runtime.Template
 
-// Registry is a set of compiled templates, looked up by sha256, text or name; each
-// generated package has one.
+// Registry is a set of compiled templates, looked up by sha256 or name; each generated
+// package has one, and a LookupText function that finds a template by its text.
 type Registry = runtime.Registry
 
 // UnknownTemplateError is a template text no compiled renderer was generated from; it
@@ -44,7 +45,7 @@ type Registry = runtime.Registry
 type UnknownTemplateError = runtime.UnknownTemplateError
 
 // SHA256 is the hex sha256 of a template's text: what a Registry is keyed by.
-func SHA256(text string) string { return runtime.SHA256(text) }
+func SHA256(text string) string { return templatehash.SHA256(text) }
 
 // Input is what a template renders: the conversation, tools, documents, special
 // tokens, extra template variables (Kwargs), the clock, limits and llama-server's own

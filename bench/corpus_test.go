@@ -14,6 +14,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 // now is the clock every engine's strftime_now reads: the oracle's.
@@ -133,7 +134,7 @@ func readCatalog(path, sharedTemplates string) (map[string]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		if got := runtime.SHA256(string(text)); got != f[2] {
+		if got := templatehash.SHA256(string(text)); got != f[2] {
 			return nil, fmt.Errorf("%s:%d: %s has sha256 %s, the catalog says %s", path, n, file, got, f[2])
 		}
 		out[f[0]] = string(text)

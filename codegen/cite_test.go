@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 // catalogTexts reads a catalog (name, source, sha256 per line) and returns the text of
@@ -34,7 +34,7 @@ func catalogTexts(t *testing.T, catalog, shared string) map[string]string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sum := runtime.SHA256(string(text)); sum != f[2] {
+		if sum := templatehash.SHA256(string(text)); sum != f[2] {
 			t.Fatalf("%s: sha256 %s, the catalog says %s", path, sum, f[2])
 		}
 		texts[f[2]] = string(text)

@@ -10,7 +10,7 @@ import (
 	"github.com/tmplgen/tmplgen/codegen"
 	"github.com/tmplgen/tmplgen/interp"
 	"github.com/tmplgen/tmplgen/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 // Source is a template to compile: its text and what to call it.
@@ -59,7 +59,7 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 			Ident:   ident,
 			Name:    s.Name,
 			Origin:  s.Origin,
-			SHA256:  runtime.SHA256(s.Text),
+			SHA256:  templatehash.SHA256(s.Text),
 			Aliases: aliases(s.Text),
 			IR:      t,
 			Caps:    interp.Capabilities(t),
@@ -74,9 +74,9 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 // aliases returns the sha256 of the texts that render exactly as text: with one trailing
 // newline added, and without the one it has (Jinja2 drops a single trailing newline).
 func aliases(text string) []string {
-	out := []string{runtime.SHA256(text + "\n")}
+	out := []string{templatehash.SHA256(text + "\n")}
 	if strings.HasSuffix(text, "\n") {
-		out = append(out, runtime.SHA256(strings.TrimSuffix(text, "\n")))
+		out = append(out, templatehash.SHA256(strings.TrimSuffix(text, "\n")))
 	}
 	return out
 }

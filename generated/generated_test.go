@@ -12,6 +12,7 @@ import (
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 const sharedTemplates = "../../shared/templates"
@@ -98,7 +99,7 @@ func TestLookup(t *testing.T) {
 			t.Errorf("LookupText found %s, want %s", got.Name, byName.Name)
 		}
 	}
-	if got, err := generated.Lookup(runtime.SHA256(string(text))); err != nil || got != byName {
+	if got, err := generated.Lookup(templatehash.SHA256(string(text))); err != nil || got != byName {
 		t.Errorf("Lookup by sha256 = %v, %v", got, err)
 	}
 	_, err = generated.LookupText("{{ 'a template nobody compiled' }}")
@@ -106,7 +107,7 @@ func TestLookup(t *testing.T) {
 	if !errors.As(err, &unknown) {
 		t.Fatalf("unknown template: got %v, want an UnknownTemplateError", err)
 	}
-	if want := runtime.SHA256("{{ 'a template nobody compiled' }}"); !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "tmplgen gen") {
+	if want := templatehash.SHA256("{{ 'a template nobody compiled' }}"); !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "tmplgen gen") {
 		t.Errorf("the error should name the sha256 and the command that compiles it: %v", err)
 	}
 }

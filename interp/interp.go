@@ -12,6 +12,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 // Template returns a runtime.Template that renders t by interpretation.
@@ -19,7 +20,7 @@ func Template(t *ir.Template) *runtime.Template {
 	return &runtime.Template{
 		Name:   t.File,
 		File:   t.File,
-		SHA256: runtime.SHA256(t.Source),
+		SHA256: templatehash.SHA256(t.Source),
 		Func: func(w *runtime.Writer, in *runtime.Input) {
 			m := &machine{w: w, in: in}
 			env := m.enter(nil, t.Body.Scope)

@@ -1,13 +1,12 @@
 package runtime
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sort"
 )
 
-// Registry finds compiled templates by the sha256 of their text or by name.
+// Registry finds compiled templates by the sha256 of their text (see package
+// templatehash, which a generated package's LookupText calls) or by name.
 type Registry struct {
 	templates []*Template
 	bySHA     map[string]*Template
@@ -48,11 +47,6 @@ func (r *Registry) Lookup(sha string) (*Template, error) {
 	return nil, &UnknownTemplateError{SHA256: sha}
 }
 
-// LookupText returns the template compiled from this text.
-func (r *Registry) LookupText(text string) (*Template, error) {
-	return r.Lookup(SHA256(text))
-}
-
 // ByName returns the template with the given name.
 func (r *Registry) ByName(name string) (*Template, bool) {
 	t, ok := r.byName[name]
@@ -64,10 +58,4 @@ func (r *Registry) All() []*Template {
 	out := append([]*Template(nil), r.templates...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
-}
-
-// SHA256 returns the hex sha256 of a template's text, the key of the registry.
-func SHA256(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:])
 }

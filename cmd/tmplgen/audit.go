@@ -13,6 +13,7 @@ import (
 	"github.com/tmplgen/tmplgen/interp"
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 var auditCommand = &command{
@@ -139,7 +140,7 @@ func auditOf(s source) (*audit, error) {
 		return nil, fmt.Errorf("%s: %w", s.Origin, err)
 	}
 	a := &audit{
-		Template: s.Name, SHA256: runtime.SHA256(s.Text),
+		Template: s.Name, SHA256: templatehash.SHA256(s.Text),
 		Reads: []string{}, Variables: []string{}, Raises: []lineNote{}, Clock: []lineNote{}, Refusals: []lineNote{},
 		SpecialTokens: ir.SpecialTokens(t), Capabilities: interp.Capabilities(t),
 		src: s, lines: strings.Split(t.Source, "\n"),

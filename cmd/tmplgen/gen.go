@@ -16,7 +16,7 @@ import (
 	"github.com/tmplgen/tmplgen/codegen"
 	"github.com/tmplgen/tmplgen/compiler"
 	"github.com/tmplgen/tmplgen/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 // source is a template to compile; compileError one that failed.
@@ -288,7 +288,7 @@ func readCatalog(path, shared string) ([]source, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		if got := runtime.SHA256(string(b)); got != sum {
+		if got := templatehash.SHA256(string(b)); got != sum {
 			return nil, fmt.Errorf("%s:%d: %s has sha256 %s, the catalog says %s", path, n, file, got, sum)
 		}
 		srcs = append(srcs, source{Name: name, Origin: strings.TrimPrefix(src, "shared:"), File: filepath.Base(file), Text: string(b)})

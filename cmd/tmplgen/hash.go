@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 var hashCommand = &command{
@@ -18,7 +18,7 @@ name gen gives it (ByName).
 	flags: noFlags(func(s stdio, args []string) error {
 		return eachInput(args, func(srcs []source) error {
 			for _, src := range srcs {
-				fmt.Fprintf(s.out, "%s  %s\n", runtime.SHA256(src.Text), src.Name)
+				fmt.Fprintf(s.out, "%s  %s\n", templatehash.SHA256(src.Text), src.Name)
 			}
 			return nil
 		})

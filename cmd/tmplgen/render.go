@@ -18,6 +18,7 @@ import (
 	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/modelfile"
 	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 var renderCommand = &command{
@@ -95,7 +96,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 			}
 		}
 		if t == nil {
-			t, err = compiled.LookupText(text)
+			t, err = compiled.Lookup(templatehash.SHA256(text))
 			var unknown *runtime.UnknownTemplateError
 			if err != nil && !errors.As(err, &unknown) {
 				return err
@@ -199,7 +200,7 @@ func withModelTokens(data []byte, req *runtime.Request, info *modelfile.ModelInf
 // compiled (never interpreted) into the cache, built once, and run there on the
 // request data under the profile.
 func renderUncompiled(text string, profile harness.Profile, request []byte, stderr io.Writer) (string, error) {
-	sum := runtime.SHA256(text)
+	sum := templatehash.SHA256(text)
 	dir, err := cacheDir(sum)
 	if err != nil {
 		return "", err

@@ -248,14 +248,14 @@ func export(t *runtime.Template, in *runtime.Input, res map[string]string) {
 `
 
 // writeModule writes a module with the module path of tmplgen holding the source of
-// packages runtime and llamaserver and the units as package checkpkg (the i'th in
+// packages runtime, templatehash and llamaserver and the units as package checkpkg (the i'th in
 // unitFile(i)), so that it builds without any download.
 func writeModule(dir string, units []*codegen.Unit) error {
 	gomod := "module github.com/tmplgen/tmplgen\n\ngo 1.26\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		return err
 	}
-	for _, pkg := range []string{"runtime", "llamaserver"} {
+	for _, pkg := range []string{"runtime", "templatehash", "llamaserver"} {
 		if err := writePackageSource(filepath.Join(dir, pkg), pkg); err != nil {
 			return err
 		}

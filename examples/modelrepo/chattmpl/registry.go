@@ -2,7 +2,10 @@
 
 package chattmpl
 
-import "github.com/tmplgen/tmplgen/runtime"
+import (
+	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
+)
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
@@ -24,7 +27,7 @@ func Lookup(sha256 string) (*runtime.Template, error) {
 
 // LookupText returns the template compiled from this text.
 func LookupText(text string) (*runtime.Template, error) {
-	return Registry.LookupText(text)
+	return Registry.Lookup(templatehash.SHA256(text))
 }
 
 // ByName returns the template with the given name.
