@@ -602,16 +602,6 @@ func checkServerMessages(messages []runtime.Value) error {
 	return nil
 }
 
-// isRole reports whether a message is a dict whose role is role.
-func isRole(m runtime.Value, role string) bool {
-	d := m.AsDict()
-	if d == nil {
-		return false
-	}
-	r, _ := d.GetStr("role")
-	return runtime.EqStr(r, role)
-}
-
 // parseLlamaMessages is common_chat_msgs_parse_oaicompat.
 func parseLlamaMessages(messages []runtime.Value) ([]llamaMsg, error) {
 	out := make([]llamaMsg, 0, len(messages))

@@ -235,9 +235,8 @@ func (c *cycler) callMethod(name string, args []Value, kwargs []Kwarg) (Value, b
 
 // joiner is Jinja2's joiner(sep): calling it returns "" the first time, sep after.
 type joiner struct {
-	sep   string
-	used  bool
-	calls int
+	sep  string
+	used bool
 }
 
 func (j *joiner) typeName() string                                  { return "Joiner" }

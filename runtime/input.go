@@ -137,9 +137,9 @@ func (in *Input) Lookup(name string) Value {
 	return Undefined(name)
 }
 
-// hides returns the input's variable of the name of a global function, which hides the
-// global as a variable of the render hides Jinja2's (a chat_template_kwargs key named
-// range, say), and whether the input has one.
+// hides returns the input's variable named as a global function, and whether the input
+// has one: as in Jinja2, a variable of the render (a chat_template_kwargs key named
+// range, say) hides the global of its name.
 func (in *Input) hides(global string) (Value, bool) {
 	v := in.Lookup(global)
 	return v, v.kind != KindUndefined
