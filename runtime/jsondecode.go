@@ -95,7 +95,8 @@ func decodeJSON(data []byte, limit int) (Value, *JSONError) {
 	}
 	d := decoders.Get().(*decoder)
 	defer d.release()
-	d.buf = append([]byte(nil), data...)
+	d.buf = make([]byte, len(data))
+	copy(d.buf, data)
 	v := d.value()
 	if d.err == nil {
 		d.skipSpace()
@@ -127,6 +128,7 @@ type decoder struct {
 	keys  valueStack // the keys of the open dicts
 	esc   []byte     // where a str with escapes is decoded before it is copied back
 	cells []Value    // the rest of the last chunk of cells
+	taken int        // cells taken so far
 	err   *JSONError // the first error; then every level returns at once
 	path  []pathStep // where the error is, innermost step first
 }
@@ -154,7 +156,7 @@ func (d *decoder) release() {
 		d.esc = nil
 	}
 	clear(d.path)
-	d.buf, d.pos, d.depth, d.cells, d.err, d.path = nil, 0, 0, nil, nil, d.path[:0]
+	d.buf, d.pos, d.depth, d.cells, d.taken, d.err, d.path = nil, 0, 0, nil, 0, nil, d.path[:0]
 	decoders.Put(d)
 }
 
@@ -185,11 +187,14 @@ func (st *valueStack) reset() {
 	}
 }
 
-// Chunks of cells are sized for what the rest of the input is likely to need: chat
-// requests take a cell for every 5 to 12 bytes.
+// Chunks of cells are sized for what the input is likely to need: chat requests take a
+// cell for every 5 to 12 bytes. A container takes its cells when it closes, after its
+// items, so the outer containers of a nested text come last, when few bytes are left: a
+// chunk holds what the whole text is likely to need less what was taken, or what the rest
+// of it is likely to need if that is more, and a few cells to spare.
 const (
 	bytesPerCell  = 5
-	minChunkCells = 12
+	spareCells    = 4
 	maxChunkCells = 64 << 10
 )
 
@@ -197,12 +202,15 @@ const (
 // request for more than half a chunk is allocated on its own.
 func (d *decoder) take(n int) []Value {
 	if n > len(d.cells) {
-		size := min((len(d.buf)-d.pos)/bytesPerCell+minChunkCells, maxChunkCells)
+		need := max(len(d.buf)/bytesPerCell-d.taken, (len(d.buf)-d.pos)/bytesPerCell)
+		size := min(need+spareCells, maxChunkCells)
 		if n > size/2 {
+			d.taken += n
 			return make([]Value, n)
 		}
 		d.cells = make([]Value, size)
 	}
+	d.taken += n
 	cells := d.cells[:n:n]
 	d.cells = d.cells[n:]
 	return cells

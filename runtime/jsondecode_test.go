@@ -477,3 +477,18 @@ func FuzzParseJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestParseJSONAllocations: a chat request decodes into two allocations (the copy of the
+// text and one chunk of cells), whichever order its keys come in: with the messages
+// last, the outer containers close when few bytes are left.
+func TestParseJSONAllocations(t *testing.T) {
+	for _, text := range []string{
+		`{"messages": [{"role": "user", "content": "Hello!"}], "add_generation_prompt": true, "bos_token": "<s>"}`,
+		`{"add_generation_prompt": true, "bos_token": "<s>", "messages": [{"content": "Hello!", "role": "user"}]}`,
+	} {
+		data := []byte(text)
+		if n := testing.AllocsPerRun(20, func() { _, _ = ParseJSON(data) }); n != 2 {
+			t.Errorf("%s: %v allocations, want 2", text, n)
+		}
+	}
+}
