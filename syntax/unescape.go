@@ -89,7 +89,17 @@ func decodeUnicodeEscape(s string) (string, error) {
 			b.WriteRune(rune(v))
 			i += width
 		case 'N':
-			return "", errors.New("\\N{...} escapes are not supported")
+			// \N{name}: the name runs to the first closing brace
+			end := strings.IndexByte(s[i:], '}')
+			if i+1 >= len(s) || s[i+1] != '{' || end < 3 {
+				return "", errors.New("malformed \\N character escape")
+			}
+			r, ok := charByName(s[i+2 : i+end])
+			if !ok {
+				return "", errors.New("unknown Unicode character name")
+			}
+			b.WriteRune(r)
+			i += end
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(c)
