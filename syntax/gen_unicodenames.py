@@ -12,6 +12,7 @@ Jinja2's lexer decodes string literals with), from Python's own unicodedata:
 
 Usage: python3 gen_unicodenames.py [NameAliases.txt]
 """
+import subprocess
 import sys
 import unicodedata
 
@@ -81,3 +82,5 @@ with open("unicodenames_table.go", "w") as out:
     for alias, cp in sorted(aliases.items()):
         out.write('\t"%s": 0x%04X,\n' % (alias, cp))
     out.write("}\n")
+
+subprocess.run(["gofmt", "-w", "unicodenames_table.go"], check=True)
