@@ -1,7 +1,8 @@
-// Package codegen turns the IR of a chat template into Go source: one render function per
-// template that calls package runtime, built with jennifer and formatted once, with
-// comments that cite the template line each block comes from and a position table that
-// maps the generated lines back to the template's statements.
+// Package codegen turns the IR of a chat template into Go source: a render function per
+// template that calls package runtime, and a second one with llama.cpp's semantics (the
+// runtime's Llama functions where they differ from Jinja2's), built with jennifer and
+// formatted once, with comments that cite the template line each block comes from and a
+// position table that maps the generated lines back to the template's statements.
 //
 // The files: codegen.go writes a template's file and the registry; gen.go holds the
 // generator and the analyses it starts from; stmts.go and exprs.go generate statements
@@ -79,6 +80,11 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	g := newGen(u.IR)
 	fn := "render" + u.Ident
 	body := g.root()
+	// the same template with llama.cpp's semantics, when they make a difference
+	lg := newGen(u.IR)
+	lg.llama = true
+	llamaFn := fn + "Llama"
+	llamaBody := lg.root()
 	f.Commentf("%s is the chat template %s.", u.Ident, sanitizeComment(u.Origin))
 	fields := jen.Dict{
 		jen.Id("Name"):   jen.Lit(u.Name),
@@ -86,6 +92,9 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		jen.Id("SHA256"): jen.Lit(u.SHA256),
 		jen.Id("File"):   jen.Lit(u.IR.File),
 		jen.Id("Func"):   jen.Id(fn),
+	}
+	if lg.variants > 0 {
+		fields[jen.Id("LlamaFunc")] = jen.Id(llamaFn)
 	}
 	if len(u.Aliases) > 0 {
 		var aliases []jen.Code
@@ -125,6 +134,22 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		jen.Id("w").Op("*").Qual(RuntimePath, "Writer"),
 		jen.Id("in").Op("*").Qual(RuntimePath, "Input"),
 	).Block(body...)
+	if lg.variants > 0 {
+		f.Line()
+		f.Commentf("%s renders %s as llama.cpp's Jinja engine does, for llama-server:", llamaFn, sanitizeComment(u.IR.File))
+		f.Commentf("it is %s with the runtime's Llama functions where llama.cpp's semantics", fn)
+		f.Comment("differ from Jinja2's.")
+		f.Func().Id(llamaFn).Params(
+			jen.Id("w").Op("*").Qual(RuntimePath, "Writer"),
+			jen.Id("in").Op("*").Qual(RuntimePath, "Input"),
+		).Block(llamaBody...)
+		for name, base := range lg.numbered {
+			g.numbered[name] = base
+		}
+		for text, s := range lg.sites {
+			g.sites[text] = s
+		}
+	}
 	src, err := render(f, g.numbered)
 	if err != nil || len(g.sites) == 0 {
 		return src, err

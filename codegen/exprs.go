@@ -55,19 +55,19 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 				return jen.Id(g.varName(l.Var)).Dot(m).Call()
 			}
 		}
-		return g.value(x.X).Dot("Attr").Call(jen.Lit(x.Name))
+		return g.method(g.value(x.X), "Attr", jen.Lit(x.Name))
 	case *ir.Item:
 		if k, ok := x.Key.(*ir.Const); ok {
 			switch kv := k.Value.(type) {
 			case string:
-				return g.value(x.X).Dot("ItemStr").Call(jen.Lit(kv))
+				return g.method(g.value(x.X), "ItemStr", jen.Lit(kv))
 			case *big.Int:
 				if kv.IsInt64() {
-					return g.value(x.X).Dot("ItemInt").Call(jen.Lit(int(kv.Int64())))
+					return g.method(g.value(x.X), "ItemInt", jen.Lit(int(kv.Int64())))
 				}
 			}
 		}
-		return g.value(x.X).Dot("Item").Call(g.value(x.Key))
+		return g.method(g.value(x.X), "Item", g.value(x.Key))
 	case *ir.Slice:
 		part := func(e ir.Expr) jen.Code {
 			if e == nil {
@@ -106,9 +106,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		if x.Op == "+" {
 			return g.sum(addOperands(x))
 		}
-		return rt(binaryFuncs[x.Op]).Call(g.value(x.L), g.value(x.R))
+		return g.op(binaryFuncs[x.Op]).Call(g.value(x.L), g.value(x.R))
 	case *ir.Concat:
-		return rt("Concat").Call(g.values(x.Items)...)
+		return g.op("Concat").Call(g.values(x.Items)...)
 	case *ir.Compare, *ir.Test:
 		return rt("Bool").Call(g.cond(x))
 	case *ir.Cond:
@@ -140,9 +140,9 @@ func (g *gen) sum(operands []ir.Expr) *jen.Statement {
 		switch len(run) {
 		case 0:
 		case 1:
-			acc = rt("Add").Call(acc, run[0])
+			acc = g.op("Add").Call(acc, run[0])
 		default:
-			acc = rt("Sum").Call(append([]jen.Code{acc}, run...)...)
+			acc = g.op("Sum").Call(append([]jen.Code{acc}, run...)...)
 		}
 		run = nil
 	}
@@ -153,7 +153,7 @@ func (g *gen) sum(operands []ir.Expr) *jen.Statement {
 			continue
 		}
 		flush()
-		acc = rt("Add").Call(acc, g.value(op))
+		acc = g.op("Add").Call(acc, g.value(op))
 	}
 	flush()
 	return acc
@@ -170,6 +170,35 @@ func (g *gen) values(xs []ir.Expr) []jen.Code {
 		out[i] = g.value(x)
 	}
 	return out
+}
+
+// op is the runtime function of an operation: in the llama.cpp render function, its
+// llama.cpp variant when it has one (see llamaVariants).
+func (g *gen) op(name string) *jen.Statement {
+	if g.llama && llamaVariants[name] {
+		g.variants++
+		return rt("Llama" + name)
+	}
+	return rt(name)
+}
+
+// method calls the Value method name on recv: in the llama.cpp render function, the
+// runtime function of its llama.cpp variant when it has one.
+func (g *gen) method(recv *jen.Statement, name string, args ...jen.Code) *jen.Statement {
+	if g.llama && llamaVariants[name] {
+		g.variants++
+		return rt("Llama" + name).Call(append([]jen.Code{recv}, args...)...)
+	}
+	return recv.Dot(name).Call(args...)
+}
+
+// llamaVariants are the runtime functions and Value methods that have a variant with
+// llama.cpp's semantics, runtime.LlamaNAME (see runtime/llama.go).
+var llamaVariants = map[string]bool{
+	"Attr": true, "Item": true, "ItemStr": true, "ItemInt": true,
+	"Add": true, "Sum": true, "Concat": true,
+	"In": true, "NotIn": true, "InStrs": true,
+	"Iterable": true,
 }
 
 var binaryFuncs = map[string]string{
@@ -213,10 +242,10 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 			if op := x.Ops[0]; op == "in" || op == "notin" {
 				// in a list of str literals
 				if strs, ok := strConsts(x.Ys[0]); ok {
-					return not(op == "notin", rt("InStrs").Call(append([]jen.Code{g.value(x.X)}, strs...)...))
+					return not(op == "notin", g.op("InStrs").Call(append([]jen.Code{g.value(x.X)}, strs...)...))
 				}
 			}
-			return rt(compareFuncs[x.Ops[0]]).Call(g.value(x.X), g.value(x.Ys[0]))
+			return g.op(compareFuncs[x.Ops[0]]).Call(g.value(x.X), g.value(x.Ys[0]))
 		}
 		// a chain: each operand evaluated once, stopping at the first false comparison
 		var body []jen.Code
@@ -225,7 +254,7 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 		for i, op := range x.Ops {
 			next := g.alloc("right")
 			body = append(body, jen.Id(next).Op(":=").Add(g.value(x.Ys[i])))
-			test := rt(compareFuncs[op]).Call(jen.Id(prev), jen.Id(next))
+			test := g.op(compareFuncs[op]).Call(jen.Id(prev), jen.Id(next))
 			if i == len(x.Ops)-1 {
 				body = append(body, jen.Return(test))
 			} else {

@@ -17,6 +17,12 @@ type gen struct {
 	t     *ir.Template
 	lines []string
 	names map[string]bool
+
+	// llama is set for the llama.cpp render function, which calls the runtime's
+	// variants with llama.cpp's semantics (see gen.op); variants counts those calls
+	llama    bool
+	variants int
+
 	// the marks of the set and filter blocks being generated, outermost first, and how
 	// many of them are outside the innermost loop (see dropCaptures)
 	captures     []string

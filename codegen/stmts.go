@@ -151,6 +151,14 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		}
 		return []jen.Code{jen.If(g.cond(c.Test)).Block(then...).Else().Block(els...)}
 	}
+	if g.llama {
+		// llama.cpp writes what the expression gives, as its output writes a value
+		if s, ok := strConst(x); ok {
+			return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s))}
+		}
+		g.variants++
+		return []jen.Code{rt("LlamaWrite").Call(jen.Id("w"), g.value(x))}
+	}
 	switch x := x.(type) {
 	case *ir.Binary:
 		if x.Op != "+" {
@@ -422,6 +430,10 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 	if reversed {
 		// for x in y[::-1] visits y backwards, without building the reversed list
 		iter = g.value(s.Iter.(*ir.Slice).X)
+	}
+	if g.llama {
+		// llama.cpp's for loop refuses a str
+		iter = g.op("Iterable").Call(iter)
 	}
 	withLoop := s.Loop != nil && g.needed[s.Loop]
 	useLoop := withLoop || s.Filter != nil || rec != nil || reversed

@@ -28,12 +28,13 @@ var Apertus8BInstruct = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "Apertus-8B-Instruct.jinja",
-	Func:   renderApertus8BInstruct,
-	Name:   "Apertus-8B-Instruct",
-	Origin: "llama.cpp/Apertus-8B-Instruct.jinja",
-	SHA256: "dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
-	Spans:  spansApertus8BInstruct,
+	File:      "Apertus-8B-Instruct.jinja",
+	Func:      renderApertus8BInstruct,
+	LlamaFunc: renderApertus8BInstructLlama,
+	Name:      "Apertus-8B-Instruct",
+	Origin:    "llama.cpp/Apertus-8B-Instruct.jinja",
+	SHA256:    "dea688e9f24a339a0d2504f6840852adbcedb082373172a0b82ca2c55996768d",
+	Spans:     spansApertus8BInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -680,187 +681,983 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderApertus8BInstructLlama renders Apertus-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderApertus8BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	var systemToken runtime.Value
+	var endSystemToken runtime.Value
+	var developerToken runtime.Value
+	var endDeveloperToken runtime.Value
+	var userToken runtime.Value
+	var endUserToken runtime.Value
+	var assistantToken runtime.Value
+	var endAssistantToken runtime.Value
+	var innerToken runtime.Value
+	var outerToken runtime.Value
+	var toolCallsToken runtime.Value
+	var endToolCallsToken runtime.Value
+	messages := in.Lookup("messages")
+	var loopMessages runtime.Value
+	enableThinking := in.Lookup("enable_thinking")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
+	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
+		paramSpec = runtime.Param(paramSpec, "param_spec")
+		requiredParams = runtime.Param(requiredParams, "required_params")
+		var innerType runtime.Value
+		var hasObjectVariants runtime.Value
+		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
+		paramSpecType := runtime.LlamaAttr(paramSpec, "type")
+		if runtime.EqStr(paramSpecType, "array") {
+			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
+			paramSpecItems := runtime.LlamaItemStr(paramSpec, "items")
+			if paramSpecItems.Truthy() {
+				// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
+				paramSpecItemsType := runtime.LlamaItemStr(paramSpecItems, "type")
+				if runtime.EqStr(paramSpecItemsType, "string") {
+					w.WriteString("string[]")
+				} else if runtime.EqStr(paramSpecItemsType, "number") {
+					// Apertus-8B-Instruct.jinja:6:17 {%- elif param_spec['items']['type'] == "number" -%}
+					w.WriteString("number[]")
+				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+					// Apertus-8B-Instruct.jinja:8:17 {%- elif param_spec['items']['type'] == "integer" -%}
+					w.WriteString("number[]")
+				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+					// Apertus-8B-Instruct.jinja:10:17 {%- elif param_spec['items']['type'] == "boolean" -%}
+					w.WriteString("boolean[]")
+				} else {
+					// Apertus-8B-Instruct.jinja:12:17 {%- else -%}
+					// Apertus-8B-Instruct.jinja:13:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
+					innerType = w.Capture(func() {
+						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
+					})
+					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
+					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType), runtime.Int(50)) {
+						w.WriteString("any[]")
+					} else {
+						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
+						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(innerType, runtime.Str("[]")))
+					}
+				}
+				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
+				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+					w.WriteString(" | null")
+				}
+			} else {
+				// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
+				w.WriteString("any[]")
+				// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
+				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+					w.WriteString(" | null")
+				}
+			}
+		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(runtime.LlamaItemInt(paramSpecType, 0)) {
+			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
+			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
+			if runtime.Gt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
+				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
+				runtime.LlamaWrite(w, runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
+			} else {
+				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
+				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
+				runtime.LlamaWrite(w, runtime.LlamaItemInt(paramSpecType, 0))
+			}
+		} else if runtime.LlamaAttr(paramSpec, "oneOf").Truthy() {
+			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
+			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
+			hasObjectVariants = runtime.Bool(false)
+			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
+			paramSpecOneOf := runtime.LlamaAttr(paramSpec, "oneOf")
+			for _, variant := range runtime.Iterate(w, runtime.LlamaIterable(paramSpecOneOf)) {
+				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
+				if runtime.EqStr(runtime.LlamaAttr(variant, "type"), "object") {
+					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
+					_ = runtime.Bool(true)
+				}
+			}
+			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
+			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
+				w.WriteString("any")
+			} else {
+				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
+				// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(paramSpecOneOf))
+				for i := range items {
+					variant := items[i]
+					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(variant, requiredParams, runtime.Missing())
+					}))
+					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
+					variantDescription := runtime.LlamaAttr(variant, "description")
+					if variantDescription.Truthy() {
+						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// "), variantDescription))
+					}
+					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
+					variantDefault := runtime.LlamaAttr(variant, "default")
+					if runtime.IsDefined(variantDefault) {
+						w.WriteString("                    ")
+						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.FilterTojson(variantDefault, nil, nil)))
+					}
+					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
+					if !(i == len(items)-1) {
+						w.WriteString(" | \n")
+					}
+				}
+			}
+		} else if runtime.EqStr(paramSpecType, "string") {
+			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
+			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
+			paramSpecEnum := runtime.LlamaAttr(paramSpec, "enum")
+			if paramSpecEnum.Truthy() {
+				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\""), runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
+			} else {
+				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
+				w.WriteString("string")
+				// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
+				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+					w.WriteString(" | null")
+				}
+			}
+		} else if runtime.EqStr(paramSpecType, "number") {
+			// Apertus-8B-Instruct.jinja:69:9 {%- elif param_spec.type == "number" -%}
+			w.WriteString("number")
+		} else if runtime.EqStr(paramSpecType, "integer") {
+			// Apertus-8B-Instruct.jinja:71:9 {%- elif param_spec.type == "integer" -%}
+			w.WriteString("number")
+		} else if runtime.EqStr(paramSpecType, "boolean") {
+			// Apertus-8B-Instruct.jinja:73:9 {%- elif param_spec.type == "boolean" -%}
+			w.WriteString("boolean")
+		} else if runtime.EqStr(paramSpecType, "object") {
+			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
+			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
+			paramSpecProperties := runtime.LlamaAttr(paramSpec, "properties")
+			if paramSpecProperties.Truthy() {
+				w.WriteString("{\n")
+				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
+				keys, values := runtime.DictItems(paramSpecProperties)
+				for i := range w.Count(len(keys)) {
+					propName := keys[i]
+					propSpec := values[i]
+					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
+					runtime.LlamaWrite(w, propName)
+					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
+					paramSpecRequired := runtime.LlamaAttr(paramSpec, "required")
+					if runtime.LlamaNotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
+						return runtime.NewList()
+					})) {
+						w.WriteString("?")
+					}
+					w.WriteString(": \n                ")
+					// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
+							return runtime.NewList()
+						}), runtime.Missing())
+					}))
+					// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
+					if !(i == len(keys)-1) {
+						w.WriteString(", ")
+					}
+				}
+				w.WriteString("}")
+			} else {
+				// Apertus-8B-Instruct.jinja:90:13 {%- else -%}
+				w.WriteString("object")
+			}
+		} else {
+			// Apertus-8B-Instruct.jinja:93:9 {%- else -%}
+			w.WriteString("any")
+		}
+	}
+	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
+	renderTools := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
+		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("// "), runtime.LlamaAttr(toolFunction, "description")), runtime.Str("\n")))
+			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("type "), runtime.LlamaAttr(toolFunction, "name")), runtime.Str(" = ")))
+			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
+			toolFunctionParameters := runtime.LlamaAttr(toolFunction, "parameters")
+			if toolFunctionParameters.Truthy() && runtime.LlamaAttr(toolFunctionParameters, "properties").Truthy() {
+				w.WriteString("(_: {\n")
+				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
+				keys, values := runtime.DictItems(runtime.LlamaAttr(toolFunctionParameters, "properties"))
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramSpec := values[i]
+					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
+					paramSpecDescription := runtime.LlamaAttr(paramSpec, "description")
+					if paramSpecDescription.Truthy() {
+						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("// "), paramSpecDescription), runtime.Str("\n")))
+					}
+					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
+					runtime.LlamaWrite(w, paramName)
+					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
+					toolFunctionParametersRequired := runtime.LlamaAttr(toolFunctionParameters, "required")
+					if runtime.LlamaNotIn(paramName, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
+						return runtime.NewList()
+					})) {
+						w.WriteString("?")
+					}
+					w.WriteString(": ")
+					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(paramSpec, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
+							return runtime.NewList()
+						}), runtime.Missing())
+					}))
+					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
+					paramSpecDefault := runtime.LlamaAttr(paramSpec, "default")
+					if runtime.IsDefined(paramSpecDefault) {
+						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
+						if runtime.LlamaAttr(paramSpec, "enum").Truthy() {
+							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), paramSpecDefault))
+						} else if runtime.LlamaAttr(paramSpec, "oneOf").Truthy() {
+							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
+							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), paramSpecDefault))
+						} else {
+							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
+							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), runtime.FilterTojson(paramSpecDefault, nil, nil)))
+						}
+					}
+					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
+					if !(i == len(keys)-1) {
+						w.WriteString(",\n")
+					} else {
+						// Apertus-8B-Instruct.jinja:125:21 {%- else %}
+						w.WriteString("\n")
+					}
+				}
+				w.WriteString("}) => any;")
+			} else {
+				// Apertus-8B-Instruct.jinja:130:13 {%- else -%}
+				w.WriteString("() => any;")
+			}
+			// Apertus-8B-Instruct.jinja:133:9 {%- if not loop.last -%}
+			if !(i == len(items)-1) {
+				w.WriteString("\n")
+			}
+		}
+	}
+	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
+	systemToken = runtime.Str("<|system_start|>")
+	// Apertus-8B-Instruct.jinja:142:1 {%- set end_system_token = '<|system_end|>' -%}
+	endSystemToken = runtime.Str("<|system_end|>")
+	// Apertus-8B-Instruct.jinja:143:1 {%- set developer_token = '<|developer_start|>' -%}
+	developerToken = runtime.Str("<|developer_start|>")
+	// Apertus-8B-Instruct.jinja:144:1 {%- set end_developer_token = '<|developer_end|>' -%}
+	endDeveloperToken = runtime.Str("<|developer_end|>")
+	// Apertus-8B-Instruct.jinja:145:1 {%- set user_token = '<|user_start|>' -%}
+	userToken = runtime.Str("<|user_start|>")
+	// Apertus-8B-Instruct.jinja:146:1 {%- set end_user_token = '<|user_end|>' -%}
+	endUserToken = runtime.Str("<|user_end|>")
+	// Apertus-8B-Instruct.jinja:147:1 {%- set assistant_token = '<|assistant_start|>' -%}
+	assistantToken = runtime.Str("<|assistant_start|>")
+	// Apertus-8B-Instruct.jinja:148:1 {%- set end_assistant_token = '<|assistant_end|>' -%}
+	endAssistantToken = runtime.Str("<|assistant_end|>")
+	// Apertus-8B-Instruct.jinja:149:1 {%- set inner_token = '<|inner_prefix|>' -%}
+	innerToken = runtime.Str("<|inner_prefix|>")
+	// Apertus-8B-Instruct.jinja:150:1 {%- set outer_token = '<|inner_suffix|>' -%}
+	outerToken = runtime.Str("<|inner_suffix|>")
+	// Apertus-8B-Instruct.jinja:151:1 {%- set tool_calls_token = '<|tools_prefix|>' -%}
+	toolCallsToken = runtime.Str("<|tools_prefix|>")
+	// Apertus-8B-Instruct.jinja:152:1 {%- set end_tool_calls_token = '<|tools_suffix|>' -%}
+	endToolCallsToken = runtime.Str("<|tools_suffix|>")
+	// Apertus-8B-Instruct.jinja:154:1 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
+	nsInAssistant := false
+	nsInTool := false
+	nsInInner := false
+	nsAssistantFormat := runtime.None()
+	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.LlamaIn(runtime.Str("content"), messages0) {
+			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
+			messages0Content := runtime.LlamaAttr(messages0, "content")
+			if runtime.IsString(messages0Content) {
+				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(systemToken, messages0Content), endSystemToken))
+			} else if runtime.IsMapping(messages0Content) && runtime.LlamaIn(runtime.Str("text"), messages0Content) {
+				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
+				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(systemToken, runtime.LlamaAttr(messages0Content, "text")), endSystemToken))
+			} else {
+				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
+				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Invalid system message")))
+			}
+		} else {
+			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
+			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Invalid system message")))
+		}
+		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
+		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(systemToken, runtime.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: ")), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), endSystemToken))
+		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
+		loopMessages = messages
+	}
+	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
+	runtime.LlamaWrite(w, runtime.LlamaAdd(developerToken, runtime.Str("Deliberation: ")))
+	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
+	if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+		w.WriteString("enabled\n")
+	} else {
+		// Apertus-8B-Instruct.jinja:177:5 {%- else -%}
+		w.WriteString("disabled\n")
+	}
+	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
+	if runtime.IsDefined(tools) && tools.Truthy() {
+		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("Tool Capabilities:\n"), w.Capture(func() {
+			renderTools(tools)
+		})))
+	} else {
+		// Apertus-8B-Instruct.jinja:182:5 {%- else -%}
+		w.WriteString("Tool Capabilities: disabled")
+	}
+	// Apertus-8B-Instruct.jinja:185:1 {{ end_developer_token }}
+	runtime.LlamaWrite(w, endDeveloperToken)
+	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		var parts runtime.Value
+		var blocks runtime.Value
+		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
+			nsInInner = false
+			// Apertus-8B-Instruct.jinja:190:9 {%- if ns.in_tool -%}
+			if nsInTool {
+				w.WriteString("]")
+				// Apertus-8B-Instruct.jinja:192:13 {%- set ns.in_tool = false -%}
+				nsInTool = false
+			}
+			// Apertus-8B-Instruct.jinja:194:9 {%- if ns.in_assistant -%}
+			if nsInAssistant {
+				// Apertus-8B-Instruct.jinja:195:13 {{ end_assistant_token }}
+				runtime.LlamaWrite(w, endAssistantToken)
+				// Apertus-8B-Instruct.jinja:196:13 {%- set ns.in_assistant = false -%}
+				nsInAssistant = false
+			}
+			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
+			if runtime.LlamaIn(runtime.Str("content"), message) {
+				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
+				runtime.LlamaWrite(w, userToken)
+				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
+				messageContent := runtime.LlamaAttr(message, "content")
+				if runtime.IsString(messageContent) {
+					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
+					runtime.LlamaWrite(w, messageContent)
+				} else if runtime.IsMapping(messageContent) && runtime.LlamaIn(runtime.Str("parts"), messageContent) {
+					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
+					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
+					parts = runtime.LlamaAttr(messageContent, "parts")
+					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
+					for _, part := range runtime.Iterate(w, runtime.LlamaIterable(parts)) {
+						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
+						partType := runtime.LlamaAttr(part, "type")
+						if runtime.EqStr(partType, "text") {
+							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
+							runtime.LlamaWrite(w, runtime.LlamaAttr(part, "text"))
+						} else {
+							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
+							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
+							runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid user part: "), partType)))
+						}
+					}
+				} else {
+					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
+					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid user message: "), messageRole)))
+				}
+				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
+				runtime.LlamaWrite(w, endUserToken)
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Apertus-8B-Instruct.jinja:216:9 {%- elif message.role == 'assistant' -%}
+			// Apertus-8B-Instruct.jinja:217:9 {%- if not ns.in_assistant -%}
+			if !nsInAssistant {
+				// Apertus-8B-Instruct.jinja:218:13 {{ assistant_token }}
+				runtime.LlamaWrite(w, assistantToken)
+				// Apertus-8B-Instruct.jinja:219:13 {%- set ns.in_assistant = true -%}
+				nsInAssistant = true
+			}
+			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
+			if runtime.LlamaIn(runtime.Str("content"), message) && !runtime.IsNone(runtime.LlamaAttr(message, "content")) {
+				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
+				messageContent := runtime.LlamaAttr(message, "content")
+				if runtime.IsString(messageContent) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "string")) {
+					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
+					if nsInTool {
+						w.WriteString("]")
+						// Apertus-8B-Instruct.jinja:225:21 {%- set ns.in_tool = false -%}
+						nsInTool = false
+					}
+					// Apertus-8B-Instruct.jinja:227:17 {%- set ns.assistant_format = "string" -%}
+					nsAssistantFormat = runtime.Str("string")
+					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
+					runtime.LlamaWrite(w, messageContent)
+				} else if (runtime.IsMapping(messageContent) && runtime.LlamaIn(runtime.Str("blocks"), messageContent)) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "mapping")) {
+					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
+					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
+					nsAssistantFormat = runtime.Str("mapping")
+					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
+					blocks = runtime.LlamaAttr(messageContent, "blocks")
+					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
+					items := runtime.Iterate(w, runtime.LlamaIterable(blocks))
+					for i := range items {
+						block := items[i]
+						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
+						blockType := runtime.LlamaAttr(block, "type")
+						if runtime.EqStr(blockType, "thoughts") {
+							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
+							if nsInTool {
+								w.WriteString("]")
+								// Apertus-8B-Instruct.jinja:236:29 {%- set ns.in_tool = false -%}
+								nsInTool = false
+							}
+							// Apertus-8B-Instruct.jinja:238:25 {%- if not ns.in_inner -%}
+							if !nsInInner {
+								// Apertus-8B-Instruct.jinja:239:29 {%- set ns.in_inner = true -%}
+								nsInInner = true
+								// Apertus-8B-Instruct.jinja:240:29 {{ inner_token }}
+								runtime.LlamaWrite(w, innerToken)
+							}
+							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
+							runtime.LlamaWrite(w, runtime.LlamaAttr(block, "text"))
+						} else if runtime.EqStr(blockType, "tool_calls") {
+							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
+							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
+							if nsInTool {
+								w.WriteString("]")
+								// Apertus-8B-Instruct.jinja:246:29 {%- set ns.in_tool = false -%}
+								nsInTool = false
+							}
+							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
+							if ((nsInInner && !(i == 0)) && runtime.Eq(runtime.FilterLength(runtime.LlamaAttr(block, "calls")), runtime.Int(1))) && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(block, "calls"), 0), "name"), "display_answers") {
+								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
+								nsInInner = false
+								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
+								runtime.LlamaWrite(w, outerToken)
+							}
+							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(toolCallsToken, runtime.Str("[")))
+							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
+							items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(block, "calls")))
+							for i := range items {
+								toolCall := items[i]
+								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
+								runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\": ")), runtime.LlamaAttr(toolCall, "arguments")), runtime.Str("}")))
+								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
+								if !(i == len(items)-1) {
+									w.WriteString(", ")
+								}
+							}
+							// Apertus-8B-Instruct.jinja:259:25 {{ ']' + end_tool_calls_token }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("]"), endToolCallsToken))
+						} else if runtime.EqStr(blockType, "tool_outputs") {
+							// Apertus-8B-Instruct.jinja:260:25 {%- elif block.type == 'tool_outputs' -%}
+							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
+							if nsInTool {
+								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
+								runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+							}
+							w.WriteString("[")
+							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
+							items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(block, "outputs")))
+							for i := range items {
+								toolOutput := items[i]
+								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
+								runtime.LlamaWrite(w, runtime.LlamaAttr(toolOutput, "output"))
+								// Apertus-8B-Instruct.jinja:267:29 {%- if not loop.last -%}
+								if !(i == len(items)-1) {
+									w.WriteString(", ")
+								}
+							}
+							w.WriteString("]")
+						} else if runtime.EqStr(blockType, "response") {
+							// Apertus-8B-Instruct.jinja:272:25 {%- elif block.type == 'response' -%}
+							// Apertus-8B-Instruct.jinja:273:25 {%- if ns.in_tool -%}
+							if nsInTool {
+								w.WriteString("]")
+								// Apertus-8B-Instruct.jinja:275:29 {%- set ns.in_tool = false -%}
+								nsInTool = false
+							}
+							// Apertus-8B-Instruct.jinja:277:25 {%- if (not loop.first and ns.in_inner) or (ns.in_assistant and ns.in_inner) -%}
+							if (!(i == 0) && nsInInner) || (nsInAssistant && nsInInner) {
+								// Apertus-8B-Instruct.jinja:278:29 {%- set ns.in_inner = false -%}
+								nsInInner = false
+								// Apertus-8B-Instruct.jinja:279:29 {{ outer_token }}
+								runtime.LlamaWrite(w, outerToken)
+							}
+							// Apertus-8B-Instruct.jinja:281:25 {{ block.text }}
+							runtime.LlamaWrite(w, runtime.LlamaAttr(block, "text"))
+						} else {
+							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
+							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
+							runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid assistant block type: "), blockType)))
+						}
+					}
+				} else {
+					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
+					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Invalid assistant content '"), messageContent), runtime.Str("', expected ")), nsAssistantFormat)))
+				}
+			} else if runtime.LlamaNotIn(runtime.Str("tool_calls"), message) {
+				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
+				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid assistant message "), message)))
+			}
+			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
+			if runtime.LlamaIn(runtime.Str("tool_calls"), message) && runtime.LlamaAttr(message, "tool_calls").Truthy() {
+				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(toolCallsToken, runtime.Str("[")))
+				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls")))
+				for i := range items {
+					toolCall := items[i]
+					var function runtime.Value
+					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
+					toolCallType := runtime.LlamaAttr(toolCall, "type")
+					if runtime.EqStr(toolCallType, "function") {
+						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
+						function = runtime.LlamaAttr(toolCall, "function")
+						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\""), runtime.LlamaAttr(function, "name")), runtime.Str("\": ")), runtime.FilterTojson(runtime.LlamaAttr(function, "arguments"), nil, nil)), runtime.Str("}")))
+						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
+						if !(i == len(items)-1) {
+							w.WriteString(", ")
+						}
+					} else {
+						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
+						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid tool call type: "), toolCallType)))
+					}
+				}
+				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("]"), endToolCallsToken))
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Apertus-8B-Instruct.jinja:307:9 {%- elif message.role == 'tool' -%}
+			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
+			if !nsInAssistant {
+				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool message outside of assistant")))
+			}
+			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
+			if !nsInTool {
+				w.WriteString("[")
+				// Apertus-8B-Instruct.jinja:313:13 {%- set ns.in_tool = true -%}
+				nsInTool = true
+			} else {
+				// Apertus-8B-Instruct.jinja:314:13 {%- else -%}
+				w.WriteString(", ")
+			}
+			// Apertus-8B-Instruct.jinja:317:9 {{ message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+		} else {
+			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
+			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Invalid message role")))
+		}
+	}
+	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}
+	if nsInTool {
+		w.WriteString("]")
+	}
+	// Apertus-8B-Instruct.jinja:325:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// Apertus-8B-Instruct.jinja:326:5 {{ assistant_token }}
+		runtime.LlamaWrite(w, assistantToken)
+	}
+}
+
 // spansApertus8BInstruct is the position table of Apertus-8B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansApertus8BInstruct = []runtime.Span{
-	{From: 66, To: 243, Line: 1, Col: 1, Construct: "macro"},
-	{From: 73, To: 242, Line: 2, Col: 5, Construct: "if"},
-	{From: 76, To: 117, Line: 3, Col: 9, Construct: "if"},
-	{From: 79, To: 105, Line: 4, Col: 13, Construct: "if"},
-	{From: 82, To: 105, Line: 6, Col: 17, Construct: "if"},
-	{From: 85, To: 105, Line: 8, Col: 17, Construct: "if"},
-	{From: 88, To: 105, Line: 10, Col: 17, Construct: "if"},
-	{From: 94, To: 96, Line: 13, Col: 17, Construct: "set"},
-	{From: 98, To: 104, Line: 14, Col: 17, Construct: "if"},
-	{From: 103, To: 103, Line: 17, Col: 21, Construct: "{{ }}"},
-	{From: 107, To: 109, Line: 20, Col: 13, Construct: "if"},
-	{From: 114, To: 116, Line: 25, Col: 13, Construct: "if"},
-	{From: 118, To: 242, Line: 29, Col: 9, Construct: "if"},
-	{From: 121, To: 128, Line: 31, Col: 9, Construct: "if"},
-	{From: 123, To: 123, Line: 32, Col: 13, Construct: "{{ }}"},
-	{From: 127, To: 127, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 129, To: 242, Line: 36, Col: 9, Construct: "if"},
-	{From: 132, To: 132, Line: 38, Col: 9, Construct: "set"},
-	{From: 134, To: 141, Line: 39, Col: 9, Construct: "for"},
-	{From: 137, To: 140, Line: 40, Col: 13, Construct: "if"},
-	{From: 139, To: 139, Line: 41, Col: 17, Construct: "set"},
-	{From: 143, To: 175, Line: 44, Col: 9, Construct: "if"},
-	{From: 148, To: 174, Line: 47, Col: 13, Construct: "for"},
-	{From: 152, To: 154, Line: 48, Col: 17, Construct: "{{ }}"},
-	{From: 156, To: 161, Line: 49, Col: 17, Construct: "if"},
-	{From: 159, To: 160, Line: 50, Col: 21, Construct: "{{ }}"},
-	{From: 163, To: 169, Line: 52, Col: 17, Construct: "if"},
-	{From: 167, To: 168, Line: 53, Col: 21, Construct: "{{ }}"},
-	{From: 171, To: 173, Line: 55, Col: 17, Construct: "if"},
-	{From: 176, To: 242, Line: 60, Col: 9, Construct: "if"},
-	{From: 179, To: 192, Line: 61, Col: 9, Construct: "if"},
-	{From: 182, To: 184, Line: 62, Col: 13, Construct: "{{ }}"},
-	{From: 189, To: 191, Line: 65, Col: 13, Construct: "if"},
-	{From: 193, To: 242, Line: 69, Col: 9, Construct: "if"},
-	{From: 196, To: 242, Line: 71, Col: 9, Construct: "if"},
-	{From: 199, To: 242, Line: 73, Col: 9, Construct: "if"},
-	{From: 202, To: 242, Line: 75, Col: 9, Construct: "if"},
-	{From: 205, To: 238, Line: 76, Col: 9, Construct: "if"},
-	{From: 209, To: 234, Line: 78, Col: 13, Construct: "for"},
-	{From: 214, To: 214, Line: 79, Col: 17, Construct: "{{ }}"},
-	{From: 216, To: 222, Line: 80, Col: 17, Construct: "if"},
-	{From: 224, To: 228, Line: 84, Col: 17, Construct: "{{ }}"},
-	{From: 230, To: 232, Line: 85, Col: 17, Construct: "if"},
-	{From: 245, To: 331, Line: 98, Col: 1, Construct: "macro"},
-	{From: 248, To: 330, Line: 99, Col: 5, Construct: "for"},
-	{From: 252, To: 255, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 257, To: 259, Line: 101, Col: 9, Construct: "{{ }}"},
-	{From: 261, To: 325, Line: 102, Col: 9, Construct: "if"},
-	{From: 265, To: 321, Line: 104, Col: 13, Construct: "for"},
-	{From: 270, To: 276, Line: 105, Col: 17, Construct: "if"},
-	{From: 273, To: 275, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 278, To: 278, Line: 108, Col: 17, Construct: "{{ }}"},
-	{From: 280, To: 286, Line: 109, Col: 17, Construct: "if"},
-	{From: 288, To: 292, Line: 113, Col: 17, Construct: "{{ }}"},
-	{From: 294, To: 312, Line: 114, Col: 17, Construct: "if"},
-	{From: 297, To: 311, Line: 115, Col: 21, Construct: "if"},
-	{From: 299, To: 300, Line: 116, Col: 25, Construct: "{{ }}"},
-	{From: 301, To: 311, Line: 117, Col: 25, Construct: "if"},
-	{From: 304, To: 305, Line: 118, Col: 25, Construct: "{{ }}"},
-	{From: 309, To: 310, Line: 120, Col: 25, Construct: "{{ }}"},
-	{From: 314, To: 319, Line: 123, Col: 17, Construct: "if"},
-	{From: 327, To: 329, Line: 133, Col: 9, Construct: "if"},
-	{From: 333, To: 333, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 335, To: 335, Line: 141, Col: 1, Construct: "set"},
-	{From: 337, To: 337, Line: 142, Col: 1, Construct: "set"},
-	{From: 339, To: 339, Line: 143, Col: 1, Construct: "set"},
-	{From: 341, To: 341, Line: 144, Col: 1, Construct: "set"},
-	{From: 343, To: 343, Line: 145, Col: 1, Construct: "set"},
-	{From: 345, To: 345, Line: 146, Col: 1, Construct: "set"},
-	{From: 347, To: 347, Line: 147, Col: 1, Construct: "set"},
-	{From: 349, To: 349, Line: 148, Col: 1, Construct: "set"},
-	{From: 351, To: 351, Line: 149, Col: 1, Construct: "set"},
-	{From: 353, To: 353, Line: 150, Col: 1, Construct: "set"},
-	{From: 355, To: 355, Line: 151, Col: 1, Construct: "set"},
-	{From: 357, To: 357, Line: 152, Col: 1, Construct: "set"},
-	{From: 359, To: 362, Line: 154, Col: 1, Construct: "set"},
-	{From: 364, To: 395, Line: 156, Col: 1, Construct: "if"},
-	{From: 366, To: 386, Line: 157, Col: 5, Construct: "if"},
-	{From: 369, To: 381, Line: 158, Col: 9, Construct: "if"},
-	{From: 372, To: 372, Line: 159, Col: 13, Construct: "{{ }}"},
-	{From: 373, To: 381, Line: 160, Col: 13, Construct: "if"},
-	{From: 376, To: 376, Line: 161, Col: 13, Construct: "{{ }}"},
-	{From: 380, To: 380, Line: 163, Col: 13, Construct: "{{ }}"},
-	{From: 385, To: 385, Line: 166, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 388, Line: 168, Col: 5, Construct: "set"},
-	{From: 392, To: 392, Line: 170, Col: 5, Construct: "{{ }}"},
-	{From: 394, To: 394, Line: 171, Col: 5, Construct: "set"},
-	{From: 397, To: 397, Line: 174, Col: 1, Construct: "{{ }}"},
-	{From: 399, To: 404, Line: 175, Col: 1, Construct: "if"},
-	{From: 406, To: 415, Line: 180, Col: 1, Construct: "if"},
-	{From: 408, To: 411, Line: 181, Col: 5, Construct: "{{ }}"},
-	{From: 417, To: 417, Line: 185, Col: 1, Construct: "{{ }}"},
-	{From: 419, To: 671, Line: 187, Col: 1, Construct: "for"},
-	{From: 423, To: 670, Line: 188, Col: 5, Construct: "if"},
-	{From: 426, To: 426, Line: 189, Col: 9, Construct: "set"},
-	{From: 428, To: 432, Line: 190, Col: 9, Construct: "if"},
-	{From: 431, To: 431, Line: 192, Col: 13, Construct: "set"},
-	{From: 434, To: 439, Line: 194, Col: 9, Construct: "if"},
-	{From: 436, To: 436, Line: 195, Col: 13, Construct: "{{ }}"},
-	{From: 438, To: 438, Line: 196, Col: 13, Construct: "set"},
-	{From: 441, To: 473, Line: 198, Col: 9, Construct: "if"},
-	{From: 443, To: 443, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 445, To: 470, Line: 200, Col: 13, Construct: "if"},
-	{From: 448, To: 448, Line: 201, Col: 17, Construct: "{{ }}"},
-	{From: 449, To: 470, Line: 202, Col: 17, Construct: "if"},
-	{From: 452, To: 452, Line: 203, Col: 17, Construct: "set"},
-	{From: 454, To: 465, Line: 204, Col: 17, Construct: "for"},
-	{From: 456, To: 464, Line: 205, Col: 21, Construct: "if"},
-	{From: 459, To: 459, Line: 206, Col: 25, Construct: "{{ }}"},
-	{From: 463, To: 463, Line: 208, Col: 25, Construct: "{{ }}"},
-	{From: 469, To: 469, Line: 212, Col: 17, Construct: "{{ }}"},
-	{From: 472, To: 472, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 474, To: 670, Line: 216, Col: 9, Construct: "if"},
-	{From: 477, To: 482, Line: 217, Col: 9, Construct: "if"},
-	{From: 479, To: 479, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 481, To: 481, Line: 219, Col: 13, Construct: "set"},
-	{From: 484, To: 613, Line: 221, Col: 9, Construct: "if"},
-	{From: 486, To: 608, Line: 222, Col: 13, Construct: "if"},
-	{From: 489, To: 493, Line: 223, Col: 17, Construct: "if"},
-	{From: 492, To: 492, Line: 225, Col: 21, Construct: "set"},
-	{From: 495, To: 495, Line: 227, Col: 17, Construct: "set"},
-	{From: 497, To: 497, Line: 228, Col: 17, Construct: "{{ }}"},
-	{From: 498, To: 608, Line: 229, Col: 17, Construct: "if"},
-	{From: 501, To: 501, Line: 230, Col: 17, Construct: "set"},
-	{From: 503, To: 503, Line: 231, Col: 17, Construct: "set"},
-	{From: 505, To: 603, Line: 232, Col: 17, Construct: "for"},
-	{From: 509, To: 602, Line: 233, Col: 21, Construct: "if"},
-	{From: 512, To: 516, Line: 234, Col: 25, Construct: "if"},
-	{From: 515, To: 515, Line: 236, Col: 29, Construct: "set"},
-	{From: 518, To: 523, Line: 238, Col: 25, Construct: "if"},
-	{From: 520, To: 520, Line: 239, Col: 29, Construct: "set"},
-	{From: 522, To: 522, Line: 240, Col: 29, Construct: "{{ }}"},
-	{From: 525, To: 525, Line: 242, Col: 25, Construct: "{{ }}"},
-	{From: 526, To: 602, Line: 243, Col: 25, Construct: "if"},
-	{From: 529, To: 533, Line: 244, Col: 25, Construct: "if"},
-	{From: 532, To: 532, Line: 246, Col: 29, Construct: "set"},
-	{From: 535, To: 540, Line: 248, Col: 25, Construct: "if"},
-	{From: 537, To: 537, Line: 249, Col: 29, Construct: "set"},
-	{From: 539, To: 539, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 542, To: 542, Line: 252, Col: 25, Construct: "{{ }}"},
-	{From: 544, To: 557, Line: 253, Col: 25, Construct: "for"},
-	{From: 548, To: 552, Line: 254, Col: 29, Construct: "{{ }}"},
-	{From: 554, To: 556, Line: 255, Col: 29, Construct: "if"},
-	{From: 559, To: 560, Line: 259, Col: 25, Construct: "{{ }}"},
-	{From: 561, To: 602, Line: 260, Col: 25, Construct: "if"},
-	{From: 564, To: 568, Line: 261, Col: 25, Construct: "if"},
-	{From: 566, To: 566, Line: 262, Col: 29, Construct: "{{ }}"},
-	{From: 570, To: 580, Line: 265, Col: 25, Construct: "for"},
-	{From: 574, To: 574, Line: 266, Col: 29, Construct: "{{ }}"},
-	{From: 576, To: 578, Line: 267, Col: 29, Construct: "if"},
-	{From: 581, To: 602, Line: 272, Col: 25, Construct: "if"},
-	{From: 584, To: 588, Line: 273, Col: 25, Construct: "if"},
-	{From: 587, To: 587, Line: 275, Col: 29, Construct: "set"},
-	{From: 590, To: 595, Line: 277, Col: 25, Construct: "if"},
-	{From: 592, To: 592, Line: 278, Col: 29, Construct: "set"},
-	{From: 594, To: 594, Line: 279, Col: 29, Construct: "{{ }}"},
-	{From: 597, To: 597, Line: 281, Col: 25, Construct: "{{ }}"},
-	{From: 601, To: 601, Line: 283, Col: 25, Construct: "{{ }}"},
-	{From: 607, To: 607, Line: 287, Col: 17, Construct: "{{ }}"},
-	{From: 609, To: 613, Line: 289, Col: 13, Construct: "if"},
-	{From: 612, To: 612, Line: 290, Col: 13, Construct: "{{ }}"},
-	{From: 615, To: 647, Line: 292, Col: 9, Construct: "if"},
-	{From: 617, To: 617, Line: 293, Col: 13, Construct: "{{ }}"},
-	{From: 619, To: 643, Line: 294, Col: 13, Construct: "for"},
-	{From: 624, To: 642, Line: 295, Col: 17, Construct: "if"},
-	{From: 627, To: 627, Line: 296, Col: 21, Construct: "set"},
-	{From: 629, To: 633, Line: 297, Col: 21, Construct: "{{ }}"},
-	{From: 635, To: 637, Line: 298, Col: 21, Construct: "if"},
-	{From: 641, To: 641, Line: 302, Col: 21, Construct: "{{ }}"},
-	{From: 645, To: 646, Line: 305, Col: 13, Construct: "{{ }}"},
-	{From: 648, To: 670, Line: 307, Col: 9, Construct: "if"},
-	{From: 651, To: 654, Line: 308, Col: 9, Construct: "if"},
-	{From: 653, To: 653, Line: 309, Col: 13, Construct: "{{ }}"},
-	{From: 656, To: 663, Line: 311, Col: 9, Construct: "if"},
-	{From: 659, To: 659, Line: 313, Col: 13, Construct: "set"},
-	{From: 665, To: 665, Line: 317, Col: 9, Construct: "{{ }}"},
-	{From: 669, To: 669, Line: 319, Col: 9, Construct: "{{ }}"},
-	{From: 673, To: 675, Line: 322, Col: 1, Construct: "if"},
-	{From: 677, To: 680, Line: 325, Col: 1, Construct: "if"},
-	{From: 679, To: 679, Line: 326, Col: 5, Construct: "{{ }}"},
+	{From: 67, To: 244, Line: 1, Col: 1, Construct: "macro"},
+	{From: 74, To: 243, Line: 2, Col: 5, Construct: "if"},
+	{From: 77, To: 118, Line: 3, Col: 9, Construct: "if"},
+	{From: 80, To: 106, Line: 4, Col: 13, Construct: "if"},
+	{From: 83, To: 106, Line: 6, Col: 17, Construct: "if"},
+	{From: 86, To: 106, Line: 8, Col: 17, Construct: "if"},
+	{From: 89, To: 106, Line: 10, Col: 17, Construct: "if"},
+	{From: 95, To: 97, Line: 13, Col: 17, Construct: "set"},
+	{From: 99, To: 105, Line: 14, Col: 17, Construct: "if"},
+	{From: 104, To: 104, Line: 17, Col: 21, Construct: "{{ }}"},
+	{From: 108, To: 110, Line: 20, Col: 13, Construct: "if"},
+	{From: 115, To: 117, Line: 25, Col: 13, Construct: "if"},
+	{From: 119, To: 243, Line: 29, Col: 9, Construct: "if"},
+	{From: 122, To: 129, Line: 31, Col: 9, Construct: "if"},
+	{From: 124, To: 124, Line: 32, Col: 13, Construct: "{{ }}"},
+	{From: 128, To: 128, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 130, To: 243, Line: 36, Col: 9, Construct: "if"},
+	{From: 133, To: 133, Line: 38, Col: 9, Construct: "set"},
+	{From: 135, To: 142, Line: 39, Col: 9, Construct: "for"},
+	{From: 138, To: 141, Line: 40, Col: 13, Construct: "if"},
+	{From: 140, To: 140, Line: 41, Col: 17, Construct: "set"},
+	{From: 144, To: 176, Line: 44, Col: 9, Construct: "if"},
+	{From: 149, To: 175, Line: 47, Col: 13, Construct: "for"},
+	{From: 153, To: 155, Line: 48, Col: 17, Construct: "{{ }}"},
+	{From: 157, To: 162, Line: 49, Col: 17, Construct: "if"},
+	{From: 160, To: 161, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 164, To: 170, Line: 52, Col: 17, Construct: "if"},
+	{From: 168, To: 169, Line: 53, Col: 21, Construct: "{{ }}"},
+	{From: 172, To: 174, Line: 55, Col: 17, Construct: "if"},
+	{From: 177, To: 243, Line: 60, Col: 9, Construct: "if"},
+	{From: 180, To: 193, Line: 61, Col: 9, Construct: "if"},
+	{From: 183, To: 185, Line: 62, Col: 13, Construct: "{{ }}"},
+	{From: 190, To: 192, Line: 65, Col: 13, Construct: "if"},
+	{From: 194, To: 243, Line: 69, Col: 9, Construct: "if"},
+	{From: 197, To: 243, Line: 71, Col: 9, Construct: "if"},
+	{From: 200, To: 243, Line: 73, Col: 9, Construct: "if"},
+	{From: 203, To: 243, Line: 75, Col: 9, Construct: "if"},
+	{From: 206, To: 239, Line: 76, Col: 9, Construct: "if"},
+	{From: 210, To: 235, Line: 78, Col: 13, Construct: "for"},
+	{From: 215, To: 215, Line: 79, Col: 17, Construct: "{{ }}"},
+	{From: 217, To: 223, Line: 80, Col: 17, Construct: "if"},
+	{From: 225, To: 229, Line: 84, Col: 17, Construct: "{{ }}"},
+	{From: 231, To: 233, Line: 85, Col: 17, Construct: "if"},
+	{From: 246, To: 332, Line: 98, Col: 1, Construct: "macro"},
+	{From: 249, To: 331, Line: 99, Col: 5, Construct: "for"},
+	{From: 253, To: 256, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 258, To: 260, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 262, To: 326, Line: 102, Col: 9, Construct: "if"},
+	{From: 266, To: 322, Line: 104, Col: 13, Construct: "for"},
+	{From: 271, To: 277, Line: 105, Col: 17, Construct: "if"},
+	{From: 274, To: 276, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 279, To: 279, Line: 108, Col: 17, Construct: "{{ }}"},
+	{From: 281, To: 287, Line: 109, Col: 17, Construct: "if"},
+	{From: 289, To: 293, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 295, To: 313, Line: 114, Col: 17, Construct: "if"},
+	{From: 298, To: 312, Line: 115, Col: 21, Construct: "if"},
+	{From: 300, To: 301, Line: 116, Col: 25, Construct: "{{ }}"},
+	{From: 302, To: 312, Line: 117, Col: 25, Construct: "if"},
+	{From: 305, To: 306, Line: 118, Col: 25, Construct: "{{ }}"},
+	{From: 310, To: 311, Line: 120, Col: 25, Construct: "{{ }}"},
+	{From: 315, To: 320, Line: 123, Col: 17, Construct: "if"},
+	{From: 328, To: 330, Line: 133, Col: 9, Construct: "if"},
+	{From: 334, To: 334, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 336, To: 336, Line: 141, Col: 1, Construct: "set"},
+	{From: 338, To: 338, Line: 142, Col: 1, Construct: "set"},
+	{From: 340, To: 340, Line: 143, Col: 1, Construct: "set"},
+	{From: 342, To: 342, Line: 144, Col: 1, Construct: "set"},
+	{From: 344, To: 344, Line: 145, Col: 1, Construct: "set"},
+	{From: 346, To: 346, Line: 146, Col: 1, Construct: "set"},
+	{From: 348, To: 348, Line: 147, Col: 1, Construct: "set"},
+	{From: 350, To: 350, Line: 148, Col: 1, Construct: "set"},
+	{From: 352, To: 352, Line: 149, Col: 1, Construct: "set"},
+	{From: 354, To: 354, Line: 150, Col: 1, Construct: "set"},
+	{From: 356, To: 356, Line: 151, Col: 1, Construct: "set"},
+	{From: 358, To: 358, Line: 152, Col: 1, Construct: "set"},
+	{From: 360, To: 363, Line: 154, Col: 1, Construct: "set"},
+	{From: 365, To: 396, Line: 156, Col: 1, Construct: "if"},
+	{From: 367, To: 387, Line: 157, Col: 5, Construct: "if"},
+	{From: 370, To: 382, Line: 158, Col: 9, Construct: "if"},
+	{From: 373, To: 373, Line: 159, Col: 13, Construct: "{{ }}"},
+	{From: 374, To: 382, Line: 160, Col: 13, Construct: "if"},
+	{From: 377, To: 377, Line: 161, Col: 13, Construct: "{{ }}"},
+	{From: 381, To: 381, Line: 163, Col: 13, Construct: "{{ }}"},
+	{From: 386, To: 386, Line: 166, Col: 9, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 168, Col: 5, Construct: "set"},
+	{From: 393, To: 393, Line: 170, Col: 5, Construct: "{{ }}"},
+	{From: 395, To: 395, Line: 171, Col: 5, Construct: "set"},
+	{From: 398, To: 398, Line: 174, Col: 1, Construct: "{{ }}"},
+	{From: 400, To: 405, Line: 175, Col: 1, Construct: "if"},
+	{From: 407, To: 416, Line: 180, Col: 1, Construct: "if"},
+	{From: 409, To: 412, Line: 181, Col: 5, Construct: "{{ }}"},
+	{From: 418, To: 418, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 420, To: 672, Line: 187, Col: 1, Construct: "for"},
+	{From: 424, To: 671, Line: 188, Col: 5, Construct: "if"},
+	{From: 427, To: 427, Line: 189, Col: 9, Construct: "set"},
+	{From: 429, To: 433, Line: 190, Col: 9, Construct: "if"},
+	{From: 432, To: 432, Line: 192, Col: 13, Construct: "set"},
+	{From: 435, To: 440, Line: 194, Col: 9, Construct: "if"},
+	{From: 437, To: 437, Line: 195, Col: 13, Construct: "{{ }}"},
+	{From: 439, To: 439, Line: 196, Col: 13, Construct: "set"},
+	{From: 442, To: 474, Line: 198, Col: 9, Construct: "if"},
+	{From: 444, To: 444, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 446, To: 471, Line: 200, Col: 13, Construct: "if"},
+	{From: 449, To: 449, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 450, To: 471, Line: 202, Col: 17, Construct: "if"},
+	{From: 453, To: 453, Line: 203, Col: 17, Construct: "set"},
+	{From: 455, To: 466, Line: 204, Col: 17, Construct: "for"},
+	{From: 457, To: 465, Line: 205, Col: 21, Construct: "if"},
+	{From: 460, To: 460, Line: 206, Col: 25, Construct: "{{ }}"},
+	{From: 464, To: 464, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 470, To: 470, Line: 212, Col: 17, Construct: "{{ }}"},
+	{From: 473, To: 473, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 475, To: 671, Line: 216, Col: 9, Construct: "if"},
+	{From: 478, To: 483, Line: 217, Col: 9, Construct: "if"},
+	{From: 480, To: 480, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 482, To: 482, Line: 219, Col: 13, Construct: "set"},
+	{From: 485, To: 614, Line: 221, Col: 9, Construct: "if"},
+	{From: 487, To: 609, Line: 222, Col: 13, Construct: "if"},
+	{From: 490, To: 494, Line: 223, Col: 17, Construct: "if"},
+	{From: 493, To: 493, Line: 225, Col: 21, Construct: "set"},
+	{From: 496, To: 496, Line: 227, Col: 17, Construct: "set"},
+	{From: 498, To: 498, Line: 228, Col: 17, Construct: "{{ }}"},
+	{From: 499, To: 609, Line: 229, Col: 17, Construct: "if"},
+	{From: 502, To: 502, Line: 230, Col: 17, Construct: "set"},
+	{From: 504, To: 504, Line: 231, Col: 17, Construct: "set"},
+	{From: 506, To: 604, Line: 232, Col: 17, Construct: "for"},
+	{From: 510, To: 603, Line: 233, Col: 21, Construct: "if"},
+	{From: 513, To: 517, Line: 234, Col: 25, Construct: "if"},
+	{From: 516, To: 516, Line: 236, Col: 29, Construct: "set"},
+	{From: 519, To: 524, Line: 238, Col: 25, Construct: "if"},
+	{From: 521, To: 521, Line: 239, Col: 29, Construct: "set"},
+	{From: 523, To: 523, Line: 240, Col: 29, Construct: "{{ }}"},
+	{From: 526, To: 526, Line: 242, Col: 25, Construct: "{{ }}"},
+	{From: 527, To: 603, Line: 243, Col: 25, Construct: "if"},
+	{From: 530, To: 534, Line: 244, Col: 25, Construct: "if"},
+	{From: 533, To: 533, Line: 246, Col: 29, Construct: "set"},
+	{From: 536, To: 541, Line: 248, Col: 25, Construct: "if"},
+	{From: 538, To: 538, Line: 249, Col: 29, Construct: "set"},
+	{From: 540, To: 540, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 543, To: 543, Line: 252, Col: 25, Construct: "{{ }}"},
+	{From: 545, To: 558, Line: 253, Col: 25, Construct: "for"},
+	{From: 549, To: 553, Line: 254, Col: 29, Construct: "{{ }}"},
+	{From: 555, To: 557, Line: 255, Col: 29, Construct: "if"},
+	{From: 560, To: 561, Line: 259, Col: 25, Construct: "{{ }}"},
+	{From: 562, To: 603, Line: 260, Col: 25, Construct: "if"},
+	{From: 565, To: 569, Line: 261, Col: 25, Construct: "if"},
+	{From: 567, To: 567, Line: 262, Col: 29, Construct: "{{ }}"},
+	{From: 571, To: 581, Line: 265, Col: 25, Construct: "for"},
+	{From: 575, To: 575, Line: 266, Col: 29, Construct: "{{ }}"},
+	{From: 577, To: 579, Line: 267, Col: 29, Construct: "if"},
+	{From: 582, To: 603, Line: 272, Col: 25, Construct: "if"},
+	{From: 585, To: 589, Line: 273, Col: 25, Construct: "if"},
+	{From: 588, To: 588, Line: 275, Col: 29, Construct: "set"},
+	{From: 591, To: 596, Line: 277, Col: 25, Construct: "if"},
+	{From: 593, To: 593, Line: 278, Col: 29, Construct: "set"},
+	{From: 595, To: 595, Line: 279, Col: 29, Construct: "{{ }}"},
+	{From: 598, To: 598, Line: 281, Col: 25, Construct: "{{ }}"},
+	{From: 602, To: 602, Line: 283, Col: 25, Construct: "{{ }}"},
+	{From: 608, To: 608, Line: 287, Col: 17, Construct: "{{ }}"},
+	{From: 610, To: 614, Line: 289, Col: 13, Construct: "if"},
+	{From: 613, To: 613, Line: 290, Col: 13, Construct: "{{ }}"},
+	{From: 616, To: 648, Line: 292, Col: 9, Construct: "if"},
+	{From: 618, To: 618, Line: 293, Col: 13, Construct: "{{ }}"},
+	{From: 620, To: 644, Line: 294, Col: 13, Construct: "for"},
+	{From: 625, To: 643, Line: 295, Col: 17, Construct: "if"},
+	{From: 628, To: 628, Line: 296, Col: 21, Construct: "set"},
+	{From: 630, To: 634, Line: 297, Col: 21, Construct: "{{ }}"},
+	{From: 636, To: 638, Line: 298, Col: 21, Construct: "if"},
+	{From: 642, To: 642, Line: 302, Col: 21, Construct: "{{ }}"},
+	{From: 646, To: 647, Line: 305, Col: 13, Construct: "{{ }}"},
+	{From: 649, To: 671, Line: 307, Col: 9, Construct: "if"},
+	{From: 652, To: 655, Line: 308, Col: 9, Construct: "if"},
+	{From: 654, To: 654, Line: 309, Col: 13, Construct: "{{ }}"},
+	{From: 657, To: 664, Line: 311, Col: 9, Construct: "if"},
+	{From: 660, To: 660, Line: 313, Col: 13, Construct: "set"},
+	{From: 666, To: 666, Line: 317, Col: 9, Construct: "{{ }}"},
+	{From: 670, To: 670, Line: 319, Col: 9, Construct: "{{ }}"},
+	{From: 674, To: 676, Line: 322, Col: 1, Construct: "if"},
+	{From: 678, To: 681, Line: 325, Col: 1, Construct: "if"},
+	{From: 680, To: 680, Line: 326, Col: 5, Construct: "{{ }}"},
+	{From: 707, To: 880, Line: 1, Col: 1, Construct: "macro"},
+	{From: 714, To: 879, Line: 2, Col: 5, Construct: "if"},
+	{From: 717, To: 758, Line: 3, Col: 9, Construct: "if"},
+	{From: 720, To: 746, Line: 4, Col: 13, Construct: "if"},
+	{From: 723, To: 746, Line: 6, Col: 17, Construct: "if"},
+	{From: 726, To: 746, Line: 8, Col: 17, Construct: "if"},
+	{From: 729, To: 746, Line: 10, Col: 17, Construct: "if"},
+	{From: 735, To: 737, Line: 13, Col: 17, Construct: "set"},
+	{From: 739, To: 745, Line: 14, Col: 17, Construct: "if"},
+	{From: 744, To: 744, Line: 17, Col: 21, Construct: "{{ }}"},
+	{From: 748, To: 750, Line: 20, Col: 13, Construct: "if"},
+	{From: 755, To: 757, Line: 25, Col: 13, Construct: "if"},
+	{From: 759, To: 879, Line: 29, Col: 9, Construct: "if"},
+	{From: 762, To: 769, Line: 31, Col: 9, Construct: "if"},
+	{From: 764, To: 764, Line: 32, Col: 13, Construct: "{{ }}"},
+	{From: 768, To: 768, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 770, To: 879, Line: 36, Col: 9, Construct: "if"},
+	{From: 773, To: 773, Line: 38, Col: 9, Construct: "set"},
+	{From: 775, To: 782, Line: 39, Col: 9, Construct: "for"},
+	{From: 778, To: 781, Line: 40, Col: 13, Construct: "if"},
+	{From: 780, To: 780, Line: 41, Col: 17, Construct: "set"},
+	{From: 784, To: 814, Line: 44, Col: 9, Construct: "if"},
+	{From: 789, To: 813, Line: 47, Col: 13, Construct: "for"},
+	{From: 793, To: 795, Line: 48, Col: 17, Construct: "{{ }}"},
+	{From: 797, To: 801, Line: 49, Col: 17, Construct: "if"},
+	{From: 800, To: 800, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 803, To: 808, Line: 52, Col: 17, Construct: "if"},
+	{From: 807, To: 807, Line: 53, Col: 21, Construct: "{{ }}"},
+	{From: 810, To: 812, Line: 55, Col: 17, Construct: "if"},
+	{From: 815, To: 879, Line: 60, Col: 9, Construct: "if"},
+	{From: 818, To: 829, Line: 61, Col: 9, Construct: "if"},
+	{From: 821, To: 821, Line: 62, Col: 13, Construct: "{{ }}"},
+	{From: 826, To: 828, Line: 65, Col: 13, Construct: "if"},
+	{From: 830, To: 879, Line: 69, Col: 9, Construct: "if"},
+	{From: 833, To: 879, Line: 71, Col: 9, Construct: "if"},
+	{From: 836, To: 879, Line: 73, Col: 9, Construct: "if"},
+	{From: 839, To: 879, Line: 75, Col: 9, Construct: "if"},
+	{From: 842, To: 875, Line: 76, Col: 9, Construct: "if"},
+	{From: 846, To: 871, Line: 78, Col: 13, Construct: "for"},
+	{From: 851, To: 851, Line: 79, Col: 17, Construct: "{{ }}"},
+	{From: 853, To: 859, Line: 80, Col: 17, Construct: "if"},
+	{From: 861, To: 865, Line: 84, Col: 17, Construct: "{{ }}"},
+	{From: 867, To: 869, Line: 85, Col: 17, Construct: "if"},
+	{From: 882, To: 959, Line: 98, Col: 1, Construct: "macro"},
+	{From: 885, To: 958, Line: 99, Col: 5, Construct: "for"},
+	{From: 889, To: 890, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 892, To: 892, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 894, To: 953, Line: 102, Col: 9, Construct: "if"},
+	{From: 898, To: 949, Line: 104, Col: 13, Construct: "for"},
+	{From: 903, To: 907, Line: 105, Col: 17, Construct: "if"},
+	{From: 906, To: 906, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 909, To: 909, Line: 108, Col: 17, Construct: "{{ }}"},
+	{From: 911, To: 917, Line: 109, Col: 17, Construct: "if"},
+	{From: 919, To: 923, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 925, To: 940, Line: 114, Col: 17, Construct: "if"},
+	{From: 928, To: 939, Line: 115, Col: 21, Construct: "if"},
+	{From: 930, To: 930, Line: 116, Col: 25, Construct: "{{ }}"},
+	{From: 931, To: 939, Line: 117, Col: 25, Construct: "if"},
+	{From: 934, To: 934, Line: 118, Col: 25, Construct: "{{ }}"},
+	{From: 938, To: 938, Line: 120, Col: 25, Construct: "{{ }}"},
+	{From: 942, To: 947, Line: 123, Col: 17, Construct: "if"},
+	{From: 955, To: 957, Line: 133, Col: 9, Construct: "if"},
+	{From: 961, To: 961, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 963, To: 963, Line: 141, Col: 1, Construct: "set"},
+	{From: 965, To: 965, Line: 142, Col: 1, Construct: "set"},
+	{From: 967, To: 967, Line: 143, Col: 1, Construct: "set"},
+	{From: 969, To: 969, Line: 144, Col: 1, Construct: "set"},
+	{From: 971, To: 971, Line: 145, Col: 1, Construct: "set"},
+	{From: 973, To: 973, Line: 146, Col: 1, Construct: "set"},
+	{From: 975, To: 975, Line: 147, Col: 1, Construct: "set"},
+	{From: 977, To: 977, Line: 148, Col: 1, Construct: "set"},
+	{From: 979, To: 979, Line: 149, Col: 1, Construct: "set"},
+	{From: 981, To: 981, Line: 150, Col: 1, Construct: "set"},
+	{From: 983, To: 983, Line: 151, Col: 1, Construct: "set"},
+	{From: 985, To: 985, Line: 152, Col: 1, Construct: "set"},
+	{From: 987, To: 990, Line: 154, Col: 1, Construct: "set"},
+	{From: 992, To: 1023, Line: 156, Col: 1, Construct: "if"},
+	{From: 994, To: 1014, Line: 157, Col: 5, Construct: "if"},
+	{From: 997, To: 1009, Line: 158, Col: 9, Construct: "if"},
+	{From: 1000, To: 1000, Line: 159, Col: 13, Construct: "{{ }}"},
+	{From: 1001, To: 1009, Line: 160, Col: 13, Construct: "if"},
+	{From: 1004, To: 1004, Line: 161, Col: 13, Construct: "{{ }}"},
+	{From: 1008, To: 1008, Line: 163, Col: 13, Construct: "{{ }}"},
+	{From: 1013, To: 1013, Line: 166, Col: 9, Construct: "{{ }}"},
+	{From: 1016, To: 1016, Line: 168, Col: 5, Construct: "set"},
+	{From: 1020, To: 1020, Line: 170, Col: 5, Construct: "{{ }}"},
+	{From: 1022, To: 1022, Line: 171, Col: 5, Construct: "set"},
+	{From: 1025, To: 1025, Line: 174, Col: 1, Construct: "{{ }}"},
+	{From: 1027, To: 1032, Line: 175, Col: 1, Construct: "if"},
+	{From: 1034, To: 1042, Line: 180, Col: 1, Construct: "if"},
+	{From: 1036, To: 1038, Line: 181, Col: 5, Construct: "{{ }}"},
+	{From: 1044, To: 1044, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 1046, To: 1288, Line: 187, Col: 1, Construct: "for"},
+	{From: 1050, To: 1287, Line: 188, Col: 5, Construct: "if"},
+	{From: 1053, To: 1053, Line: 189, Col: 9, Construct: "set"},
+	{From: 1055, To: 1059, Line: 190, Col: 9, Construct: "if"},
+	{From: 1058, To: 1058, Line: 192, Col: 13, Construct: "set"},
+	{From: 1061, To: 1066, Line: 194, Col: 9, Construct: "if"},
+	{From: 1063, To: 1063, Line: 195, Col: 13, Construct: "{{ }}"},
+	{From: 1065, To: 1065, Line: 196, Col: 13, Construct: "set"},
+	{From: 1068, To: 1100, Line: 198, Col: 9, Construct: "if"},
+	{From: 1070, To: 1070, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 1072, To: 1097, Line: 200, Col: 13, Construct: "if"},
+	{From: 1075, To: 1075, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 1076, To: 1097, Line: 202, Col: 17, Construct: "if"},
+	{From: 1079, To: 1079, Line: 203, Col: 17, Construct: "set"},
+	{From: 1081, To: 1092, Line: 204, Col: 17, Construct: "for"},
+	{From: 1083, To: 1091, Line: 205, Col: 21, Construct: "if"},
+	{From: 1086, To: 1086, Line: 206, Col: 25, Construct: "{{ }}"},
+	{From: 1090, To: 1090, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 1096, To: 1096, Line: 212, Col: 17, Construct: "{{ }}"},
+	{From: 1099, To: 1099, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 1101, To: 1287, Line: 216, Col: 9, Construct: "if"},
+	{From: 1104, To: 1109, Line: 217, Col: 9, Construct: "if"},
+	{From: 1106, To: 1106, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 1108, To: 1108, Line: 219, Col: 13, Construct: "set"},
+	{From: 1111, To: 1235, Line: 221, Col: 9, Construct: "if"},
+	{From: 1113, To: 1230, Line: 222, Col: 13, Construct: "if"},
+	{From: 1116, To: 1120, Line: 223, Col: 17, Construct: "if"},
+	{From: 1119, To: 1119, Line: 225, Col: 21, Construct: "set"},
+	{From: 1122, To: 1122, Line: 227, Col: 17, Construct: "set"},
+	{From: 1124, To: 1124, Line: 228, Col: 17, Construct: "{{ }}"},
+	{From: 1125, To: 1230, Line: 229, Col: 17, Construct: "if"},
+	{From: 1128, To: 1128, Line: 230, Col: 17, Construct: "set"},
+	{From: 1130, To: 1130, Line: 231, Col: 17, Construct: "set"},
+	{From: 1132, To: 1225, Line: 232, Col: 17, Construct: "for"},
+	{From: 1136, To: 1224, Line: 233, Col: 21, Construct: "if"},
+	{From: 1139, To: 1143, Line: 234, Col: 25, Construct: "if"},
+	{From: 1142, To: 1142, Line: 236, Col: 29, Construct: "set"},
+	{From: 1145, To: 1150, Line: 238, Col: 25, Construct: "if"},
+	{From: 1147, To: 1147, Line: 239, Col: 29, Construct: "set"},
+	{From: 1149, To: 1149, Line: 240, Col: 29, Construct: "{{ }}"},
+	{From: 1152, To: 1152, Line: 242, Col: 25, Construct: "{{ }}"},
+	{From: 1153, To: 1224, Line: 243, Col: 25, Construct: "if"},
+	{From: 1156, To: 1160, Line: 244, Col: 25, Construct: "if"},
+	{From: 1159, To: 1159, Line: 246, Col: 29, Construct: "set"},
+	{From: 1162, To: 1167, Line: 248, Col: 25, Construct: "if"},
+	{From: 1164, To: 1164, Line: 249, Col: 29, Construct: "set"},
+	{From: 1166, To: 1166, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 1169, To: 1169, Line: 252, Col: 25, Construct: "{{ }}"},
+	{From: 1171, To: 1180, Line: 253, Col: 25, Construct: "for"},
+	{From: 1175, To: 1175, Line: 254, Col: 29, Construct: "{{ }}"},
+	{From: 1177, To: 1179, Line: 255, Col: 29, Construct: "if"},
+	{From: 1182, To: 1182, Line: 259, Col: 25, Construct: "{{ }}"},
+	{From: 1183, To: 1224, Line: 260, Col: 25, Construct: "if"},
+	{From: 1186, To: 1190, Line: 261, Col: 25, Construct: "if"},
+	{From: 1188, To: 1188, Line: 262, Col: 29, Construct: "{{ }}"},
+	{From: 1192, To: 1202, Line: 265, Col: 25, Construct: "for"},
+	{From: 1196, To: 1196, Line: 266, Col: 29, Construct: "{{ }}"},
+	{From: 1198, To: 1200, Line: 267, Col: 29, Construct: "if"},
+	{From: 1203, To: 1224, Line: 272, Col: 25, Construct: "if"},
+	{From: 1206, To: 1210, Line: 273, Col: 25, Construct: "if"},
+	{From: 1209, To: 1209, Line: 275, Col: 29, Construct: "set"},
+	{From: 1212, To: 1217, Line: 277, Col: 25, Construct: "if"},
+	{From: 1214, To: 1214, Line: 278, Col: 29, Construct: "set"},
+	{From: 1216, To: 1216, Line: 279, Col: 29, Construct: "{{ }}"},
+	{From: 1219, To: 1219, Line: 281, Col: 25, Construct: "{{ }}"},
+	{From: 1223, To: 1223, Line: 283, Col: 25, Construct: "{{ }}"},
+	{From: 1229, To: 1229, Line: 287, Col: 17, Construct: "{{ }}"},
+	{From: 1231, To: 1235, Line: 289, Col: 13, Construct: "if"},
+	{From: 1234, To: 1234, Line: 290, Col: 13, Construct: "{{ }}"},
+	{From: 1237, To: 1264, Line: 292, Col: 9, Construct: "if"},
+	{From: 1239, To: 1239, Line: 293, Col: 13, Construct: "{{ }}"},
+	{From: 1241, To: 1261, Line: 294, Col: 13, Construct: "for"},
+	{From: 1246, To: 1260, Line: 295, Col: 17, Construct: "if"},
+	{From: 1249, To: 1249, Line: 296, Col: 21, Construct: "set"},
+	{From: 1251, To: 1251, Line: 297, Col: 21, Construct: "{{ }}"},
+	{From: 1253, To: 1255, Line: 298, Col: 21, Construct: "if"},
+	{From: 1259, To: 1259, Line: 302, Col: 21, Construct: "{{ }}"},
+	{From: 1263, To: 1263, Line: 305, Col: 13, Construct: "{{ }}"},
+	{From: 1265, To: 1287, Line: 307, Col: 9, Construct: "if"},
+	{From: 1268, To: 1271, Line: 308, Col: 9, Construct: "if"},
+	{From: 1270, To: 1270, Line: 309, Col: 13, Construct: "{{ }}"},
+	{From: 1273, To: 1280, Line: 311, Col: 9, Construct: "if"},
+	{From: 1276, To: 1276, Line: 313, Col: 13, Construct: "set"},
+	{From: 1282, To: 1282, Line: 317, Col: 9, Construct: "{{ }}"},
+	{From: 1286, To: 1286, Line: 319, Col: 9, Construct: "{{ }}"},
+	{From: 1290, To: 1292, Line: 322, Col: 1, Construct: "if"},
+	{From: 1294, To: 1297, Line: 325, Col: 1, Construct: "if"},
+	{From: 1296, To: 1296, Line: 326, Col: 5, Construct: "{{ }}"},
 }

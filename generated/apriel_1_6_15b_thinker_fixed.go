@@ -28,12 +28,13 @@ var Apriel1615bThinkerFixed = &runtime.Template{
 		ReasoningEnd:       "\n[BEGIN FINAL RESPONSE]\n",
 		LoadError:          "",
 	},
-	File:   "Apriel-1.6-15b-Thinker-fixed.jinja",
-	Func:   renderApriel1615bThinkerFixed,
-	Name:   "Apriel-1.6-15b-Thinker-fixed",
-	Origin: "llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja",
-	SHA256: "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
-	Spans:  spansApriel1615bThinkerFixed,
+	File:      "Apriel-1.6-15b-Thinker-fixed.jinja",
+	Func:      renderApriel1615bThinkerFixed,
+	LlamaFunc: renderApriel1615bThinkerFixedLlama,
+	Name:      "Apriel-1.6-15b-Thinker-fixed",
+	Origin:    "llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja",
+	SHA256:    "2f5ce4b3c1e0ab30fc5f204a151aba5ee584615b0aa641afc2d58bcccfe33bdb",
+	Spans:     spansApriel1615bThinkerFixed,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -311,82 +312,416 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderApriel1615bThinkerFixedLlama renders Apriel-1.6-15b-Thinker-fixed.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderApriel1615bThinkerFixed with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
+	trainingPromptInput := in.Lookup("training_prompt")
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	var availableToolString runtime.Value
+	var addToolId runtime.Value
+	var addThoughts runtime.Value
+	bosToken := in.Lookup("bos_token")
+	eosToken := in.Lookup("eos_token")
+	reasoningPrompt := runtime.Undefined("reasoning_prompt")
+	var reasoningAsstTurnStart runtime.Value
+	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
+	messages = runtime.Or(messages, func() runtime.Value {
+		return runtime.NewList()
+	})
+	// Apriel-1.6-15b-Thinker-fixed.jinja:5:1 {%- set tools = tools or [] -%}
+	tools = runtime.Or(tools, func() runtime.Value {
+		return runtime.NewList()
+	})
+	// Apriel-1.6-15b-Thinker-fixed.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt or false -%}
+	addGenerationPrompt = runtime.Or(addGenerationPrompt, func() runtime.Value {
+		return runtime.Bool(false)
+	})
+	// Apriel-1.6-15b-Thinker-fixed.jinja:7:1 {%- set available_tool_string = '' -%}
+	availableToolString = runtime.Str("")
+	// Apriel-1.6-15b-Thinker-fixed.jinja:8:1 {%- set add_tool_id = true -%}
+	addToolId = runtime.Bool(true)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:9:1 {%- set add_thoughts = true -%}
+	addThoughts = runtime.Bool(true)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:11:1 {%- set bos_token = bos_token or '' -%}
+	bosToken = runtime.Or(bosToken, func() runtime.Value {
+		return runtime.Str("")
+	})
+	// Apriel-1.6-15b-Thinker-fixed.jinja:12:1 {%- set eos_token = eos_token or '' -%}
+	eosToken = runtime.Or(eosToken, func() runtime.Value {
+		return runtime.Str("")
+	})
+	// Apriel-1.6-15b-Thinker-fixed.jinja:16:1 {%- set reasoning_prompt -%}
+	mark := w.Mark()
+	w.WriteString("You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n    Analyze each question carefully, present your reasoning step-by-step, then provide the final\n    response after the marker [BEGIN FINAL RESPONSE].")
+	reasoningPrompt = w.Cut(mark)
+	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
+	reasoningAsstTurnStart = runtime.Str("Here are my reasoning steps:\n")
+	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
+	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
+		mark := w.Mark()
+		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
+		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:33:32 {{ tool|string }}
+			runtime.LlamaWrite(w, runtime.FilterString(tool))
+		}
+		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
+		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
+		availableToolString = w.Cut(mark)
+	}
+	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
+	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
+		if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n")))
+		} else {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:52:9 {%- else -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:53:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n")))
+		}
+	}
+	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var sysContent runtime.Value
+		var systemMessage runtime.Value
+		addToolId2 := addToolId
+		var asstContent runtime.Value
+		var asstText runtime.Value
+		var toolCalls runtime.Value
+		trainingPrompt := trainingPromptInput
+		var toolContent runtime.Value
+		var toolMessage runtime.Value
+		var msgContent runtime.Value
+		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			w.WriteString("<|begin_user|>\n")
+			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if !runtime.IsString(messageContent) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
+				for _, chunk := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
+					chunkType := runtime.LlamaItemStr(chunk, "type")
+					if runtime.EqStr(chunkType, "text") {
+						// Apriel-1.6-15b-Thinker-fixed.jinja:67:21 {{ chunk['text'] }}
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(chunk, "text"))
+					} else if runtime.LlamaInStrs(chunkType, "image", "image_url") {
+						// Apriel-1.6-15b-Thinker-fixed.jinja:68:21 {%- elif chunk['type'] in ['image', 'image_url'] -%}
+						w.WriteString("[IMG]")
+					} else {
+						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
+						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unrecognized content type!")))
+					}
+				}
+			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:74:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:75:13 {{ message['content'] }}
+				runtime.LlamaWrite(w, messageContent)
+			}
+		} else if runtime.EqStr(messageRole, "system") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
+			sysContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
+			if sysContent.Truthy() && runtime.Gt(runtime.FilterLength(sysContent), runtime.Int(0)) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
+				if runtime.IsString(sysContent) {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
+					systemMessage = sysContent
+				} else {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:84:17 {%- else -%}
+					// Apriel-1.6-15b-Thinker-fixed.jinja:85:17 {%- set system_message = sys_content[0]['text'] -%}
+					systemMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(sysContent, 0), "text")
+				}
+			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:88:13 {%- set system_message = '' -%}
+				systemMessage = runtime.Str("")
+			}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
+			if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
+				runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n")))
+			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:93:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:94:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n")))
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:98:9 {%- elif message['role'] == 'assistant' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:99:9 {%- if loop.last -%}
+			if i == len(items)-1 {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:100:13 {%- set add_tool_id = false -%}
+				addToolId2 = runtime.Bool(false)
+			}
+			w.WriteString("\n<|begin_assistant|>\n")
+			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
+			if (addThoughts.Truthy() && runtime.MethodGet(message, runtime.Str("reasoning_content")).Truthy()) && (i == len(items)-1) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n")))
+			}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
+			asstContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
+			if asstContent.Truthy() && runtime.Gt(runtime.FilterLength(asstContent), runtime.Int(0)) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
+				if !runtime.IsString(asstContent) {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
+					asstText = runtime.LlamaItemStr(runtime.LlamaItemInt(asstContent, 0), "text")
+				} else {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:113:17 {%- else -%}
+					// Apriel-1.6-15b-Thinker-fixed.jinja:114:17 {%- set asst_text = asst_content -%}
+					asstText = asstContent
+				}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
+				if !(i == len(items)-1) && runtime.LlamaIn(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
+					runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemInt(runtime.MethodSplitSep(asstText, runtime.Str("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
+				} else {
+					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
+					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
+					runtime.LlamaWrite(w, asstText)
+				}
+			} else if runtime.MethodGet(message, runtime.Str("chosen")).Truthy() && runtime.Gt(runtime.FilterLength(runtime.LlamaItemStr(message, "chosen")), runtime.Int(0)) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
+				runtime.LlamaWrite(w, runtime.LlamaItemInt(runtime.LlamaItemStr(message, "chosen"), 0))
+			}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
+			toolCalls = runtime.MethodGetDefault(message, runtime.Str("tool_calls"), runtime.NewList())
+			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
+			if toolCalls.Truthy() && runtime.Gt(runtime.FilterLength(toolCalls), runtime.Int(0)) {
+				w.WriteString("\n<tool_calls>[")
+				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))
+				for i := range items {
+					toolCall := items[i]
+					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
+					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
+					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.LlamaIn(runtime.Str("id"), toolCall) {
+						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), runtime.LlamaItemStr(toolCall, "id")), runtime.Str("\"")))
+					}
+					w.WriteString("}")
+					// Apriel-1.6-15b-Thinker-fixed.jinja:136:17 {%- if not loop.last -%}
+					if !(i == len(items)-1) {
+						w.WriteString(", ")
+					}
+				}
+				w.WriteString("]</tool_calls>")
+			}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:141:9 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
+			if !(runtime.IsDefined(trainingPrompt)) {
+				trainingPrompt = runtime.Bool(false)
+			}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:142:9 {%- if not loop.last or training_prompt -%}
+			if !(i == len(items)-1) || trainingPrompt.Truthy() {
+				w.WriteString("\n<|end|>\n")
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
+			toolContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
+			if runtime.IsString(toolContent) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
+				toolMessage = toolContent
+			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:151:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:152:13 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
+				if toolContent.Truthy() {
+					toolMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(toolContent, 0), "text")
+				} else {
+					toolMessage = runtime.Str("")
+				}
+			}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin_tool_result|>\n"), runtime.FilterString(toolMessage)), runtime.Str("\n")))
+			w.WriteString("\n\n")
+		} else if runtime.EqStr(messageRole, "content") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
+			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
+			msgContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
+			if !runtime.IsString(msgContent) {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin_content|>\n"), runtime.LlamaItemStr(runtime.LlamaItemInt(msgContent, 0), "text")), runtime.Str("\n")))
+			} else {
+				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
+				// Apriel-1.6-15b-Thinker-fixed.jinja:162:13 {{ '<|begin_content|>\n' + msg_content + '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|begin_content|>\n"), msgContent, runtime.Str("\n")))
+			}
+		}
+		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart))
+		}
+	}
+}
+
 // spansApriel1615bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansApriel1615bThinkerFixed = []runtime.Span{
-	{From: 59, To: 61, Line: 4, Col: 1, Construct: "set"},
-	{From: 63, To: 65, Line: 5, Col: 1, Construct: "set"},
-	{From: 67, To: 69, Line: 6, Col: 1, Construct: "set"},
-	{From: 71, To: 71, Line: 7, Col: 1, Construct: "set"},
-	{From: 73, To: 73, Line: 8, Col: 1, Construct: "set"},
-	{From: 75, To: 75, Line: 9, Col: 1, Construct: "set"},
-	{From: 77, To: 79, Line: 11, Col: 1, Construct: "set"},
-	{From: 81, To: 83, Line: 12, Col: 1, Construct: "set"},
-	{From: 85, To: 87, Line: 16, Col: 1, Construct: "set"},
-	{From: 89, To: 89, Line: 21, Col: 1, Construct: "set"},
-	{From: 91, To: 103, Line: 25, Col: 1, Construct: "if"},
-	{From: 93, To: 94, Line: 26, Col: 5, Construct: "set"},
-	{From: 96, To: 100, Line: 33, Col: 9, Construct: "for"},
-	{From: 98, To: 98, Line: 33, Col: 32, Construct: "{{ }}"},
-	{From: 102, To: 102, Line: 26, Col: 5, Construct: "set"},
-	{From: 105, To: 115, Line: 49, Col: 1, Construct: "if"},
-	{From: 107, To: 114, Line: 50, Col: 5, Construct: "if"},
-	{From: 109, To: 109, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 113, To: 113, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 117, To: 311, Line: 59, Col: 1, Construct: "for"},
-	{From: 131, To: 304, Line: 62, Col: 5, Construct: "if"},
-	{From: 135, To: 157, Line: 64, Col: 9, Construct: "if"},
-	{From: 138, To: 152, Line: 65, Col: 13, Construct: "for"},
-	{From: 140, To: 151, Line: 66, Col: 17, Construct: "if"},
-	{From: 143, To: 143, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 144, To: 151, Line: 68, Col: 21, Construct: "if"},
-	{From: 150, To: 150, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 156, To: 156, Line: 75, Col: 13, Construct: "{{ }}"},
-	{From: 158, To: 304, Line: 79, Col: 9, Construct: "if"},
-	{From: 161, To: 161, Line: 80, Col: 9, Construct: "set"},
-	{From: 163, To: 177, Line: 81, Col: 9, Construct: "if"},
-	{From: 165, To: 172, Line: 82, Col: 13, Construct: "if"},
-	{From: 167, To: 167, Line: 83, Col: 17, Construct: "set"},
-	{From: 171, To: 171, Line: 85, Col: 17, Construct: "set"},
-	{From: 176, To: 176, Line: 88, Col: 13, Construct: "set"},
-	{From: 179, To: 186, Line: 91, Col: 9, Construct: "if"},
-	{From: 181, To: 181, Line: 92, Col: 13, Construct: "{{ }}"},
-	{From: 185, To: 185, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 187, To: 304, Line: 98, Col: 9, Construct: "if"},
-	{From: 190, To: 194, Line: 99, Col: 9, Construct: "if"},
-	{From: 192, To: 192, Line: 100, Col: 13, Construct: "set"},
-	{From: 196, To: 199, Line: 105, Col: 9, Construct: "if"},
-	{From: 198, To: 198, Line: 106, Col: 13, Construct: "{{ }}"},
-	{From: 201, To: 201, Line: 109, Col: 9, Construct: "set"},
-	{From: 203, To: 226, Line: 110, Col: 9, Construct: "if"},
-	{From: 205, To: 212, Line: 111, Col: 13, Construct: "if"},
-	{From: 207, To: 207, Line: 112, Col: 17, Construct: "set"},
-	{From: 211, To: 211, Line: 114, Col: 17, Construct: "set"},
-	{From: 214, To: 221, Line: 117, Col: 13, Construct: "if"},
-	{From: 216, To: 216, Line: 118, Col: 17, Construct: "{{ }}"},
-	{From: 220, To: 220, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 222, To: 226, Line: 122, Col: 13, Construct: "if"},
-	{From: 225, To: 225, Line: 123, Col: 13, Construct: "{{ }}"},
-	{From: 228, To: 228, Line: 127, Col: 9, Construct: "set"},
-	{From: 230, To: 256, Line: 128, Col: 9, Construct: "if"},
-	{From: 233, To: 255, Line: 130, Col: 13, Construct: "for"},
-	{From: 237, To: 241, Line: 131, Col: 17, Construct: "{{ }}"},
-	{From: 243, To: 249, Line: 132, Col: 17, Construct: "if"},
-	{From: 245, To: 247, Line: 133, Col: 21, Construct: "{{ }}"},
-	{From: 251, To: 253, Line: 136, Col: 17, Construct: "if"},
-	{From: 258, To: 260, Line: 141, Col: 9, Construct: "set"},
-	{From: 262, To: 264, Line: 142, Col: 9, Construct: "if"},
-	{From: 265, To: 304, Line: 147, Col: 9, Construct: "if"},
-	{From: 268, To: 268, Line: 148, Col: 9, Construct: "set"},
-	{From: 270, To: 281, Line: 149, Col: 9, Construct: "if"},
-	{From: 272, To: 272, Line: 150, Col: 13, Construct: "set"},
-	{From: 276, To: 280, Line: 152, Col: 13, Construct: "set"},
-	{From: 283, To: 286, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 287, To: 304, Line: 157, Col: 9, Construct: "if"},
-	{From: 290, To: 290, Line: 158, Col: 9, Construct: "set"},
-	{From: 292, To: 303, Line: 159, Col: 9, Construct: "if"},
-	{From: 294, To: 296, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 300, To: 302, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 306, To: 310, Line: 167, Col: 5, Construct: "if"},
-	{From: 308, To: 309, Line: 168, Col: 9, Construct: "{{ }}"},
+	{From: 60, To: 62, Line: 4, Col: 1, Construct: "set"},
+	{From: 64, To: 66, Line: 5, Col: 1, Construct: "set"},
+	{From: 68, To: 70, Line: 6, Col: 1, Construct: "set"},
+	{From: 72, To: 72, Line: 7, Col: 1, Construct: "set"},
+	{From: 74, To: 74, Line: 8, Col: 1, Construct: "set"},
+	{From: 76, To: 76, Line: 9, Col: 1, Construct: "set"},
+	{From: 78, To: 80, Line: 11, Col: 1, Construct: "set"},
+	{From: 82, To: 84, Line: 12, Col: 1, Construct: "set"},
+	{From: 86, To: 88, Line: 16, Col: 1, Construct: "set"},
+	{From: 90, To: 90, Line: 21, Col: 1, Construct: "set"},
+	{From: 92, To: 104, Line: 25, Col: 1, Construct: "if"},
+	{From: 94, To: 95, Line: 26, Col: 5, Construct: "set"},
+	{From: 97, To: 101, Line: 33, Col: 9, Construct: "for"},
+	{From: 99, To: 99, Line: 33, Col: 32, Construct: "{{ }}"},
+	{From: 103, To: 103, Line: 26, Col: 5, Construct: "set"},
+	{From: 106, To: 116, Line: 49, Col: 1, Construct: "if"},
+	{From: 108, To: 115, Line: 50, Col: 5, Construct: "if"},
+	{From: 110, To: 110, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 114, To: 114, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 118, To: 312, Line: 59, Col: 1, Construct: "for"},
+	{From: 132, To: 305, Line: 62, Col: 5, Construct: "if"},
+	{From: 136, To: 158, Line: 64, Col: 9, Construct: "if"},
+	{From: 139, To: 153, Line: 65, Col: 13, Construct: "for"},
+	{From: 141, To: 152, Line: 66, Col: 17, Construct: "if"},
+	{From: 144, To: 144, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 145, To: 152, Line: 68, Col: 21, Construct: "if"},
+	{From: 151, To: 151, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 157, To: 157, Line: 75, Col: 13, Construct: "{{ }}"},
+	{From: 159, To: 305, Line: 79, Col: 9, Construct: "if"},
+	{From: 162, To: 162, Line: 80, Col: 9, Construct: "set"},
+	{From: 164, To: 178, Line: 81, Col: 9, Construct: "if"},
+	{From: 166, To: 173, Line: 82, Col: 13, Construct: "if"},
+	{From: 168, To: 168, Line: 83, Col: 17, Construct: "set"},
+	{From: 172, To: 172, Line: 85, Col: 17, Construct: "set"},
+	{From: 177, To: 177, Line: 88, Col: 13, Construct: "set"},
+	{From: 180, To: 187, Line: 91, Col: 9, Construct: "if"},
+	{From: 182, To: 182, Line: 92, Col: 13, Construct: "{{ }}"},
+	{From: 186, To: 186, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 188, To: 305, Line: 98, Col: 9, Construct: "if"},
+	{From: 191, To: 195, Line: 99, Col: 9, Construct: "if"},
+	{From: 193, To: 193, Line: 100, Col: 13, Construct: "set"},
+	{From: 197, To: 200, Line: 105, Col: 9, Construct: "if"},
+	{From: 199, To: 199, Line: 106, Col: 13, Construct: "{{ }}"},
+	{From: 202, To: 202, Line: 109, Col: 9, Construct: "set"},
+	{From: 204, To: 227, Line: 110, Col: 9, Construct: "if"},
+	{From: 206, To: 213, Line: 111, Col: 13, Construct: "if"},
+	{From: 208, To: 208, Line: 112, Col: 17, Construct: "set"},
+	{From: 212, To: 212, Line: 114, Col: 17, Construct: "set"},
+	{From: 215, To: 222, Line: 117, Col: 13, Construct: "if"},
+	{From: 217, To: 217, Line: 118, Col: 17, Construct: "{{ }}"},
+	{From: 221, To: 221, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 223, To: 227, Line: 122, Col: 13, Construct: "if"},
+	{From: 226, To: 226, Line: 123, Col: 13, Construct: "{{ }}"},
+	{From: 229, To: 229, Line: 127, Col: 9, Construct: "set"},
+	{From: 231, To: 257, Line: 128, Col: 9, Construct: "if"},
+	{From: 234, To: 256, Line: 130, Col: 13, Construct: "for"},
+	{From: 238, To: 242, Line: 131, Col: 17, Construct: "{{ }}"},
+	{From: 244, To: 250, Line: 132, Col: 17, Construct: "if"},
+	{From: 246, To: 248, Line: 133, Col: 21, Construct: "{{ }}"},
+	{From: 252, To: 254, Line: 136, Col: 17, Construct: "if"},
+	{From: 259, To: 261, Line: 141, Col: 9, Construct: "set"},
+	{From: 263, To: 265, Line: 142, Col: 9, Construct: "if"},
+	{From: 266, To: 305, Line: 147, Col: 9, Construct: "if"},
+	{From: 269, To: 269, Line: 148, Col: 9, Construct: "set"},
+	{From: 271, To: 282, Line: 149, Col: 9, Construct: "if"},
+	{From: 273, To: 273, Line: 150, Col: 13, Construct: "set"},
+	{From: 277, To: 281, Line: 152, Col: 13, Construct: "set"},
+	{From: 284, To: 287, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 288, To: 305, Line: 157, Col: 9, Construct: "if"},
+	{From: 291, To: 291, Line: 158, Col: 9, Construct: "set"},
+	{From: 293, To: 304, Line: 159, Col: 9, Construct: "if"},
+	{From: 295, To: 297, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 301, To: 303, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 307, To: 311, Line: 167, Col: 5, Construct: "if"},
+	{From: 309, To: 310, Line: 168, Col: 9, Construct: "{{ }}"},
+	{From: 331, To: 333, Line: 4, Col: 1, Construct: "set"},
+	{From: 335, To: 337, Line: 5, Col: 1, Construct: "set"},
+	{From: 339, To: 341, Line: 6, Col: 1, Construct: "set"},
+	{From: 343, To: 343, Line: 7, Col: 1, Construct: "set"},
+	{From: 345, To: 345, Line: 8, Col: 1, Construct: "set"},
+	{From: 347, To: 347, Line: 9, Col: 1, Construct: "set"},
+	{From: 349, To: 351, Line: 11, Col: 1, Construct: "set"},
+	{From: 353, To: 355, Line: 12, Col: 1, Construct: "set"},
+	{From: 357, To: 359, Line: 16, Col: 1, Construct: "set"},
+	{From: 361, To: 361, Line: 21, Col: 1, Construct: "set"},
+	{From: 363, To: 375, Line: 25, Col: 1, Construct: "if"},
+	{From: 365, To: 366, Line: 26, Col: 5, Construct: "set"},
+	{From: 368, To: 372, Line: 33, Col: 9, Construct: "for"},
+	{From: 370, To: 370, Line: 33, Col: 32, Construct: "{{ }}"},
+	{From: 374, To: 374, Line: 26, Col: 5, Construct: "set"},
+	{From: 377, To: 387, Line: 49, Col: 1, Construct: "if"},
+	{From: 379, To: 386, Line: 50, Col: 5, Construct: "if"},
+	{From: 381, To: 381, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 385, To: 385, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 389, To: 571, Line: 59, Col: 1, Construct: "for"},
+	{From: 403, To: 565, Line: 62, Col: 5, Construct: "if"},
+	{From: 407, To: 429, Line: 64, Col: 9, Construct: "if"},
+	{From: 410, To: 424, Line: 65, Col: 13, Construct: "for"},
+	{From: 412, To: 423, Line: 66, Col: 17, Construct: "if"},
+	{From: 415, To: 415, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 416, To: 423, Line: 68, Col: 21, Construct: "if"},
+	{From: 422, To: 422, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 428, To: 428, Line: 75, Col: 13, Construct: "{{ }}"},
+	{From: 430, To: 565, Line: 79, Col: 9, Construct: "if"},
+	{From: 433, To: 433, Line: 80, Col: 9, Construct: "set"},
+	{From: 435, To: 449, Line: 81, Col: 9, Construct: "if"},
+	{From: 437, To: 444, Line: 82, Col: 13, Construct: "if"},
+	{From: 439, To: 439, Line: 83, Col: 17, Construct: "set"},
+	{From: 443, To: 443, Line: 85, Col: 17, Construct: "set"},
+	{From: 448, To: 448, Line: 88, Col: 13, Construct: "set"},
+	{From: 451, To: 458, Line: 91, Col: 9, Construct: "if"},
+	{From: 453, To: 453, Line: 92, Col: 13, Construct: "{{ }}"},
+	{From: 457, To: 457, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 459, To: 565, Line: 98, Col: 9, Construct: "if"},
+	{From: 462, To: 466, Line: 99, Col: 9, Construct: "if"},
+	{From: 464, To: 464, Line: 100, Col: 13, Construct: "set"},
+	{From: 468, To: 471, Line: 105, Col: 9, Construct: "if"},
+	{From: 470, To: 470, Line: 106, Col: 13, Construct: "{{ }}"},
+	{From: 473, To: 473, Line: 109, Col: 9, Construct: "set"},
+	{From: 475, To: 498, Line: 110, Col: 9, Construct: "if"},
+	{From: 477, To: 484, Line: 111, Col: 13, Construct: "if"},
+	{From: 479, To: 479, Line: 112, Col: 17, Construct: "set"},
+	{From: 483, To: 483, Line: 114, Col: 17, Construct: "set"},
+	{From: 486, To: 493, Line: 117, Col: 13, Construct: "if"},
+	{From: 488, To: 488, Line: 118, Col: 17, Construct: "{{ }}"},
+	{From: 492, To: 492, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 494, To: 498, Line: 122, Col: 13, Construct: "if"},
+	{From: 497, To: 497, Line: 123, Col: 13, Construct: "{{ }}"},
+	{From: 500, To: 500, Line: 127, Col: 9, Construct: "set"},
+	{From: 502, To: 523, Line: 128, Col: 9, Construct: "if"},
+	{From: 505, To: 522, Line: 130, Col: 13, Construct: "for"},
+	{From: 509, To: 510, Line: 131, Col: 17, Construct: "{{ }}"},
+	{From: 512, To: 516, Line: 132, Col: 17, Construct: "if"},
+	{From: 514, To: 514, Line: 133, Col: 21, Construct: "{{ }}"},
+	{From: 518, To: 520, Line: 136, Col: 17, Construct: "if"},
+	{From: 525, To: 527, Line: 141, Col: 9, Construct: "set"},
+	{From: 529, To: 531, Line: 142, Col: 9, Construct: "if"},
+	{From: 532, To: 565, Line: 147, Col: 9, Construct: "if"},
+	{From: 535, To: 535, Line: 148, Col: 9, Construct: "set"},
+	{From: 537, To: 548, Line: 149, Col: 9, Construct: "if"},
+	{From: 539, To: 539, Line: 150, Col: 13, Construct: "set"},
+	{From: 543, To: 547, Line: 152, Col: 13, Construct: "set"},
+	{From: 550, To: 551, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 552, To: 565, Line: 157, Col: 9, Construct: "if"},
+	{From: 555, To: 555, Line: 158, Col: 9, Construct: "set"},
+	{From: 557, To: 564, Line: 159, Col: 9, Construct: "if"},
+	{From: 559, To: 559, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 563, To: 563, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 567, To: 570, Line: 167, Col: 5, Construct: "if"},
+	{From: 569, To: 569, Line: 168, Col: 9, Construct: "{{ }}"},
 }

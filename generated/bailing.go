@@ -28,12 +28,13 @@ var Bailing = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "bailing.jinja",
-	Func:   renderBailing,
-	Name:   "bailing",
-	Origin: "builtin/bailing.jinja",
-	SHA256: "0518c4e93c57dd0c526fc276b9a6070ad0df55a74f283da727706e0885215803",
-	Spans:  spansBailing,
+	File:      "bailing.jinja",
+	Func:      renderBailing,
+	LlamaFunc: renderBailingLlama,
+	Name:      "bailing",
+	Origin:    "builtin/bailing.jinja",
+	SHA256:    "0518c4e93c57dd0c526fc276b9a6070ad0df55a74f283da727706e0885215803",
+	Spans:     spansBailing,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -64,10 +65,34 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<role>ASSISTANT</role>")
 }
 
+// renderBailingLlama renders bailing.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderBailing with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderBailingLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// bailing.jinja:10:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var role runtime.Value
+		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			role = runtime.Str("HUMAN")
+		} else {
+			role = runtime.FilterUpper(messageRole)
+		}
+		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<role>"), role, runtime.Str("</role>")), runtime.LlamaItemStr(message, "content")))
+	}
+	w.WriteString("<role>ASSISTANT</role>")
+}
+
 // spansBailing is the position table of bailing.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBailing = []runtime.Span{
-	{From: 49, To: 64, Line: 10, Col: 1, Construct: "for"},
-	{From: 52, To: 57, Line: 11, Col: 1, Construct: "set"},
-	{From: 59, To: 62, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 65, Line: 10, Col: 1, Construct: "for"},
+	{From: 53, To: 58, Line: 11, Col: 1, Construct: "set"},
+	{From: 60, To: 63, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 86, Line: 10, Col: 1, Construct: "for"},
+	{From: 77, To: 82, Line: 11, Col: 1, Construct: "set"},
+	{From: 84, To: 84, Line: 12, Col: 1, Construct: "{{ }}"},
 }

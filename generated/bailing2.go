@@ -28,12 +28,13 @@ var Bailing2 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "bailing2.jinja",
-	Func:   renderBailing2,
-	Name:   "bailing2",
-	Origin: "builtin/bailing2.jinja",
-	SHA256: "77764408ac8dfa8d6497fcef1266a5f35fd06b18f734c9f36b6e1e788e0af821",
-	Spans:  spansBailing2,
+	File:      "bailing2.jinja",
+	Func:      renderBailing2,
+	LlamaFunc: renderBailing2Llama,
+	Name:      "bailing2",
+	Origin:    "builtin/bailing2.jinja",
+	SHA256:    "77764408ac8dfa8d6497fcef1266a5f35fd06b18f734c9f36b6e1e788e0af821",
+	Spans:     spansBailing2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -69,11 +70,40 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<role>ASSISTANT</role>")
 }
 
+// renderBailing2Llama renders bailing2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderBailing2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderBailing2Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
+	if !messages.Truthy() || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
+	}
+	// bailing2.jinja:14:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var role runtime.Value
+		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			role = runtime.Str("HUMAN")
+		} else {
+			role = runtime.FilterUpper(messageRole)
+		}
+		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<role>"), role, runtime.Str("</role>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|role_end|>")))
+	}
+	w.WriteString("<role>ASSISTANT</role>")
+}
+
 // spansBailing2 is the position table of bailing2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBailing2 = []runtime.Span{
-	{From: 49, To: 51, Line: 11, Col: 1, Construct: "if"},
-	{From: 53, To: 69, Line: 14, Col: 1, Construct: "for"},
-	{From: 56, To: 61, Line: 15, Col: 1, Construct: "set"},
-	{From: 63, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 52, Line: 11, Col: 1, Construct: "if"},
+	{From: 54, To: 70, Line: 14, Col: 1, Construct: "for"},
+	{From: 57, To: 62, Line: 15, Col: 1, Construct: "set"},
+	{From: 64, To: 68, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 81, Line: 11, Col: 1, Construct: "if"},
+	{From: 83, To: 95, Line: 14, Col: 1, Construct: "for"},
+	{From: 86, To: 91, Line: 15, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var BailingThink = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "bailing-think.jinja",
-	Func:   renderBailingThink,
-	Name:   "bailing-think",
-	Origin: "builtin/bailing-think.jinja",
-	SHA256: "4aba8dc9f321234c31b22953fb844fce2bf7c829a715ed7fe7725bc1d2ee312d",
-	Spans:  spansBailingThink,
+	File:      "bailing-think.jinja",
+	Func:      renderBailingThink,
+	LlamaFunc: renderBailingThinkLlama,
+	Name:      "bailing-think",
+	Origin:    "builtin/bailing-think.jinja",
+	SHA256:    "4aba8dc9f321234c31b22953fb844fce2bf7c829a715ed7fe7725bc1d2ee312d",
+	Spans:     spansBailingThink,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -64,10 +65,34 @@ func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<role>ASSISTANT</role><think>")
 }
 
+// renderBailingThinkLlama renders bailing-think.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderBailingThink with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderBailingThinkLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// bailing-think.jinja:11:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var role runtime.Value
+		// bailing-think.jinja:12:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			role = runtime.Str("HUMAN")
+		} else {
+			role = runtime.FilterUpper(messageRole)
+		}
+		// bailing-think.jinja:13:1 {{- '<role>' + role + '</role>' + message['content'] }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<role>"), role, runtime.Str("</role>")), runtime.LlamaItemStr(message, "content")))
+	}
+	w.WriteString("<role>ASSISTANT</role><think>")
+}
+
 // spansBailingThink is the position table of bailing-think.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBailingThink = []runtime.Span{
-	{From: 49, To: 64, Line: 11, Col: 1, Construct: "for"},
-	{From: 52, To: 57, Line: 12, Col: 1, Construct: "set"},
-	{From: 59, To: 62, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 65, Line: 11, Col: 1, Construct: "for"},
+	{From: 53, To: 58, Line: 12, Col: 1, Construct: "set"},
+	{From: 60, To: 63, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 86, Line: 11, Col: 1, Construct: "for"},
+	{From: 77, To: 82, Line: 12, Col: 1, Construct: "set"},
+	{From: 84, To: 84, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Bielik11BV30Instruct = &runtime.Template{
 		ReasoningEnd:       "\n</think>\n",
 		LoadError:          "",
 	},
-	File:   "Bielik-11B-v3.0-Instruct.jinja",
-	Func:   renderBielik11BV30Instruct,
-	Name:   "Bielik-11B-v3.0-Instruct",
-	Origin: "llama.cpp/Bielik-11B-v3.0-Instruct.jinja",
-	SHA256: "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
-	Spans:  spansBielik11BV30Instruct,
+	File:      "Bielik-11B-v3.0-Instruct.jinja",
+	Func:      renderBielik11BV30Instruct,
+	LlamaFunc: renderBielik11BV30InstructLlama,
+	Name:      "Bielik-11B-v3.0-Instruct",
+	Origin:    "llama.cpp/Bielik-11B-v3.0-Instruct.jinja",
+	SHA256:    "a30b8c4531dda19196f35fb95ab84110dd8357acbd75eea3776c5543a70db5a9",
+	Spans:     spansBielik11BV30Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -185,45 +186,219 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderBielik11BV30InstructLlama renders Bielik-11B-v3.0-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderBielik11BV30Instruct with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	var systemMessage runtime.Value
+	var loopStartIndex runtime.Value
+	tools := in.Lookup("tools")
+	enableThinking := in.Lookup("enable_thinking")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// Bielik-11B-v3.0-Instruct.jinja:1:1 {{ bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
+		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
+		loopStartIndex = runtime.Int(1)
+	} else {
+		// Bielik-11B-v3.0-Instruct.jinja:5:5 {%- else %}
+		// Bielik-11B-v3.0-Instruct.jinja:6:5 {%- set system_message = "" %}
+		systemMessage = runtime.Str("")
+		// Bielik-11B-v3.0-Instruct.jinja:7:5 {%- set loop_start_index = 0 %}
+		loopStartIndex = runtime.Int(0)
+	}
+	// Bielik-11B-v3.0-Instruct.jinja:10:1 {%- if system_message or tools %}
+	if systemMessage.Truthy() || tools.Truthy() {
+		w.WriteString("<|im_start|>system\n")
+		// Bielik-11B-v3.0-Instruct.jinja:12:5 {%- if system_message %}
+		if systemMessage.Truthy() {
+			// Bielik-11B-v3.0-Instruct.jinja:13:9 {{- system_message }}
+			runtime.LlamaWrite(w, systemMessage)
+		}
+		// Bielik-11B-v3.0-Instruct.jinja:15:5 {%- if tools %}
+		if tools.Truthy() {
+			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
+			// Bielik-11B-v3.0-Instruct.jinja:18:9 {%- for tool in tools %}
+			items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+			for i := range items {
+				tool := items[i]
+				// Bielik-11B-v3.0-Instruct.jinja:19:13 {{- tool | tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+				// Bielik-11B-v3.0-Instruct.jinja:20:13 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",\n")
+				}
+			}
+			w.WriteString("]\n<|function_list|>\n\nAby wywołać narzędzie, użyj formatu <tool_call>{\"name\": \"nazwa_narzędzia\", \"arguments\": {\"argument\": \"wartość\"}}</tool_call>. Wyniki działania narzędzi zostaną przekazane z markerem <|function_output|>.\n")
+		}
+		// Bielik-11B-v3.0-Instruct.jinja:26:5 {%- if enable_thinking %}
+		if enableThinking.Truthy() {
+			w.WriteString("\n\nZanim odpowiesz na pytanie, najpierw przemyśl swoje kroki i umieść swoje myśli wewnątrz tagów <think>...</think>. Musisz najpierw pomyśleć, zanim udzielisz odpowiedzi. WAŻNE: Powinieneś myśleć w tym samym języku, co pytanie użytkownika. Jeśli pytanie jest zadane po polsku, powinieneś również myśleć po polsku. Jeśli pytanie jest po angielsku, myślisz również po angielsku itd. ** PAMIĘTAJ! ** Pytanie po polsku -> myślenie po polsku -> odpowiedź po polsku!*** BARDZO WAŻNE!!! *** Jesteś Bielikiem, polskim modelem językowym. Twoją główną cechą jest umiejętność pisania po polsku. Jeśli użytkownik zadaje Ci pytania po polsku, ZAWSZE odpowiadaj po polsku. Nawet, jeśli korzystasz z narzędzia, którego większość instrukcji jest po angielsku, powinieneś przede wszystkim odpowiadać po polsku, jeśli użytkownik zadaje pytanie w tym języku. ")
+		}
+		w.WriteString("<|im_end|>\n")
+	}
+	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(loopStartIndex, runtime.None(), runtime.None())))
+	for i := range items {
+		message := items[i]
+		var content runtime.Value
+		var reasoningContent runtime.Value
+		var reasoningParts runtime.Value
+		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>user\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
+			w.WriteString("<|im_start|>assistant\n")
+			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
+			content = runtime.FilterDefault(runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str("")}, nil)
+			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
+			reasoningContent = runtime.FilterDefault(runtime.LlamaAttr(message, "reasoning_content"), []runtime.Value{runtime.Str("")}, nil)
+			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
+			if (!reasoningContent.Truthy() && runtime.LlamaIn(runtime.Str("<think>"), content)) && runtime.LlamaIn(runtime.Str("</think>"), content) {
+				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
+				reasoningParts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
+				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
+				reasoningContent = runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.LlamaItemInt(reasoningParts, 0), runtime.Str("<think>")), -1)
+				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
+				content = runtime.FilterJoin(reasoningParts.Slice(runtime.Int(1), runtime.None(), runtime.None()), []runtime.Value{runtime.Str("</think>")}, nil)
+			}
+			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
+			if reasoningContent.Truthy() {
+				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>\n"), runtime.MethodStrip(reasoningContent)), runtime.Str("\n</think>\n")))
+			}
+			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
+			runtime.LlamaWrite(w, runtime.MethodLstrip(content))
+			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if toolCallFunction.Truthy() {
+						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", \"arguments\": ")), runtime.IfElse(runtime.IsString(runtime.LlamaAttr(toolCall, "arguments")), func() runtime.Value {
+						return runtime.LlamaAttr(toolCall, "arguments")
+					}, func() runtime.Value {
+						return runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil)
+					})), runtime.Str("}\n</tool_call>")))
+				}
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
+			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
+			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_start|>user\n")
+			}
+			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|function_output|>"), runtime.LlamaItemStr(message, "content")))
+			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
+			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			}
+		}
+	}
+	// Bielik-11B-v3.0-Instruct.jinja:72:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+		// Bielik-11B-v3.0-Instruct.jinja:74:5 {%- if enable_thinking %}
+		if enableThinking.Truthy() {
+			w.WriteString("<think>\n")
+		}
+	}
+}
+
 // spansBielik11BV30Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBielik11BV30Instruct = []runtime.Span{
-	{From: 55, To: 55, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 69, Line: 2, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 3, Col: 5, Construct: "set"},
-	{From: 62, To: 62, Line: 4, Col: 5, Construct: "set"},
-	{From: 66, To: 66, Line: 6, Col: 5, Construct: "set"},
-	{From: 68, To: 68, Line: 7, Col: 5, Construct: "set"},
-	{From: 71, To: 99, Line: 10, Col: 1, Construct: "if"},
-	{From: 74, To: 77, Line: 12, Col: 5, Construct: "if"},
-	{From: 76, To: 76, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 79, To: 93, Line: 15, Col: 5, Construct: "if"},
-	{From: 82, To: 92, Line: 18, Col: 9, Construct: "for"},
-	{From: 86, To: 86, Line: 19, Col: 13, Construct: "{{ }}"},
-	{From: 88, To: 90, Line: 20, Col: 13, Construct: "if"},
-	{From: 95, To: 98, Line: 26, Col: 5, Construct: "if"},
-	{From: 101, To: 177, Line: 36, Col: 1, Construct: "for"},
-	{From: 108, To: 176, Line: 37, Col: 5, Construct: "if"},
-	{From: 111, To: 113, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 114, To: 176, Line: 39, Col: 9, Construct: "if"},
-	{From: 118, To: 118, Line: 41, Col: 9, Construct: "set"},
-	{From: 120, To: 120, Line: 42, Col: 9, Construct: "set"},
-	{From: 122, To: 129, Line: 43, Col: 9, Construct: "if"},
-	{From: 124, To: 124, Line: 44, Col: 13, Construct: "set"},
-	{From: 126, To: 126, Line: 45, Col: 13, Construct: "set"},
-	{From: 128, To: 128, Line: 46, Col: 13, Construct: "set"},
-	{From: 131, To: 136, Line: 48, Col: 9, Construct: "if"},
-	{From: 133, To: 135, Line: 49, Col: 13, Construct: "{{ }}"},
-	{From: 138, To: 138, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 140, To: 162, Line: 52, Col: 9, Construct: "if"},
-	{From: 143, To: 160, Line: 53, Col: 13, Construct: "for"},
-	{From: 145, To: 149, Line: 54, Col: 17, Construct: "if"},
-	{From: 148, To: 148, Line: 55, Col: 21, Construct: "set"},
-	{From: 151, To: 159, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 163, To: 176, Line: 61, Col: 9, Construct: "if"},
-	{From: 166, To: 168, Line: 62, Col: 9, Construct: "if"},
-	{From: 170, To: 171, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 173, To: 175, Line: 66, Col: 9, Construct: "if"},
-	{From: 179, To: 185, Line: 72, Col: 1, Construct: "if"},
-	{From: 182, To: 184, Line: 74, Col: 5, Construct: "if"},
+	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 70, Line: 2, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 3, Col: 5, Construct: "set"},
+	{From: 63, To: 63, Line: 4, Col: 5, Construct: "set"},
+	{From: 67, To: 67, Line: 6, Col: 5, Construct: "set"},
+	{From: 69, To: 69, Line: 7, Col: 5, Construct: "set"},
+	{From: 72, To: 100, Line: 10, Col: 1, Construct: "if"},
+	{From: 75, To: 78, Line: 12, Col: 5, Construct: "if"},
+	{From: 77, To: 77, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 80, To: 94, Line: 15, Col: 5, Construct: "if"},
+	{From: 83, To: 93, Line: 18, Col: 9, Construct: "for"},
+	{From: 87, To: 87, Line: 19, Col: 13, Construct: "{{ }}"},
+	{From: 89, To: 91, Line: 20, Col: 13, Construct: "if"},
+	{From: 96, To: 99, Line: 26, Col: 5, Construct: "if"},
+	{From: 102, To: 178, Line: 36, Col: 1, Construct: "for"},
+	{From: 109, To: 177, Line: 37, Col: 5, Construct: "if"},
+	{From: 112, To: 114, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 115, To: 177, Line: 39, Col: 9, Construct: "if"},
+	{From: 119, To: 119, Line: 41, Col: 9, Construct: "set"},
+	{From: 121, To: 121, Line: 42, Col: 9, Construct: "set"},
+	{From: 123, To: 130, Line: 43, Col: 9, Construct: "if"},
+	{From: 125, To: 125, Line: 44, Col: 13, Construct: "set"},
+	{From: 127, To: 127, Line: 45, Col: 13, Construct: "set"},
+	{From: 129, To: 129, Line: 46, Col: 13, Construct: "set"},
+	{From: 132, To: 137, Line: 48, Col: 9, Construct: "if"},
+	{From: 134, To: 136, Line: 49, Col: 13, Construct: "{{ }}"},
+	{From: 139, To: 139, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 141, To: 163, Line: 52, Col: 9, Construct: "if"},
+	{From: 144, To: 161, Line: 53, Col: 13, Construct: "for"},
+	{From: 146, To: 150, Line: 54, Col: 17, Construct: "if"},
+	{From: 149, To: 149, Line: 55, Col: 21, Construct: "set"},
+	{From: 152, To: 160, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 164, To: 177, Line: 61, Col: 9, Construct: "if"},
+	{From: 167, To: 169, Line: 62, Col: 9, Construct: "if"},
+	{From: 171, To: 172, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 174, To: 176, Line: 66, Col: 9, Construct: "if"},
+	{From: 180, To: 186, Line: 72, Col: 1, Construct: "if"},
+	{From: 183, To: 185, Line: 74, Col: 5, Construct: "if"},
+	{From: 201, To: 201, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 203, To: 215, Line: 2, Col: 1, Construct: "if"},
+	{From: 206, To: 206, Line: 3, Col: 5, Construct: "set"},
+	{From: 208, To: 208, Line: 4, Col: 5, Construct: "set"},
+	{From: 212, To: 212, Line: 6, Col: 5, Construct: "set"},
+	{From: 214, To: 214, Line: 7, Col: 5, Construct: "set"},
+	{From: 217, To: 245, Line: 10, Col: 1, Construct: "if"},
+	{From: 220, To: 223, Line: 12, Col: 5, Construct: "if"},
+	{From: 222, To: 222, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 225, To: 239, Line: 15, Col: 5, Construct: "if"},
+	{From: 228, To: 238, Line: 18, Col: 9, Construct: "for"},
+	{From: 232, To: 232, Line: 19, Col: 13, Construct: "{{ }}"},
+	{From: 234, To: 236, Line: 20, Col: 13, Construct: "if"},
+	{From: 241, To: 244, Line: 26, Col: 5, Construct: "if"},
+	{From: 247, To: 314, Line: 36, Col: 1, Construct: "for"},
+	{From: 254, To: 313, Line: 37, Col: 5, Construct: "if"},
+	{From: 257, To: 257, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 258, To: 313, Line: 39, Col: 9, Construct: "if"},
+	{From: 262, To: 262, Line: 41, Col: 9, Construct: "set"},
+	{From: 264, To: 264, Line: 42, Col: 9, Construct: "set"},
+	{From: 266, To: 273, Line: 43, Col: 9, Construct: "if"},
+	{From: 268, To: 268, Line: 44, Col: 13, Construct: "set"},
+	{From: 270, To: 270, Line: 45, Col: 13, Construct: "set"},
+	{From: 272, To: 272, Line: 46, Col: 13, Construct: "set"},
+	{From: 275, To: 278, Line: 48, Col: 9, Construct: "if"},
+	{From: 277, To: 277, Line: 49, Col: 13, Construct: "{{ }}"},
+	{From: 280, To: 280, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 282, To: 300, Line: 52, Col: 9, Construct: "if"},
+	{From: 285, To: 298, Line: 53, Col: 13, Construct: "for"},
+	{From: 287, To: 291, Line: 54, Col: 17, Construct: "if"},
+	{From: 290, To: 290, Line: 55, Col: 21, Construct: "set"},
+	{From: 293, To: 297, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 301, To: 313, Line: 61, Col: 9, Construct: "if"},
+	{From: 304, To: 306, Line: 62, Col: 9, Construct: "if"},
+	{From: 308, To: 308, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 310, To: 312, Line: 66, Col: 9, Construct: "if"},
+	{From: 316, To: 322, Line: 72, Col: 1, Construct: "if"},
+	{From: 319, To: 321, Line: 74, Col: 5, Construct: "if"},
 }

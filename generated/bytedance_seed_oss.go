@@ -28,12 +28,13 @@ var ByteDanceSeedOSS = &runtime.Template{
 		ReasoningEnd:       "</seed:think>\n",
 		LoadError:          "",
 	},
-	File:   "ByteDance-Seed-OSS.jinja",
-	Func:   renderByteDanceSeedOSS,
-	Name:   "ByteDance-Seed-OSS",
-	Origin: "llama.cpp/ByteDance-Seed-OSS.jinja",
-	SHA256: "3f9e0dc4adeb8032287d0129dc75b6298fee8698a52ab41e863dbc89929330d3",
-	Spans:  spansByteDanceSeedOSS,
+	File:      "ByteDance-Seed-OSS.jinja",
+	Func:      renderByteDanceSeedOSS,
+	LlamaFunc: renderByteDanceSeedOSSLlama,
+	Name:      "ByteDance-Seed-OSS",
+	Origin:    "llama.cpp/ByteDance-Seed-OSS.jinja",
+	SHA256:    "3f9e0dc4adeb8032287d0129dc75b6298fee8698a52ab41e863dbc89929330d3",
+	Spans:     spansByteDanceSeedOSS,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -392,104 +393,540 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderByteDanceSeedOSSLlama renders ByteDance-Seed-OSS.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderByteDanceSeedOSS with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
+	var bosToken runtime.Value
+	var eosToken runtime.Value
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var thinkBeginToken runtime.Value
+	var thinkEndToken runtime.Value
+	var budgetBeginToken runtime.Value
+	var budgetEndToken runtime.Value
+	thinkingBudget := in.Lookup("thinking_budget")
+	var budgetReflectionsV05 runtime.Value
+	messages := in.Lookup("messages")
+	systemMessage := in.Lookup("system_message")
+	var loopMessages runtime.Value
+	tools := in.Lookup("tools")
+	useJsonTooldef := in.Lookup("use_json_tooldef")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// ByteDance-Seed-OSS.jinja:2:1 {%- set bos_token              = '<seed:bos>'               -%}
+	bosToken = runtime.Str("<seed:bos>")
+	// ByteDance-Seed-OSS.jinja:3:1 {%- set eos_token              = '<seed:eos>'               -%}
+	eosToken = runtime.Str("<seed:eos>")
+	// ByteDance-Seed-OSS.jinja:4:1 {%- set pad_token              = '<seed:pad>'               -%}
+	_ = runtime.Str("<seed:pad>")
+	// ByteDance-Seed-OSS.jinja:5:1 {%- set toolcall_begin_token   = '<seed:tool_call>'         -%}
+	toolcallBeginToken = runtime.Str("<seed:tool_call>")
+	// ByteDance-Seed-OSS.jinja:6:1 {%- set toolcall_end_token     = '</seed:tool_call>'        -%}
+	toolcallEndToken = runtime.Str("</seed:tool_call>")
+	// ByteDance-Seed-OSS.jinja:7:1 {%- set think_begin_token      = '<seed:think>'             -%}
+	thinkBeginToken = runtime.Str("<seed:think>")
+	// ByteDance-Seed-OSS.jinja:8:1 {%- set think_end_token        = '</seed:think>'            -%}
+	thinkEndToken = runtime.Str("</seed:think>")
+	// ByteDance-Seed-OSS.jinja:9:1 {%- set budget_begin_token     = '<seed:cot_budget_reflect>'-%}
+	budgetBeginToken = runtime.Str("<seed:cot_budget_reflect>")
+	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
+	budgetEndToken = runtime.Str("</seed:cot_budget_reflect>")
+	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
+	if !runtime.IsDefined(thinkingBudget) {
+		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
+		thinkingBudget = runtime.Int(-1)
+	}
+	// ByteDance-Seed-OSS.jinja:15:1 {%- set budget_reflections_v05 = {
+	budgetReflectionsV05 = runtime.DictOf(runtime.Int(0), runtime.Int(0), runtime.Int(512), runtime.Int(128), runtime.Int(1024), runtime.Int(256), runtime.Int(2048), runtime.Int(512), runtime.Int(4096), runtime.Int(512), runtime.Int(8192), runtime.Int(1024), runtime.Int(16384), runtime.Int(1024))
+	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
+	nsInterval := runtime.None()
+	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
+	keys, values := runtime.DictsortPairs(budgetReflectionsV05, nil, nil)
+	for i := range w.Count(len(keys)) {
+		k := keys[i]
+		v := values[i]
+		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
+		if runtime.IsNone(nsInterval) && runtime.Le(thinkingBudget, k) {
+			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
+			nsInterval = v
+		}
+	}
+	// ByteDance-Seed-OSS.jinja:32:1 {%- if ns.interval is none -%}
+	if runtime.IsNone(nsInterval) {
+		// ByteDance-Seed-OSS.jinja:33:5 {%- set ns.interval = budget_reflections_v05[16384] -%}
+		nsInterval = runtime.LlamaItemInt(budgetReflectionsV05, 16384)
+	}
+	// ByteDance-Seed-OSS.jinja:36:1 {%- if messages[0]["role"] == "system" %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
+		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// ByteDance-Seed-OSS.jinja:39:5 {%- else %}
+		// ByteDance-Seed-OSS.jinja:40:1 {%- set loop_messages = messages %}
+		loopMessages = messages
+	}
+	// ByteDance-Seed-OSS.jinja:43:1 {%- if not tools is defined or tools is none %}
+	if !runtime.IsDefined(tools) || runtime.IsNone(tools) {
+		// ByteDance-Seed-OSS.jinja:44:1 {%- set tools = [] %}
+		tools = runtime.NewList()
+	}
+	// ByteDance-Seed-OSS.jinja:47:1 {%- macro py_type(t) -%}
+	pyType := func(t runtime.Value) {
+		t = runtime.Param(t, "t")
+		// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
+		if runtime.EqStr(t, "string") {
+			w.WriteString("str")
+		} else if runtime.LlamaInStrs(t, "number", "integer") {
+			// ByteDance-Seed-OSS.jinja:49:9 {%- elif t in ("number", "integer") -%}
+			w.WriteString("int")
+		} else if runtime.EqStr(t, "boolean") {
+			// ByteDance-Seed-OSS.jinja:50:9 {%- elif t == "boolean" -%}
+			w.WriteString("bool")
+		} else if runtime.EqStr(t, "array") {
+			// ByteDance-Seed-OSS.jinja:51:9 {%- elif t == "array" -%}
+			w.WriteString("list")
+		} else {
+			// ByteDance-Seed-OSS.jinja:52:9 {%- else -%}
+			w.WriteString("Any")
+		}
+	}
+	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
+	if runtime.IsDefined(systemMessage) {
+		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("system\n"), systemMessage))
+	} else {
+		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
+		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
+		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
+		}
+	}
+	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
+	if runtime.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
+		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
+		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
+		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+	} else {
+		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
+		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
+		var loop runtime.Loop
+		for loop.Start(w, runtime.LlamaIterable(tools), func(item runtime.Value) bool {
+			item2 := item
+			return runtime.EqStr(runtime.LlamaAttr(item2, "type"), "function")
+		}); loop.Next(); {
+			item := loop.Item()
+			w.WriteString("\n\nFunction:\ndef ")
+			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
+			itemFunction := runtime.LlamaAttr(item, "function")
+			runtime.LlamaWrite(w, runtime.LlamaAttr(itemFunction, "name"))
+			w.WriteString("(")
+			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
+			itemFunctionParameters := runtime.LlamaAttr(itemFunction, "parameters")
+			itemFunctionParametersProperties := runtime.LlamaAttr(itemFunctionParameters, "properties")
+			keys, values := runtime.DictItems(itemFunctionParametersProperties)
+			for i := range w.Count(len(keys)) {
+				name := keys[i]
+				spec := values[i]
+				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
+				runtime.LlamaWrite(w, name)
+				w.WriteString(": ")
+				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					pyType(runtime.LlamaAttr(spec, "type"))
+				}))
+				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
+				if !(i == len(keys)-1) {
+					w.WriteString(",")
+				}
+			}
+			w.WriteString("):\n    \"\"\"\n    ")
+			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(itemFunction, "description"), nil, nil))
+			w.WriteString("\n\n")
+			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
+			if itemFunctionParametersProperties.Truthy() {
+				w.WriteString("    Args:")
+				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
+				keys, values := runtime.DictItems(itemFunctionParametersProperties)
+				for i := range w.Count(len(keys)) {
+					name := keys[i]
+					spec := values[i]
+					w.WriteString("\n    - ")
+					// ByteDance-Seed-OSS.jinja:83:7 {{ name }}
+					runtime.LlamaWrite(w, name)
+					w.WriteString(" (")
+					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						pyType(runtime.LlamaAttr(spec, "type"))
+					}))
+					w.WriteString(")")
+					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
+					if runtime.LlamaIn(name, runtime.LlamaAttr(itemFunctionParameters, "required")) {
+						w.WriteString(" [必填]")
+					} else {
+						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
+						w.WriteString(" [选填]")
+					}
+					w.WriteString(":")
+					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" "), runtime.Or(runtime.LlamaAttr(spec, "description"), func() runtime.Value {
+						return runtime.Str("")
+					})))
+				}
+			}
+			w.WriteString("\n")
+			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
+			itemFunctionReturns := runtime.LlamaAttr(itemFunction, "returns")
+			if (runtime.IsDefined(itemFunctionReturns) && runtime.IsDefined(runtime.LlamaAttr(itemFunctionReturns, "properties"))) && runtime.LlamaAttr(itemFunctionReturns, "properties").Truthy() {
+				w.WriteString("    Returns:")
+				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
+				keys, values := runtime.DictItems(runtime.LlamaAttr(itemFunctionReturns, "properties"))
+				for i := range w.Count(len(keys)) {
+					name := keys[i]
+					spec := values[i]
+					w.WriteString("\n    - ")
+					// ByteDance-Seed-OSS.jinja:96:7 {{ name }}
+					runtime.LlamaWrite(w, name)
+					w.WriteString(" (")
+					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						pyType(runtime.LlamaAttr(spec, "type"))
+					}))
+					w.WriteString("):")
+					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" "), runtime.Or(runtime.LlamaAttr(spec, "description"), func() runtime.Value {
+						return runtime.Str("")
+					})))
+				}
+			}
+			w.WriteString("\n    \"\"\"")
+		}
+	}
+	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
+	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
+	}
+	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
+	if runtime.IsDefined(systemMessage) || (runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0))) {
+		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
+		runtime.LlamaWrite(w, eosToken)
+	}
+	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
+	if runtime.IsDefined(thinkingBudget) {
+		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
+		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
+			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("system")))
+			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
+			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
+			runtime.LlamaWrite(w, eosToken)
+		} else if !runtime.Eq(thinkingBudget, runtime.Int(-1)) {
+			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
+			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("system")))
+			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
+			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
+			runtime.LlamaWrite(w, thinkingBudget)
+			w.WriteString(". That is, you need to complete your thinking within ")
+			// ByteDance-Seed-OSS.jinja:120:244 {{thinking_budget}}
+			runtime.LlamaWrite(w, thinkingBudget)
+			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
+			// ByteDance-Seed-OSS.jinja:120:367 {{ns.interval}}
+			runtime.LlamaWrite(w, nsInterval)
+			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
+			// ByteDance-Seed-OSS.jinja:121:1 {{ eos_token }}
+			runtime.LlamaWrite(w, eosToken)
+		}
+	}
+	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
+		messageRole := runtime.LlamaAttr(message, "role")
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.Gt(runtime.FilterLength(runtime.LlamaAttr(message, "tool_calls")), runtime.Int(0)) {
+			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
+			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
+				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.FilterTrim(messageReasoningContent, nil, nil)), thinkEndToken))
+			}
+			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
+			messageContent := runtime.LlamaAttr(message, "content")
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
+				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil)), runtime.Str("\n")))
+			}
+			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
+				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				if runtime.IsDefined(toolCallFunction) {
+					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
+					toolCall = toolCallFunction
+				}
+				// ByteDance-Seed-OSS.jinja:139:1 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n<function=")), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
+				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+				if runtime.IsDefined(toolCallArguments) {
+					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
+					keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+					for i := range w.Count(len(keys)) {
+						argName := keys[i]
+						argValue := values[i]
+						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argName, runtime.Str(">")))
+						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
+						if !(runtime.IsString(argValue)) {
+							argValue = runtime.FilterString(argValue)
+						}
+						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(argValue, runtime.Str("</parameter>\n")))
+					}
+				}
+				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("</function>\n"), toolcallEndToken))
+			}
+			// ByteDance-Seed-OSS.jinja:149:1 {{ eos_token }}
+			runtime.LlamaWrite(w, eosToken)
+		} else if runtime.LlamaInStrs(messageRole, "user", "system") {
+			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
+			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(bosToken, messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), eosToken))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
+			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
+			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
+				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.FilterTrim(messageReasoningContent, nil, nil)), thinkEndToken))
+			}
+			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
+			messageContent := runtime.LlamaAttr(message, "content")
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
+				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil)), eosToken))
+			}
+		} else {
+			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
+			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(bosToken, messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), eosToken))
+		}
+	}
+	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("assistant\n")))
+		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
+		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
+			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
+			runtime.LlamaWrite(w, runtime.LlamaSum(thinkBeginToken, runtime.Str("\n"), budgetBeginToken, runtime.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, runtime.Str("\n"), thinkEndToken))
+		}
+	}
+}
+
 // spansByteDanceSeedOSS is the position table of ByteDance-Seed-OSS.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansByteDanceSeedOSS = []runtime.Span{
-	{From: 64, To: 64, Line: 2, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 3, Col: 1, Construct: "set"},
-	{From: 68, To: 68, Line: 4, Col: 1, Construct: "set"},
-	{From: 70, To: 70, Line: 5, Col: 1, Construct: "set"},
-	{From: 72, To: 72, Line: 6, Col: 1, Construct: "set"},
-	{From: 74, To: 74, Line: 7, Col: 1, Construct: "set"},
-	{From: 76, To: 76, Line: 8, Col: 1, Construct: "set"},
-	{From: 78, To: 78, Line: 9, Col: 1, Construct: "set"},
-	{From: 80, To: 80, Line: 10, Col: 1, Construct: "set"},
-	{From: 82, To: 85, Line: 12, Col: 1, Construct: "if"},
-	{From: 84, To: 84, Line: 13, Col: 1, Construct: "set"},
-	{From: 87, To: 87, Line: 15, Col: 1, Construct: "set"},
-	{From: 89, To: 89, Line: 25, Col: 1, Construct: "set"},
-	{From: 91, To: 100, Line: 26, Col: 1, Construct: "for"},
-	{From: 96, To: 99, Line: 27, Col: 5, Construct: "if"},
-	{From: 98, To: 98, Line: 28, Col: 9, Construct: "set"},
-	{From: 102, To: 105, Line: 32, Col: 1, Construct: "if"},
-	{From: 104, To: 104, Line: 33, Col: 5, Construct: "set"},
-	{From: 107, To: 117, Line: 36, Col: 1, Construct: "if"},
-	{From: 110, To: 110, Line: 37, Col: 1, Construct: "set"},
-	{From: 112, To: 112, Line: 38, Col: 1, Construct: "set"},
-	{From: 116, To: 116, Line: 40, Col: 1, Construct: "set"},
-	{From: 119, To: 122, Line: 43, Col: 1, Construct: "if"},
-	{From: 121, To: 121, Line: 44, Col: 1, Construct: "set"},
-	{From: 124, To: 142, Line: 47, Col: 1, Construct: "macro"},
-	{From: 127, To: 141, Line: 48, Col: 5, Construct: "if"},
-	{From: 129, To: 141, Line: 49, Col: 9, Construct: "if"},
-	{From: 132, To: 141, Line: 50, Col: 9, Construct: "if"},
-	{From: 135, To: 141, Line: 51, Col: 9, Construct: "if"},
-	{From: 144, To: 154, Line: 55, Col: 1, Construct: "if"},
-	{From: 146, To: 146, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 150, To: 153, Line: 58, Col: 1, Construct: "if"},
-	{From: 152, To: 152, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 156, To: 251, Line: 62, Col: 1, Construct: "if"},
-	{From: 159, To: 159, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 163, To: 250, Line: 67, Col: 1, Construct: "for"},
-	{From: 171, To: 173, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 175, To: 191, Line: 72, Col: 1, Construct: "for"},
-	{From: 182, To: 183, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 185, To: 185, Line: 73, Col: 22, Construct: "{{ }}"},
-	{From: 187, To: 189, Line: 73, Col: 46, Construct: "if"},
-	{From: 193, To: 194, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 196, To: 225, Line: 79, Col: 5, Construct: "if"},
-	{From: 199, To: 223, Line: 81, Col: 5, Construct: "for"},
-	{From: 205, To: 206, Line: 83, Col: 7, Construct: "{{ }}"},
-	{From: 208, To: 209, Line: 83, Col: 19, Construct: "{{ }}"},
-	{From: 211, To: 217, Line: 84, Col: 7, Construct: "if"},
-	{From: 219, To: 222, Line: 85, Col: 7, Construct: "{{ }}"},
-	{From: 227, To: 249, Line: 90, Col: 5, Construct: "if"},
-	{From: 231, To: 247, Line: 94, Col: 5, Construct: "for"},
-	{From: 237, To: 238, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 240, To: 241, Line: 96, Col: 19, Construct: "{{ }}"},
-	{From: 243, To: 246, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 253, To: 255, Line: 104, Col: 1, Construct: "if"},
-	{From: 257, To: 260, Line: 109, Col: 1, Construct: "if"},
-	{From: 259, To: 259, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 262, To: 287, Line: 113, Col: 1, Construct: "if"},
-	{From: 264, To: 286, Line: 114, Col: 1, Construct: "if"},
-	{From: 266, To: 267, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 269, To: 269, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 270, To: 286, Line: 118, Col: 5, Construct: "if"},
-	{From: 273, To: 274, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 276, To: 277, Line: 120, Col: 166, Construct: "{{ }}"},
-	{From: 279, To: 280, Line: 120, Col: 244, Construct: "{{ }}"},
-	{From: 282, To: 283, Line: 120, Col: 367, Construct: "{{ }}"},
-	{From: 285, To: 285, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 289, To: 382, Line: 125, Col: 1, Construct: "for"},
-	{From: 291, To: 381, Line: 126, Col: 1, Construct: "if"},
-	{From: 294, To: 294, Line: 130, Col: 1, Construct: "{{ }}"},
-	{From: 296, To: 303, Line: 131, Col: 1, Construct: "if"},
-	{From: 299, To: 302, Line: 132, Col: 1, Construct: "{{ }}"},
-	{From: 305, To: 311, Line: 134, Col: 1, Construct: "if"},
-	{From: 308, To: 310, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 313, To: 349, Line: 137, Col: 1, Construct: "for"},
-	{From: 315, To: 319, Line: 138, Col: 1, Construct: "if"},
-	{From: 318, To: 318, Line: 138, Col: 40, Construct: "set"},
-	{From: 321, To: 325, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 327, To: 345, Line: 140, Col: 1, Construct: "if"},
-	{From: 330, To: 344, Line: 141, Col: 1, Construct: "for"},
-	{From: 335, To: 337, Line: 142, Col: 1, Construct: "{{ }}"},
-	{From: 339, To: 341, Line: 143, Col: 1, Construct: "set"},
-	{From: 343, To: 343, Line: 144, Col: 1, Construct: "{{ }}"},
-	{From: 347, To: 348, Line: 147, Col: 1, Construct: "{{ }}"},
-	{From: 351, To: 351, Line: 149, Col: 1, Construct: "{{ }}"},
-	{From: 352, To: 381, Line: 150, Col: 5, Construct: "if"},
-	{From: 355, To: 355, Line: 151, Col: 1, Construct: "{{ }}"},
-	{From: 356, To: 381, Line: 152, Col: 5, Construct: "if"},
-	{From: 359, To: 359, Line: 153, Col: 1, Construct: "{{ }}"},
-	{From: 361, To: 368, Line: 154, Col: 1, Construct: "if"},
-	{From: 364, To: 367, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 370, To: 376, Line: 157, Col: 1, Construct: "if"},
-	{From: 373, To: 375, Line: 158, Col: 1, Construct: "{{ }}"},
-	{From: 380, To: 380, Line: 162, Col: 1, Construct: "{{ }}"},
-	{From: 384, To: 392, Line: 166, Col: 1, Construct: "if"},
-	{From: 386, To: 386, Line: 167, Col: 1, Construct: "{{ }}"},
-	{From: 388, To: 391, Line: 168, Col: 1, Construct: "if"},
-	{From: 390, To: 390, Line: 169, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 65, Line: 2, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 3, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 4, Col: 1, Construct: "set"},
+	{From: 71, To: 71, Line: 5, Col: 1, Construct: "set"},
+	{From: 73, To: 73, Line: 6, Col: 1, Construct: "set"},
+	{From: 75, To: 75, Line: 7, Col: 1, Construct: "set"},
+	{From: 77, To: 77, Line: 8, Col: 1, Construct: "set"},
+	{From: 79, To: 79, Line: 9, Col: 1, Construct: "set"},
+	{From: 81, To: 81, Line: 10, Col: 1, Construct: "set"},
+	{From: 83, To: 86, Line: 12, Col: 1, Construct: "if"},
+	{From: 85, To: 85, Line: 13, Col: 1, Construct: "set"},
+	{From: 88, To: 88, Line: 15, Col: 1, Construct: "set"},
+	{From: 90, To: 90, Line: 25, Col: 1, Construct: "set"},
+	{From: 92, To: 101, Line: 26, Col: 1, Construct: "for"},
+	{From: 97, To: 100, Line: 27, Col: 5, Construct: "if"},
+	{From: 99, To: 99, Line: 28, Col: 9, Construct: "set"},
+	{From: 103, To: 106, Line: 32, Col: 1, Construct: "if"},
+	{From: 105, To: 105, Line: 33, Col: 5, Construct: "set"},
+	{From: 108, To: 118, Line: 36, Col: 1, Construct: "if"},
+	{From: 111, To: 111, Line: 37, Col: 1, Construct: "set"},
+	{From: 113, To: 113, Line: 38, Col: 1, Construct: "set"},
+	{From: 117, To: 117, Line: 40, Col: 1, Construct: "set"},
+	{From: 120, To: 123, Line: 43, Col: 1, Construct: "if"},
+	{From: 122, To: 122, Line: 44, Col: 1, Construct: "set"},
+	{From: 125, To: 143, Line: 47, Col: 1, Construct: "macro"},
+	{From: 128, To: 142, Line: 48, Col: 5, Construct: "if"},
+	{From: 130, To: 142, Line: 49, Col: 9, Construct: "if"},
+	{From: 133, To: 142, Line: 50, Col: 9, Construct: "if"},
+	{From: 136, To: 142, Line: 51, Col: 9, Construct: "if"},
+	{From: 145, To: 155, Line: 55, Col: 1, Construct: "if"},
+	{From: 147, To: 147, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 151, To: 154, Line: 58, Col: 1, Construct: "if"},
+	{From: 153, To: 153, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 157, To: 252, Line: 62, Col: 1, Construct: "if"},
+	{From: 160, To: 160, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 164, To: 251, Line: 67, Col: 1, Construct: "for"},
+	{From: 172, To: 174, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 176, To: 192, Line: 72, Col: 1, Construct: "for"},
+	{From: 183, To: 184, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 186, To: 186, Line: 73, Col: 22, Construct: "{{ }}"},
+	{From: 188, To: 190, Line: 73, Col: 46, Construct: "if"},
+	{From: 194, To: 195, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 197, To: 226, Line: 79, Col: 5, Construct: "if"},
+	{From: 200, To: 224, Line: 81, Col: 5, Construct: "for"},
+	{From: 206, To: 207, Line: 83, Col: 7, Construct: "{{ }}"},
+	{From: 209, To: 210, Line: 83, Col: 19, Construct: "{{ }}"},
+	{From: 212, To: 218, Line: 84, Col: 7, Construct: "if"},
+	{From: 220, To: 223, Line: 85, Col: 7, Construct: "{{ }}"},
+	{From: 228, To: 250, Line: 90, Col: 5, Construct: "if"},
+	{From: 232, To: 248, Line: 94, Col: 5, Construct: "for"},
+	{From: 238, To: 239, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 241, To: 242, Line: 96, Col: 19, Construct: "{{ }}"},
+	{From: 244, To: 247, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 254, To: 256, Line: 104, Col: 1, Construct: "if"},
+	{From: 258, To: 261, Line: 109, Col: 1, Construct: "if"},
+	{From: 260, To: 260, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 263, To: 288, Line: 113, Col: 1, Construct: "if"},
+	{From: 265, To: 287, Line: 114, Col: 1, Construct: "if"},
+	{From: 267, To: 268, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 270, To: 270, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 271, To: 287, Line: 118, Col: 5, Construct: "if"},
+	{From: 274, To: 275, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 277, To: 278, Line: 120, Col: 166, Construct: "{{ }}"},
+	{From: 280, To: 281, Line: 120, Col: 244, Construct: "{{ }}"},
+	{From: 283, To: 284, Line: 120, Col: 367, Construct: "{{ }}"},
+	{From: 286, To: 286, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 290, To: 383, Line: 125, Col: 1, Construct: "for"},
+	{From: 292, To: 382, Line: 126, Col: 1, Construct: "if"},
+	{From: 295, To: 295, Line: 130, Col: 1, Construct: "{{ }}"},
+	{From: 297, To: 304, Line: 131, Col: 1, Construct: "if"},
+	{From: 300, To: 303, Line: 132, Col: 1, Construct: "{{ }}"},
+	{From: 306, To: 312, Line: 134, Col: 1, Construct: "if"},
+	{From: 309, To: 311, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 314, To: 350, Line: 137, Col: 1, Construct: "for"},
+	{From: 316, To: 320, Line: 138, Col: 1, Construct: "if"},
+	{From: 319, To: 319, Line: 138, Col: 40, Construct: "set"},
+	{From: 322, To: 326, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 328, To: 346, Line: 140, Col: 1, Construct: "if"},
+	{From: 331, To: 345, Line: 141, Col: 1, Construct: "for"},
+	{From: 336, To: 338, Line: 142, Col: 1, Construct: "{{ }}"},
+	{From: 340, To: 342, Line: 143, Col: 1, Construct: "set"},
+	{From: 344, To: 344, Line: 144, Col: 1, Construct: "{{ }}"},
+	{From: 348, To: 349, Line: 147, Col: 1, Construct: "{{ }}"},
+	{From: 352, To: 352, Line: 149, Col: 1, Construct: "{{ }}"},
+	{From: 353, To: 382, Line: 150, Col: 5, Construct: "if"},
+	{From: 356, To: 356, Line: 151, Col: 1, Construct: "{{ }}"},
+	{From: 357, To: 382, Line: 152, Col: 5, Construct: "if"},
+	{From: 360, To: 360, Line: 153, Col: 1, Construct: "{{ }}"},
+	{From: 362, To: 369, Line: 154, Col: 1, Construct: "if"},
+	{From: 365, To: 368, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 371, To: 377, Line: 157, Col: 1, Construct: "if"},
+	{From: 374, To: 376, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 381, To: 381, Line: 162, Col: 1, Construct: "{{ }}"},
+	{From: 385, To: 393, Line: 166, Col: 1, Construct: "if"},
+	{From: 387, To: 387, Line: 167, Col: 1, Construct: "{{ }}"},
+	{From: 389, To: 392, Line: 168, Col: 1, Construct: "if"},
+	{From: 391, To: 391, Line: 169, Col: 1, Construct: "{{ }}"},
+	{From: 417, To: 417, Line: 2, Col: 1, Construct: "set"},
+	{From: 419, To: 419, Line: 3, Col: 1, Construct: "set"},
+	{From: 421, To: 421, Line: 4, Col: 1, Construct: "set"},
+	{From: 423, To: 423, Line: 5, Col: 1, Construct: "set"},
+	{From: 425, To: 425, Line: 6, Col: 1, Construct: "set"},
+	{From: 427, To: 427, Line: 7, Col: 1, Construct: "set"},
+	{From: 429, To: 429, Line: 8, Col: 1, Construct: "set"},
+	{From: 431, To: 431, Line: 9, Col: 1, Construct: "set"},
+	{From: 433, To: 433, Line: 10, Col: 1, Construct: "set"},
+	{From: 435, To: 438, Line: 12, Col: 1, Construct: "if"},
+	{From: 437, To: 437, Line: 13, Col: 1, Construct: "set"},
+	{From: 440, To: 440, Line: 15, Col: 1, Construct: "set"},
+	{From: 442, To: 442, Line: 25, Col: 1, Construct: "set"},
+	{From: 444, To: 453, Line: 26, Col: 1, Construct: "for"},
+	{From: 449, To: 452, Line: 27, Col: 5, Construct: "if"},
+	{From: 451, To: 451, Line: 28, Col: 9, Construct: "set"},
+	{From: 455, To: 458, Line: 32, Col: 1, Construct: "if"},
+	{From: 457, To: 457, Line: 33, Col: 5, Construct: "set"},
+	{From: 460, To: 470, Line: 36, Col: 1, Construct: "if"},
+	{From: 463, To: 463, Line: 37, Col: 1, Construct: "set"},
+	{From: 465, To: 465, Line: 38, Col: 1, Construct: "set"},
+	{From: 469, To: 469, Line: 40, Col: 1, Construct: "set"},
+	{From: 472, To: 475, Line: 43, Col: 1, Construct: "if"},
+	{From: 474, To: 474, Line: 44, Col: 1, Construct: "set"},
+	{From: 477, To: 495, Line: 47, Col: 1, Construct: "macro"},
+	{From: 480, To: 494, Line: 48, Col: 5, Construct: "if"},
+	{From: 482, To: 494, Line: 49, Col: 9, Construct: "if"},
+	{From: 485, To: 494, Line: 50, Col: 9, Construct: "if"},
+	{From: 488, To: 494, Line: 51, Col: 9, Construct: "if"},
+	{From: 497, To: 507, Line: 55, Col: 1, Construct: "if"},
+	{From: 499, To: 499, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 503, To: 506, Line: 58, Col: 1, Construct: "if"},
+	{From: 505, To: 505, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 509, To: 608, Line: 62, Col: 1, Construct: "if"},
+	{From: 512, To: 512, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 516, To: 607, Line: 67, Col: 1, Construct: "for"},
+	{From: 524, To: 526, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 528, To: 546, Line: 72, Col: 1, Construct: "for"},
+	{From: 535, To: 536, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 538, To: 540, Line: 73, Col: 22, Construct: "{{ }}"},
+	{From: 542, To: 544, Line: 73, Col: 46, Construct: "if"},
+	{From: 548, To: 549, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 551, To: 581, Line: 79, Col: 5, Construct: "if"},
+	{From: 554, To: 579, Line: 81, Col: 5, Construct: "for"},
+	{From: 560, To: 561, Line: 83, Col: 7, Construct: "{{ }}"},
+	{From: 563, To: 566, Line: 83, Col: 19, Construct: "{{ }}"},
+	{From: 568, To: 574, Line: 84, Col: 7, Construct: "if"},
+	{From: 576, To: 578, Line: 85, Col: 7, Construct: "{{ }}"},
+	{From: 583, To: 606, Line: 90, Col: 5, Construct: "if"},
+	{From: 587, To: 604, Line: 94, Col: 5, Construct: "for"},
+	{From: 593, To: 594, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 596, To: 599, Line: 96, Col: 19, Construct: "{{ }}"},
+	{From: 601, To: 603, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 610, To: 612, Line: 104, Col: 1, Construct: "if"},
+	{From: 614, To: 617, Line: 109, Col: 1, Construct: "if"},
+	{From: 616, To: 616, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 619, To: 644, Line: 113, Col: 1, Construct: "if"},
+	{From: 621, To: 643, Line: 114, Col: 1, Construct: "if"},
+	{From: 623, To: 624, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 626, To: 626, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 627, To: 643, Line: 118, Col: 5, Construct: "if"},
+	{From: 630, To: 631, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 633, To: 634, Line: 120, Col: 166, Construct: "{{ }}"},
+	{From: 636, To: 637, Line: 120, Col: 244, Construct: "{{ }}"},
+	{From: 639, To: 640, Line: 120, Col: 367, Construct: "{{ }}"},
+	{From: 642, To: 642, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 646, To: 722, Line: 125, Col: 1, Construct: "for"},
+	{From: 648, To: 721, Line: 126, Col: 1, Construct: "if"},
+	{From: 651, To: 651, Line: 130, Col: 1, Construct: "{{ }}"},
+	{From: 653, To: 657, Line: 131, Col: 1, Construct: "if"},
+	{From: 656, To: 656, Line: 132, Col: 1, Construct: "{{ }}"},
+	{From: 659, To: 663, Line: 134, Col: 1, Construct: "if"},
+	{From: 662, To: 662, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 665, To: 694, Line: 137, Col: 1, Construct: "for"},
+	{From: 667, To: 671, Line: 138, Col: 1, Construct: "if"},
+	{From: 670, To: 670, Line: 138, Col: 40, Construct: "set"},
+	{From: 673, To: 673, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 675, To: 691, Line: 140, Col: 1, Construct: "if"},
+	{From: 678, To: 690, Line: 141, Col: 1, Construct: "for"},
+	{From: 683, To: 683, Line: 142, Col: 1, Construct: "{{ }}"},
+	{From: 685, To: 687, Line: 143, Col: 1, Construct: "set"},
+	{From: 689, To: 689, Line: 144, Col: 1, Construct: "{{ }}"},
+	{From: 693, To: 693, Line: 147, Col: 1, Construct: "{{ }}"},
+	{From: 696, To: 696, Line: 149, Col: 1, Construct: "{{ }}"},
+	{From: 697, To: 721, Line: 150, Col: 5, Construct: "if"},
+	{From: 700, To: 700, Line: 151, Col: 1, Construct: "{{ }}"},
+	{From: 701, To: 721, Line: 152, Col: 5, Construct: "if"},
+	{From: 704, To: 704, Line: 153, Col: 1, Construct: "{{ }}"},
+	{From: 706, To: 710, Line: 154, Col: 1, Construct: "if"},
+	{From: 709, To: 709, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 712, To: 716, Line: 157, Col: 1, Construct: "if"},
+	{From: 715, To: 715, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 720, To: 720, Line: 162, Col: 1, Construct: "{{ }}"},
+	{From: 724, To: 732, Line: 166, Col: 1, Construct: "if"},
+	{From: 726, To: 726, Line: 167, Col: 1, Construct: "{{ }}"},
+	{From: 728, To: 731, Line: 168, Col: 1, Construct: "if"},
+	{From: 730, To: 730, Line: 169, Col: 1, Construct: "{{ }}"},
 }

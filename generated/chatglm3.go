@@ -28,12 +28,13 @@ var Chatglm3 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "chatglm3.jinja",
-	Func:   renderChatglm3,
-	Name:   "chatglm3",
-	Origin: "builtin/chatglm3.jinja",
-	SHA256: "c2b2fc03e8f513df8dfbd193304f79e57a388b21e627953f5e30bd689e1062c5",
-	Spans:  spansChatglm3,
+	File:      "chatglm3.jinja",
+	Func:      renderChatglm3,
+	LlamaFunc: renderChatglm3Llama,
+	Name:      "chatglm3",
+	Origin:    "builtin/chatglm3.jinja",
+	SHA256:    "c2b2fc03e8f513df8dfbd193304f79e57a388b21e627953f5e30bd689e1062c5",
+	Spans:     spansChatglm3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,9 +58,25 @@ func renderChatglm3(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|assistant|>")
 }
 
+// renderChatglm3Llama renders chatglm3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderChatglm3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderChatglm3Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	w.WriteString("[gMASK]sop")
+	// chatglm3.jinja:9:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// chatglm3.jinja:10:1 {{- '<|' + message['role'] + '|>\n ' + message['content'] }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n ")), runtime.LlamaItemStr(message, "content")))
+	}
+	w.WriteString("<|assistant|>")
+}
+
 // spansChatglm3 is the position table of chatglm3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansChatglm3 = []runtime.Span{
-	{From: 50, To: 57, Line: 9, Col: 1, Construct: "for"},
-	{From: 52, To: 55, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 58, Line: 9, Col: 1, Construct: "for"},
+	{From: 53, To: 56, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 72, Line: 9, Col: 1, Construct: "for"},
+	{From: 70, To: 70, Line: 10, Col: 1, Construct: "{{ }}"},
 }

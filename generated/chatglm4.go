@@ -28,12 +28,13 @@ var Chatglm4 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "chatglm4.jinja",
-	Func:   renderChatglm4,
-	Name:   "chatglm4",
-	Origin: "builtin/chatglm4.jinja",
-	SHA256: "639eca8a7d9e4e10c41763cd6fc8d56dca9837e5e39e37370ba17e4e56f667c7",
-	Spans:  spansChatglm4,
+	File:      "chatglm4.jinja",
+	Func:      renderChatglm4,
+	LlamaFunc: renderChatglm4Llama,
+	Name:      "chatglm4",
+	Origin:    "builtin/chatglm4.jinja",
+	SHA256:    "639eca8a7d9e4e10c41763cd6fc8d56dca9837e5e39e37370ba17e4e56f667c7",
+	Spans:     spansChatglm4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,9 +58,25 @@ func renderChatglm4(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|assistant|>\n")
 }
 
+// renderChatglm4Llama renders chatglm4.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderChatglm4 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderChatglm4Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	w.WriteString("[gMASK]<sop>")
+	// chatglm4.jinja:9:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// chatglm4.jinja:10:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")))
+	}
+	w.WriteString("<|assistant|>\n")
+}
+
 // spansChatglm4 is the position table of chatglm4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansChatglm4 = []runtime.Span{
-	{From: 50, To: 57, Line: 9, Col: 1, Construct: "for"},
-	{From: 52, To: 55, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 58, Line: 9, Col: 1, Construct: "for"},
+	{From: 53, To: 56, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 72, Line: 9, Col: 1, Construct: "for"},
+	{From: 70, To: 70, Line: 10, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Chatml = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "chatml.jinja",
-	Func:   renderChatml,
-	Name:   "chatml",
-	Origin: "builtin/chatml.jinja",
-	SHA256: "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
-	Spans:  spansChatml,
+	File:      "chatml.jinja",
+	Func:      renderChatml,
+	LlamaFunc: renderChatmlLlama,
+	Name:      "chatml",
+	Origin:    "builtin/chatml.jinja",
+	SHA256:    "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
+	Spans:     spansChatml,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,9 +58,24 @@ func renderChatml(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|im_start|>assistant\n")
 }
 
+// renderChatmlLlama renders chatml.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderChatml with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderChatmlLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// chatml.jinja:8:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// chatml.jinja:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>\n")))
+	}
+	w.WriteString("<|im_start|>assistant\n")
+}
+
 // spansChatml is the position table of chatml.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansChatml = []runtime.Span{
-	{From: 49, To: 57, Line: 8, Col: 1, Construct: "for"},
-	{From: 51, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 58, Line: 8, Col: 1, Construct: "for"},
+	{From: 52, To: 56, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 71, Line: 8, Col: 1, Construct: "for"},
+	{From: 69, To: 69, Line: 9, Col: 1, Construct: "{{ }}"},
 }

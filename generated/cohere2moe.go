@@ -28,12 +28,13 @@ var Cohere2MoE = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "Cohere2MoE.jinja",
-	Func:   renderCohere2MoE,
-	Name:   "Cohere2MoE",
-	Origin: "llama.cpp/Cohere2MoE.jinja",
-	SHA256: "d8366efb9f07c571da620ce6a924594fc52c80273a0fbb46a38b643972df95fd",
-	Spans:  spansCohere2MoE,
+	File:      "Cohere2MoE.jinja",
+	Func:      renderCohere2MoE,
+	LlamaFunc: renderCohere2MoELlama,
+	Name:      "Cohere2MoE",
+	Origin:    "llama.cpp/Cohere2MoE.jinja",
+	SHA256:    "d8366efb9f07c571da620ce6a924594fc52c80273a0fbb46a38b643972df95fd",
+	Spans:     spansCohere2MoE,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -626,164 +627,927 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderCohere2MoELlama renders Cohere2MoE.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderCohere2MoE with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
+	platformInstructionOverride := in.Lookup("platform_instruction_override")
+	reasoning := in.Lookup("reasoning")
+	reasoningEffort := in.Lookup("reasoning_effort")
+	grounding := in.Lookup("grounding")
+	var groundingEnabled runtime.Value
+	tools := in.Lookup("tools")
+	documents := in.Lookup("documents")
+	var toolsOrDocsExist runtime.Value
+	var renderToolsSection runtime.Value
+	var renderGrounding runtime.Value
+	var renderPlatformInstructionOverride runtime.Value
+	developerInstruction := in.Lookup("developer_instruction")
+	var hasDeveloperInstruction runtime.Value
+	var renderDeveloperInstruction runtime.Value
+	convertFirstSystemMsg := in.Lookup("convert_first_system_msg")
+	skipThinking := in.Lookup("skip_thinking")
+	bosToken := in.Lookup("bos_token")
+	printToolContent := runtime.Undefined("print_tool_content")
+	messages := in.Lookup("messages")
+	initialInstructionMessage := in.Lookup("initial_instruction_message")
+	responseFormat := in.Lookup("response_format")
+	var jsonObject runtime.Value
+	var jsonSchema runtime.Value
+	var jsonMode runtime.Value
+	regenToolCallIds := in.Lookup("regen_tool_call_ids")
+	var renderedPlatformTurnChunk runtime.Value
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
+	if !platformInstructionOverride.Truthy() {
+		// Cohere2MoE.jinja:2:1 {%- set platform_instruction_override -%}
+		mark := w.Mark()
+		w.WriteString("These instructions are always to be followed and cannot be overridden by subsequent system or user turns:\n- You will answer requests for educational, informative, or creative content related to safety categories. You will not provide content that is harmful or could be used to cause harm.\n\nThese instructions serve as your defaults, but they can be overridden in subsequent system or user turns:\n- Your name is North Mini Code.\n- You are a large language model built by Cohere.")
+		platformInstructionOverride = w.Cut(mark)
+	}
+	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
+	if !(!runtime.IsUndefined(reasoning)) {
+		if runtime.IsDefined(reasoningEffort) && runtime.EqStr(runtime.FilterLower(reasoningEffort), "none") {
+			reasoning = runtime.Bool(false)
+		} else {
+			reasoning = runtime.Bool(true)
+		}
+	}
+	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
+	grounding = runtime.FilterUpper(runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil))
+	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
+	groundingEnabled = runtime.Bool(runtime.EqStr(grounding, "ENABLED"))
+	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
+	toolsOrDocsExist = runtime.Or(tools, func() runtime.Value {
+		return documents
+	})
+	// Cohere2MoE.jinja:15:1 {%- set render_tools_section = true %}
+	renderToolsSection = runtime.Bool(true)
+	// Cohere2MoE.jinja:16:1 {%- set render_grounding = grounding_enabled and tools_or_docs_exist %}
+	renderGrounding = runtime.And(groundingEnabled, func() runtime.Value {
+		return toolsOrDocsExist
+	})
+	// Cohere2MoE.jinja:17:1 {%- set render_platform_instruction_override = true if platform_instruction_override else false %}
+	if platformInstructionOverride.Truthy() {
+		renderPlatformInstructionOverride = runtime.Bool(true)
+	} else {
+		renderPlatformInstructionOverride = runtime.Bool(false)
+	}
+	// Cohere2MoE.jinja:18:1 {%- set has_developer_instruction = developer_instruction or developer_instruction == "" %}
+	hasDeveloperInstruction = runtime.Or(developerInstruction, func() runtime.Value {
+		return runtime.Bool(runtime.EqStr(developerInstruction, ""))
+	})
+	// Cohere2MoE.jinja:19:1 {%- set render_developer_instruction = true if developer_instruction else false %}
+	if developerInstruction.Truthy() {
+		renderDeveloperInstruction = runtime.Bool(true)
+	} else {
+		renderDeveloperInstruction = runtime.Bool(false)
+	}
+	// Cohere2MoE.jinja:20:1 {%- set convert_first_system_msg = convert_first_system_msg | default(true) -%}
+	convertFirstSystemMsg = runtime.FilterDefault(convertFirstSystemMsg, []runtime.Value{runtime.Bool(true)}, nil)
+	// Cohere2MoE.jinja:21:1 {%- set skip_thinking = skip_thinking | default(false) -%}
+	skipThinking = runtime.FilterDefault(skipThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	// Cohere2MoE.jinja:22:1 {{ bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
+	documentTurn := func(documents runtime.Value) {
+		documents = runtime.Param(documents, "documents")
+		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+		// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
+		if !skipThinking.Truthy() {
+			w.WriteString("<|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|>")
+		}
+		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
+		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
+		items := runtime.Iterate(w, runtime.LlamaIterable(documents))
+		for i := range items {
+			doc := items[i]
+			var docVal runtime.Value
+			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
+			docData := runtime.LlamaAttr(doc, "data")
+			if docData.Truthy() {
+				docVal = docData
+			} else {
+				docVal = doc
+			}
+			w.WriteString("\n            \"")
+			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
+			runtime.LlamaWrite(w, runtime.Int(int64(i)))
+			w.WriteString("\": ")
+			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(docVal, nil, nil))
+			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
+			if !(i == len(items)-1) {
+				w.WriteString(",")
+			}
+		}
+		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
+	}
+	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	toolCallIdToInt := func(messages, toolCallId runtime.Value) {
+		messages = runtime.Param(messages, "messages")
+		toolCallId = runtime.Param(toolCallId, "tool_call_id")
+		var counter runtime.Value
+		var toolCallIdSeen runtime.Value
+		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
+		if regenToolCallIds.Truthy() {
+			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
+			counter = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
+			toolCallIdSeen = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
+			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
+				msgToolCalls := runtime.LlamaAttr(msg, "tool_calls")
+				if msgToolCalls.Truthy() {
+					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
+					for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(msgToolCalls)) {
+						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
+						if runtime.Eq(runtime.LlamaAttr(toolCall, "id"), toolCallId) && !runtime.LlamaAttr(toolCallIdSeen, "value").Truthy() {
+							// Cohere2MoE.jinja:50:21 {{ counter.value }}
+							runtime.LlamaWrite(w, runtime.LlamaAttr(counter, "value"))
+							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
+							runtime.CheckNamespace(toolCallIdSeen)
+							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
+							runtime.SetAttr(toolCallIdSeen, "value", runtime.Bool(true))
+						}
+						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
+						runtime.CheckNamespace(counter)
+						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
+						runtime.SetAttr(counter, "value", runtime.LlamaAdd(runtime.LlamaAttr(counter, "value"), runtime.Int(1)))
+					}
+				}
+			}
+		} else {
+			// Cohere2MoE.jinja:57:5 {%- else -%}
+			// Cohere2MoE.jinja:58:5 {{ tool_call_id }}
+			runtime.LlamaWrite(w, toolCallId)
+		}
+	}
+	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
+	formatToolMessage := func(messages, toolMsg runtime.Value) {
+		messages = runtime.Param(messages, "messages")
+		toolMsg = runtime.Param(toolMsg, "tool_msg")
+		var textWrapper runtime.Value
+		w.WriteString("{\n        \"tool_call_id\": \"")
+		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			toolCallIdToInt(messages, runtime.LlamaAttr(toolMsg, "tool_call_id"))
+		}))
+		w.WriteString("\",\n        \"results\": {")
+		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
+		toolMsgContent := runtime.LlamaAttr(toolMsg, "content")
+		if runtime.IsMapping(toolMsgContent) || runtime.IsString(toolMsgContent) {
+			w.WriteString("\n")
+			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
+			if runtime.IsString(toolMsgContent) {
+				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
+				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsgContent)
+			} else {
+				// Cohere2MoE.jinja:69:17 {%- else -%}
+				// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
+				textWrapper = toolMsgContent
+			}
+			w.WriteString("            \"0\": ")
+			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(textWrapper, nil, nil))
+		} else {
+			// Cohere2MoE.jinja:73:13 {%- else %}
+			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
+			items := runtime.Iterate(w, runtime.LlamaIterable(toolMsgContent))
+			for i := range items {
+				content := items[i]
+				w.WriteString("\n            \"")
+				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
+				runtime.LlamaWrite(w, runtime.Int(int64(i)))
+				w.WriteString("\": ")
+				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
+				runtime.LlamaWrite(w, runtime.Call(printToolContent, []runtime.Value{content}, nil))
+				// Cohere2MoE.jinja:76:67 {% if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",")
+				}
+			}
+		}
+		w.WriteString("\n        },\n        \"is_error\": null\n    }")
+	}
+	// Cohere2MoE.jinja:84:1 {%- macro print_tool_content(item) %}
+	printToolContent = runtime.NewMacro(w, &runtime.MacroSpec{
+		Name:   "print_tool_content",
+		Params: []string{"item"},
+	}, func(args []runtime.Value) {
+		item := runtime.Param(args[0], "item")
+		var textWrapper runtime.Value
+		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
+		itemType := runtime.LlamaAttr(item, "type")
+		if runtime.EqStr(runtime.FilterLower(itemType), "text") {
+			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
+			textWrapper = runtime.DictOf(runtime.Str("content"), runtime.LlamaAttr(item, "text"))
+			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(textWrapper, nil, nil))
+		} else if (runtime.EqStr(runtime.FilterLower(itemType), "document") && runtime.LlamaAttr(item, "document").Truthy()) && runtime.LlamaIn(runtime.Str("data"), runtime.LlamaAttr(item, "document")) {
+			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
+			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(runtime.LlamaAttr(item, "document"), "data"), nil, nil))
+		} else {
+			// Cohere2MoE.jinja:90:5 {%- else -%}
+			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(item, nil, nil))
+		}
+	})
+	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
+	printMsg := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
+		var lastWasText runtime.Value
+		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
+		if runtime.IsString(msg) {
+			w.WriteString("<|START_TEXT|>")
+			// Cohere2MoE.jinja:96:15 {{ msg }}
+			runtime.LlamaWrite(w, msg)
+			w.WriteString("<|END_TEXT|>")
+		} else if runtime.IsString(runtime.LlamaAttr(msg, "content")) {
+			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
+			w.WriteString("<|START_TEXT|>")
+			// Cohere2MoE.jinja:98:15 {{ msg.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(msg, "content"))
+			w.WriteString("<|END_TEXT|>")
+		} else {
+			// Cohere2MoE.jinja:99:9 {%- else %}
+			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
+			lastWasText = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(msg, "content")))
+			for i := range items {
+				content := items[i]
+				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
+				contentType := runtime.LlamaAttr(content, "type")
+				if runtime.EqStr(runtime.FilterLower(contentType), "text") {
+					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
+					if !runtime.LlamaAttr(lastWasText, "value").Truthy() {
+						w.WriteString("<|START_TEXT|>")
+					}
+					// Cohere2MoE.jinja:106:5 {{ content.text }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(content, "text"))
+					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
+					if i == len(items)-1 {
+						w.WriteString("<|END_TEXT|>")
+					}
+					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
+					runtime.CheckNamespace(lastWasText)
+					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
+					runtime.SetAttr(lastWasText, "value", runtime.Bool(true))
+				} else {
+					// Cohere2MoE.jinja:111:17 {%- else -%}
+					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
+					if runtime.LlamaAttr(lastWasText, "value").Truthy() {
+						w.WriteString("<|END_TEXT|>")
+					}
+					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
+					runtime.CheckNamespace(lastWasText)
+					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
+					runtime.SetAttr(lastWasText, "value", runtime.Bool(false))
+				}
+				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
+				if runtime.EqStr(runtime.FilterLower(contentType), "image") {
+					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
+					contentData := runtime.LlamaAttr(content, "data")
+					if contentData.Truthy() {
+						// Cohere2MoE.jinja:119:1 {{ content.data }}
+						runtime.LlamaWrite(w, contentData)
+					} else {
+						// Cohere2MoE.jinja:120:21 {%- else -%}
+						w.WriteString("<|IMG_PATCH|>")
+					}
+				}
+			}
+		}
+	}
+	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
+	printThinking := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
+		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
+		msgReasoning := runtime.LlamaAttr(msg, "reasoning")
+		if msgReasoning.Truthy() {
+			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
+			runtime.LlamaWrite(w, msgReasoning)
+		} else if runtime.LlamaAttr(msg, "reasoning_content").Truthy() {
+			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
+			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(msg, "reasoning_content"))
+		} else if runtime.LlamaAttr(msg, "thinking").Truthy() {
+			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
+			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(msg, "thinking"))
+		} else if runtime.LlamaAttr(msg, "content").Truthy() && runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(msg, "content"), 0), "thinking").Truthy() {
+			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
+			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(msg, "content"), 0), "thinking"))
+		}
+	}
+	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
+	if ((messages.Truthy() && runtime.EqStr(runtime.FilterLower(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
+		developerInstruction = runtime.LlamaItemInt(messages, 0)
+		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
+		renderDeveloperInstruction = runtime.Bool(true)
+		// Cohere2MoE.jinja:138:216 {%- set initial_instruction_message = true %}
+		initialInstructionMessage = runtime.Bool(true)
+	}
+	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
+	if responseFormat.Truthy() && runtime.EqStr(runtime.LlamaAttr(responseFormat, "type"), "json_object") {
+		jsonObject = runtime.Bool(true)
+	} else {
+		jsonObject = runtime.Bool(false)
+	}
+	// Cohere2MoE.jinja:140:1 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
+	jsonSchema = runtime.IfElse(responseFormat.Truthy(), func() runtime.Value {
+		return runtime.Or(runtime.LlamaAttr(responseFormat, "json_schema"), func() runtime.Value {
+			return runtime.LlamaAttr(responseFormat, "schema")
+		})
+	}, func() runtime.Value {
+		return runtime.NoElse(140)
+	})
+	// Cohere2MoE.jinja:141:1 {%- set json_mode = json_object or json_schema %}
+	jsonMode = runtime.Or(jsonObject, func() runtime.Value {
+		return jsonSchema
+	})
+	// Cohere2MoE.jinja:142:1 {%- set tool_idx = namespace(value=0) %}
+	toolIdxValue := runtime.Int(0)
+	// Cohere2MoE.jinja:143:1 {%- set tool_ids_seen = namespace(value=[]) %}
+	toolIdsSeenValue := runtime.NewList()
+	// Cohere2MoE.jinja:144:1 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
+	regenToolCallIds = runtime.FilterDefault(regenToolCallIds, []runtime.Value{runtime.Bool(true)}, nil)
+	// Cohere2MoE.jinja:145:1 {%- set sent_documents = namespace(value=false) -%}
+	sentDocumentsValue := false
+	// Cohere2MoE.jinja:147:1 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
+	if ((renderToolsSection.Truthy() || renderPlatformInstructionOverride.Truthy()) || renderGrounding.Truthy()) || jsonMode.Truthy() {
+		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TEXT|>")
+	} else if !renderDeveloperInstruction.Truthy() {
+		// Cohere2MoE.jinja:149:5 {%- elif not render_developer_instruction -%}
+		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
+	}
+	// Cohere2MoE.jinja:153:1 {%- set rendered_platform_turn_chunk = false %}
+	renderedPlatformTurnChunk = runtime.Bool(false)
+	// Cohere2MoE.jinja:155:1 {%- if render_platform_instruction_override -%}
+	if renderPlatformInstructionOverride.Truthy() {
+		// Cohere2MoE.jinja:156:1 {{ platform_instruction_override }}
+		runtime.LlamaWrite(w, platformInstructionOverride)
+		w.WriteString("\n")
+		// Cohere2MoE.jinja:157:1 {% set rendered_platform_turn_chunk = true %}
+		renderedPlatformTurnChunk = runtime.Bool(true)
+	}
+	// Cohere2MoE.jinja:161:1 {%- if render_grounding -%}
+	if renderGrounding.Truthy() {
+		// Cohere2MoE.jinja:162:1 {%- if rendered_platform_turn_chunk %}
+		if renderedPlatformTurnChunk.Truthy() {
+			w.WriteString("\n")
+		}
+		w.WriteString("Note that both your responses and reflections can be grounded. Grounding means you associate pieces of texts (called \"spans\") with those specific tool results that support them (called \"sources\"). And you use a pair of tags \"<co>\" and \"</co>\" to indicate when a span can be grounded onto a list of sources, listing them out in the closing tag. Sources from the same tool call are grouped together and listed as \"{tool_call_id}:[{list of result indices}]\", before they are joined together by \",\". E.g., \"<co>span</co: 0:[1,2],1:[0]>\" means that \"span\" is supported by result 1 and 2 from \"tool_call_id=0\" as well as result 0 from \"tool_call_id=1\".\n")
+		// Cohere2MoE.jinja:166:1 {% set rendered_platform_turn_chunk = true %}
+		renderedPlatformTurnChunk = runtime.Bool(true)
+	}
+	// Cohere2MoE.jinja:169:1 {%- if render_tools_section %}
+	if renderToolsSection.Truthy() {
+		// Cohere2MoE.jinja:170:1 {%- if rendered_platform_turn_chunk %}
+		if renderedPlatformTurnChunk.Truthy() {
+			w.WriteString("\n")
+		}
+		w.WriteString("# Available Tools\n```json\n[\n")
+		// Cohere2MoE.jinja:176:1 {% if tools_or_docs_exist %}
+		if toolsOrDocsExist.Truthy() {
+			// Cohere2MoE.jinja:177:1 {%- if documents %}
+			if documents.Truthy() {
+				w.WriteString("    {\"name\": \"direct-injected-document\", \"description\": \"This is a special tool to directly inject user-uploaded documents into the chat as additional context. DO NOT use this tool by yourself!\", \"parameters\": {\"type\": \"object\", \"properties\": {}, \"required\": []}, \"responses\": {\"200\": {\"description\": \"Successfully returned a list of chunked text snippets from the directly uploaded documents.\", \"content\": {\"application/json\": {\"schema\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"required\": [\"url\", \"snippet\"], \"properties\": {\"url\": {\"type\": \"string\", \"description\": \"The url of the uploaded document.\"}, \"snippet\": {\"type\": \"string\", \"description\": \"The text snippet for the returned document chunk.\"}}}}}}}}}")
+				// Cohere2MoE.jinja:179:5 {%- if tools %}
+				if tools.Truthy() {
+					w.WriteString(",\n")
+				} else {
+					// Cohere2MoE.jinja:180:8 {% else %}
+					w.WriteString("\n")
+				}
+			}
+			// Cohere2MoE.jinja:184:1 {%- for tool in tools %}
+			items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+			for i := range items {
+				tool := items[i]
+				w.WriteString("    {\"name\": \"")
+				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
+				toolFunction := runtime.LlamaItemStr(tool, "function")
+				runtime.LlamaWrite(w, runtime.LlamaItemStr(toolFunction, "name"))
+				w.WriteString("\", \"description\": \"")
+				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
+				runtime.LlamaWrite(w, runtime.LlamaItemStr(toolFunction, "description"))
+				w.WriteString("\", \"parameters\": ")
+				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(toolFunction, "parameters"), nil, nil))
+				w.WriteString(", \"responses\": null}")
+				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",")
+				}
+				w.WriteString("\n")
+			}
+		} else {
+			// Cohere2MoE.jinja:189:5 {%- else %}
+			w.WriteString("\n")
+		}
+		w.WriteString("]\n```")
+		// Cohere2MoE.jinja:194:1 {%- set rendered_platform_turn_chunk = true %}
+		renderedPlatformTurnChunk = runtime.Bool(true)
+	}
+	// Cohere2MoE.jinja:197:1 {%- if json_mode -%}
+	if jsonMode.Truthy() {
+		// Cohere2MoE.jinja:198:1 {%- if rendered_platform_turn_chunk %}
+		if renderedPlatformTurnChunk.Truthy() {
+			w.WriteString("\n\n")
+		}
+		w.WriteString("When generating JSON objects, do not generate block markers. Generate an object directly without prefixing with ```json. Return only the JSON and nothing else.")
+		// Cohere2MoE.jinja:203:5 {%- if json_schema %}
+		if jsonSchema.Truthy() {
+			w.WriteString("\nYour output should adhere to the following json schema:\n")
+			// Cohere2MoE.jinja:206:1 {{ json_schema }}
+			runtime.LlamaWrite(w, jsonSchema)
+		}
+		// Cohere2MoE.jinja:208:1 {%- set rendered_platform_turn_chunk = true %}
+		renderedPlatformTurnChunk = runtime.Bool(true)
+	}
+	// Cohere2MoE.jinja:210:1 {%- if rendered_platform_turn_chunk -%}
+	if renderedPlatformTurnChunk.Truthy() {
+		w.WriteString("<|END_TEXT|><|END_OF_TURN_TOKEN|>")
+	} else if !renderDeveloperInstruction.Truthy() {
+		// Cohere2MoE.jinja:212:5 {%- elif not render_developer_instruction -%}
+		w.WriteString("<|END_OF_TURN_TOKEN|>")
+	}
+	// Cohere2MoE.jinja:215:1 {%- if render_developer_instruction -%}
+	if renderDeveloperInstruction.Truthy() {
+		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
+		// Cohere2MoE.jinja:216:40 {{ print_msg(developer_instruction) }}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			printMsg(developerInstruction)
+		}))
+		w.WriteString("<|END_OF_TURN_TOKEN|>")
+	}
+	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var msgRoleDowncased runtime.Value
+		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
+		msgRoleDowncased = runtime.FilterLower(runtime.LlamaAttr(message, "role"))
+		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
+		if runtime.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
+			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
+			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				printMsg(message)
+			}))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
+		} else if runtime.EqStr(msgRoleDowncased, "user") {
+			// Cohere2MoE.jinja:222:9 {%- elif msg_role_downcased == 'user' -%}
+			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
+			// Cohere2MoE.jinja:223:38 {{ print_msg(message) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				printMsg(message)
+			}))
+			w.WriteString("<|END_OF_TURN_TOKEN|>")
+			// Cohere2MoE.jinja:224:9 {%- if documents and not sent_documents.value %}
+			if documents.Truthy() && !sentDocumentsValue {
+				// Cohere2MoE.jinja:224:57 {%- set sent_documents.value = true %}
+				sentDocumentsValue = true
+				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
+				toolIdxValue = runtime.LlamaAdd(toolIdxValue, runtime.Int(1))
+				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					documentTurn(documents)
+				}))
+			}
+		} else if runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
+			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
+			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
+				if !skipThinking.Truthy() {
+					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
+					messageToolPlan := runtime.LlamaAttr(message, "tool_plan")
+					if messageToolPlan.Truthy() {
+						w.WriteString("<|START_THINKING|>")
+						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
+						runtime.LlamaWrite(w, messageToolPlan)
+						w.WriteString("<|END_THINKING|>")
+					} else if ((runtime.LlamaAttr(message, "reasoning").Truthy() || runtime.LlamaAttr(message, "reasoning_content").Truthy()) || runtime.LlamaAttr(message, "thinking").Truthy()) || (runtime.LlamaAttr(message, "content").Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(message, "content"), 0), "type"), "thinking")) {
+						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
+						w.WriteString("<|START_THINKING|>")
+						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							printThinking(message)
+						}))
+						w.WriteString("<|END_THINKING|>")
+					}
+				}
+				w.WriteString("<|START_ACTION|>[")
+				// Cohere2MoE.jinja:235:13 {%- for tc in message.tool_calls %}
+				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				for i := range items {
+					tc := items[i]
+					w.WriteString("\n    {\"tool_call_id\": \"")
+					// Cohere2MoE.jinja:237:23 {%- if regen_tool_call_ids -%}
+					if regenToolCallIds.Truthy() {
+						// Cohere2MoE.jinja:237:53 {{ tool_idx.value }}
+						runtime.LlamaWrite(w, toolIdxValue)
+					} else {
+						// Cohere2MoE.jinja:237:77 {%- else -%}
+						// Cohere2MoE.jinja:237:85 {{ tc.id }}
+						runtime.LlamaWrite(w, runtime.LlamaAttr(tc, "id"))
+					}
+					w.WriteString("\", \"tool_name\": \"")
+					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
+					tcFunction := runtime.LlamaItemStr(tc, "function")
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(tcFunction, "name"))
+					w.WriteString("\", \"parameters\": ")
+					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
+					runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(tcFunction, "arguments"), nil, nil))
+					w.WriteString("}")
+					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
+					if !(i == len(items)-1) {
+						w.WriteString(",")
+					}
+					// Cohere2MoE.jinja:238:17 {%- set tool_idx.value = tool_idx.value + 1 %}
+					toolIdxValue = runtime.LlamaAdd(toolIdxValue, runtime.Int(1))
+				}
+				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
+			} else {
+				// Cohere2MoE.jinja:242:13 {%- else -%}
+				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
+				if (((runtime.LlamaAttr(message, "reasoning").Truthy() || runtime.LlamaAttr(message, "reasoning_content").Truthy()) || runtime.LlamaAttr(message, "thinking").Truthy()) || (runtime.LlamaAttr(message, "content").Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
+					w.WriteString("<|START_THINKING|>")
+					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						printThinking(message)
+					}))
+					w.WriteString("<|END_THINKING|>")
+				}
+				// Cohere2MoE.jinja:246:13 {{ print_msg(message) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					printMsg(message)
+				}))
+				w.WriteString("<|END_OF_TURN_TOKEN|>")
+			}
+		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.LlamaNotIn(runtime.LlamaAttr(message, "tool_call_id"), toolIdsSeenValue) {
+			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
+			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
+			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				formatToolMessage(messages, message)
+			}))
+			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
+			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None()))) {
+				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
+				if runtime.EqStr(runtime.FilterLower(runtime.LlamaAttr(msg, "role")), "tool") {
+					w.WriteString(",\n    ")
+					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						formatToolMessage(messages, msg)
+					}))
+					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
+					toolIdsSeenValue = runtime.LlamaAdd(toolIdsSeenValue, runtime.NewList(runtime.LlamaAttr(msg, "tool_call_id")))
+				} else {
+					// Cohere2MoE.jinja:256:17 {%- else %}
+					break
+				}
+			}
+			w.WriteString("\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
+		}
+	}
+	// Cohere2MoE.jinja:263:14 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+		// Cohere2MoE.jinja:263:86 {% if reasoning %}
+		if reasoning.Truthy() {
+			w.WriteString("<|START_THINKING|>")
+		} else {
+			// Cohere2MoE.jinja:263:125 {% else %}
+			w.WriteString("<|START_THINKING|><|END_THINKING|>")
+		}
+	}
+}
+
 // spansCohere2MoE is the position table of Cohere2MoE.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansCohere2MoE = []runtime.Span{
-	{From: 75, To: 80, Line: 1, Col: 1, Construct: "if"},
-	{From: 77, To: 79, Line: 2, Col: 1, Construct: "set"},
-	{From: 82, To: 88, Line: 11, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 12, Col: 1, Construct: "set"},
-	{From: 92, To: 92, Line: 13, Col: 1, Construct: "set"},
-	{From: 94, To: 96, Line: 14, Col: 1, Construct: "set"},
-	{From: 98, To: 98, Line: 15, Col: 1, Construct: "set"},
-	{From: 100, To: 102, Line: 16, Col: 1, Construct: "set"},
-	{From: 104, To: 108, Line: 17, Col: 1, Construct: "set"},
-	{From: 110, To: 112, Line: 18, Col: 1, Construct: "set"},
-	{From: 114, To: 118, Line: 19, Col: 1, Construct: "set"},
-	{From: 120, To: 120, Line: 20, Col: 1, Construct: "set"},
-	{From: 122, To: 122, Line: 21, Col: 1, Construct: "set"},
-	{From: 124, To: 124, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 126, To: 158, Line: 23, Col: 1, Construct: "macro"},
-	{From: 130, To: 133, Line: 25, Col: 41, Construct: "if"},
-	{From: 135, To: 157, Line: 31, Col: 1, Construct: "for"},
-	{From: 140, To: 146, Line: 32, Col: 1, Construct: "set"},
-	{From: 148, To: 149, Line: 34, Col: 14, Construct: "{{ }}"},
-	{From: 151, To: 151, Line: 34, Col: 34, Construct: "{{ }}"},
-	{From: 153, To: 155, Line: 34, Col: 54, Construct: "if"},
-	{From: 160, To: 199, Line: 42, Col: 1, Construct: "macro"},
-	{From: 166, To: 198, Line: 43, Col: 1, Construct: "if"},
-	{From: 168, To: 168, Line: 44, Col: 5, Construct: "set"},
-	{From: 170, To: 170, Line: 45, Col: 5, Construct: "set"},
-	{From: 172, To: 193, Line: 46, Col: 5, Construct: "for"},
-	{From: 174, To: 192, Line: 47, Col: 9, Construct: "if"},
-	{From: 177, To: 191, Line: 48, Col: 13, Construct: "for"},
-	{From: 179, To: 186, Line: 49, Col: 17, Construct: "if"},
-	{From: 181, To: 181, Line: 50, Col: 21, Construct: "{{ }}"},
-	{From: 183, To: 183, Line: 50, Col: 21, Construct: "set"},
-	{From: 185, To: 185, Line: 51, Col: 21, Construct: "set"},
-	{From: 188, To: 188, Line: 51, Col: 21, Construct: "set"},
-	{From: 190, To: 190, Line: 53, Col: 17, Construct: "set"},
-	{From: 197, To: 197, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 201, To: 244, Line: 61, Col: 1, Construct: "macro"},
-	{From: 207, To: 208, Line: 63, Col: 26, Construct: "{{ }}"},
-	{From: 210, To: 243, Line: 65, Col: 9, Construct: "if"},
-	{From: 214, To: 222, Line: 67, Col: 13, Construct: "if"},
-	{From: 216, To: 216, Line: 68, Col: 17, Construct: "set"},
-	{From: 220, To: 220, Line: 70, Col: 17, Construct: "set"},
-	{From: 224, To: 224, Line: 72, Col: 18, Construct: "{{ }}"},
-	{From: 228, To: 241, Line: 74, Col: 13, Construct: "for"},
-	{From: 233, To: 234, Line: 76, Col: 14, Construct: "{{ }}"},
-	{From: 236, To: 236, Line: 76, Col: 34, Construct: "{{ }}"},
-	{From: 238, To: 240, Line: 76, Col: 67, Construct: "if"},
-	{From: 246, To: 268, Line: 84, Col: 1, Construct: "macro"},
-	{From: 253, To: 267, Line: 85, Col: 1, Construct: "if"},
-	{From: 256, To: 256, Line: 86, Col: 1, Construct: "set"},
-	{From: 258, To: 258, Line: 87, Col: 1, Construct: "{{ }}"},
-	{From: 259, To: 267, Line: 88, Col: 5, Construct: "if"},
-	{From: 262, To: 262, Line: 89, Col: 1, Construct: "{{ }}"},
-	{From: 266, To: 266, Line: 91, Col: 1, Construct: "{{ }}"},
-	{From: 270, To: 335, Line: 94, Col: 1, Construct: "macro"},
-	{From: 274, To: 334, Line: 95, Col: 5, Construct: "if"},
-	{From: 277, To: 278, Line: 96, Col: 15, Construct: "{{ }}"},
-	{From: 279, To: 334, Line: 97, Col: 9, Construct: "if"},
-	{From: 283, To: 284, Line: 98, Col: 15, Construct: "{{ }}"},
-	{From: 288, To: 288, Line: 100, Col: 9, Construct: "set"},
-	{From: 290, To: 333, Line: 101, Col: 9, Construct: "for"},
-	{From: 294, To: 320, Line: 102, Col: 13, Construct: "if"},
-	{From: 297, To: 299, Line: 103, Col: 17, Construct: "if"},
-	{From: 301, To: 301, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 303, To: 305, Line: 107, Col: 17, Construct: "if"},
-	{From: 307, To: 307, Line: 107, Col: 17, Construct: "set"},
-	{From: 309, To: 309, Line: 110, Col: 17, Construct: "set"},
-	{From: 313, To: 315, Line: 112, Col: 17, Construct: "if"},
-	{From: 317, To: 317, Line: 112, Col: 17, Construct: "set"},
-	{From: 319, To: 319, Line: 115, Col: 17, Construct: "set"},
-	{From: 322, To: 332, Line: 117, Col: 13, Construct: "if"},
-	{From: 324, To: 331, Line: 118, Col: 17, Construct: "if"},
-	{From: 327, To: 327, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 337, To: 357, Line: 127, Col: 1, Construct: "macro"},
-	{From: 340, To: 356, Line: 128, Col: 5, Construct: "if"},
-	{From: 343, To: 343, Line: 129, Col: 1, Construct: "{{ }}"},
-	{From: 344, To: 356, Line: 130, Col: 9, Construct: "if"},
-	{From: 347, To: 347, Line: 131, Col: 1, Construct: "{{ }}"},
-	{From: 348, To: 356, Line: 132, Col: 9, Construct: "if"},
-	{From: 351, To: 351, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 352, To: 356, Line: 134, Col: 9, Construct: "if"},
-	{From: 355, To: 355, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 359, To: 366, Line: 138, Col: 1, Construct: "if"},
-	{From: 361, To: 361, Line: 138, Col: 124, Construct: "set"},
-	{From: 363, To: 363, Line: 138, Col: 170, Construct: "set"},
-	{From: 365, To: 365, Line: 138, Col: 216, Construct: "set"},
-	{From: 368, To: 372, Line: 139, Col: 1, Construct: "set"},
-	{From: 374, To: 380, Line: 140, Col: 1, Construct: "set"},
-	{From: 382, To: 384, Line: 141, Col: 1, Construct: "set"},
-	{From: 386, To: 386, Line: 142, Col: 1, Construct: "set"},
-	{From: 388, To: 388, Line: 143, Col: 1, Construct: "set"},
-	{From: 390, To: 390, Line: 144, Col: 1, Construct: "set"},
-	{From: 392, To: 392, Line: 145, Col: 1, Construct: "set"},
-	{From: 394, To: 399, Line: 147, Col: 1, Construct: "if"},
-	{From: 396, To: 399, Line: 149, Col: 5, Construct: "if"},
-	{From: 401, To: 401, Line: 153, Col: 1, Construct: "set"},
-	{From: 403, To: 409, Line: 155, Col: 1, Construct: "if"},
-	{From: 405, To: 406, Line: 156, Col: 1, Construct: "{{ }}"},
-	{From: 408, To: 408, Line: 157, Col: 1, Construct: "set"},
-	{From: 411, To: 419, Line: 161, Col: 1, Construct: "if"},
-	{From: 413, To: 416, Line: 162, Col: 1, Construct: "if"},
-	{From: 418, To: 418, Line: 166, Col: 1, Construct: "set"},
-	{From: 421, To: 468, Line: 169, Col: 1, Construct: "if"},
-	{From: 423, To: 426, Line: 170, Col: 1, Construct: "if"},
-	{From: 428, To: 465, Line: 176, Col: 1, Construct: "if"},
-	{From: 430, To: 439, Line: 177, Col: 1, Construct: "if"},
-	{From: 433, To: 438, Line: 179, Col: 5, Construct: "if"},
-	{From: 441, To: 460, Line: 184, Col: 1, Construct: "for"},
-	{From: 446, To: 448, Line: 185, Col: 15, Construct: "{{ }}"},
-	{From: 450, To: 451, Line: 185, Col: 64, Construct: "{{ }}"},
-	{From: 453, To: 454, Line: 185, Col: 118, Construct: "{{ }}"},
-	{From: 456, To: 459, Line: 186, Col: 5, Construct: "if"},
-	{From: 467, To: 467, Line: 194, Col: 1, Construct: "set"},
-	{From: 470, To: 484, Line: 197, Col: 1, Construct: "if"},
-	{From: 472, To: 475, Line: 198, Col: 1, Construct: "if"},
-	{From: 477, To: 481, Line: 203, Col: 5, Construct: "if"},
-	{From: 480, To: 480, Line: 206, Col: 1, Construct: "{{ }}"},
-	{From: 483, To: 483, Line: 208, Col: 1, Construct: "set"},
-	{From: 486, To: 491, Line: 210, Col: 1, Construct: "if"},
-	{From: 488, To: 491, Line: 212, Col: 5, Construct: "if"},
-	{From: 493, To: 498, Line: 215, Col: 1, Construct: "if"},
-	{From: 496, To: 497, Line: 216, Col: 40, Construct: "{{ }}"},
-	{From: 500, To: 615, Line: 218, Col: 1, Construct: "for"},
-	{From: 505, To: 505, Line: 219, Col: 5, Construct: "set"},
-	{From: 507, To: 614, Line: 220, Col: 5, Construct: "if"},
-	{From: 510, To: 511, Line: 221, Col: 40, Construct: "{{ }}"},
-	{From: 512, To: 614, Line: 222, Col: 9, Construct: "if"},
-	{From: 516, To: 517, Line: 223, Col: 38, Construct: "{{ }}"},
-	{From: 519, To: 526, Line: 224, Col: 9, Construct: "if"},
-	{From: 521, To: 521, Line: 224, Col: 57, Construct: "set"},
-	{From: 523, To: 523, Line: 224, Col: 95, Construct: "set"},
-	{From: 525, To: 525, Line: 224, Col: 140, Construct: "{{ }}"},
-	{From: 527, To: 614, Line: 225, Col: 9, Construct: "if"},
-	{From: 531, To: 593, Line: 227, Col: 9, Construct: "if"},
-	{From: 534, To: 550, Line: 228, Col: 13, Construct: "if"},
-	{From: 536, To: 548, Line: 229, Col: 17, Construct: "if"},
-	{From: 540, To: 541, Line: 230, Col: 39, Construct: "{{ }}"},
-	{From: 542, To: 548, Line: 231, Col: 21, Construct: "if"},
-	{From: 546, To: 547, Line: 232, Col: 39, Construct: "{{ }}"},
-	{From: 552, To: 580, Line: 235, Col: 13, Construct: "for"},
-	{From: 557, To: 565, Line: 237, Col: 23, Construct: "if"},
-	{From: 559, To: 559, Line: 237, Col: 53, Construct: "{{ }}"},
-	{From: 563, To: 563, Line: 237, Col: 85, Construct: "{{ }}"},
-	{From: 567, To: 569, Line: 237, Col: 126, Construct: "{{ }}"},
-	{From: 571, To: 572, Line: 237, Col: 171, Construct: "{{ }}"},
-	{From: 574, To: 576, Line: 237, Col: 212, Construct: "if"},
-	{From: 578, To: 578, Line: 238, Col: 17, Construct: "set"},
-	{From: 584, To: 589, Line: 243, Col: 13, Construct: "if"},
-	{From: 587, To: 588, Line: 244, Col: 35, Construct: "{{ }}"},
-	{From: 591, To: 592, Line: 246, Col: 13, Construct: "{{ }}"},
-	{From: 594, To: 614, Line: 248, Col: 9, Construct: "if"},
-	{From: 598, To: 598, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 600, To: 613, Line: 251, Col: 9, Construct: "for"},
-	{From: 602, To: 611, Line: 253, Col: 13, Construct: "if"},
-	{From: 605, To: 605, Line: 254, Col: 5, Construct: "{{ }}"},
-	{From: 607, To: 607, Line: 255, Col: 17, Construct: "set"},
-	{From: 617, To: 626, Line: 263, Col: 14, Construct: "if"},
-	{From: 620, To: 625, Line: 263, Col: 86, Construct: "if"},
+	{From: 76, To: 81, Line: 1, Col: 1, Construct: "if"},
+	{From: 78, To: 80, Line: 2, Col: 1, Construct: "set"},
+	{From: 83, To: 89, Line: 11, Col: 1, Construct: "set"},
+	{From: 91, To: 91, Line: 12, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 13, Col: 1, Construct: "set"},
+	{From: 95, To: 97, Line: 14, Col: 1, Construct: "set"},
+	{From: 99, To: 99, Line: 15, Col: 1, Construct: "set"},
+	{From: 101, To: 103, Line: 16, Col: 1, Construct: "set"},
+	{From: 105, To: 109, Line: 17, Col: 1, Construct: "set"},
+	{From: 111, To: 113, Line: 18, Col: 1, Construct: "set"},
+	{From: 115, To: 119, Line: 19, Col: 1, Construct: "set"},
+	{From: 121, To: 121, Line: 20, Col: 1, Construct: "set"},
+	{From: 123, To: 123, Line: 21, Col: 1, Construct: "set"},
+	{From: 125, To: 125, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 127, To: 159, Line: 23, Col: 1, Construct: "macro"},
+	{From: 131, To: 134, Line: 25, Col: 41, Construct: "if"},
+	{From: 136, To: 158, Line: 31, Col: 1, Construct: "for"},
+	{From: 141, To: 147, Line: 32, Col: 1, Construct: "set"},
+	{From: 149, To: 150, Line: 34, Col: 14, Construct: "{{ }}"},
+	{From: 152, To: 152, Line: 34, Col: 34, Construct: "{{ }}"},
+	{From: 154, To: 156, Line: 34, Col: 54, Construct: "if"},
+	{From: 161, To: 200, Line: 42, Col: 1, Construct: "macro"},
+	{From: 167, To: 199, Line: 43, Col: 1, Construct: "if"},
+	{From: 169, To: 169, Line: 44, Col: 5, Construct: "set"},
+	{From: 171, To: 171, Line: 45, Col: 5, Construct: "set"},
+	{From: 173, To: 194, Line: 46, Col: 5, Construct: "for"},
+	{From: 175, To: 193, Line: 47, Col: 9, Construct: "if"},
+	{From: 178, To: 192, Line: 48, Col: 13, Construct: "for"},
+	{From: 180, To: 187, Line: 49, Col: 17, Construct: "if"},
+	{From: 182, To: 182, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 50, Col: 21, Construct: "set"},
+	{From: 186, To: 186, Line: 51, Col: 21, Construct: "set"},
+	{From: 189, To: 189, Line: 51, Col: 21, Construct: "set"},
+	{From: 191, To: 191, Line: 53, Col: 17, Construct: "set"},
+	{From: 198, To: 198, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 202, To: 245, Line: 61, Col: 1, Construct: "macro"},
+	{From: 208, To: 209, Line: 63, Col: 26, Construct: "{{ }}"},
+	{From: 211, To: 244, Line: 65, Col: 9, Construct: "if"},
+	{From: 215, To: 223, Line: 67, Col: 13, Construct: "if"},
+	{From: 217, To: 217, Line: 68, Col: 17, Construct: "set"},
+	{From: 221, To: 221, Line: 70, Col: 17, Construct: "set"},
+	{From: 225, To: 225, Line: 72, Col: 18, Construct: "{{ }}"},
+	{From: 229, To: 242, Line: 74, Col: 13, Construct: "for"},
+	{From: 234, To: 235, Line: 76, Col: 14, Construct: "{{ }}"},
+	{From: 237, To: 237, Line: 76, Col: 34, Construct: "{{ }}"},
+	{From: 239, To: 241, Line: 76, Col: 67, Construct: "if"},
+	{From: 247, To: 269, Line: 84, Col: 1, Construct: "macro"},
+	{From: 254, To: 268, Line: 85, Col: 1, Construct: "if"},
+	{From: 257, To: 257, Line: 86, Col: 1, Construct: "set"},
+	{From: 259, To: 259, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 260, To: 268, Line: 88, Col: 5, Construct: "if"},
+	{From: 263, To: 263, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 267, To: 267, Line: 91, Col: 1, Construct: "{{ }}"},
+	{From: 271, To: 336, Line: 94, Col: 1, Construct: "macro"},
+	{From: 275, To: 335, Line: 95, Col: 5, Construct: "if"},
+	{From: 278, To: 279, Line: 96, Col: 15, Construct: "{{ }}"},
+	{From: 280, To: 335, Line: 97, Col: 9, Construct: "if"},
+	{From: 284, To: 285, Line: 98, Col: 15, Construct: "{{ }}"},
+	{From: 289, To: 289, Line: 100, Col: 9, Construct: "set"},
+	{From: 291, To: 334, Line: 101, Col: 9, Construct: "for"},
+	{From: 295, To: 321, Line: 102, Col: 13, Construct: "if"},
+	{From: 298, To: 300, Line: 103, Col: 17, Construct: "if"},
+	{From: 302, To: 302, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 304, To: 306, Line: 107, Col: 17, Construct: "if"},
+	{From: 308, To: 308, Line: 107, Col: 17, Construct: "set"},
+	{From: 310, To: 310, Line: 110, Col: 17, Construct: "set"},
+	{From: 314, To: 316, Line: 112, Col: 17, Construct: "if"},
+	{From: 318, To: 318, Line: 112, Col: 17, Construct: "set"},
+	{From: 320, To: 320, Line: 115, Col: 17, Construct: "set"},
+	{From: 323, To: 333, Line: 117, Col: 13, Construct: "if"},
+	{From: 325, To: 332, Line: 118, Col: 17, Construct: "if"},
+	{From: 328, To: 328, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 338, To: 358, Line: 127, Col: 1, Construct: "macro"},
+	{From: 341, To: 357, Line: 128, Col: 5, Construct: "if"},
+	{From: 344, To: 344, Line: 129, Col: 1, Construct: "{{ }}"},
+	{From: 345, To: 357, Line: 130, Col: 9, Construct: "if"},
+	{From: 348, To: 348, Line: 131, Col: 1, Construct: "{{ }}"},
+	{From: 349, To: 357, Line: 132, Col: 9, Construct: "if"},
+	{From: 352, To: 352, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 353, To: 357, Line: 134, Col: 9, Construct: "if"},
+	{From: 356, To: 356, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 360, To: 367, Line: 138, Col: 1, Construct: "if"},
+	{From: 362, To: 362, Line: 138, Col: 124, Construct: "set"},
+	{From: 364, To: 364, Line: 138, Col: 170, Construct: "set"},
+	{From: 366, To: 366, Line: 138, Col: 216, Construct: "set"},
+	{From: 369, To: 373, Line: 139, Col: 1, Construct: "set"},
+	{From: 375, To: 381, Line: 140, Col: 1, Construct: "set"},
+	{From: 383, To: 385, Line: 141, Col: 1, Construct: "set"},
+	{From: 387, To: 387, Line: 142, Col: 1, Construct: "set"},
+	{From: 389, To: 389, Line: 143, Col: 1, Construct: "set"},
+	{From: 391, To: 391, Line: 144, Col: 1, Construct: "set"},
+	{From: 393, To: 393, Line: 145, Col: 1, Construct: "set"},
+	{From: 395, To: 400, Line: 147, Col: 1, Construct: "if"},
+	{From: 397, To: 400, Line: 149, Col: 5, Construct: "if"},
+	{From: 402, To: 402, Line: 153, Col: 1, Construct: "set"},
+	{From: 404, To: 410, Line: 155, Col: 1, Construct: "if"},
+	{From: 406, To: 407, Line: 156, Col: 1, Construct: "{{ }}"},
+	{From: 409, To: 409, Line: 157, Col: 1, Construct: "set"},
+	{From: 412, To: 420, Line: 161, Col: 1, Construct: "if"},
+	{From: 414, To: 417, Line: 162, Col: 1, Construct: "if"},
+	{From: 419, To: 419, Line: 166, Col: 1, Construct: "set"},
+	{From: 422, To: 469, Line: 169, Col: 1, Construct: "if"},
+	{From: 424, To: 427, Line: 170, Col: 1, Construct: "if"},
+	{From: 429, To: 466, Line: 176, Col: 1, Construct: "if"},
+	{From: 431, To: 440, Line: 177, Col: 1, Construct: "if"},
+	{From: 434, To: 439, Line: 179, Col: 5, Construct: "if"},
+	{From: 442, To: 461, Line: 184, Col: 1, Construct: "for"},
+	{From: 447, To: 449, Line: 185, Col: 15, Construct: "{{ }}"},
+	{From: 451, To: 452, Line: 185, Col: 64, Construct: "{{ }}"},
+	{From: 454, To: 455, Line: 185, Col: 118, Construct: "{{ }}"},
+	{From: 457, To: 460, Line: 186, Col: 5, Construct: "if"},
+	{From: 468, To: 468, Line: 194, Col: 1, Construct: "set"},
+	{From: 471, To: 485, Line: 197, Col: 1, Construct: "if"},
+	{From: 473, To: 476, Line: 198, Col: 1, Construct: "if"},
+	{From: 478, To: 482, Line: 203, Col: 5, Construct: "if"},
+	{From: 481, To: 481, Line: 206, Col: 1, Construct: "{{ }}"},
+	{From: 484, To: 484, Line: 208, Col: 1, Construct: "set"},
+	{From: 487, To: 492, Line: 210, Col: 1, Construct: "if"},
+	{From: 489, To: 492, Line: 212, Col: 5, Construct: "if"},
+	{From: 494, To: 499, Line: 215, Col: 1, Construct: "if"},
+	{From: 497, To: 498, Line: 216, Col: 40, Construct: "{{ }}"},
+	{From: 501, To: 616, Line: 218, Col: 1, Construct: "for"},
+	{From: 506, To: 506, Line: 219, Col: 5, Construct: "set"},
+	{From: 508, To: 615, Line: 220, Col: 5, Construct: "if"},
+	{From: 511, To: 512, Line: 221, Col: 40, Construct: "{{ }}"},
+	{From: 513, To: 615, Line: 222, Col: 9, Construct: "if"},
+	{From: 517, To: 518, Line: 223, Col: 38, Construct: "{{ }}"},
+	{From: 520, To: 527, Line: 224, Col: 9, Construct: "if"},
+	{From: 522, To: 522, Line: 224, Col: 57, Construct: "set"},
+	{From: 524, To: 524, Line: 224, Col: 95, Construct: "set"},
+	{From: 526, To: 526, Line: 224, Col: 140, Construct: "{{ }}"},
+	{From: 528, To: 615, Line: 225, Col: 9, Construct: "if"},
+	{From: 532, To: 594, Line: 227, Col: 9, Construct: "if"},
+	{From: 535, To: 551, Line: 228, Col: 13, Construct: "if"},
+	{From: 537, To: 549, Line: 229, Col: 17, Construct: "if"},
+	{From: 541, To: 542, Line: 230, Col: 39, Construct: "{{ }}"},
+	{From: 543, To: 549, Line: 231, Col: 21, Construct: "if"},
+	{From: 547, To: 548, Line: 232, Col: 39, Construct: "{{ }}"},
+	{From: 553, To: 581, Line: 235, Col: 13, Construct: "for"},
+	{From: 558, To: 566, Line: 237, Col: 23, Construct: "if"},
+	{From: 560, To: 560, Line: 237, Col: 53, Construct: "{{ }}"},
+	{From: 564, To: 564, Line: 237, Col: 85, Construct: "{{ }}"},
+	{From: 568, To: 570, Line: 237, Col: 126, Construct: "{{ }}"},
+	{From: 572, To: 573, Line: 237, Col: 171, Construct: "{{ }}"},
+	{From: 575, To: 577, Line: 237, Col: 212, Construct: "if"},
+	{From: 579, To: 579, Line: 238, Col: 17, Construct: "set"},
+	{From: 585, To: 590, Line: 243, Col: 13, Construct: "if"},
+	{From: 588, To: 589, Line: 244, Col: 35, Construct: "{{ }}"},
+	{From: 592, To: 593, Line: 246, Col: 13, Construct: "{{ }}"},
+	{From: 595, To: 615, Line: 248, Col: 9, Construct: "if"},
+	{From: 599, To: 599, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 601, To: 614, Line: 251, Col: 9, Construct: "for"},
+	{From: 603, To: 612, Line: 253, Col: 13, Construct: "if"},
+	{From: 606, To: 606, Line: 254, Col: 5, Construct: "{{ }}"},
+	{From: 608, To: 608, Line: 255, Col: 17, Construct: "set"},
+	{From: 618, To: 627, Line: 263, Col: 14, Construct: "if"},
+	{From: 621, To: 626, Line: 263, Col: 86, Construct: "if"},
+	{From: 662, To: 667, Line: 1, Col: 1, Construct: "if"},
+	{From: 664, To: 666, Line: 2, Col: 1, Construct: "set"},
+	{From: 669, To: 675, Line: 11, Col: 1, Construct: "set"},
+	{From: 677, To: 677, Line: 12, Col: 1, Construct: "set"},
+	{From: 679, To: 679, Line: 13, Col: 1, Construct: "set"},
+	{From: 681, To: 683, Line: 14, Col: 1, Construct: "set"},
+	{From: 685, To: 685, Line: 15, Col: 1, Construct: "set"},
+	{From: 687, To: 689, Line: 16, Col: 1, Construct: "set"},
+	{From: 691, To: 695, Line: 17, Col: 1, Construct: "set"},
+	{From: 697, To: 699, Line: 18, Col: 1, Construct: "set"},
+	{From: 701, To: 705, Line: 19, Col: 1, Construct: "set"},
+	{From: 707, To: 707, Line: 20, Col: 1, Construct: "set"},
+	{From: 709, To: 709, Line: 21, Col: 1, Construct: "set"},
+	{From: 711, To: 711, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 713, To: 745, Line: 23, Col: 1, Construct: "macro"},
+	{From: 717, To: 720, Line: 25, Col: 41, Construct: "if"},
+	{From: 722, To: 744, Line: 31, Col: 1, Construct: "for"},
+	{From: 727, To: 733, Line: 32, Col: 1, Construct: "set"},
+	{From: 735, To: 736, Line: 34, Col: 14, Construct: "{{ }}"},
+	{From: 738, To: 738, Line: 34, Col: 34, Construct: "{{ }}"},
+	{From: 740, To: 742, Line: 34, Col: 54, Construct: "if"},
+	{From: 747, To: 786, Line: 42, Col: 1, Construct: "macro"},
+	{From: 753, To: 785, Line: 43, Col: 1, Construct: "if"},
+	{From: 755, To: 755, Line: 44, Col: 5, Construct: "set"},
+	{From: 757, To: 757, Line: 45, Col: 5, Construct: "set"},
+	{From: 759, To: 780, Line: 46, Col: 5, Construct: "for"},
+	{From: 761, To: 779, Line: 47, Col: 9, Construct: "if"},
+	{From: 764, To: 778, Line: 48, Col: 13, Construct: "for"},
+	{From: 766, To: 773, Line: 49, Col: 17, Construct: "if"},
+	{From: 768, To: 768, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 770, To: 770, Line: 50, Col: 21, Construct: "set"},
+	{From: 772, To: 772, Line: 51, Col: 21, Construct: "set"},
+	{From: 775, To: 775, Line: 51, Col: 21, Construct: "set"},
+	{From: 777, To: 777, Line: 53, Col: 17, Construct: "set"},
+	{From: 784, To: 784, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 788, To: 833, Line: 61, Col: 1, Construct: "macro"},
+	{From: 794, To: 797, Line: 63, Col: 26, Construct: "{{ }}"},
+	{From: 799, To: 832, Line: 65, Col: 9, Construct: "if"},
+	{From: 803, To: 811, Line: 67, Col: 13, Construct: "if"},
+	{From: 805, To: 805, Line: 68, Col: 17, Construct: "set"},
+	{From: 809, To: 809, Line: 70, Col: 17, Construct: "set"},
+	{From: 813, To: 813, Line: 72, Col: 18, Construct: "{{ }}"},
+	{From: 817, To: 830, Line: 74, Col: 13, Construct: "for"},
+	{From: 822, To: 823, Line: 76, Col: 14, Construct: "{{ }}"},
+	{From: 825, To: 825, Line: 76, Col: 34, Construct: "{{ }}"},
+	{From: 827, To: 829, Line: 76, Col: 67, Construct: "if"},
+	{From: 835, To: 857, Line: 84, Col: 1, Construct: "macro"},
+	{From: 842, To: 856, Line: 85, Col: 1, Construct: "if"},
+	{From: 845, To: 845, Line: 86, Col: 1, Construct: "set"},
+	{From: 847, To: 847, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 848, To: 856, Line: 88, Col: 5, Construct: "if"},
+	{From: 851, To: 851, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 855, To: 855, Line: 91, Col: 1, Construct: "{{ }}"},
+	{From: 859, To: 924, Line: 94, Col: 1, Construct: "macro"},
+	{From: 863, To: 923, Line: 95, Col: 5, Construct: "if"},
+	{From: 866, To: 867, Line: 96, Col: 15, Construct: "{{ }}"},
+	{From: 868, To: 923, Line: 97, Col: 9, Construct: "if"},
+	{From: 872, To: 873, Line: 98, Col: 15, Construct: "{{ }}"},
+	{From: 877, To: 877, Line: 100, Col: 9, Construct: "set"},
+	{From: 879, To: 922, Line: 101, Col: 9, Construct: "for"},
+	{From: 883, To: 909, Line: 102, Col: 13, Construct: "if"},
+	{From: 886, To: 888, Line: 103, Col: 17, Construct: "if"},
+	{From: 890, To: 890, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 892, To: 894, Line: 107, Col: 17, Construct: "if"},
+	{From: 896, To: 896, Line: 107, Col: 17, Construct: "set"},
+	{From: 898, To: 898, Line: 110, Col: 17, Construct: "set"},
+	{From: 902, To: 904, Line: 112, Col: 17, Construct: "if"},
+	{From: 906, To: 906, Line: 112, Col: 17, Construct: "set"},
+	{From: 908, To: 908, Line: 115, Col: 17, Construct: "set"},
+	{From: 911, To: 921, Line: 117, Col: 13, Construct: "if"},
+	{From: 913, To: 920, Line: 118, Col: 17, Construct: "if"},
+	{From: 916, To: 916, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 926, To: 946, Line: 127, Col: 1, Construct: "macro"},
+	{From: 929, To: 945, Line: 128, Col: 5, Construct: "if"},
+	{From: 932, To: 932, Line: 129, Col: 1, Construct: "{{ }}"},
+	{From: 933, To: 945, Line: 130, Col: 9, Construct: "if"},
+	{From: 936, To: 936, Line: 131, Col: 1, Construct: "{{ }}"},
+	{From: 937, To: 945, Line: 132, Col: 9, Construct: "if"},
+	{From: 940, To: 940, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 941, To: 945, Line: 134, Col: 9, Construct: "if"},
+	{From: 944, To: 944, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 948, To: 955, Line: 138, Col: 1, Construct: "if"},
+	{From: 950, To: 950, Line: 138, Col: 124, Construct: "set"},
+	{From: 952, To: 952, Line: 138, Col: 170, Construct: "set"},
+	{From: 954, To: 954, Line: 138, Col: 216, Construct: "set"},
+	{From: 957, To: 961, Line: 139, Col: 1, Construct: "set"},
+	{From: 963, To: 969, Line: 140, Col: 1, Construct: "set"},
+	{From: 971, To: 973, Line: 141, Col: 1, Construct: "set"},
+	{From: 975, To: 975, Line: 142, Col: 1, Construct: "set"},
+	{From: 977, To: 977, Line: 143, Col: 1, Construct: "set"},
+	{From: 979, To: 979, Line: 144, Col: 1, Construct: "set"},
+	{From: 981, To: 981, Line: 145, Col: 1, Construct: "set"},
+	{From: 983, To: 988, Line: 147, Col: 1, Construct: "if"},
+	{From: 985, To: 988, Line: 149, Col: 5, Construct: "if"},
+	{From: 990, To: 990, Line: 153, Col: 1, Construct: "set"},
+	{From: 992, To: 998, Line: 155, Col: 1, Construct: "if"},
+	{From: 994, To: 995, Line: 156, Col: 1, Construct: "{{ }}"},
+	{From: 997, To: 997, Line: 157, Col: 1, Construct: "set"},
+	{From: 1000, To: 1008, Line: 161, Col: 1, Construct: "if"},
+	{From: 1002, To: 1005, Line: 162, Col: 1, Construct: "if"},
+	{From: 1007, To: 1007, Line: 166, Col: 1, Construct: "set"},
+	{From: 1010, To: 1057, Line: 169, Col: 1, Construct: "if"},
+	{From: 1012, To: 1015, Line: 170, Col: 1, Construct: "if"},
+	{From: 1017, To: 1054, Line: 176, Col: 1, Construct: "if"},
+	{From: 1019, To: 1028, Line: 177, Col: 1, Construct: "if"},
+	{From: 1022, To: 1027, Line: 179, Col: 5, Construct: "if"},
+	{From: 1030, To: 1049, Line: 184, Col: 1, Construct: "for"},
+	{From: 1035, To: 1037, Line: 185, Col: 15, Construct: "{{ }}"},
+	{From: 1039, To: 1040, Line: 185, Col: 64, Construct: "{{ }}"},
+	{From: 1042, To: 1043, Line: 185, Col: 118, Construct: "{{ }}"},
+	{From: 1045, To: 1048, Line: 186, Col: 5, Construct: "if"},
+	{From: 1056, To: 1056, Line: 194, Col: 1, Construct: "set"},
+	{From: 1059, To: 1073, Line: 197, Col: 1, Construct: "if"},
+	{From: 1061, To: 1064, Line: 198, Col: 1, Construct: "if"},
+	{From: 1066, To: 1070, Line: 203, Col: 5, Construct: "if"},
+	{From: 1069, To: 1069, Line: 206, Col: 1, Construct: "{{ }}"},
+	{From: 1072, To: 1072, Line: 208, Col: 1, Construct: "set"},
+	{From: 1075, To: 1080, Line: 210, Col: 1, Construct: "if"},
+	{From: 1077, To: 1080, Line: 212, Col: 5, Construct: "if"},
+	{From: 1082, To: 1089, Line: 215, Col: 1, Construct: "if"},
+	{From: 1085, To: 1088, Line: 216, Col: 40, Construct: "{{ }}"},
+	{From: 1091, To: 1222, Line: 218, Col: 1, Construct: "for"},
+	{From: 1096, To: 1096, Line: 219, Col: 5, Construct: "set"},
+	{From: 1098, To: 1221, Line: 220, Col: 5, Construct: "if"},
+	{From: 1101, To: 1104, Line: 221, Col: 40, Construct: "{{ }}"},
+	{From: 1105, To: 1221, Line: 222, Col: 9, Construct: "if"},
+	{From: 1109, To: 1112, Line: 223, Col: 38, Construct: "{{ }}"},
+	{From: 1114, To: 1123, Line: 224, Col: 9, Construct: "if"},
+	{From: 1116, To: 1116, Line: 224, Col: 57, Construct: "set"},
+	{From: 1118, To: 1118, Line: 224, Col: 95, Construct: "set"},
+	{From: 1120, To: 1122, Line: 224, Col: 140, Construct: "{{ }}"},
+	{From: 1124, To: 1221, Line: 225, Col: 9, Construct: "if"},
+	{From: 1128, To: 1196, Line: 227, Col: 9, Construct: "if"},
+	{From: 1131, To: 1149, Line: 228, Col: 13, Construct: "if"},
+	{From: 1133, To: 1147, Line: 229, Col: 17, Construct: "if"},
+	{From: 1137, To: 1138, Line: 230, Col: 39, Construct: "{{ }}"},
+	{From: 1139, To: 1147, Line: 231, Col: 21, Construct: "if"},
+	{From: 1143, To: 1146, Line: 232, Col: 39, Construct: "{{ }}"},
+	{From: 1151, To: 1179, Line: 235, Col: 13, Construct: "for"},
+	{From: 1156, To: 1164, Line: 237, Col: 23, Construct: "if"},
+	{From: 1158, To: 1158, Line: 237, Col: 53, Construct: "{{ }}"},
+	{From: 1162, To: 1162, Line: 237, Col: 85, Construct: "{{ }}"},
+	{From: 1166, To: 1168, Line: 237, Col: 126, Construct: "{{ }}"},
+	{From: 1170, To: 1171, Line: 237, Col: 171, Construct: "{{ }}"},
+	{From: 1173, To: 1175, Line: 237, Col: 212, Construct: "if"},
+	{From: 1177, To: 1177, Line: 238, Col: 17, Construct: "set"},
+	{From: 1183, To: 1190, Line: 243, Col: 13, Construct: "if"},
+	{From: 1186, To: 1189, Line: 244, Col: 35, Construct: "{{ }}"},
+	{From: 1192, To: 1195, Line: 246, Col: 13, Construct: "{{ }}"},
+	{From: 1197, To: 1221, Line: 248, Col: 9, Construct: "if"},
+	{From: 1201, To: 1203, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 1205, To: 1220, Line: 251, Col: 9, Construct: "for"},
+	{From: 1207, To: 1218, Line: 253, Col: 13, Construct: "if"},
+	{From: 1210, To: 1212, Line: 254, Col: 5, Construct: "{{ }}"},
+	{From: 1214, To: 1214, Line: 255, Col: 17, Construct: "set"},
+	{From: 1224, To: 1233, Line: 263, Col: 14, Construct: "if"},
+	{From: 1227, To: 1232, Line: 263, Col: 86, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var CohereForAIC4aiCommandRPlusToolUse = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "CohereForAI-c4ai-command-r-plus-tool_use.jinja",
-	Func:   renderCohereForAIC4aiCommandRPlusToolUse,
-	Name:   "CohereForAI-c4ai-command-r-plus-tool_use",
-	Origin: "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
-	SHA256: "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
-	Spans:  spansCohereForAIC4aiCommandRPlusToolUse,
+	File:      "CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+	Func:      renderCohereForAIC4aiCommandRPlusToolUse,
+	LlamaFunc: renderCohereForAIC4aiCommandRPlusToolUseLlama,
+	Name:      "CohereForAI-c4ai-command-r-plus-tool_use",
+	Origin:    "llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja",
+	SHA256:    "bf9e9ee8c0f2297c6ff60af5fab357d7b34bc4375884ed16ab6aa90597d7eb7d",
+	Spans:     spansCohereForAIC4aiCommandRPlusToolUse,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -388,97 +389,514 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	}
 }
 
+// renderCohereForAIC4aiCommandRPlusToolUseLlama renders CohereForAI-c4ai-command-r-plus-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderCohereForAIC4aiCommandRPlusToolUse with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	var loopMessages runtime.Value
+	var systemMessage runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
+	var jsonToPythonType func(runtime.Value)
+	jsonToPythonType = func(jsonSpec runtime.Value) {
+		jsonSpec = runtime.Param(jsonSpec, "json_spec")
+		var basicTypeMap runtime.Value
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
+		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
+		if runtime.IsDefined(runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type"))) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
+			runtime.LlamaWrite(w, runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")))
+		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "array") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("List["), w.Capture(func() {
+				jsonToPythonType(runtime.LlamaAttr(jsonSpec, "items"))
+			})), runtime.Str("]")))
+		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "object") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Dict[str, "), w.Capture(func() {
+				jsonToPythonType(runtime.LlamaAttr(jsonSpec, "additionalProperties"))
+			})), runtime.Str("]")))
+		} else if runtime.IsIterable(runtime.LlamaAttr(jsonSpec, "type")) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
+			w.WriteString("Union[")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(jsonSpec, "type")))
+			for i := range items {
+				t := items[i]
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
+				}))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",")
+				}
+			}
+			w.WriteString("]")
+		} else {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:25:5 {%- else %}
+			w.WriteString("Any")
+		}
+	}
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
+	oldToolParser := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
+			if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+				w.WriteString("\n\n")
+			}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("```python\ndef "), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+			toolParameterDefinitions := runtime.LlamaAttr(tool, "parameter_definitions")
+			keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
+			for i := range w.Count(len(keys)) {
+				paramName := keys[i]
+				paramFields := values[i]
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
+				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+					w.WriteString(", ")
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(paramName, runtime.Str(": ")))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
+				if !runtime.LlamaAttr(paramFields, "required").Truthy() {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Optional["), runtime.LlamaAttr(paramFields, "type")), runtime.Str("] = None")))
+				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(paramFields, "type"))
+				}
+			}
+			w.WriteString(") -> List[Dict]:\n    \"\"\"")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(tool, "description"))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
+			if runtime.Ne(runtime.FilterLength(toolParameterDefinitions), runtime.Int(0)) {
+				w.WriteString("\n\n    Args:\n        ")
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+				keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramFields := values[i]
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
+					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+						w.WriteString("\n        ")
+					}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(paramName, runtime.Str(" (")))
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
+					if !runtime.LlamaAttr(paramFields, "required").Truthy() {
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Optional["), runtime.LlamaAttr(paramFields, "type")), runtime.Str("]")))
+					} else {
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
+						runtime.LlamaWrite(w, runtime.LlamaAttr(paramFields, "type"))
+					}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("): "), runtime.LlamaAttr(paramFields, "description")))
+				}
+			}
+			w.WriteString("\n    \"\"\"\n    pass\n```")
+		}
+	}
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
+	newToolParser := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
+			if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+				w.WriteString("\n\n")
+			}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			if runtime.IsDefined(toolFunction) {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
+				tool = toolFunction
+			}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("```python\ndef "), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
+			toolParameters := runtime.LlamaAttr(tool, "parameters")
+			toolParametersProperties := runtime.LlamaAttr(toolParameters, "properties")
+			keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+			for i := range w.Count(len(keys)) {
+				paramName := keys[i]
+				paramFields := values[i]
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
+				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+					w.WriteString(", ")
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(paramName, runtime.Str(": ")))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
+				if !runtime.LlamaIn(paramName, runtime.LlamaAttr(toolParameters, "required")) {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Optional["), w.Capture(func() {
+						jsonToPythonType(paramFields)
+					})), runtime.Str("] = None")))
+				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						jsonToPythonType(paramFields)
+					}))
+				}
+			}
+			w.WriteString(") -> List[Dict]:\n    \"\"\"")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(tool, "description"))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
+			if runtime.Ne(runtime.FilterLength(toolParametersProperties), runtime.Int(0)) {
+				w.WriteString("\n\n    Args:\n        ")
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramFields := values[i]
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
+					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+						w.WriteString("\n        ")
+					}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(paramName, runtime.Str(" (")))
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
+					if !runtime.LlamaIn(paramName, runtime.LlamaAttr(toolParameters, "required")) {
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Optional["), w.Capture(func() {
+							jsonToPythonType(paramFields)
+						})), runtime.Str("]")))
+					} else {
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
+						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							jsonToPythonType(paramFields)
+						}))
+					}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("): "), runtime.LlamaAttr(paramFields, "description")))
+				}
+			}
+			w.WriteString("\n    \"\"\"\n    pass\n```")
+		}
+	}
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
+		systemMessage = runtime.LlamaItemStr(messages0, "content")
+	} else {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:115:5 {%- else %}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
+		loopMessages = messages
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117:3 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
+		systemMessage = runtime.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
+	}
+	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
+	runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), systemMessage))
+	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
+	nsNewTools := true
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
+	for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
+		if runtime.IsDefined(runtime.LlamaAttr(tool, "parameter_definitions")) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
+			nsNewTools = false
+		}
+	}
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147:1 {%- if ns.new_tools %}
+	if nsNewTools {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148:5 {{- new_tool_parser(tools) }}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			newToolParser(tools)
+		}))
+	} else {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:149:5 {%- else %}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150:5 {{- old_tool_parser(tools) }}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			oldToolParser(tools)
+		}))
+	}
+	w.WriteString("<|END_OF_TURN_TOKEN|>")
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153:1 {%- for message in loop_messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		var content runtime.Value
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
+		content = runtime.LlamaItemStr(message, "content")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.FilterTrim(content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+		} else if runtime.EqStr(messageRole, "system") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.FilterTrim(content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+		} else if runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
+			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if runtime.IsDefined(messageContent) {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
+				runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+			}
+			w.WriteString("\nAction:\n```json\n[\n")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls")))
+			for i := range items {
+				toolCall := items[i]
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
+				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				if runtime.IsDefined(toolCallFunction) {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
+					toolCall = toolCallFunction
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
+				runtime.LlamaWrite(w, runtime.FilterIndent(runtime.Str("{\n"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.FilterIndent(runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\",\n")))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
+				runtime.LlamaWrite(w, runtime.FilterIndent(runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
+				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+				if runtime.IsDefined(toolCallArguments) && runtime.Gt(runtime.FilterLength(toolCallArguments), runtime.Int(0)) {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
+					runtime.LlamaWrite(w, runtime.FilterIndent(runtime.FilterTojson(toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
+					w.WriteString("\n")
+				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
+					w.WriteString("{}\n")
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
+				runtime.LlamaWrite(w, runtime.FilterIndent(runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",\n")
+				}
+			}
+			w.WriteString("\n]```\n")
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.FilterTrim(content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
+			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(message, "content"), nil, nil))
+			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
+		}
+	}
+	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>Write 'Action:' followed by a json-formatted list of actions that you want to perform in order to produce a good response to the user's last input. You can use any of the supplied tools any number of times, but you should aim to execute the minimum number of necessary actions for the input. You should use the `directly-answer` tool if calling the other tools is unnecessary. The list of actions you want to call should be formatted as a list of json objects, for example:\n```json\n[\n    {\n        \"tool_name\": title of the tool in the specification,\n        \"parameters\": a dict of parameters to input into the tool as they are defined in the specs, or {} if it takes no parameters\n    }\n]```<|END_OF_TURN_TOKEN|>")
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:200:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+	}
+}
+
 // spansCohereForAIC4aiCommandRPlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansCohereForAIC4aiCommandRPlusToolUse = []runtime.Span{
-	{From: 54, To: 101, Line: 2, Col: 1, Construct: "macro"},
-	{From: 59, To: 59, Line: 3, Col: 1, Construct: "set"},
-	{From: 61, To: 100, Line: 10, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 11, Col: 5, Construct: "{{ }}"},
-	{From: 64, To: 100, Line: 12, Col: 5, Construct: "if"},
-	{From: 67, To: 71, Line: 13, Col: 5, Construct: "{{ }}"},
-	{From: 72, To: 100, Line: 14, Col: 5, Construct: "if"},
-	{From: 75, To: 79, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 80, To: 100, Line: 16, Col: 5, Construct: "if"},
-	{From: 84, To: 96, Line: 18, Col: 5, Construct: "for"},
-	{From: 88, To: 90, Line: 19, Col: 7, Construct: "{{ }}"},
-	{From: 92, To: 94, Line: 20, Col: 7, Construct: "if"},
-	{From: 103, To: 176, Line: 30, Col: 1, Construct: "macro"},
-	{From: 106, To: 175, Line: 31, Col: 1, Construct: "for"},
-	{From: 110, To: 112, Line: 32, Col: 5, Construct: "if"},
-	{From: 114, To: 116, Line: 35, Col: 5, Construct: "{{ }}"},
-	{From: 118, To: 141, Line: 36, Col: 5, Construct: "for"},
-	{From: 124, To: 126, Line: 37, Col: 9, Construct: "if"},
-	{From: 128, To: 128, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 130, To: 139, Line: 41, Col: 9, Construct: "if"},
-	{From: 132, To: 134, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 138, To: 138, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 143, To: 143, Line: 48, Col: 5, Construct: "{{ }}"},
-	{From: 145, To: 174, Line: 49, Col: 5, Construct: "if"},
-	{From: 148, To: 172, Line: 51, Col: 9, Construct: "for"},
-	{From: 153, To: 155, Line: 52, Col: 13, Construct: "if"},
-	{From: 157, To: 157, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 159, To: 168, Line: 56, Col: 13, Construct: "if"},
-	{From: 161, To: 163, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 167, To: 167, Line: 59, Col: 17, Construct: "{{ }}"},
-	{From: 170, To: 171, Line: 61, Col: 13, Construct: "{{ }}"},
-	{From: 178, To: 266, Line: 68, Col: 1, Construct: "macro"},
-	{From: 181, To: 265, Line: 69, Col: 1, Construct: "for"},
-	{From: 185, To: 187, Line: 70, Col: 3, Construct: "if"},
-	{From: 189, To: 193, Line: 73, Col: 3, Construct: "if"},
-	{From: 192, To: 192, Line: 74, Col: 5, Construct: "set"},
-	{From: 195, To: 197, Line: 77, Col: 19, Construct: "{{ }}"},
-	{From: 199, To: 227, Line: 78, Col: 3, Construct: "for"},
-	{From: 206, To: 208, Line: 79, Col: 5, Construct: "if"},
-	{From: 210, To: 210, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 212, To: 225, Line: 83, Col: 5, Construct: "if"},
-	{From: 214, To: 218, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 222, To: 224, Line: 86, Col: 7, Construct: "{{ }}"},
-	{From: 229, To: 229, Line: 91, Col: 3, Construct: "{{ }}"},
-	{From: 231, To: 264, Line: 92, Col: 3, Construct: "if"},
-	{From: 234, To: 262, Line: 94, Col: 5, Construct: "for"},
-	{From: 239, To: 241, Line: 95, Col: 7, Construct: "if"},
-	{From: 243, To: 243, Line: 98, Col: 7, Construct: "{{ }}"},
-	{From: 245, To: 258, Line: 99, Col: 7, Construct: "if"},
-	{From: 247, To: 251, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 255, To: 257, Line: 102, Col: 9, Construct: "{{ }}"},
-	{From: 260, To: 261, Line: 104, Col: 7, Construct: "{{ }}"},
-	{From: 268, To: 268, Line: 111, Col: 1, Construct: "{{ }}"},
-	{From: 270, To: 283, Line: 112, Col: 1, Construct: "if"},
-	{From: 273, To: 273, Line: 113, Col: 3, Construct: "set"},
-	{From: 275, To: 275, Line: 114, Col: 3, Construct: "set"},
-	{From: 279, To: 279, Line: 116, Col: 3, Construct: "set"},
-	{From: 281, To: 281, Line: 117, Col: 3, Construct: "set"},
-	{From: 285, To: 287, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 289, To: 289, Line: 141, Col: 1, Construct: "set"},
-	{From: 291, To: 297, Line: 142, Col: 1, Construct: "for"},
-	{From: 293, To: 296, Line: 143, Col: 5, Construct: "if"},
-	{From: 295, To: 295, Line: 144, Col: 9, Construct: "set"},
-	{From: 299, To: 307, Line: 147, Col: 1, Construct: "if"},
-	{From: 301, To: 301, Line: 148, Col: 5, Construct: "{{ }}"},
-	{From: 305, To: 305, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 309, To: 384, Line: 153, Col: 1, Construct: "for"},
-	{From: 312, To: 312, Line: 154, Col: 3, Construct: "set"},
-	{From: 314, To: 382, Line: 155, Col: 3, Construct: "if"},
-	{From: 317, To: 319, Line: 156, Col: 5, Construct: "{{ }}"},
-	{From: 320, To: 382, Line: 157, Col: 7, Construct: "if"},
-	{From: 323, To: 325, Line: 158, Col: 5, Construct: "{{ }}"},
-	{From: 326, To: 382, Line: 159, Col: 7, Construct: "if"},
-	{From: 330, To: 335, Line: 161, Col: 5, Construct: "if"},
-	{From: 333, To: 333, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 337, To: 369, Line: 165, Col: 5, Construct: "for"},
-	{From: 341, To: 345, Line: 166, Col: 9, Construct: "if"},
-	{From: 344, To: 344, Line: 167, Col: 13, Construct: "set"},
-	{From: 347, To: 347, Line: 169, Col: 9, Construct: "{{ }}"},
-	{From: 349, To: 349, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 351, To: 351, Line: 171, Col: 9, Construct: "{{ }}"},
-	{From: 353, To: 361, Line: 172, Col: 9, Construct: "if"},
-	{From: 356, To: 357, Line: 173, Col: 13, Construct: "{{ }}"},
-	{From: 363, To: 363, Line: 178, Col: 9, Construct: "{{ }}"},
-	{From: 365, To: 367, Line: 179, Col: 9, Construct: "if"},
-	{From: 370, To: 382, Line: 184, Col: 7, Construct: "if"},
-	{From: 373, To: 375, Line: 185, Col: 5, Construct: "{{ }}"},
-	{From: 376, To: 382, Line: 186, Col: 7, Construct: "if"},
-	{From: 380, To: 381, Line: 188, Col: 5, Construct: "{{ }}"},
-	{From: 386, To: 388, Line: 200, Col: 1, Construct: "if"},
+	{From: 55, To: 102, Line: 2, Col: 1, Construct: "macro"},
+	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
+	{From: 62, To: 101, Line: 10, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 11, Col: 5, Construct: "{{ }}"},
+	{From: 65, To: 101, Line: 12, Col: 5, Construct: "if"},
+	{From: 68, To: 72, Line: 13, Col: 5, Construct: "{{ }}"},
+	{From: 73, To: 101, Line: 14, Col: 5, Construct: "if"},
+	{From: 76, To: 80, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 81, To: 101, Line: 16, Col: 5, Construct: "if"},
+	{From: 85, To: 97, Line: 18, Col: 5, Construct: "for"},
+	{From: 89, To: 91, Line: 19, Col: 7, Construct: "{{ }}"},
+	{From: 93, To: 95, Line: 20, Col: 7, Construct: "if"},
+	{From: 104, To: 177, Line: 30, Col: 1, Construct: "macro"},
+	{From: 107, To: 176, Line: 31, Col: 1, Construct: "for"},
+	{From: 111, To: 113, Line: 32, Col: 5, Construct: "if"},
+	{From: 115, To: 117, Line: 35, Col: 5, Construct: "{{ }}"},
+	{From: 119, To: 142, Line: 36, Col: 5, Construct: "for"},
+	{From: 125, To: 127, Line: 37, Col: 9, Construct: "if"},
+	{From: 129, To: 129, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 131, To: 140, Line: 41, Col: 9, Construct: "if"},
+	{From: 133, To: 135, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 139, To: 139, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 144, To: 144, Line: 48, Col: 5, Construct: "{{ }}"},
+	{From: 146, To: 175, Line: 49, Col: 5, Construct: "if"},
+	{From: 149, To: 173, Line: 51, Col: 9, Construct: "for"},
+	{From: 154, To: 156, Line: 52, Col: 13, Construct: "if"},
+	{From: 158, To: 158, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 160, To: 169, Line: 56, Col: 13, Construct: "if"},
+	{From: 162, To: 164, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 168, To: 168, Line: 59, Col: 17, Construct: "{{ }}"},
+	{From: 171, To: 172, Line: 61, Col: 13, Construct: "{{ }}"},
+	{From: 179, To: 267, Line: 68, Col: 1, Construct: "macro"},
+	{From: 182, To: 266, Line: 69, Col: 1, Construct: "for"},
+	{From: 186, To: 188, Line: 70, Col: 3, Construct: "if"},
+	{From: 190, To: 194, Line: 73, Col: 3, Construct: "if"},
+	{From: 193, To: 193, Line: 74, Col: 5, Construct: "set"},
+	{From: 196, To: 198, Line: 77, Col: 19, Construct: "{{ }}"},
+	{From: 200, To: 228, Line: 78, Col: 3, Construct: "for"},
+	{From: 207, To: 209, Line: 79, Col: 5, Construct: "if"},
+	{From: 211, To: 211, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 213, To: 226, Line: 83, Col: 5, Construct: "if"},
+	{From: 215, To: 219, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 223, To: 225, Line: 86, Col: 7, Construct: "{{ }}"},
+	{From: 230, To: 230, Line: 91, Col: 3, Construct: "{{ }}"},
+	{From: 232, To: 265, Line: 92, Col: 3, Construct: "if"},
+	{From: 235, To: 263, Line: 94, Col: 5, Construct: "for"},
+	{From: 240, To: 242, Line: 95, Col: 7, Construct: "if"},
+	{From: 244, To: 244, Line: 98, Col: 7, Construct: "{{ }}"},
+	{From: 246, To: 259, Line: 99, Col: 7, Construct: "if"},
+	{From: 248, To: 252, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 256, To: 258, Line: 102, Col: 9, Construct: "{{ }}"},
+	{From: 261, To: 262, Line: 104, Col: 7, Construct: "{{ }}"},
+	{From: 269, To: 269, Line: 111, Col: 1, Construct: "{{ }}"},
+	{From: 271, To: 284, Line: 112, Col: 1, Construct: "if"},
+	{From: 274, To: 274, Line: 113, Col: 3, Construct: "set"},
+	{From: 276, To: 276, Line: 114, Col: 3, Construct: "set"},
+	{From: 280, To: 280, Line: 116, Col: 3, Construct: "set"},
+	{From: 282, To: 282, Line: 117, Col: 3, Construct: "set"},
+	{From: 286, To: 288, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 290, To: 290, Line: 141, Col: 1, Construct: "set"},
+	{From: 292, To: 298, Line: 142, Col: 1, Construct: "for"},
+	{From: 294, To: 297, Line: 143, Col: 5, Construct: "if"},
+	{From: 296, To: 296, Line: 144, Col: 9, Construct: "set"},
+	{From: 300, To: 308, Line: 147, Col: 1, Construct: "if"},
+	{From: 302, To: 302, Line: 148, Col: 5, Construct: "{{ }}"},
+	{From: 306, To: 306, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 310, To: 385, Line: 153, Col: 1, Construct: "for"},
+	{From: 313, To: 313, Line: 154, Col: 3, Construct: "set"},
+	{From: 315, To: 383, Line: 155, Col: 3, Construct: "if"},
+	{From: 318, To: 320, Line: 156, Col: 5, Construct: "{{ }}"},
+	{From: 321, To: 383, Line: 157, Col: 7, Construct: "if"},
+	{From: 324, To: 326, Line: 158, Col: 5, Construct: "{{ }}"},
+	{From: 327, To: 383, Line: 159, Col: 7, Construct: "if"},
+	{From: 331, To: 336, Line: 161, Col: 5, Construct: "if"},
+	{From: 334, To: 334, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 338, To: 370, Line: 165, Col: 5, Construct: "for"},
+	{From: 342, To: 346, Line: 166, Col: 9, Construct: "if"},
+	{From: 345, To: 345, Line: 167, Col: 13, Construct: "set"},
+	{From: 348, To: 348, Line: 169, Col: 9, Construct: "{{ }}"},
+	{From: 350, To: 350, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 352, To: 352, Line: 171, Col: 9, Construct: "{{ }}"},
+	{From: 354, To: 362, Line: 172, Col: 9, Construct: "if"},
+	{From: 357, To: 358, Line: 173, Col: 13, Construct: "{{ }}"},
+	{From: 364, To: 364, Line: 178, Col: 9, Construct: "{{ }}"},
+	{From: 366, To: 368, Line: 179, Col: 9, Construct: "if"},
+	{From: 371, To: 383, Line: 184, Col: 7, Construct: "if"},
+	{From: 374, To: 376, Line: 185, Col: 5, Construct: "{{ }}"},
+	{From: 377, To: 383, Line: 186, Col: 7, Construct: "if"},
+	{From: 381, To: 382, Line: 188, Col: 5, Construct: "{{ }}"},
+	{From: 387, To: 389, Line: 200, Col: 1, Construct: "if"},
+	{From: 403, To: 446, Line: 2, Col: 1, Construct: "macro"},
+	{From: 408, To: 408, Line: 3, Col: 1, Construct: "set"},
+	{From: 410, To: 445, Line: 10, Col: 1, Construct: "if"},
+	{From: 412, To: 412, Line: 11, Col: 5, Construct: "{{ }}"},
+	{From: 413, To: 445, Line: 12, Col: 5, Construct: "if"},
+	{From: 416, To: 418, Line: 13, Col: 5, Construct: "{{ }}"},
+	{From: 419, To: 445, Line: 14, Col: 5, Construct: "if"},
+	{From: 422, To: 424, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 425, To: 445, Line: 16, Col: 5, Construct: "if"},
+	{From: 429, To: 441, Line: 18, Col: 5, Construct: "for"},
+	{From: 433, To: 435, Line: 19, Col: 7, Construct: "{{ }}"},
+	{From: 437, To: 439, Line: 20, Col: 7, Construct: "if"},
+	{From: 448, To: 514, Line: 30, Col: 1, Construct: "macro"},
+	{From: 451, To: 513, Line: 31, Col: 1, Construct: "for"},
+	{From: 455, To: 457, Line: 32, Col: 5, Construct: "if"},
+	{From: 459, To: 459, Line: 35, Col: 5, Construct: "{{ }}"},
+	{From: 461, To: 482, Line: 36, Col: 5, Construct: "for"},
+	{From: 467, To: 469, Line: 37, Col: 9, Construct: "if"},
+	{From: 471, To: 471, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 473, To: 480, Line: 41, Col: 9, Construct: "if"},
+	{From: 475, To: 475, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 479, To: 479, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 484, To: 484, Line: 48, Col: 5, Construct: "{{ }}"},
+	{From: 486, To: 512, Line: 49, Col: 5, Construct: "if"},
+	{From: 489, To: 510, Line: 51, Col: 9, Construct: "for"},
+	{From: 494, To: 496, Line: 52, Col: 13, Construct: "if"},
+	{From: 498, To: 498, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 500, To: 507, Line: 56, Col: 13, Construct: "if"},
+	{From: 502, To: 502, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 506, To: 506, Line: 59, Col: 17, Construct: "{{ }}"},
+	{From: 509, To: 509, Line: 61, Col: 13, Construct: "{{ }}"},
+	{From: 516, To: 597, Line: 68, Col: 1, Construct: "macro"},
+	{From: 519, To: 596, Line: 69, Col: 1, Construct: "for"},
+	{From: 523, To: 525, Line: 70, Col: 3, Construct: "if"},
+	{From: 527, To: 531, Line: 73, Col: 3, Construct: "if"},
+	{From: 530, To: 530, Line: 74, Col: 5, Construct: "set"},
+	{From: 533, To: 533, Line: 77, Col: 19, Construct: "{{ }}"},
+	{From: 535, To: 561, Line: 78, Col: 3, Construct: "for"},
+	{From: 542, To: 544, Line: 79, Col: 5, Construct: "if"},
+	{From: 546, To: 546, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 548, To: 559, Line: 83, Col: 5, Construct: "if"},
+	{From: 550, To: 552, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 556, To: 558, Line: 86, Col: 7, Construct: "{{ }}"},
+	{From: 563, To: 563, Line: 91, Col: 3, Construct: "{{ }}"},
+	{From: 565, To: 595, Line: 92, Col: 3, Construct: "if"},
+	{From: 568, To: 593, Line: 94, Col: 5, Construct: "for"},
+	{From: 573, To: 575, Line: 95, Col: 7, Construct: "if"},
+	{From: 577, To: 577, Line: 98, Col: 7, Construct: "{{ }}"},
+	{From: 579, To: 590, Line: 99, Col: 7, Construct: "if"},
+	{From: 581, To: 583, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 587, To: 589, Line: 102, Col: 9, Construct: "{{ }}"},
+	{From: 592, To: 592, Line: 104, Col: 7, Construct: "{{ }}"},
+	{From: 599, To: 599, Line: 111, Col: 1, Construct: "{{ }}"},
+	{From: 601, To: 614, Line: 112, Col: 1, Construct: "if"},
+	{From: 604, To: 604, Line: 113, Col: 3, Construct: "set"},
+	{From: 606, To: 606, Line: 114, Col: 3, Construct: "set"},
+	{From: 610, To: 610, Line: 116, Col: 3, Construct: "set"},
+	{From: 612, To: 612, Line: 117, Col: 3, Construct: "set"},
+	{From: 616, To: 617, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 619, To: 619, Line: 141, Col: 1, Construct: "set"},
+	{From: 621, To: 627, Line: 142, Col: 1, Construct: "for"},
+	{From: 623, To: 626, Line: 143, Col: 5, Construct: "if"},
+	{From: 625, To: 625, Line: 144, Col: 9, Construct: "set"},
+	{From: 629, To: 641, Line: 147, Col: 1, Construct: "if"},
+	{From: 631, To: 633, Line: 148, Col: 5, Construct: "{{ }}"},
+	{From: 637, To: 639, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 643, To: 712, Line: 153, Col: 1, Construct: "for"},
+	{From: 646, To: 646, Line: 154, Col: 3, Construct: "set"},
+	{From: 648, To: 710, Line: 155, Col: 3, Construct: "if"},
+	{From: 651, To: 651, Line: 156, Col: 5, Construct: "{{ }}"},
+	{From: 652, To: 710, Line: 157, Col: 7, Construct: "if"},
+	{From: 655, To: 655, Line: 158, Col: 5, Construct: "{{ }}"},
+	{From: 656, To: 710, Line: 159, Col: 7, Construct: "if"},
+	{From: 660, To: 665, Line: 161, Col: 5, Construct: "if"},
+	{From: 663, To: 663, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 667, To: 699, Line: 165, Col: 5, Construct: "for"},
+	{From: 671, To: 675, Line: 166, Col: 9, Construct: "if"},
+	{From: 674, To: 674, Line: 167, Col: 13, Construct: "set"},
+	{From: 677, To: 677, Line: 169, Col: 9, Construct: "{{ }}"},
+	{From: 679, To: 679, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 681, To: 681, Line: 171, Col: 9, Construct: "{{ }}"},
+	{From: 683, To: 691, Line: 172, Col: 9, Construct: "if"},
+	{From: 686, To: 687, Line: 173, Col: 13, Construct: "{{ }}"},
+	{From: 693, To: 693, Line: 178, Col: 9, Construct: "{{ }}"},
+	{From: 695, To: 697, Line: 179, Col: 9, Construct: "if"},
+	{From: 700, To: 710, Line: 184, Col: 7, Construct: "if"},
+	{From: 703, To: 703, Line: 185, Col: 5, Construct: "{{ }}"},
+	{From: 704, To: 710, Line: 186, Col: 7, Construct: "if"},
+	{From: 708, To: 709, Line: 188, Col: 5, Construct: "{{ }}"},
+	{From: 714, To: 716, Line: 200, Col: 1, Construct: "if"},
 }

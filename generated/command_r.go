@@ -28,12 +28,13 @@ var CommandR = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "command-r.jinja",
-	Func:   renderCommandR,
-	Name:   "command-r",
-	Origin: "builtin/command-r.jinja",
-	SHA256: "9b1beeaa58de3f0529e768bd8c4eff5d6c384da79be9ef0a72aa0405f8732cd7",
-	Spans:  spansCommandR,
+	File:      "command-r.jinja",
+	Func:      renderCommandR,
+	LlamaFunc: renderCommandRLlama,
+	Name:      "command-r",
+	Origin:    "builtin/command-r.jinja",
+	SHA256:    "9b1beeaa58de3f0529e768bd8c4eff5d6c384da79be9ef0a72aa0405f8732cd7",
+	Spans:     spansCommandR,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -66,12 +67,40 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 }
 
+// renderCommandRLlama renders command-r.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderCommandR with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderCommandRLlama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	var roleTokens runtime.Value
+	messages := in.Lookup("messages")
+	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
+	roleTokens = runtime.DictOf(runtime.Str("system"), runtime.Str("<|SYSTEM_TOKEN|>"), runtime.Str("user"), runtime.Str("<|USER_TOKEN|>"), runtime.Str("assistant"), runtime.Str("<|CHATBOT_TOKEN|>"))
+	// command-r.jinja:14:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.LlamaIn(messageRole, roleTokens) {
+			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|>"), runtime.LlamaItem(roleTokens, messageRole)), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+		}
+	}
+	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+}
+
 // spansCommandR is the position table of command-r.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansCommandR = []runtime.Span{
-	{From: 51, To: 51, Line: 12, Col: 1, Construct: "set"},
-	{From: 53, To: 53, Line: 13, Col: 1, Construct: "set"},
-	{From: 55, To: 66, Line: 14, Col: 1, Construct: "for"},
-	{From: 57, To: 64, Line: 15, Col: 1, Construct: "if"},
-	{From: 60, To: 63, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 52, To: 52, Line: 12, Col: 1, Construct: "set"},
+	{From: 54, To: 54, Line: 13, Col: 1, Construct: "set"},
+	{From: 56, To: 67, Line: 14, Col: 1, Construct: "for"},
+	{From: 58, To: 65, Line: 15, Col: 1, Construct: "if"},
+	{From: 61, To: 64, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 78, Line: 12, Col: 1, Construct: "set"},
+	{From: 80, To: 80, Line: 13, Col: 1, Construct: "set"},
+	{From: 82, To: 90, Line: 14, Col: 1, Construct: "for"},
+	{From: 84, To: 88, Line: 15, Col: 1, Construct: "if"},
+	{From: 87, To: 87, Line: 16, Col: 1, Construct: "{{ }}"},
 }

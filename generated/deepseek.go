@@ -28,12 +28,13 @@ var Deepseek = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "deepseek.jinja",
-	Func:   renderDeepseek,
-	Name:   "deepseek",
-	Origin: "builtin/deepseek.jinja",
-	SHA256: "8e6c889328572e975477a2808eccc952e5d8f38b50101e242aefe57760c66224",
-	Spans:  spansDeepseek,
+	File:      "deepseek.jinja",
+	Func:      renderDeepseek,
+	LlamaFunc: renderDeepseekLlama,
+	Name:      "deepseek",
+	Origin:    "builtin/deepseek.jinja",
+	SHA256:    "8e6c889328572e975477a2808eccc952e5d8f38b50101e242aefe57760c66224",
+	Spans:     spansDeepseek,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -69,14 +70,46 @@ func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("### Response:\n")
 }
 
+// renderDeepseekLlama renders deepseek.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseek with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepseekLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// deepseek.jinja:14:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// deepseek.jinja:16:1 {{- message['content'] }}
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
+		} else if runtime.EqStr(messageRole, "user") {
+			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
+			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("### Instruction:\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
+			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("### Response:\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("\n<|EOT|>\n")))
+		}
+	}
+	w.WriteString("### Response:\n")
+}
+
 // spansDeepseek is the position table of deepseek.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseek = []runtime.Span{
-	{From: 49, To: 69, Line: 14, Col: 1, Construct: "for"},
-	{From: 51, To: 67, Line: 15, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 67, Line: 17, Col: 5, Construct: "if"},
-	{From: 58, To: 60, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 67, Line: 19, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 70, Line: 14, Col: 1, Construct: "for"},
+	{From: 52, To: 68, Line: 15, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 68, Line: 17, Col: 5, Construct: "if"},
+	{From: 59, To: 61, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 68, Line: 19, Col: 5, Construct: "if"},
+	{From: 65, To: 67, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 95, Line: 14, Col: 1, Construct: "for"},
+	{From: 81, To: 93, Line: 15, Col: 1, Construct: "if"},
+	{From: 84, To: 84, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 93, Line: 17, Col: 5, Construct: "if"},
+	{From: 88, To: 88, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 89, To: 93, Line: 19, Col: 5, Construct: "if"},
+	{From: 92, To: 92, Line: 20, Col: 1, Construct: "{{ }}"},
 }

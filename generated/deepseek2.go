@@ -28,12 +28,13 @@ var Deepseek2 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "deepseek2.jinja",
-	Func:   renderDeepseek2,
-	Name:   "deepseek2",
-	Origin: "builtin/deepseek2.jinja",
-	SHA256: "ba3c9443ce948b712663730f1dcf4ca01c803745d70631082201c5c53eb3f376",
-	Spans:  spansDeepseek2,
+	File:      "deepseek2.jinja",
+	Func:      renderDeepseek2,
+	LlamaFunc: renderDeepseek2Llama,
+	Name:      "deepseek2",
+	Origin:    "builtin/deepseek2.jinja",
+	SHA256:    "ba3c9443ce948b712663730f1dcf4ca01c803745d70631082201c5c53eb3f376",
+	Spans:     spansDeepseek2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -69,14 +70,46 @@ func renderDeepseek2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("Assistant:")
 }
 
+// renderDeepseek2Llama renders deepseek2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseek2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepseek2Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// deepseek2.jinja:10:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek2.jinja:11:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// deepseek2.jinja:12:1 {{- message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
+			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// deepseek2.jinja:15:5 {%- elif message['role'] == 'assistant' %}
+			// deepseek2.jinja:16:1 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
+		}
+	}
+	w.WriteString("Assistant:")
+}
+
 // spansDeepseek2 is the position table of deepseek2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseek2 = []runtime.Span{
-	{From: 49, To: 69, Line: 10, Col: 1, Construct: "for"},
-	{From: 51, To: 67, Line: 11, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 67, Line: 13, Col: 5, Construct: "if"},
-	{From: 58, To: 60, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 67, Line: 15, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 70, Line: 10, Col: 1, Construct: "for"},
+	{From: 52, To: 68, Line: 11, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 68, Line: 13, Col: 5, Construct: "if"},
+	{From: 59, To: 61, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 68, Line: 15, Col: 5, Construct: "if"},
+	{From: 65, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 95, Line: 10, Col: 1, Construct: "for"},
+	{From: 81, To: 93, Line: 11, Col: 1, Construct: "if"},
+	{From: 84, To: 84, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 93, Line: 13, Col: 5, Construct: "if"},
+	{From: 88, To: 88, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 89, To: 93, Line: 15, Col: 5, Construct: "if"},
+	{From: 92, To: 92, Line: 16, Col: 1, Construct: "{{ }}"},
 }

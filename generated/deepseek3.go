@@ -28,12 +28,13 @@ var Deepseek3 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "deepseek3.jinja",
-	Func:   renderDeepseek3,
-	Name:   "deepseek3",
-	Origin: "builtin/deepseek3.jinja",
-	SHA256: "b736ed290a750b5e8452ed1f91311dcce8d055d38e7637b1854f20415ed9b81d",
-	Spans:  spansDeepseek3,
+	File:      "deepseek3.jinja",
+	Func:      renderDeepseek3,
+	LlamaFunc: renderDeepseek3Llama,
+	Name:      "deepseek3",
+	Origin:    "builtin/deepseek3.jinja",
+	SHA256:    "b736ed290a750b5e8452ed1f91311dcce8d055d38e7637b1854f20415ed9b81d",
+	Spans:     spansDeepseek3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -68,14 +69,46 @@ func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<｜Assistant｜>")
 }
 
+// renderDeepseek3Llama renders deepseek3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseek3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepseek3Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// deepseek3.jinja:10:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// deepseek3.jinja:12:1 {{- message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
+			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
+			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜Assistant｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
+		}
+	}
+	w.WriteString("<｜Assistant｜>")
+}
+
 // spansDeepseek3 is the position table of deepseek3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseek3 = []runtime.Span{
-	{From: 49, To: 68, Line: 10, Col: 1, Construct: "for"},
-	{From: 51, To: 66, Line: 11, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 66, Line: 13, Col: 5, Construct: "if"},
-	{From: 58, To: 59, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 66, Line: 15, Col: 5, Construct: "if"},
-	{From: 63, To: 65, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 69, Line: 10, Col: 1, Construct: "for"},
+	{From: 52, To: 67, Line: 11, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 67, Line: 13, Col: 5, Construct: "if"},
+	{From: 59, To: 60, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 67, Line: 15, Col: 5, Construct: "if"},
+	{From: 64, To: 66, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 94, Line: 10, Col: 1, Construct: "for"},
+	{From: 80, To: 92, Line: 11, Col: 1, Construct: "if"},
+	{From: 83, To: 83, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 92, Line: 13, Col: 5, Construct: "if"},
+	{From: 87, To: 87, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 92, Line: 15, Col: 5, Construct: "if"},
+	{From: 91, To: 91, Line: 16, Col: 1, Construct: "{{ }}"},
 }

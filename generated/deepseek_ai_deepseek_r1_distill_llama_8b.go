@@ -28,12 +28,13 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
-	Func:   renderDeepseekAiDeepSeekR1DistillLlama8B,
-	Name:   "deepseek-ai-DeepSeek-R1-Distill-Llama-8B",
-	Origin: "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
-	SHA256: "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
-	Spans:  spansDeepseekAiDeepSeekR1DistillLlama8B,
+	File:      "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
+	Func:      renderDeepseekAiDeepSeekR1DistillLlama8B,
+	LlamaFunc: renderDeepseekAiDeepSeekR1DistillLlama8BLlama,
+	Name:      "deepseek-ai-DeepSeek-R1-Distill-Llama-8B",
+	Origin:    "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
+	SHA256:    "dd2675619a64a449cdcdd2b93e605a0a50764cee41e344f244752bc93643936c",
+	Spans:     spansDeepseekAiDeepSeekR1DistillLlama8B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -178,42 +179,185 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	}
 }
 
+// renderDeepseekAiDeepSeekR1DistillLlama8BLlama renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekR1DistillLlama8B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	messages := in.Lookup("messages")
+	bosToken := in.Lookup("bos_token")
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1:1 {% if not add_generation_prompt is defined -%}
+	if !runtime.IsDefined(addGenerationPrompt) {
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2:3 {%- set add_generation_prompt = false -%}
+		addGenerationPrompt = runtime.Bool(false)
+	}
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
+	nsIsFirst := false
+	nsIsTool := false
+	nsIsOutputFirst := true
+	nsSystemPrompt := runtime.Str("")
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6:3 {%- if message['role'] == 'system' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
+			nsSystemPrompt = runtime.LlamaItemStr(message, "content")
+		}
+	}
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:15 {{bos_token}}
+	runtime.LlamaWrite(w, bosToken)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
+	runtime.LlamaWrite(w, nsSystemPrompt)
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
+			nsIsTool = false
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
+		}
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
+		if runtime.EqStr(messageRole, "assistant") && runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
+			nsIsTool = false
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
+				if !nsIsFirst {
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
+					nsIsFirst = true
+				} else {
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>")), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
+				}
+			}
+		}
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
+		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
+			if nsIsTool {
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁outputs▁end｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
+				nsIsTool = false
+			} else {
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26:11 {%- else -%}
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27:7 {%- set content = message['content'] -%}
+				content = runtime.LlamaItemStr(message, "content")
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
+					content = runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1)
+				}
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>")))
+			}
+		}
+		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
+		if runtime.EqStr(messageRole, "tool") {
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34:5 {%- set ns.is_tool = true -%}
+			nsIsTool = true
+			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
+			if nsIsOutputFirst {
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
+				nsIsOutputFirst = false
+			} else {
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
+				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+			}
+		}
+	}
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:41:1 {%- if ns.is_tool -%}
+	if nsIsTool {
+		w.WriteString("<｜tool▁outputs▁end｜>")
+	}
+	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:43:1 {%- if add_generation_prompt and not ns.is_tool -%}
+	if addGenerationPrompt.Truthy() && !nsIsTool {
+		w.WriteString("<｜Assistant｜><think>\n")
+	}
+}
+
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekR1DistillLlama8B = []runtime.Span{
-	{From: 51, To: 54, Line: 1, Col: 1, Construct: "if"},
-	{From: 53, To: 53, Line: 2, Col: 3, Construct: "set"},
-	{From: 56, To: 59, Line: 4, Col: 1, Construct: "set"},
-	{From: 61, To: 67, Line: 5, Col: 1, Construct: "for"},
-	{From: 63, To: 66, Line: 6, Col: 3, Construct: "if"},
-	{From: 65, To: 65, Line: 7, Col: 5, Construct: "set"},
-	{From: 69, To: 69, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 71, To: 71, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 73, To: 170, Line: 10, Col: 1, Construct: "for"},
-	{From: 76, To: 83, Line: 11, Col: 3, Construct: "if"},
-	{From: 79, To: 79, Line: 12, Col: 5, Construct: "set"},
-	{From: 81, To: 82, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 85, To: 124, Line: 14, Col: 3, Construct: "if"},
-	{From: 87, To: 87, Line: 15, Col: 5, Construct: "set"},
-	{From: 89, To: 123, Line: 16, Col: 5, Construct: "for"},
-	{From: 91, To: 122, Line: 17, Col: 7, Construct: "if"},
-	{From: 93, To: 103, Line: 17, Col: 33, Construct: "{{ }}"},
-	{From: 105, To: 105, Line: 18, Col: 9, Construct: "set"},
-	{From: 109, To: 121, Line: 19, Col: 21, Construct: "{{ }}"},
-	{From: 126, To: 149, Line: 23, Col: 3, Construct: "if"},
-	{From: 128, To: 148, Line: 24, Col: 5, Construct: "if"},
-	{From: 130, To: 132, Line: 24, Col: 26, Construct: "{{ }}"},
-	{From: 134, To: 134, Line: 25, Col: 7, Construct: "set"},
-	{From: 138, To: 138, Line: 27, Col: 7, Construct: "set"},
-	{From: 140, To: 143, Line: 28, Col: 7, Construct: "if"},
-	{From: 142, To: 142, Line: 29, Col: 9, Construct: "set"},
-	{From: 145, To: 147, Line: 30, Col: 20, Construct: "{{ }}"},
-	{From: 151, To: 169, Line: 33, Col: 3, Construct: "if"},
-	{From: 153, To: 153, Line: 34, Col: 5, Construct: "set"},
-	{From: 155, To: 168, Line: 35, Col: 5, Construct: "if"},
-	{From: 157, To: 159, Line: 35, Col: 34, Construct: "{{ }}"},
-	{From: 161, To: 161, Line: 36, Col: 7, Construct: "set"},
-	{From: 165, To: 167, Line: 37, Col: 19, Construct: "{{ }}"},
-	{From: 172, To: 174, Line: 41, Col: 1, Construct: "if"},
-	{From: 176, To: 178, Line: 43, Col: 1, Construct: "if"},
+	{From: 52, To: 55, Line: 1, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 2, Col: 3, Construct: "set"},
+	{From: 57, To: 60, Line: 4, Col: 1, Construct: "set"},
+	{From: 62, To: 68, Line: 5, Col: 1, Construct: "for"},
+	{From: 64, To: 67, Line: 6, Col: 3, Construct: "if"},
+	{From: 66, To: 66, Line: 7, Col: 5, Construct: "set"},
+	{From: 70, To: 70, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 72, To: 72, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 74, To: 171, Line: 10, Col: 1, Construct: "for"},
+	{From: 77, To: 84, Line: 11, Col: 3, Construct: "if"},
+	{From: 80, To: 80, Line: 12, Col: 5, Construct: "set"},
+	{From: 82, To: 83, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 86, To: 125, Line: 14, Col: 3, Construct: "if"},
+	{From: 88, To: 88, Line: 15, Col: 5, Construct: "set"},
+	{From: 90, To: 124, Line: 16, Col: 5, Construct: "for"},
+	{From: 92, To: 123, Line: 17, Col: 7, Construct: "if"},
+	{From: 94, To: 104, Line: 17, Col: 33, Construct: "{{ }}"},
+	{From: 106, To: 106, Line: 18, Col: 9, Construct: "set"},
+	{From: 110, To: 122, Line: 19, Col: 21, Construct: "{{ }}"},
+	{From: 127, To: 150, Line: 23, Col: 3, Construct: "if"},
+	{From: 129, To: 149, Line: 24, Col: 5, Construct: "if"},
+	{From: 131, To: 133, Line: 24, Col: 26, Construct: "{{ }}"},
+	{From: 135, To: 135, Line: 25, Col: 7, Construct: "set"},
+	{From: 139, To: 139, Line: 27, Col: 7, Construct: "set"},
+	{From: 141, To: 144, Line: 28, Col: 7, Construct: "if"},
+	{From: 143, To: 143, Line: 29, Col: 9, Construct: "set"},
+	{From: 146, To: 148, Line: 30, Col: 20, Construct: "{{ }}"},
+	{From: 152, To: 170, Line: 33, Col: 3, Construct: "if"},
+	{From: 154, To: 154, Line: 34, Col: 5, Construct: "set"},
+	{From: 156, To: 169, Line: 35, Col: 5, Construct: "if"},
+	{From: 158, To: 160, Line: 35, Col: 34, Construct: "{{ }}"},
+	{From: 162, To: 162, Line: 36, Col: 7, Construct: "set"},
+	{From: 166, To: 168, Line: 37, Col: 19, Construct: "{{ }}"},
+	{From: 173, To: 175, Line: 41, Col: 1, Construct: "if"},
+	{From: 177, To: 179, Line: 43, Col: 1, Construct: "if"},
+	{From: 190, To: 193, Line: 1, Col: 1, Construct: "if"},
+	{From: 192, To: 192, Line: 2, Col: 3, Construct: "set"},
+	{From: 195, To: 198, Line: 4, Col: 1, Construct: "set"},
+	{From: 200, To: 206, Line: 5, Col: 1, Construct: "for"},
+	{From: 202, To: 205, Line: 6, Col: 3, Construct: "if"},
+	{From: 204, To: 204, Line: 7, Col: 5, Construct: "set"},
+	{From: 208, To: 208, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 210, To: 210, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 212, To: 279, Line: 10, Col: 1, Construct: "for"},
+	{From: 215, To: 221, Line: 11, Col: 3, Construct: "if"},
+	{From: 218, To: 218, Line: 12, Col: 5, Construct: "set"},
+	{From: 220, To: 220, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 223, To: 241, Line: 14, Col: 3, Construct: "if"},
+	{From: 225, To: 225, Line: 15, Col: 5, Construct: "set"},
+	{From: 227, To: 240, Line: 16, Col: 5, Construct: "for"},
+	{From: 229, To: 239, Line: 17, Col: 7, Construct: "if"},
+	{From: 231, To: 231, Line: 17, Col: 33, Construct: "{{ }}"},
+	{From: 233, To: 233, Line: 18, Col: 9, Construct: "set"},
+	{From: 237, To: 238, Line: 19, Col: 21, Construct: "{{ }}"},
+	{From: 243, To: 262, Line: 23, Col: 3, Construct: "if"},
+	{From: 245, To: 261, Line: 24, Col: 5, Construct: "if"},
+	{From: 247, To: 247, Line: 24, Col: 26, Construct: "{{ }}"},
+	{From: 249, To: 249, Line: 25, Col: 7, Construct: "set"},
+	{From: 253, To: 253, Line: 27, Col: 7, Construct: "set"},
+	{From: 255, To: 258, Line: 28, Col: 7, Construct: "if"},
+	{From: 257, To: 257, Line: 29, Col: 9, Construct: "set"},
+	{From: 260, To: 260, Line: 30, Col: 20, Construct: "{{ }}"},
+	{From: 264, To: 278, Line: 33, Col: 3, Construct: "if"},
+	{From: 266, To: 266, Line: 34, Col: 5, Construct: "set"},
+	{From: 268, To: 277, Line: 35, Col: 5, Construct: "if"},
+	{From: 270, To: 270, Line: 35, Col: 34, Construct: "{{ }}"},
+	{From: 272, To: 272, Line: 36, Col: 7, Construct: "set"},
+	{From: 276, To: 276, Line: 37, Col: 19, Construct: "{{ }}"},
+	{From: 281, To: 283, Line: 41, Col: 1, Construct: "if"},
+	{From: 285, To: 287, Line: 43, Col: 1, Construct: "if"},
 }

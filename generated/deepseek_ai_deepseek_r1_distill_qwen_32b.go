@@ -28,12 +28,13 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
-	Func:   renderDeepseekAiDeepSeekR1DistillQwen32B,
-	Name:   "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B",
-	Origin: "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
-	SHA256: "bbe594884b44d740667ee65a70bc8d333a565eab3d63ea59f291ea73ada84ba6",
-	Spans:  spansDeepseekAiDeepSeekR1DistillQwen32B,
+	File:      "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
+	Func:      renderDeepseekAiDeepSeekR1DistillQwen32B,
+	LlamaFunc: renderDeepseekAiDeepSeekR1DistillQwen32BLlama,
+	Name:      "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B",
+	Origin:    "llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
+	SHA256:    "bbe594884b44d740667ee65a70bc8d333a565eab3d63ea59f291ea73ada84ba6",
+	Spans:     spansDeepseekAiDeepSeekR1DistillQwen32B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -183,43 +184,192 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *runtime.Writer, in *runtime.Inp
 	}
 }
 
+// renderDeepseekAiDeepSeekR1DistillQwen32BLlama renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekR1DistillQwen32B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	messages := in.Lookup("messages")
+	bosToken := in.Lookup("bos_token")
+	enableThinking := in.Lookup("enable_thinking")
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1:1 {% if not add_generation_prompt is defined -%}
+	if !runtime.IsDefined(addGenerationPrompt) {
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2:3 {%- set add_generation_prompt = false -%}
+		addGenerationPrompt = runtime.Bool(false)
+	}
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
+	nsIsFirst := false
+	nsIsTool := false
+	nsIsOutputFirst := true
+	nsSystemPrompt := runtime.Str("")
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6:3 {%- if message['role'] == 'system' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
+			nsSystemPrompt = runtime.LlamaItemStr(message, "content")
+		}
+	}
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:15 {{bos_token}}
+	runtime.LlamaWrite(w, bosToken)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:28 {{ns.system_prompt}}
+	runtime.LlamaWrite(w, nsSystemPrompt)
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11:3 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
+			nsIsTool = false
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:35 {{'<｜User｜>' + message['content']}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
+		}
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
+		if runtime.EqStr(messageRole, "assistant") && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15:5 {%- set ns.is_tool = false -%}
+			nsIsTool = false
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16:5 {%- for tool in message['tool_calls']-%}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17:7 {%- if not ns.is_first -%}
+				if !nsIsFirst {
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18:9 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19:9 {%- set ns.is_first = true -%}
+					nsIsFirst = true
+				} else {
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20:11 {%- else -%}
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>")), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+				}
+			}
+			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
+		}
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
+		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
+			if nsIsTool {
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁outputs▁end｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28:7 {%- set ns.is_tool = false -%}
+				nsIsTool = false
+			} else {
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:29:9 {%- else -%}
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30:7 {%- set content = message['content'] -%}
+				content = runtime.LlamaItemStr(message, "content")
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
+					content = runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1)
+				}
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>")))
+			}
+		}
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36:3 {%- if message['role'] == 'tool' -%}
+		if runtime.EqStr(messageRole, "tool") {
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37:5 {%- set ns.is_tool = true -%}
+			nsIsTool = true
+			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:5 {%- if ns.is_output_first -%}
+			if nsIsOutputFirst {
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39:7 {%- set ns.is_output_first = false -%}
+				nsIsOutputFirst = false
+			} else {
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:11 {%- else -%}
+				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+			}
+		}
+	}
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:44:1 {%- if ns.is_tool -%}
+	if nsIsTool {
+		w.WriteString("<｜tool▁outputs▁end｜>")
+	}
+	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46:1 {%- if add_generation_prompt and not ns.is_tool -%}
+	if addGenerationPrompt.Truthy() && !nsIsTool {
+		w.WriteString("<｜Assistant｜><think>\n")
+		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46:80 {% if not enable_thinking %}
+		if !enableThinking.Truthy() {
+			w.WriteString("</think>")
+		}
+	}
+}
+
 // spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekR1DistillQwen32B = []runtime.Span{
-	{From: 52, To: 55, Line: 1, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 2, Col: 3, Construct: "set"},
-	{From: 57, To: 60, Line: 4, Col: 1, Construct: "set"},
-	{From: 62, To: 68, Line: 5, Col: 1, Construct: "for"},
-	{From: 64, To: 67, Line: 6, Col: 3, Construct: "if"},
-	{From: 66, To: 66, Line: 7, Col: 5, Construct: "set"},
-	{From: 70, To: 70, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 72, To: 72, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 74, To: 171, Line: 10, Col: 1, Construct: "for"},
-	{From: 77, To: 84, Line: 11, Col: 3, Construct: "if"},
-	{From: 80, To: 80, Line: 12, Col: 5, Construct: "set"},
-	{From: 82, To: 83, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 86, To: 125, Line: 14, Col: 3, Construct: "if"},
-	{From: 88, To: 88, Line: 15, Col: 5, Construct: "set"},
-	{From: 90, To: 124, Line: 16, Col: 5, Construct: "for"},
-	{From: 92, To: 122, Line: 17, Col: 7, Construct: "if"},
-	{From: 94, To: 104, Line: 18, Col: 9, Construct: "{{ }}"},
-	{From: 106, To: 106, Line: 19, Col: 9, Construct: "set"},
-	{From: 110, To: 121, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 127, To: 150, Line: 26, Col: 3, Construct: "if"},
-	{From: 129, To: 149, Line: 27, Col: 5, Construct: "if"},
-	{From: 131, To: 133, Line: 27, Col: 26, Construct: "{{ }}"},
-	{From: 135, To: 135, Line: 28, Col: 7, Construct: "set"},
-	{From: 139, To: 139, Line: 30, Col: 7, Construct: "set"},
-	{From: 141, To: 144, Line: 31, Col: 7, Construct: "if"},
-	{From: 143, To: 143, Line: 32, Col: 9, Construct: "set"},
-	{From: 146, To: 148, Line: 33, Col: 20, Construct: "{{ }}"},
-	{From: 152, To: 170, Line: 36, Col: 3, Construct: "if"},
-	{From: 154, To: 154, Line: 37, Col: 5, Construct: "set"},
-	{From: 156, To: 169, Line: 38, Col: 5, Construct: "if"},
-	{From: 158, To: 160, Line: 38, Col: 34, Construct: "{{ }}"},
-	{From: 162, To: 162, Line: 39, Col: 7, Construct: "set"},
-	{From: 166, To: 168, Line: 40, Col: 19, Construct: "{{ }}"},
-	{From: 173, To: 175, Line: 44, Col: 1, Construct: "if"},
-	{From: 177, To: 183, Line: 46, Col: 1, Construct: "if"},
-	{From: 180, To: 182, Line: 46, Col: 80, Construct: "if"},
+	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 2, Col: 3, Construct: "set"},
+	{From: 58, To: 61, Line: 4, Col: 1, Construct: "set"},
+	{From: 63, To: 69, Line: 5, Col: 1, Construct: "for"},
+	{From: 65, To: 68, Line: 6, Col: 3, Construct: "if"},
+	{From: 67, To: 67, Line: 7, Col: 5, Construct: "set"},
+	{From: 71, To: 71, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 73, To: 73, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 75, To: 172, Line: 10, Col: 1, Construct: "for"},
+	{From: 78, To: 85, Line: 11, Col: 3, Construct: "if"},
+	{From: 81, To: 81, Line: 12, Col: 5, Construct: "set"},
+	{From: 83, To: 84, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 87, To: 126, Line: 14, Col: 3, Construct: "if"},
+	{From: 89, To: 89, Line: 15, Col: 5, Construct: "set"},
+	{From: 91, To: 125, Line: 16, Col: 5, Construct: "for"},
+	{From: 93, To: 123, Line: 17, Col: 7, Construct: "if"},
+	{From: 95, To: 105, Line: 18, Col: 9, Construct: "{{ }}"},
+	{From: 107, To: 107, Line: 19, Col: 9, Construct: "set"},
+	{From: 111, To: 122, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 128, To: 151, Line: 26, Col: 3, Construct: "if"},
+	{From: 130, To: 150, Line: 27, Col: 5, Construct: "if"},
+	{From: 132, To: 134, Line: 27, Col: 26, Construct: "{{ }}"},
+	{From: 136, To: 136, Line: 28, Col: 7, Construct: "set"},
+	{From: 140, To: 140, Line: 30, Col: 7, Construct: "set"},
+	{From: 142, To: 145, Line: 31, Col: 7, Construct: "if"},
+	{From: 144, To: 144, Line: 32, Col: 9, Construct: "set"},
+	{From: 147, To: 149, Line: 33, Col: 20, Construct: "{{ }}"},
+	{From: 153, To: 171, Line: 36, Col: 3, Construct: "if"},
+	{From: 155, To: 155, Line: 37, Col: 5, Construct: "set"},
+	{From: 157, To: 170, Line: 38, Col: 5, Construct: "if"},
+	{From: 159, To: 161, Line: 38, Col: 34, Construct: "{{ }}"},
+	{From: 163, To: 163, Line: 39, Col: 7, Construct: "set"},
+	{From: 167, To: 169, Line: 40, Col: 19, Construct: "{{ }}"},
+	{From: 174, To: 176, Line: 44, Col: 1, Construct: "if"},
+	{From: 178, To: 184, Line: 46, Col: 1, Construct: "if"},
+	{From: 181, To: 183, Line: 46, Col: 80, Construct: "if"},
+	{From: 196, To: 199, Line: 1, Col: 1, Construct: "if"},
+	{From: 198, To: 198, Line: 2, Col: 3, Construct: "set"},
+	{From: 201, To: 204, Line: 4, Col: 1, Construct: "set"},
+	{From: 206, To: 212, Line: 5, Col: 1, Construct: "for"},
+	{From: 208, To: 211, Line: 6, Col: 3, Construct: "if"},
+	{From: 210, To: 210, Line: 7, Col: 5, Construct: "set"},
+	{From: 214, To: 214, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 216, To: 216, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 218, To: 285, Line: 10, Col: 1, Construct: "for"},
+	{From: 221, To: 227, Line: 11, Col: 3, Construct: "if"},
+	{From: 224, To: 224, Line: 12, Col: 5, Construct: "set"},
+	{From: 226, To: 226, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 229, To: 247, Line: 14, Col: 3, Construct: "if"},
+	{From: 231, To: 231, Line: 15, Col: 5, Construct: "set"},
+	{From: 233, To: 246, Line: 16, Col: 5, Construct: "for"},
+	{From: 235, To: 244, Line: 17, Col: 7, Construct: "if"},
+	{From: 237, To: 237, Line: 18, Col: 9, Construct: "{{ }}"},
+	{From: 239, To: 239, Line: 19, Col: 9, Construct: "set"},
+	{From: 243, To: 243, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 249, To: 268, Line: 26, Col: 3, Construct: "if"},
+	{From: 251, To: 267, Line: 27, Col: 5, Construct: "if"},
+	{From: 253, To: 253, Line: 27, Col: 26, Construct: "{{ }}"},
+	{From: 255, To: 255, Line: 28, Col: 7, Construct: "set"},
+	{From: 259, To: 259, Line: 30, Col: 7, Construct: "set"},
+	{From: 261, To: 264, Line: 31, Col: 7, Construct: "if"},
+	{From: 263, To: 263, Line: 32, Col: 9, Construct: "set"},
+	{From: 266, To: 266, Line: 33, Col: 20, Construct: "{{ }}"},
+	{From: 270, To: 284, Line: 36, Col: 3, Construct: "if"},
+	{From: 272, To: 272, Line: 37, Col: 5, Construct: "set"},
+	{From: 274, To: 283, Line: 38, Col: 5, Construct: "if"},
+	{From: 276, To: 276, Line: 38, Col: 34, Construct: "{{ }}"},
+	{From: 278, To: 278, Line: 39, Col: 7, Construct: "set"},
+	{From: 282, To: 282, Line: 40, Col: 19, Construct: "{{ }}"},
+	{From: 287, To: 289, Line: 44, Col: 1, Construct: "if"},
+	{From: 291, To: 297, Line: 46, Col: 1, Construct: "if"},
+	{From: 294, To: 296, Line: 46, Col: 80, Construct: "if"},
 }

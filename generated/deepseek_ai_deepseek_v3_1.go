@@ -28,12 +28,13 @@ var DeepseekAiDeepSeekV31 = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "deepseek-ai-DeepSeek-V3.1.jinja",
-	Func:   renderDeepseekAiDeepSeekV31,
-	Name:   "deepseek-ai-DeepSeek-V3.1",
-	Origin: "llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja",
-	SHA256: "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
-	Spans:  spansDeepseekAiDeepSeekV31,
+	File:      "deepseek-ai-DeepSeek-V3.1.jinja",
+	Func:      renderDeepseekAiDeepSeekV31,
+	LlamaFunc: renderDeepseekAiDeepSeekV31Llama,
+	Name:      "deepseek-ai-DeepSeek-V3.1",
+	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja",
+	SHA256:    "d9f5f351b276cf9e81d009db08830db7d38e94927aecd09a7beb43e2aafee94e",
+	Spans:     spansDeepseekAiDeepSeekV31,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -215,57 +216,271 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderDeepseekAiDeepSeekV31Llama renders deepseek-ai-DeepSeek-V3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekV31 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	thinking := in.Lookup("thinking")
+	enableThinking := in.Lookup("enable_thinking")
+	messages := in.Lookup("messages")
+	bosToken := in.Lookup("bos_token")
+	// deepseek-ai-DeepSeek-V3.1.jinja:1:1 {% if not add_generation_prompt is defined -%}
+	if !runtime.IsDefined(addGenerationPrompt) {
+		// deepseek-ai-DeepSeek-V3.1.jinja:2:3 {%- set add_generation_prompt = false -%}
+		addGenerationPrompt = runtime.Bool(false)
+	}
+	// deepseek-ai-DeepSeek-V3.1.jinja:4:1 {%- if not thinking is defined -%}
+	if !runtime.IsDefined(thinking) {
+		// deepseek-ai-DeepSeek-V3.1.jinja:5:3 {%- if enable_thinking is defined -%}
+		if runtime.IsDefined(enableThinking) {
+			// deepseek-ai-DeepSeek-V3.1.jinja:6:5 {%- set thinking = enable_thinking -%}
+			thinking = enableThinking
+		} else {
+			// deepseek-ai-DeepSeek-V3.1.jinja:7:9 {%- else -%}
+			// deepseek-ai-DeepSeek-V3.1.jinja:8:5 {%- set thinking = false -%}
+			thinking = runtime.Bool(false)
+		}
+	}
+	// deepseek-ai-DeepSeek-V3.1.jinja:11:1 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt='', is_first_sp=true, is_last_us…
+	nsIsFirst := false
+	nsIsTool := false
+	nsSystemPrompt := runtime.Str("")
+	nsIsFirstSp := true
+	nsIsLastUser := false
+	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek-ai-DeepSeek-V3.1.jinja:13:3 {%- if message['role'] == 'system' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// deepseek-ai-DeepSeek-V3.1.jinja:14:5 {%- if ns.is_first_sp -%}
+			if nsIsFirstSp {
+				// deepseek-ai-DeepSeek-V3.1.jinja:15:7 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
+				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.LlamaItemStr(message, "content"))
+				// deepseek-ai-DeepSeek-V3.1.jinja:16:7 {%- set ns.is_first_sp = false -%}
+				nsIsFirstSp = false
+			} else {
+				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
+				nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")), runtime.LlamaItemStr(message, "content"))
+			}
+		}
+	}
+	// deepseek-ai-DeepSeek-V3.1.jinja:23:15 {{ bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
+	runtime.LlamaWrite(w, nsSystemPrompt)
+	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
+			nsIsTool = false
+			// deepseek-ai-DeepSeek-V3.1.jinja:27:5 {%- set ns.is_first = false -%}
+			nsIsFirst = false
+			// deepseek-ai-DeepSeek-V3.1.jinja:28:5 {%- set ns.is_last_user = true -%}
+			nsIsLastUser = true
+			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
+		}
+		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
+		if runtime.EqStr(messageRole, "assistant") && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
+			if nsIsLastUser {
+				w.WriteString("<｜Assistant｜><think></think>")
+			}
+			// deepseek-ai-DeepSeek-V3.1.jinja:33:5 {%- set ns.is_last_user = false -%}
+			nsIsLastUser = false
+			// deepseek-ai-DeepSeek-V3.1.jinja:34:5 {%- set ns.is_first = false -%}
+			nsIsFirst = false
+			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
+			nsIsTool = false
+			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
+				if !nsIsFirst {
+					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
+					messageContent := runtime.LlamaItemStr(message, "content")
+					if !messageContent.Truthy() {
+						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
+						toolFunction := runtime.LlamaItemStr(tool, "function")
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), runtime.LlamaItemStr(toolFunction, "name")), runtime.Str("<｜tool▁sep｜>")), runtime.FilterTojson(runtime.LlamaItemStr(toolFunction, "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+					} else {
+						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
+						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(messageContent, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("<｜tool▁sep｜>")), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+					}
+					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
+					nsIsFirst = true
+				} else {
+					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
+					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
+					toolFunction := runtime.LlamaItemStr(tool, "function")
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁call▁begin｜>"), runtime.LlamaItemStr(toolFunction, "name")), runtime.Str("<｜tool▁sep｜>")), runtime.FilterTojson(runtime.LlamaItemStr(toolFunction, "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+				}
+			}
+			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
+		}
+		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
+		if runtime.EqStr(messageRole, "assistant") && !runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
+			if nsIsLastUser {
+				w.WriteString("<｜Assistant｜>")
+				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
+				messagePrefix := runtime.LlamaItemStr(message, "prefix")
+				if (runtime.IsDefined(messagePrefix) && messagePrefix.Truthy()) && thinking.Truthy() {
+					w.WriteString("<think>")
+				} else {
+					// deepseek-ai-DeepSeek-V3.1.jinja:49:13 {%- else -%}
+					w.WriteString("<think></think>")
+				}
+			}
+			// deepseek-ai-DeepSeek-V3.1.jinja:52:5 {%- set ns.is_last_user = false -%}
+			nsIsLastUser = false
+			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
+			if nsIsTool {
+				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<｜end▁of▁sentence｜>")))
+				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
+				nsIsTool = false
+			} else {
+				// deepseek-ai-DeepSeek-V3.1.jinja:55:11 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
+				content = runtime.LlamaItemStr(message, "content")
+				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
+					content = runtime.LlamaItemInt(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1)
+				}
+				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("<｜end▁of▁sentence｜>")))
+			}
+		}
+		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
+		if runtime.EqStr(messageRole, "tool") {
+			// deepseek-ai-DeepSeek-V3.1.jinja:63:5 {%- set ns.is_last_user = false -%}
+			nsIsLastUser = false
+			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
+			nsIsTool = true
+			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+		}
+	}
+	// deepseek-ai-DeepSeek-V3.1.jinja:67:1 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
+	if (addGenerationPrompt.Truthy() && nsIsLastUser) && !nsIsTool {
+		w.WriteString("<｜Assistant｜>")
+		// deepseek-ai-DeepSeek-V3.1.jinja:68:3 {%- if not thinking -%}
+		if !thinking.Truthy() {
+			w.WriteString("<think></think>")
+		} else {
+			// deepseek-ai-DeepSeek-V3.1.jinja:69:7 {%- else -%}
+			w.WriteString("<think>")
+		}
+	}
+}
+
 // spansDeepseekAiDeepSeekV31 is the position table of deepseek-ai-DeepSeek-V3.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekV31 = []runtime.Span{
-	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 2, Col: 3, Construct: "set"},
-	{From: 58, To: 68, Line: 4, Col: 1, Construct: "if"},
-	{From: 60, To: 67, Line: 5, Col: 3, Construct: "if"},
-	{From: 62, To: 62, Line: 6, Col: 5, Construct: "set"},
-	{From: 66, To: 66, Line: 8, Col: 5, Construct: "set"},
-	{From: 70, To: 74, Line: 11, Col: 1, Construct: "set"},
-	{From: 76, To: 91, Line: 12, Col: 1, Construct: "for"},
-	{From: 78, To: 90, Line: 13, Col: 3, Construct: "if"},
-	{From: 80, To: 89, Line: 14, Col: 5, Construct: "if"},
-	{From: 82, To: 82, Line: 15, Col: 7, Construct: "set"},
-	{From: 84, To: 84, Line: 16, Col: 7, Construct: "set"},
-	{From: 88, To: 88, Line: 18, Col: 7, Construct: "set"},
-	{From: 93, To: 93, Line: 23, Col: 15, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 23, Col: 30, Construct: "{{ }}"},
-	{From: 97, To: 204, Line: 24, Col: 1, Construct: "for"},
-	{From: 100, To: 111, Line: 25, Col: 3, Construct: "if"},
-	{From: 103, To: 103, Line: 26, Col: 5, Construct: "set"},
-	{From: 105, To: 105, Line: 27, Col: 5, Construct: "set"},
-	{From: 107, To: 107, Line: 28, Col: 5, Construct: "set"},
-	{From: 109, To: 110, Line: 28, Col: 39, Construct: "{{ }}"},
-	{From: 113, To: 157, Line: 30, Col: 3, Construct: "if"},
-	{From: 115, To: 117, Line: 31, Col: 5, Construct: "if"},
-	{From: 119, To: 119, Line: 33, Col: 5, Construct: "set"},
-	{From: 121, To: 121, Line: 34, Col: 5, Construct: "set"},
-	{From: 123, To: 123, Line: 35, Col: 5, Construct: "set"},
-	{From: 125, To: 156, Line: 36, Col: 5, Construct: "for"},
-	{From: 127, To: 154, Line: 37, Col: 7, Construct: "if"},
-	{From: 129, To: 142, Line: 38, Col: 9, Construct: "if"},
-	{From: 132, To: 137, Line: 38, Col: 42, Construct: "{{ }}"},
-	{From: 141, To: 141, Line: 39, Col: 23, Construct: "{{ }}"},
-	{From: 144, To: 144, Line: 41, Col: 9, Construct: "set"},
-	{From: 148, To: 153, Line: 42, Col: 21, Construct: "{{ }}"},
-	{From: 159, To: 192, Line: 46, Col: 3, Construct: "if"},
-	{From: 161, To: 171, Line: 47, Col: 5, Construct: "if"},
-	{From: 164, To: 170, Line: 48, Col: 7, Construct: "if"},
-	{From: 173, To: 173, Line: 52, Col: 5, Construct: "set"},
-	{From: 175, To: 191, Line: 53, Col: 5, Construct: "if"},
-	{From: 177, To: 177, Line: 53, Col: 26, Construct: "{{ }}"},
-	{From: 179, To: 179, Line: 54, Col: 7, Construct: "set"},
-	{From: 183, To: 183, Line: 56, Col: 7, Construct: "set"},
-	{From: 185, To: 188, Line: 57, Col: 7, Construct: "if"},
-	{From: 187, To: 187, Line: 58, Col: 9, Construct: "set"},
-	{From: 190, To: 190, Line: 59, Col: 20, Construct: "{{ }}"},
-	{From: 194, To: 203, Line: 62, Col: 3, Construct: "if"},
-	{From: 196, To: 196, Line: 63, Col: 5, Construct: "set"},
-	{From: 198, To: 198, Line: 64, Col: 5, Construct: "set"},
-	{From: 200, To: 202, Line: 64, Col: 34, Construct: "{{ }}"},
-	{From: 206, To: 215, Line: 67, Col: 1, Construct: "if"},
-	{From: 209, To: 214, Line: 68, Col: 3, Construct: "if"},
+	{From: 54, To: 57, Line: 1, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 2, Col: 3, Construct: "set"},
+	{From: 59, To: 69, Line: 4, Col: 1, Construct: "if"},
+	{From: 61, To: 68, Line: 5, Col: 3, Construct: "if"},
+	{From: 63, To: 63, Line: 6, Col: 5, Construct: "set"},
+	{From: 67, To: 67, Line: 8, Col: 5, Construct: "set"},
+	{From: 71, To: 75, Line: 11, Col: 1, Construct: "set"},
+	{From: 77, To: 92, Line: 12, Col: 1, Construct: "for"},
+	{From: 79, To: 91, Line: 13, Col: 3, Construct: "if"},
+	{From: 81, To: 90, Line: 14, Col: 5, Construct: "if"},
+	{From: 83, To: 83, Line: 15, Col: 7, Construct: "set"},
+	{From: 85, To: 85, Line: 16, Col: 7, Construct: "set"},
+	{From: 89, To: 89, Line: 18, Col: 7, Construct: "set"},
+	{From: 94, To: 94, Line: 23, Col: 15, Construct: "{{ }}"},
+	{From: 96, To: 96, Line: 23, Col: 30, Construct: "{{ }}"},
+	{From: 98, To: 205, Line: 24, Col: 1, Construct: "for"},
+	{From: 101, To: 112, Line: 25, Col: 3, Construct: "if"},
+	{From: 104, To: 104, Line: 26, Col: 5, Construct: "set"},
+	{From: 106, To: 106, Line: 27, Col: 5, Construct: "set"},
+	{From: 108, To: 108, Line: 28, Col: 5, Construct: "set"},
+	{From: 110, To: 111, Line: 28, Col: 39, Construct: "{{ }}"},
+	{From: 114, To: 158, Line: 30, Col: 3, Construct: "if"},
+	{From: 116, To: 118, Line: 31, Col: 5, Construct: "if"},
+	{From: 120, To: 120, Line: 33, Col: 5, Construct: "set"},
+	{From: 122, To: 122, Line: 34, Col: 5, Construct: "set"},
+	{From: 124, To: 124, Line: 35, Col: 5, Construct: "set"},
+	{From: 126, To: 157, Line: 36, Col: 5, Construct: "for"},
+	{From: 128, To: 155, Line: 37, Col: 7, Construct: "if"},
+	{From: 130, To: 143, Line: 38, Col: 9, Construct: "if"},
+	{From: 133, To: 138, Line: 38, Col: 42, Construct: "{{ }}"},
+	{From: 142, To: 142, Line: 39, Col: 23, Construct: "{{ }}"},
+	{From: 145, To: 145, Line: 41, Col: 9, Construct: "set"},
+	{From: 149, To: 154, Line: 42, Col: 21, Construct: "{{ }}"},
+	{From: 160, To: 193, Line: 46, Col: 3, Construct: "if"},
+	{From: 162, To: 172, Line: 47, Col: 5, Construct: "if"},
+	{From: 165, To: 171, Line: 48, Col: 7, Construct: "if"},
+	{From: 174, To: 174, Line: 52, Col: 5, Construct: "set"},
+	{From: 176, To: 192, Line: 53, Col: 5, Construct: "if"},
+	{From: 178, To: 178, Line: 53, Col: 26, Construct: "{{ }}"},
+	{From: 180, To: 180, Line: 54, Col: 7, Construct: "set"},
+	{From: 184, To: 184, Line: 56, Col: 7, Construct: "set"},
+	{From: 186, To: 189, Line: 57, Col: 7, Construct: "if"},
+	{From: 188, To: 188, Line: 58, Col: 9, Construct: "set"},
+	{From: 191, To: 191, Line: 59, Col: 20, Construct: "{{ }}"},
+	{From: 195, To: 204, Line: 62, Col: 3, Construct: "if"},
+	{From: 197, To: 197, Line: 63, Col: 5, Construct: "set"},
+	{From: 199, To: 199, Line: 64, Col: 5, Construct: "set"},
+	{From: 201, To: 203, Line: 64, Col: 34, Construct: "{{ }}"},
+	{From: 207, To: 216, Line: 67, Col: 1, Construct: "if"},
+	{From: 210, To: 215, Line: 68, Col: 3, Construct: "if"},
+	{From: 229, To: 232, Line: 1, Col: 1, Construct: "if"},
+	{From: 231, To: 231, Line: 2, Col: 3, Construct: "set"},
+	{From: 234, To: 244, Line: 4, Col: 1, Construct: "if"},
+	{From: 236, To: 243, Line: 5, Col: 3, Construct: "if"},
+	{From: 238, To: 238, Line: 6, Col: 5, Construct: "set"},
+	{From: 242, To: 242, Line: 8, Col: 5, Construct: "set"},
+	{From: 246, To: 250, Line: 11, Col: 1, Construct: "set"},
+	{From: 252, To: 267, Line: 12, Col: 1, Construct: "for"},
+	{From: 254, To: 266, Line: 13, Col: 3, Construct: "if"},
+	{From: 256, To: 265, Line: 14, Col: 5, Construct: "if"},
+	{From: 258, To: 258, Line: 15, Col: 7, Construct: "set"},
+	{From: 260, To: 260, Line: 16, Col: 7, Construct: "set"},
+	{From: 264, To: 264, Line: 18, Col: 7, Construct: "set"},
+	{From: 269, To: 269, Line: 23, Col: 15, Construct: "{{ }}"},
+	{From: 271, To: 271, Line: 23, Col: 30, Construct: "{{ }}"},
+	{From: 273, To: 369, Line: 24, Col: 1, Construct: "for"},
+	{From: 276, To: 286, Line: 25, Col: 3, Construct: "if"},
+	{From: 279, To: 279, Line: 26, Col: 5, Construct: "set"},
+	{From: 281, To: 281, Line: 27, Col: 5, Construct: "set"},
+	{From: 283, To: 283, Line: 28, Col: 5, Construct: "set"},
+	{From: 285, To: 285, Line: 28, Col: 39, Construct: "{{ }}"},
+	{From: 288, To: 324, Line: 30, Col: 3, Construct: "if"},
+	{From: 290, To: 292, Line: 31, Col: 5, Construct: "if"},
+	{From: 294, To: 294, Line: 33, Col: 5, Construct: "set"},
+	{From: 296, To: 296, Line: 34, Col: 5, Construct: "set"},
+	{From: 298, To: 298, Line: 35, Col: 5, Construct: "set"},
+	{From: 300, To: 323, Line: 36, Col: 5, Construct: "for"},
+	{From: 302, To: 321, Line: 37, Col: 7, Construct: "if"},
+	{From: 304, To: 313, Line: 38, Col: 9, Construct: "if"},
+	{From: 307, To: 308, Line: 38, Col: 42, Construct: "{{ }}"},
+	{From: 312, To: 312, Line: 39, Col: 23, Construct: "{{ }}"},
+	{From: 315, To: 315, Line: 41, Col: 9, Construct: "set"},
+	{From: 319, To: 320, Line: 42, Col: 21, Construct: "{{ }}"},
+	{From: 326, To: 359, Line: 46, Col: 3, Construct: "if"},
+	{From: 328, To: 338, Line: 47, Col: 5, Construct: "if"},
+	{From: 331, To: 337, Line: 48, Col: 7, Construct: "if"},
+	{From: 340, To: 340, Line: 52, Col: 5, Construct: "set"},
+	{From: 342, To: 358, Line: 53, Col: 5, Construct: "if"},
+	{From: 344, To: 344, Line: 53, Col: 26, Construct: "{{ }}"},
+	{From: 346, To: 346, Line: 54, Col: 7, Construct: "set"},
+	{From: 350, To: 350, Line: 56, Col: 7, Construct: "set"},
+	{From: 352, To: 355, Line: 57, Col: 7, Construct: "if"},
+	{From: 354, To: 354, Line: 58, Col: 9, Construct: "set"},
+	{From: 357, To: 357, Line: 59, Col: 20, Construct: "{{ }}"},
+	{From: 361, To: 368, Line: 62, Col: 3, Construct: "if"},
+	{From: 363, To: 363, Line: 63, Col: 5, Construct: "set"},
+	{From: 365, To: 365, Line: 64, Col: 5, Construct: "set"},
+	{From: 367, To: 367, Line: 64, Col: 34, Construct: "{{ }}"},
+	{From: 371, To: 380, Line: 67, Col: 1, Construct: "if"},
+	{From: 374, To: 379, Line: 68, Col: 3, Construct: "if"},
 }

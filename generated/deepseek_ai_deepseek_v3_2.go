@@ -28,12 +28,13 @@ var DeepseekAiDeepSeekV32 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "deepseek-ai-DeepSeek-V3.2.jinja",
-	Func:   renderDeepseekAiDeepSeekV32,
-	Name:   "deepseek-ai-DeepSeek-V3.2",
-	Origin: "llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja",
-	SHA256: "8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
-	Spans:  spansDeepseekAiDeepSeekV32,
+	File:      "deepseek-ai-DeepSeek-V3.2.jinja",
+	Func:      renderDeepseekAiDeepSeekV32,
+	LlamaFunc: renderDeepseekAiDeepSeekV32Llama,
+	Name:      "deepseek-ai-DeepSeek-V3.2",
+	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja",
+	SHA256:    "8e5a13fcc4bdd4d943311fc59064b805770fdeddfccbd7f1c252cc16e8acaf3d",
+	Spans:     spansDeepseekAiDeepSeekV32,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -367,102 +368,490 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderDeepseekAiDeepSeekV32Llama renders deepseek-ai-DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekV32 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	thinking := in.Lookup("thinking")
+	enableThinking := in.Lookup("enable_thinking")
+	var dsmlToken runtime.Value
+	var thinkingStartToken runtime.Value
+	var thinkingEndToken runtime.Value
+	var toolsHeader runtime.Value
+	var toolsFooter runtime.Value
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	bosToken := in.Lookup("bos_token")
+	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
+	if !runtime.IsDefined(addGenerationPrompt) {
+		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}
+		addGenerationPrompt = runtime.Bool(false)
+	}
+	// deepseek-ai-DeepSeek-V3.2.jinja:4:1 {%- if not thinking is defined -%}
+	if !runtime.IsDefined(thinking) {
+		// deepseek-ai-DeepSeek-V3.2.jinja:5:3 {%- if enable_thinking is defined -%}
+		if runtime.IsDefined(enableThinking) {
+			// deepseek-ai-DeepSeek-V3.2.jinja:6:5 {%- set thinking = enable_thinking -%}
+			thinking = enableThinking
+		} else {
+			// deepseek-ai-DeepSeek-V3.2.jinja:7:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:8:5 {%- set thinking = false -%}
+			thinking = runtime.Bool(false)
+		}
+	}
+	// deepseek-ai-DeepSeek-V3.2.jinja:11:1 {%- set dsml_token = '｜DSML｜' -%}
+	dsmlToken = runtime.Str("｜DSML｜")
+	// deepseek-ai-DeepSeek-V3.2.jinja:12:1 {%- set thinking_start_token = '<think>' -%}
+	thinkingStartToken = runtime.Str("<think>")
+	// deepseek-ai-DeepSeek-V3.2.jinja:13:1 {%- set thinking_end_token = '</think>' -%}
+	thinkingEndToken = runtime.Str("</think>")
+	// deepseek-ai-DeepSeek-V3.2.jinja:14:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
+	toolsHeader = runtime.LlamaSum(runtime.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, runtime.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, runtime.Str("function_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, runtime.Str("function_calls>\n...\n</"), dsmlToken, runtime.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, runtime.Str("...thinking about results"), thinkingEndToken, runtime.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
+	// deepseek-ai-DeepSeek-V3.2.jinja:15:1 {%- set tools_footer = '</functions>\n' -%}
+	toolsFooter = runtime.Str("</functions>\n")
+	// deepseek-ai-DeepSeek-V3.2.jinja:16:1 {%- set ns = namespace(system_prompt='', is_first_sp=true) -%}
+	nsSystemPrompt := runtime.Str("")
+	nsIsFirstSp := true
+	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek-ai-DeepSeek-V3.2.jinja:18:3 {%- if message['role'] == 'system' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
+			if nsIsFirstSp {
+				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
+				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+					return runtime.Str("")
+				}))
+				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
+				nsIsFirstSp = false
+			} else {
+				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
+				nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+					return runtime.Str("")
+				}))
+			}
+		}
+	}
+	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
+	if runtime.IsDefined(tools) && tools.Truthy() {
+		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
+		tsSchemas := runtime.Str("")
+		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
+			if runtime.EqStr(runtime.LlamaItemStr(tool, "type"), "function") {
+				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
+				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.FilterTojson(runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
+			}
+		}
+		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
+		if nsSystemPrompt.Truthy() {
+			// deepseek-ai-DeepSeek-V3.2.jinja:35:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
+			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+		} else {
+			// deepseek-ai-DeepSeek-V3.2.jinja:36:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:37:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
+			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
+		}
+	}
+	// deepseek-ai-DeepSeek-V3.2.jinja:40:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
+	runtime.LlamaWrite(w, nsSystemPrompt)
+	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
+	lastUserIdxValue := runtime.Int(-1)
+	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
+			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
+			lastUserIdxValue = runtime.Int(int64(i))
+		}
+	}
+	// deepseek-ai-DeepSeek-V3.2.jinja:48:1 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
+	statePendingAsstMarker := false
+	statePendingToolMarker := false
+	// deepseek-ai-DeepSeek-V3.2.jinja:49:1 {%- for message in messages -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var isAfterLastUser runtime.Value
+		var outerIndex runtime.Value
+		var callOrder runtime.Value
+		var assistantMsg runtime.Value
+		var toolCallCount runtime.Value
+		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+				return runtime.Str("")
+			})))
+			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
+			statePendingAsstMarker = true
+			// deepseek-ai-DeepSeek-V3.2.jinja:53:5 {%- set state.pending_tool_marker = false -%}
+			statePendingToolMarker = false
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// deepseek-ai-DeepSeek-V3.2.jinja:54:7 {%- elif message['role'] == 'assistant' -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:55:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
+			// deepseek-ai-DeepSeek-V3.2.jinja:56:5 {%- if state.pending_asst_marker -%}
+			if statePendingAsstMarker {
+				w.WriteString("<｜Assistant｜>")
+				// deepseek-ai-DeepSeek-V3.2.jinja:58:7 {%- if is_after_last_user and thinking -%}
+				if isAfterLastUser.Truthy() && thinking.Truthy() {
+					// deepseek-ai-DeepSeek-V3.2.jinja:59:9 {{- thinking_start_token -}}
+					runtime.LlamaWrite(w, thinkingStartToken)
+					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
+					messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
+					if runtime.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
+						runtime.LlamaWrite(w, messageReasoningContent)
+					}
+					// deepseek-ai-DeepSeek-V3.2.jinja:63:9 {{- thinking_end_token -}}
+					runtime.LlamaWrite(w, thinkingEndToken)
+				} else {
+					// deepseek-ai-DeepSeek-V3.2.jinja:64:11 {%- else -%}
+					// deepseek-ai-DeepSeek-V3.2.jinja:65:9 {{- thinking_end_token -}}
+					runtime.LlamaWrite(w, thinkingEndToken)
+				}
+			} else if statePendingToolMarker {
+				// deepseek-ai-DeepSeek-V3.2.jinja:67:9 {%- elif state.pending_tool_marker -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:68:7 {%- if is_after_last_user and thinking -%}
+				if isAfterLastUser.Truthy() && thinking.Truthy() {
+					// deepseek-ai-DeepSeek-V3.2.jinja:69:9 {{- '\n\n' + thinking_start_token -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n\n"), thinkingStartToken))
+					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
+					message3ReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
+					if runtime.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
+						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
+						runtime.LlamaWrite(w, message3ReasoningContent)
+					}
+					// deepseek-ai-DeepSeek-V3.2.jinja:73:9 {{- thinking_end_token -}}
+					runtime.LlamaWrite(w, thinkingEndToken)
+				} else {
+					// deepseek-ai-DeepSeek-V3.2.jinja:74:11 {%- else -%}
+					// deepseek-ai-DeepSeek-V3.2.jinja:75:9 {{- '\n\n' + thinking_end_token -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n\n"), thinkingEndToken))
+				}
+			}
+			// deepseek-ai-DeepSeek-V3.2.jinja:78:5 {%- set state.pending_asst_marker = false -%}
+			statePendingAsstMarker = false
+			// deepseek-ai-DeepSeek-V3.2.jinja:79:5 {%- set state.pending_tool_marker = false -%}
+			statePendingToolMarker = false
+			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if runtime.IsDefined(messageContent) && messageContent.Truthy() {
+				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
+				runtime.LlamaWrite(w, messageContent)
+			}
+			// deepseek-ai-DeepSeek-V3.2.jinja:83:5 {%- if message['tool_calls'] -%}
+			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n\n<"), dsmlToken, runtime.Str("function_calls>\n")))
+				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
+				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var func2 runtime.Value
+					var args runtime.Value
+					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
+					func2 = runtime.LlamaItemStr(tool, "function")
+					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\"")), runtime.LlamaItemStr(func2, "name")), runtime.Str("\">\n")))
+					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
+					args = runtime.LlamaItemStr(func2, "arguments")
+					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
+					if runtime.IsString(args) {
+						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
+						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
+					}
+					// deepseek-ai-DeepSeek-V3.2.jinja:92:9 {%- for key, val in args.items() -%}
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						val := values[i]
+						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
+						if runtime.IsString(val) {
+							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+						} else {
+							// deepseek-ai-DeepSeek-V3.2.jinja:95:15 {%- else -%}
+							// deepseek-ai-DeepSeek-V3.2.jinja:96:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.FilterTojson(val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+						}
+					}
+					// deepseek-ai-DeepSeek-V3.2.jinja:99:9 {{- '</' + dsml_token + 'invoke>\n' -}}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n")))
+				}
+				// deepseek-ai-DeepSeek-V3.2.jinja:101:7 {{- '</' + dsml_token + 'function_calls>' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("function_calls>")))
+			}
+			w.WriteString("<｜end▁of▁sentence｜>")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// deepseek-ai-DeepSeek-V3.2.jinja:104:7 {%- elif message['role'] == 'tool' -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:105:5 {%- set outer_index = loop.index0 -%}
+			outerIndex = runtime.Int(int64(i))
+			// deepseek-ai-DeepSeek-V3.2.jinja:106:5 {%- set assistant_idx = namespace(value=-1) -%}
+			assistantIdxValue := runtime.Int(-1)
+			// deepseek-ai-DeepSeek-V3.2.jinja:107:5 {%- for prev_msg in messages -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+			for i := range items {
+				prevMsg := items[i]
+				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
+				if (runtime.EqStr(runtime.LlamaItemStr(prevMsg, "role"), "assistant") && runtime.LlamaItemStr(prevMsg, "tool_calls").Truthy()) && runtime.Lt(runtime.Int(int64(i)), outerIndex) {
+					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
+					assistantIdxValue = runtime.Int(int64(i))
+				}
+			}
+			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
+			callOrder = runtime.Sub(outerIndex, assistantIdxValue)
+			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
+			assistantMsg = runtime.LlamaItem(messages, assistantIdxValue)
+			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
+			toolCallCount = runtime.FilterLength(runtime.LlamaItemStr(assistantMsg, "tool_calls"))
+			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
+			if runtime.Eq(callOrder, runtime.Int(1)) {
+				w.WriteString("\n\n<function_results>")
+			}
+			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<result>"), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+				return runtime.Str("")
+			})), runtime.Str("</result>")))
+			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
+			if runtime.Eq(callOrder, toolCallCount) {
+				w.WriteString("\n</function_results>")
+				// deepseek-ai-DeepSeek-V3.2.jinja:121:7 {%- set state.pending_asst_marker = false -%}
+				statePendingAsstMarker = false
+				// deepseek-ai-DeepSeek-V3.2.jinja:122:7 {%- set state.pending_tool_marker = true -%}
+				statePendingToolMarker = true
+			}
+		}
+	}
+	// deepseek-ai-DeepSeek-V3.2.jinja:126:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// deepseek-ai-DeepSeek-V3.2.jinja:127:3 {%- if state.pending_asst_marker -%}
+		if statePendingAsstMarker {
+			w.WriteString("<｜Assistant｜>")
+			// deepseek-ai-DeepSeek-V3.2.jinja:129:5 {%- if thinking -%}
+			if thinking.Truthy() {
+				// deepseek-ai-DeepSeek-V3.2.jinja:130:7 {{- thinking_start_token -}}
+				runtime.LlamaWrite(w, thinkingStartToken)
+			} else {
+				// deepseek-ai-DeepSeek-V3.2.jinja:131:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:132:7 {{- thinking_start_token + thinking_end_token -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(thinkingStartToken, thinkingEndToken))
+			}
+		} else if statePendingToolMarker {
+			// deepseek-ai-DeepSeek-V3.2.jinja:134:7 {%- elif state.pending_tool_marker -%}
+			// deepseek-ai-DeepSeek-V3.2.jinja:135:5 {%- if thinking -%}
+			if thinking.Truthy() {
+				// deepseek-ai-DeepSeek-V3.2.jinja:136:7 {{- '\n\n' + thinking_start_token -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n\n"), thinkingStartToken))
+			} else {
+				// deepseek-ai-DeepSeek-V3.2.jinja:137:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V3.2.jinja:138:7 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n\n"), thinkingStartToken, thinkingEndToken))
+			}
+		}
+	}
+}
+
 // spansDeepseekAiDeepSeekV32 is the position table of deepseek-ai-DeepSeek-V3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekV32 = []runtime.Span{
-	{From: 59, To: 62, Line: 1, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 2, Col: 3, Construct: "set"},
-	{From: 64, To: 74, Line: 4, Col: 1, Construct: "if"},
-	{From: 66, To: 73, Line: 5, Col: 3, Construct: "if"},
-	{From: 68, To: 68, Line: 6, Col: 5, Construct: "set"},
-	{From: 72, To: 72, Line: 8, Col: 5, Construct: "set"},
-	{From: 76, To: 76, Line: 11, Col: 1, Construct: "set"},
-	{From: 78, To: 78, Line: 12, Col: 1, Construct: "set"},
-	{From: 80, To: 80, Line: 13, Col: 1, Construct: "set"},
-	{From: 82, To: 82, Line: 14, Col: 1, Construct: "set"},
-	{From: 84, To: 84, Line: 15, Col: 1, Construct: "set"},
-	{From: 86, To: 87, Line: 16, Col: 1, Construct: "set"},
-	{From: 89, To: 108, Line: 17, Col: 1, Construct: "for"},
-	{From: 91, To: 107, Line: 18, Col: 3, Construct: "if"},
-	{From: 93, To: 106, Line: 19, Col: 5, Construct: "if"},
-	{From: 95, To: 97, Line: 20, Col: 7, Construct: "set"},
-	{From: 99, To: 99, Line: 21, Col: 7, Construct: "set"},
-	{From: 103, To: 105, Line: 23, Col: 7, Construct: "set"},
-	{From: 110, To: 130, Line: 27, Col: 1, Construct: "if"},
-	{From: 112, To: 112, Line: 28, Col: 3, Construct: "set"},
-	{From: 114, To: 120, Line: 29, Col: 3, Construct: "for"},
-	{From: 116, To: 119, Line: 30, Col: 5, Construct: "if"},
-	{From: 118, To: 118, Line: 31, Col: 7, Construct: "set"},
-	{From: 122, To: 129, Line: 34, Col: 3, Construct: "if"},
-	{From: 124, To: 124, Line: 35, Col: 5, Construct: "set"},
-	{From: 128, To: 128, Line: 37, Col: 5, Construct: "set"},
-	{From: 132, To: 132, Line: 40, Col: 1, Construct: "{{ }}"},
-	{From: 134, To: 134, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 136, To: 136, Line: 42, Col: 1, Construct: "set"},
-	{From: 138, To: 147, Line: 43, Col: 1, Construct: "for"},
-	{From: 142, To: 146, Line: 44, Col: 3, Construct: "if"},
-	{From: 145, To: 145, Line: 45, Col: 5, Construct: "set"},
-	{From: 149, To: 150, Line: 48, Col: 1, Construct: "set"},
-	{From: 152, To: 337, Line: 49, Col: 1, Construct: "for"},
-	{From: 161, To: 336, Line: 50, Col: 3, Construct: "if"},
-	{From: 164, To: 167, Line: 51, Col: 5, Construct: "{{ }}"},
-	{From: 169, To: 169, Line: 52, Col: 5, Construct: "set"},
-	{From: 171, To: 171, Line: 53, Col: 5, Construct: "set"},
-	{From: 172, To: 336, Line: 54, Col: 7, Construct: "if"},
-	{From: 175, To: 175, Line: 55, Col: 5, Construct: "set"},
-	{From: 177, To: 217, Line: 56, Col: 5, Construct: "if"},
-	{From: 180, To: 195, Line: 58, Col: 7, Construct: "if"},
-	{From: 182, To: 182, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 184, To: 188, Line: 60, Col: 9, Construct: "if"},
-	{From: 187, To: 187, Line: 61, Col: 11, Construct: "{{ }}"},
-	{From: 190, To: 190, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 194, To: 194, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 196, To: 217, Line: 67, Col: 9, Construct: "if"},
-	{From: 199, To: 216, Line: 68, Col: 7, Construct: "if"},
-	{From: 201, To: 202, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 204, To: 208, Line: 70, Col: 9, Construct: "if"},
-	{From: 207, To: 207, Line: 71, Col: 11, Construct: "{{ }}"},
-	{From: 210, To: 210, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 214, To: 215, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 219, To: 219, Line: 78, Col: 5, Construct: "set"},
-	{From: 221, To: 221, Line: 79, Col: 5, Construct: "set"},
-	{From: 223, To: 227, Line: 80, Col: 5, Construct: "if"},
-	{From: 226, To: 226, Line: 81, Col: 7, Construct: "{{ }}"},
-	{From: 229, To: 295, Line: 83, Col: 5, Construct: "if"},
-	{From: 232, To: 234, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 236, To: 289, Line: 85, Col: 7, Construct: "for"},
-	{From: 240, To: 240, Line: 86, Col: 9, Construct: "set"},
-	{From: 242, To: 246, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 248, To: 248, Line: 88, Col: 9, Construct: "set"},
-	{From: 250, To: 253, Line: 89, Col: 9, Construct: "if"},
-	{From: 252, To: 252, Line: 90, Col: 11, Construct: "set"},
-	{From: 255, To: 284, Line: 92, Col: 9, Construct: "for"},
-	{From: 260, To: 283, Line: 93, Col: 11, Construct: "if"},
-	{From: 262, To: 270, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 274, To: 282, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 286, To: 288, Line: 99, Col: 9, Construct: "{{ }}"},
-	{From: 291, To: 293, Line: 101, Col: 7, Construct: "{{ }}"},
-	{From: 296, To: 336, Line: 104, Col: 7, Construct: "if"},
-	{From: 299, To: 299, Line: 105, Col: 5, Construct: "set"},
-	{From: 301, To: 301, Line: 106, Col: 5, Construct: "set"},
-	{From: 303, To: 311, Line: 107, Col: 5, Construct: "for"},
-	{From: 307, To: 310, Line: 108, Col: 7, Construct: "if"},
-	{From: 309, To: 309, Line: 109, Col: 9, Construct: "set"},
-	{From: 313, To: 313, Line: 112, Col: 5, Construct: "set"},
-	{From: 315, To: 315, Line: 113, Col: 5, Construct: "set"},
-	{From: 317, To: 317, Line: 114, Col: 5, Construct: "set"},
-	{From: 319, To: 321, Line: 115, Col: 5, Construct: "if"},
-	{From: 323, To: 327, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 329, To: 335, Line: 119, Col: 5, Construct: "if"},
-	{From: 332, To: 332, Line: 121, Col: 7, Construct: "set"},
-	{From: 334, To: 334, Line: 122, Col: 7, Construct: "set"},
-	{From: 339, To: 367, Line: 126, Col: 1, Construct: "if"},
-	{From: 341, To: 366, Line: 127, Col: 3, Construct: "if"},
-	{From: 344, To: 351, Line: 129, Col: 5, Construct: "if"},
-	{From: 346, To: 346, Line: 130, Col: 7, Construct: "{{ }}"},
-	{From: 350, To: 350, Line: 132, Col: 7, Construct: "{{ }}"},
-	{From: 352, To: 366, Line: 134, Col: 7, Construct: "if"},
-	{From: 355, To: 365, Line: 135, Col: 5, Construct: "if"},
-	{From: 357, To: 358, Line: 136, Col: 7, Construct: "{{ }}"},
-	{From: 362, To: 364, Line: 138, Col: 7, Construct: "{{ }}"},
+	{From: 60, To: 63, Line: 1, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 2, Col: 3, Construct: "set"},
+	{From: 65, To: 75, Line: 4, Col: 1, Construct: "if"},
+	{From: 67, To: 74, Line: 5, Col: 3, Construct: "if"},
+	{From: 69, To: 69, Line: 6, Col: 5, Construct: "set"},
+	{From: 73, To: 73, Line: 8, Col: 5, Construct: "set"},
+	{From: 77, To: 77, Line: 11, Col: 1, Construct: "set"},
+	{From: 79, To: 79, Line: 12, Col: 1, Construct: "set"},
+	{From: 81, To: 81, Line: 13, Col: 1, Construct: "set"},
+	{From: 83, To: 83, Line: 14, Col: 1, Construct: "set"},
+	{From: 85, To: 85, Line: 15, Col: 1, Construct: "set"},
+	{From: 87, To: 88, Line: 16, Col: 1, Construct: "set"},
+	{From: 90, To: 109, Line: 17, Col: 1, Construct: "for"},
+	{From: 92, To: 108, Line: 18, Col: 3, Construct: "if"},
+	{From: 94, To: 107, Line: 19, Col: 5, Construct: "if"},
+	{From: 96, To: 98, Line: 20, Col: 7, Construct: "set"},
+	{From: 100, To: 100, Line: 21, Col: 7, Construct: "set"},
+	{From: 104, To: 106, Line: 23, Col: 7, Construct: "set"},
+	{From: 111, To: 131, Line: 27, Col: 1, Construct: "if"},
+	{From: 113, To: 113, Line: 28, Col: 3, Construct: "set"},
+	{From: 115, To: 121, Line: 29, Col: 3, Construct: "for"},
+	{From: 117, To: 120, Line: 30, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 31, Col: 7, Construct: "set"},
+	{From: 123, To: 130, Line: 34, Col: 3, Construct: "if"},
+	{From: 125, To: 125, Line: 35, Col: 5, Construct: "set"},
+	{From: 129, To: 129, Line: 37, Col: 5, Construct: "set"},
+	{From: 133, To: 133, Line: 40, Col: 1, Construct: "{{ }}"},
+	{From: 135, To: 135, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 137, To: 137, Line: 42, Col: 1, Construct: "set"},
+	{From: 139, To: 148, Line: 43, Col: 1, Construct: "for"},
+	{From: 143, To: 147, Line: 44, Col: 3, Construct: "if"},
+	{From: 146, To: 146, Line: 45, Col: 5, Construct: "set"},
+	{From: 150, To: 151, Line: 48, Col: 1, Construct: "set"},
+	{From: 153, To: 338, Line: 49, Col: 1, Construct: "for"},
+	{From: 162, To: 337, Line: 50, Col: 3, Construct: "if"},
+	{From: 165, To: 168, Line: 51, Col: 5, Construct: "{{ }}"},
+	{From: 170, To: 170, Line: 52, Col: 5, Construct: "set"},
+	{From: 172, To: 172, Line: 53, Col: 5, Construct: "set"},
+	{From: 173, To: 337, Line: 54, Col: 7, Construct: "if"},
+	{From: 176, To: 176, Line: 55, Col: 5, Construct: "set"},
+	{From: 178, To: 218, Line: 56, Col: 5, Construct: "if"},
+	{From: 181, To: 196, Line: 58, Col: 7, Construct: "if"},
+	{From: 183, To: 183, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 185, To: 189, Line: 60, Col: 9, Construct: "if"},
+	{From: 188, To: 188, Line: 61, Col: 11, Construct: "{{ }}"},
+	{From: 191, To: 191, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 195, To: 195, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 197, To: 218, Line: 67, Col: 9, Construct: "if"},
+	{From: 200, To: 217, Line: 68, Col: 7, Construct: "if"},
+	{From: 202, To: 203, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 205, To: 209, Line: 70, Col: 9, Construct: "if"},
+	{From: 208, To: 208, Line: 71, Col: 11, Construct: "{{ }}"},
+	{From: 211, To: 211, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 215, To: 216, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 220, To: 220, Line: 78, Col: 5, Construct: "set"},
+	{From: 222, To: 222, Line: 79, Col: 5, Construct: "set"},
+	{From: 224, To: 228, Line: 80, Col: 5, Construct: "if"},
+	{From: 227, To: 227, Line: 81, Col: 7, Construct: "{{ }}"},
+	{From: 230, To: 296, Line: 83, Col: 5, Construct: "if"},
+	{From: 233, To: 235, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 237, To: 290, Line: 85, Col: 7, Construct: "for"},
+	{From: 241, To: 241, Line: 86, Col: 9, Construct: "set"},
+	{From: 243, To: 247, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 249, To: 249, Line: 88, Col: 9, Construct: "set"},
+	{From: 251, To: 254, Line: 89, Col: 9, Construct: "if"},
+	{From: 253, To: 253, Line: 90, Col: 11, Construct: "set"},
+	{From: 256, To: 285, Line: 92, Col: 9, Construct: "for"},
+	{From: 261, To: 284, Line: 93, Col: 11, Construct: "if"},
+	{From: 263, To: 271, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 275, To: 283, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 287, To: 289, Line: 99, Col: 9, Construct: "{{ }}"},
+	{From: 292, To: 294, Line: 101, Col: 7, Construct: "{{ }}"},
+	{From: 297, To: 337, Line: 104, Col: 7, Construct: "if"},
+	{From: 300, To: 300, Line: 105, Col: 5, Construct: "set"},
+	{From: 302, To: 302, Line: 106, Col: 5, Construct: "set"},
+	{From: 304, To: 312, Line: 107, Col: 5, Construct: "for"},
+	{From: 308, To: 311, Line: 108, Col: 7, Construct: "if"},
+	{From: 310, To: 310, Line: 109, Col: 9, Construct: "set"},
+	{From: 314, To: 314, Line: 112, Col: 5, Construct: "set"},
+	{From: 316, To: 316, Line: 113, Col: 5, Construct: "set"},
+	{From: 318, To: 318, Line: 114, Col: 5, Construct: "set"},
+	{From: 320, To: 322, Line: 115, Col: 5, Construct: "if"},
+	{From: 324, To: 328, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 330, To: 336, Line: 119, Col: 5, Construct: "if"},
+	{From: 333, To: 333, Line: 121, Col: 7, Construct: "set"},
+	{From: 335, To: 335, Line: 122, Col: 7, Construct: "set"},
+	{From: 340, To: 368, Line: 126, Col: 1, Construct: "if"},
+	{From: 342, To: 367, Line: 127, Col: 3, Construct: "if"},
+	{From: 345, To: 352, Line: 129, Col: 5, Construct: "if"},
+	{From: 347, To: 347, Line: 130, Col: 7, Construct: "{{ }}"},
+	{From: 351, To: 351, Line: 132, Col: 7, Construct: "{{ }}"},
+	{From: 353, To: 367, Line: 134, Col: 7, Construct: "if"},
+	{From: 356, To: 366, Line: 135, Col: 5, Construct: "if"},
+	{From: 358, To: 359, Line: 136, Col: 7, Construct: "{{ }}"},
+	{From: 363, To: 365, Line: 138, Col: 7, Construct: "{{ }}"},
+	{From: 387, To: 390, Line: 1, Col: 1, Construct: "if"},
+	{From: 389, To: 389, Line: 2, Col: 3, Construct: "set"},
+	{From: 392, To: 402, Line: 4, Col: 1, Construct: "if"},
+	{From: 394, To: 401, Line: 5, Col: 3, Construct: "if"},
+	{From: 396, To: 396, Line: 6, Col: 5, Construct: "set"},
+	{From: 400, To: 400, Line: 8, Col: 5, Construct: "set"},
+	{From: 404, To: 404, Line: 11, Col: 1, Construct: "set"},
+	{From: 406, To: 406, Line: 12, Col: 1, Construct: "set"},
+	{From: 408, To: 408, Line: 13, Col: 1, Construct: "set"},
+	{From: 410, To: 410, Line: 14, Col: 1, Construct: "set"},
+	{From: 412, To: 412, Line: 15, Col: 1, Construct: "set"},
+	{From: 414, To: 415, Line: 16, Col: 1, Construct: "set"},
+	{From: 417, To: 436, Line: 17, Col: 1, Construct: "for"},
+	{From: 419, To: 435, Line: 18, Col: 3, Construct: "if"},
+	{From: 421, To: 434, Line: 19, Col: 5, Construct: "if"},
+	{From: 423, To: 425, Line: 20, Col: 7, Construct: "set"},
+	{From: 427, To: 427, Line: 21, Col: 7, Construct: "set"},
+	{From: 431, To: 433, Line: 23, Col: 7, Construct: "set"},
+	{From: 438, To: 458, Line: 27, Col: 1, Construct: "if"},
+	{From: 440, To: 440, Line: 28, Col: 3, Construct: "set"},
+	{From: 442, To: 448, Line: 29, Col: 3, Construct: "for"},
+	{From: 444, To: 447, Line: 30, Col: 5, Construct: "if"},
+	{From: 446, To: 446, Line: 31, Col: 7, Construct: "set"},
+	{From: 450, To: 457, Line: 34, Col: 3, Construct: "if"},
+	{From: 452, To: 452, Line: 35, Col: 5, Construct: "set"},
+	{From: 456, To: 456, Line: 37, Col: 5, Construct: "set"},
+	{From: 460, To: 460, Line: 40, Col: 1, Construct: "{{ }}"},
+	{From: 462, To: 462, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 464, To: 464, Line: 42, Col: 1, Construct: "set"},
+	{From: 466, To: 475, Line: 43, Col: 1, Construct: "for"},
+	{From: 470, To: 474, Line: 44, Col: 3, Construct: "if"},
+	{From: 473, To: 473, Line: 45, Col: 5, Construct: "set"},
+	{From: 477, To: 478, Line: 48, Col: 1, Construct: "set"},
+	{From: 480, To: 634, Line: 49, Col: 1, Construct: "for"},
+	{From: 489, To: 633, Line: 50, Col: 3, Construct: "if"},
+	{From: 492, To: 494, Line: 51, Col: 5, Construct: "{{ }}"},
+	{From: 496, To: 496, Line: 52, Col: 5, Construct: "set"},
+	{From: 498, To: 498, Line: 53, Col: 5, Construct: "set"},
+	{From: 499, To: 633, Line: 54, Col: 7, Construct: "if"},
+	{From: 502, To: 502, Line: 55, Col: 5, Construct: "set"},
+	{From: 504, To: 542, Line: 56, Col: 5, Construct: "if"},
+	{From: 507, To: 522, Line: 58, Col: 7, Construct: "if"},
+	{From: 509, To: 509, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 511, To: 515, Line: 60, Col: 9, Construct: "if"},
+	{From: 514, To: 514, Line: 61, Col: 11, Construct: "{{ }}"},
+	{From: 517, To: 517, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 521, To: 521, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 523, To: 542, Line: 67, Col: 9, Construct: "if"},
+	{From: 526, To: 541, Line: 68, Col: 7, Construct: "if"},
+	{From: 528, To: 528, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 530, To: 534, Line: 70, Col: 9, Construct: "if"},
+	{From: 533, To: 533, Line: 71, Col: 11, Construct: "{{ }}"},
+	{From: 536, To: 536, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 540, To: 540, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 544, To: 544, Line: 78, Col: 5, Construct: "set"},
+	{From: 546, To: 546, Line: 79, Col: 5, Construct: "set"},
+	{From: 548, To: 552, Line: 80, Col: 5, Construct: "if"},
+	{From: 551, To: 551, Line: 81, Col: 7, Construct: "{{ }}"},
+	{From: 554, To: 594, Line: 83, Col: 5, Construct: "if"},
+	{From: 557, To: 557, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 559, To: 590, Line: 85, Col: 7, Construct: "for"},
+	{From: 563, To: 563, Line: 86, Col: 9, Construct: "set"},
+	{From: 565, To: 565, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 567, To: 567, Line: 88, Col: 9, Construct: "set"},
+	{From: 569, To: 572, Line: 89, Col: 9, Construct: "if"},
+	{From: 571, To: 571, Line: 90, Col: 11, Construct: "set"},
+	{From: 574, To: 587, Line: 92, Col: 9, Construct: "for"},
+	{From: 579, To: 586, Line: 93, Col: 11, Construct: "if"},
+	{From: 581, To: 581, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 585, To: 585, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 589, To: 589, Line: 99, Col: 9, Construct: "{{ }}"},
+	{From: 592, To: 592, Line: 101, Col: 7, Construct: "{{ }}"},
+	{From: 595, To: 633, Line: 104, Col: 7, Construct: "if"},
+	{From: 598, To: 598, Line: 105, Col: 5, Construct: "set"},
+	{From: 600, To: 600, Line: 106, Col: 5, Construct: "set"},
+	{From: 602, To: 610, Line: 107, Col: 5, Construct: "for"},
+	{From: 606, To: 609, Line: 108, Col: 7, Construct: "if"},
+	{From: 608, To: 608, Line: 109, Col: 9, Construct: "set"},
+	{From: 612, To: 612, Line: 112, Col: 5, Construct: "set"},
+	{From: 614, To: 614, Line: 113, Col: 5, Construct: "set"},
+	{From: 616, To: 616, Line: 114, Col: 5, Construct: "set"},
+	{From: 618, To: 620, Line: 115, Col: 5, Construct: "if"},
+	{From: 622, To: 624, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 626, To: 632, Line: 119, Col: 5, Construct: "if"},
+	{From: 629, To: 629, Line: 121, Col: 7, Construct: "set"},
+	{From: 631, To: 631, Line: 122, Col: 7, Construct: "set"},
+	{From: 636, To: 661, Line: 126, Col: 1, Construct: "if"},
+	{From: 638, To: 660, Line: 127, Col: 3, Construct: "if"},
+	{From: 641, To: 648, Line: 129, Col: 5, Construct: "if"},
+	{From: 643, To: 643, Line: 130, Col: 7, Construct: "{{ }}"},
+	{From: 647, To: 647, Line: 132, Col: 7, Construct: "{{ }}"},
+	{From: 649, To: 660, Line: 134, Col: 7, Construct: "if"},
+	{From: 652, To: 659, Line: 135, Col: 5, Construct: "if"},
+	{From: 654, To: 654, Line: 136, Col: 7, Construct: "{{ }}"},
+	{From: 658, To: 658, Line: 138, Col: 7, Construct: "{{ }}"},
 }

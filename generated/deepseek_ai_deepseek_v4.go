@@ -28,12 +28,13 @@ var DeepseekAiDeepSeekV4 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "deepseek-ai-DeepSeek-V4.jinja",
-	Func:   renderDeepseekAiDeepSeekV4,
-	Name:   "deepseek-ai-DeepSeek-V4",
-	Origin: "llama.cpp/deepseek-ai-DeepSeek-V4.jinja",
-	SHA256: "7bd4fbdf0c06cd7398ddb6913de6e4a5839b9d06569e74e5b2ec246b375ca9c9",
-	Spans:  spansDeepseekAiDeepSeekV4,
+	File:      "deepseek-ai-DeepSeek-V4.jinja",
+	Func:      renderDeepseekAiDeepSeekV4,
+	LlamaFunc: renderDeepseekAiDeepSeekV4Llama,
+	Name:      "deepseek-ai-DeepSeek-V4",
+	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V4.jinja",
+	SHA256:    "7bd4fbdf0c06cd7398ddb6913de6e4a5839b9d06569e74e5b2ec246b375ca9c9",
+	Spans:     spansDeepseekAiDeepSeekV4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -358,95 +359,473 @@ func renderDeepseekAiDeepSeekV4(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderDeepseekAiDeepSeekV4Llama renders deepseek-ai-DeepSeek-V4.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekV4 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepseekAiDeepSeekV4Llama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	thinking := in.Lookup("thinking")
+	enableThinking := in.Lookup("enable_thinking")
+	dropThinking := in.Lookup("drop_thinking")
+	var dsmlToken runtime.Value
+	var thinkingStartToken runtime.Value
+	var thinkingEndToken runtime.Value
+	var reasoningEffortMax runtime.Value
+	var responseFormatTemplate runtime.Value
+	var hasTools runtime.Value
+	var toolsHeader runtime.Value
+	var toolsFooter runtime.Value
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	responseFormat := in.Lookup("response_format")
+	bosToken := in.Lookup("bos_token")
+	reasoningEffort := in.Lookup("reasoning_effort")
+	// deepseek-ai-DeepSeek-V4.jinja:1:1 {%- if not add_generation_prompt is defined -%}
+	if !runtime.IsDefined(addGenerationPrompt) {
+		// deepseek-ai-DeepSeek-V4.jinja:2:3 {%- set add_generation_prompt = false -%}
+		addGenerationPrompt = runtime.Bool(false)
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:4:1 {%- if not thinking is defined -%}
+	if !runtime.IsDefined(thinking) {
+		// deepseek-ai-DeepSeek-V4.jinja:5:3 {%- if enable_thinking is defined -%}
+		if runtime.IsDefined(enableThinking) {
+			// deepseek-ai-DeepSeek-V4.jinja:6:5 {%- set thinking = enable_thinking -%}
+			thinking = enableThinking
+		} else {
+			// deepseek-ai-DeepSeek-V4.jinja:7:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4.jinja:8:5 {%- set thinking = false -%}
+			thinking = runtime.Bool(false)
+		}
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:11:1 {%- if not drop_thinking is defined -%}
+	if !runtime.IsDefined(dropThinking) {
+		// deepseek-ai-DeepSeek-V4.jinja:12:3 {%- set drop_thinking = true -%}
+		dropThinking = runtime.Bool(true)
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:14:1 {%- set dsml_token = '｜DSML｜' -%}
+	dsmlToken = runtime.Str("｜DSML｜")
+	// deepseek-ai-DeepSeek-V4.jinja:15:1 {%- set thinking_start_token = '<think>' -%}
+	thinkingStartToken = runtime.Str("<think>")
+	// deepseek-ai-DeepSeek-V4.jinja:16:1 {%- set thinking_end_token = '</think>' -%}
+	thinkingEndToken = runtime.Str("</think>")
+	// deepseek-ai-DeepSeek-V4.jinja:17:1 {%- set reasoning_effort_max = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou…
+	reasoningEffortMax = runtime.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
+	// deepseek-ai-DeepSeek-V4.jinja:18:1 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
+	responseFormatTemplate = runtime.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
+	// deepseek-ai-DeepSeek-V4.jinja:19:1 {%- set has_tools = false -%}
+	hasTools = runtime.Bool(false)
+	// deepseek-ai-DeepSeek-V4.jinja:20:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
+	toolsHeader = runtime.LlamaSum(runtime.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, runtime.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, runtime.Str("tool_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, runtime.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, runtime.Str("..."), thinkingEndToken, runtime.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, runtime.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
+	// deepseek-ai-DeepSeek-V4.jinja:21:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
+	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
+	// deepseek-ai-DeepSeek-V4.jinja:22:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
+	nsSystemPrompt := runtime.Str("")
+	nsIsFirstSp := true
+	nsHasToolCalls := false
+	// deepseek-ai-DeepSeek-V4.jinja:23:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek-ai-DeepSeek-V4.jinja:24:3 {%- if message['role'] == 'system' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// deepseek-ai-DeepSeek-V4.jinja:25:5 {%- if ns.is_first_sp -%}
+			if nsIsFirstSp {
+				// deepseek-ai-DeepSeek-V4.jinja:26:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
+				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+					return runtime.Str("")
+				}))
+				// deepseek-ai-DeepSeek-V4.jinja:27:7 {%- set ns.is_first_sp = false -%}
+				nsIsFirstSp = false
+			} else {
+				// deepseek-ai-DeepSeek-V4.jinja:28:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V4.jinja:29:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
+				nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+					return runtime.Str("")
+				}))
+			}
+		}
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:33:1 {%- if tools is defined and tools -%}
+	if runtime.IsDefined(tools) && tools.Truthy() {
+		// deepseek-ai-DeepSeek-V4.jinja:34:3 {%- set has_tools = true -%}
+		hasTools = runtime.Bool(true)
+		// deepseek-ai-DeepSeek-V4.jinja:35:3 {%- set ts = namespace(schemas='') -%}
+		tsSchemas := runtime.Str("")
+		// deepseek-ai-DeepSeek-V4.jinja:36:3 {%- for tool in tools -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// deepseek-ai-DeepSeek-V4.jinja:37:5 {%- if tool['type'] == 'function' -%}
+			if runtime.EqStr(runtime.LlamaItemStr(tool, "type"), "function") {
+				// deepseek-ai-DeepSeek-V4.jinja:38:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
+				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.FilterTojson(runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
+			}
+		}
+		// deepseek-ai-DeepSeek-V4.jinja:41:3 {%- if ns.system_prompt -%}
+		if nsSystemPrompt.Truthy() {
+			// deepseek-ai-DeepSeek-V4.jinja:42:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
+			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+		} else {
+			// deepseek-ai-DeepSeek-V4.jinja:43:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4.jinja:44:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
+			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
+		}
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:47:1 {%- if response_format is defined -%}
+	if runtime.IsDefined(responseFormat) {
+		// deepseek-ai-DeepSeek-V4.jinja:48:3 {%- if ns.system_prompt -%}
+		if nsSystemPrompt.Truthy() {
+			// deepseek-ai-DeepSeek-V4.jinja:49:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
+			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n"))
+		}
+		// deepseek-ai-DeepSeek-V4.jinja:51:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
+		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil))
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:53:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// deepseek-ai-DeepSeek-V4.jinja:54:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
+	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort)) && runtime.EqStr(reasoningEffort, "max") {
+		// deepseek-ai-DeepSeek-V4.jinja:55:3 {{- reasoning_effort_max -}}
+		runtime.LlamaWrite(w, reasoningEffortMax)
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:57:1 {{- ns.system_prompt -}}
+	runtime.LlamaWrite(w, nsSystemPrompt)
+	// deepseek-ai-DeepSeek-V4.jinja:58:1 {%- set last_user_idx = namespace(value=-1) -%}
+	lastUserIdxValue := runtime.Int(-1)
+	// deepseek-ai-DeepSeek-V4.jinja:59:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// deepseek-ai-DeepSeek-V4.jinja:60:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer")) || runtime.EqStr(messageRole, "tool") {
+			// deepseek-ai-DeepSeek-V4.jinja:61:5 {%- set last_user_idx.value = loop.index0 -%}
+			lastUserIdxValue = runtime.Int(int64(i))
+		}
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:64:1 {%- set state = namespace(in_user=false) -%}
+	stateInUser := false
+	// deepseek-ai-DeepSeek-V4.jinja:65:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek-ai-DeepSeek-V4.jinja:66:3 {%- if message['role'] == 'tool' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+			// deepseek-ai-DeepSeek-V4.jinja:67:5 {%- set ns.has_tool_calls = true -%}
+			nsHasToolCalls = true
+		}
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:70:1 {%- for message in messages -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var isAfterLastUser runtime.Value
+		var keepReasoning runtime.Value
+		// deepseek-ai-DeepSeek-V4.jinja:71:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
+			// deepseek-ai-DeepSeek-V4.jinja:72:5 {%- if state.in_user -%}
+			if stateInUser {
+				w.WriteString("\n\n")
+			} else {
+				// deepseek-ai-DeepSeek-V4.jinja:74:9 {%- else -%}
+				w.WriteString("<｜User｜>")
+				// deepseek-ai-DeepSeek-V4.jinja:76:7 {%- set state.in_user = true -%}
+				stateInUser = true
+			}
+			// deepseek-ai-DeepSeek-V4.jinja:78:5 {{- message['content'] or '' -}}
+			runtime.LlamaWrite(w, runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+				return runtime.Str("")
+			}))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// deepseek-ai-DeepSeek-V4.jinja:79:7 {%- elif message['role'] == 'tool' -%}
+			// deepseek-ai-DeepSeek-V4.jinja:80:5 {%- if state.in_user -%}
+			if stateInUser {
+				w.WriteString("\n\n")
+			} else {
+				// deepseek-ai-DeepSeek-V4.jinja:82:9 {%- else -%}
+				w.WriteString("<｜User｜>")
+				// deepseek-ai-DeepSeek-V4.jinja:84:7 {%- set state.in_user = true -%}
+				stateInUser = true
+			}
+			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_result>"), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+				return runtime.Str("")
+			})), runtime.Str("</tool_result>")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// deepseek-ai-DeepSeek-V4.jinja:87:7 {%- elif message['role'] == 'assistant' -%}
+			// deepseek-ai-DeepSeek-V4.jinja:88:5 {%- set state.in_user = false -%}
+			stateInUser = false
+			w.WriteString("<｜Assistant｜>")
+			// deepseek-ai-DeepSeek-V4.jinja:90:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
+			// deepseek-ai-DeepSeek-V4.jinja:91:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
+			keepReasoning = runtime.And(thinking, func() runtime.Value {
+				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
+					return hasTools
+				}), func() runtime.Value {
+					return isAfterLastUser
+				}), func() runtime.Value {
+					return runtime.Bool(nsHasToolCalls)
+				})
+			})
+			// deepseek-ai-DeepSeek-V4.jinja:92:5 {%- if keep_reasoning -%}
+			if keepReasoning.Truthy() {
+				// deepseek-ai-DeepSeek-V4.jinja:93:7 {{- thinking_start_token -}}
+				runtime.LlamaWrite(w, thinkingStartToken)
+				// deepseek-ai-DeepSeek-V4.jinja:94:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
+				messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
+				if runtime.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+					// deepseek-ai-DeepSeek-V4.jinja:95:9 {{- message['reasoning_content'] -}}
+					runtime.LlamaWrite(w, messageReasoningContent)
+				}
+				// deepseek-ai-DeepSeek-V4.jinja:97:7 {{- thinking_end_token -}}
+				runtime.LlamaWrite(w, thinkingEndToken)
+			} else {
+				// deepseek-ai-DeepSeek-V4.jinja:98:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V4.jinja:99:7 {{- thinking_end_token -}}
+				runtime.LlamaWrite(w, thinkingEndToken)
+			}
+			// deepseek-ai-DeepSeek-V4.jinja:101:5 {%- if message['content'] is defined and message['content'] -%}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if runtime.IsDefined(messageContent) && messageContent.Truthy() {
+				// deepseek-ai-DeepSeek-V4.jinja:102:7 {{- message['content'] -}}
+				runtime.LlamaWrite(w, messageContent)
+			}
+			// deepseek-ai-DeepSeek-V4.jinja:104:5 {%- if message['tool_calls'] -%}
+			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n\n<"), dsmlToken, runtime.Str("tool_calls>\n")))
+				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
+				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var func2 runtime.Value
+					var args runtime.Value
+					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
+					func2 = runtime.LlamaItemStr(tool, "function")
+					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\"")), runtime.LlamaItemStr(func2, "name")), runtime.Str("\">\n")))
+					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
+					args = runtime.LlamaItemStr(func2, "arguments")
+					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
+					if runtime.IsString(args) {
+						// deepseek-ai-DeepSeek-V4.jinja:111:11 {%- set args = args | from_json -%}
+						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
+					}
+					// deepseek-ai-DeepSeek-V4.jinja:113:9 {%- for key, val in args.items() -%}
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						val := values[i]
+						// deepseek-ai-DeepSeek-V4.jinja:114:11 {%- if val is string -%}
+						if runtime.IsString(val) {
+							// deepseek-ai-DeepSeek-V4.jinja:115:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+						} else {
+							// deepseek-ai-DeepSeek-V4.jinja:116:15 {%- else -%}
+							// deepseek-ai-DeepSeek-V4.jinja:117:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.FilterTojson(val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+						}
+					}
+					// deepseek-ai-DeepSeek-V4.jinja:120:9 {%- if not args -%}
+					if !args.Truthy() {
+						w.WriteString("\n")
+					}
+					// deepseek-ai-DeepSeek-V4.jinja:123:9 {{- '</' + dsml_token + 'invoke>\n' -}}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n")))
+				}
+				// deepseek-ai-DeepSeek-V4.jinja:125:7 {{- '</' + dsml_token + 'tool_calls>' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("tool_calls>")))
+			}
+			w.WriteString("<｜end▁of▁sentence｜>")
+		}
+	}
+	// deepseek-ai-DeepSeek-V4.jinja:130:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<｜Assistant｜>")
+		// deepseek-ai-DeepSeek-V4.jinja:132:3 {%- if thinking -%}
+		if thinking.Truthy() {
+			// deepseek-ai-DeepSeek-V4.jinja:133:5 {{- thinking_start_token -}}
+			runtime.LlamaWrite(w, thinkingStartToken)
+		} else {
+			// deepseek-ai-DeepSeek-V4.jinja:134:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4.jinja:135:5 {{- thinking_end_token -}}
+			runtime.LlamaWrite(w, thinkingEndToken)
+		}
+	}
+}
+
 // spansDeepseekAiDeepSeekV4 is the position table of deepseek-ai-DeepSeek-V4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekV4 = []runtime.Span{
-	{From: 65, To: 68, Line: 1, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 2, Col: 3, Construct: "set"},
-	{From: 70, To: 80, Line: 4, Col: 1, Construct: "if"},
-	{From: 72, To: 79, Line: 5, Col: 3, Construct: "if"},
-	{From: 74, To: 74, Line: 6, Col: 5, Construct: "set"},
-	{From: 78, To: 78, Line: 8, Col: 5, Construct: "set"},
-	{From: 82, To: 85, Line: 11, Col: 1, Construct: "if"},
-	{From: 84, To: 84, Line: 12, Col: 3, Construct: "set"},
-	{From: 87, To: 87, Line: 14, Col: 1, Construct: "set"},
-	{From: 89, To: 89, Line: 15, Col: 1, Construct: "set"},
-	{From: 91, To: 91, Line: 16, Col: 1, Construct: "set"},
-	{From: 93, To: 93, Line: 17, Col: 1, Construct: "set"},
-	{From: 95, To: 95, Line: 18, Col: 1, Construct: "set"},
-	{From: 97, To: 97, Line: 19, Col: 1, Construct: "set"},
-	{From: 99, To: 99, Line: 20, Col: 1, Construct: "set"},
-	{From: 101, To: 101, Line: 21, Col: 1, Construct: "set"},
-	{From: 103, To: 105, Line: 22, Col: 1, Construct: "set"},
-	{From: 107, To: 126, Line: 23, Col: 1, Construct: "for"},
-	{From: 109, To: 125, Line: 24, Col: 3, Construct: "if"},
-	{From: 111, To: 124, Line: 25, Col: 5, Construct: "if"},
-	{From: 113, To: 115, Line: 26, Col: 7, Construct: "set"},
-	{From: 117, To: 117, Line: 27, Col: 7, Construct: "set"},
-	{From: 121, To: 123, Line: 29, Col: 7, Construct: "set"},
-	{From: 128, To: 150, Line: 33, Col: 1, Construct: "if"},
-	{From: 130, To: 130, Line: 34, Col: 3, Construct: "set"},
-	{From: 132, To: 132, Line: 35, Col: 3, Construct: "set"},
-	{From: 134, To: 140, Line: 36, Col: 3, Construct: "for"},
-	{From: 136, To: 139, Line: 37, Col: 5, Construct: "if"},
-	{From: 138, To: 138, Line: 38, Col: 7, Construct: "set"},
-	{From: 142, To: 149, Line: 41, Col: 3, Construct: "if"},
-	{From: 144, To: 144, Line: 42, Col: 5, Construct: "set"},
-	{From: 148, To: 148, Line: 44, Col: 5, Construct: "set"},
-	{From: 152, To: 160, Line: 47, Col: 1, Construct: "if"},
-	{From: 154, To: 157, Line: 48, Col: 3, Construct: "if"},
-	{From: 156, To: 156, Line: 49, Col: 5, Construct: "set"},
-	{From: 159, To: 159, Line: 51, Col: 3, Construct: "set"},
-	{From: 162, To: 162, Line: 53, Col: 1, Construct: "{{ }}"},
-	{From: 164, To: 167, Line: 54, Col: 1, Construct: "if"},
-	{From: 166, To: 166, Line: 55, Col: 3, Construct: "{{ }}"},
-	{From: 169, To: 169, Line: 57, Col: 1, Construct: "{{ }}"},
-	{From: 171, To: 171, Line: 58, Col: 1, Construct: "set"},
-	{From: 173, To: 182, Line: 59, Col: 1, Construct: "for"},
-	{From: 177, To: 181, Line: 60, Col: 3, Construct: "if"},
-	{From: 180, To: 180, Line: 61, Col: 5, Construct: "set"},
-	{From: 184, To: 184, Line: 64, Col: 1, Construct: "set"},
-	{From: 186, To: 192, Line: 65, Col: 1, Construct: "for"},
-	{From: 188, To: 191, Line: 66, Col: 3, Construct: "if"},
-	{From: 190, To: 190, Line: 67, Col: 5, Construct: "set"},
-	{From: 194, To: 345, Line: 70, Col: 1, Construct: "for"},
-	{From: 200, To: 344, Line: 71, Col: 3, Construct: "if"},
-	{From: 203, To: 210, Line: 72, Col: 5, Construct: "if"},
-	{From: 209, To: 209, Line: 76, Col: 7, Construct: "set"},
-	{From: 212, To: 214, Line: 78, Col: 5, Construct: "{{ }}"},
-	{From: 215, To: 344, Line: 79, Col: 7, Construct: "if"},
-	{From: 218, To: 225, Line: 80, Col: 5, Construct: "if"},
-	{From: 224, To: 224, Line: 84, Col: 7, Construct: "set"},
-	{From: 227, To: 231, Line: 86, Col: 5, Construct: "{{ }}"},
-	{From: 232, To: 344, Line: 87, Col: 7, Construct: "if"},
-	{From: 235, To: 236, Line: 88, Col: 5, Construct: "set"},
-	{From: 238, To: 238, Line: 90, Col: 5, Construct: "set"},
-	{From: 240, To: 248, Line: 91, Col: 5, Construct: "set"},
-	{From: 250, To: 265, Line: 92, Col: 5, Construct: "if"},
-	{From: 252, To: 252, Line: 93, Col: 7, Construct: "{{ }}"},
-	{From: 254, To: 258, Line: 94, Col: 7, Construct: "if"},
-	{From: 257, To: 257, Line: 95, Col: 9, Construct: "{{ }}"},
-	{From: 260, To: 260, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 264, To: 264, Line: 99, Col: 7, Construct: "{{ }}"},
-	{From: 267, To: 271, Line: 101, Col: 5, Construct: "if"},
-	{From: 270, To: 270, Line: 102, Col: 7, Construct: "{{ }}"},
-	{From: 273, To: 343, Line: 104, Col: 5, Construct: "if"},
-	{From: 276, To: 278, Line: 105, Col: 7, Construct: "{{ }}"},
-	{From: 280, To: 337, Line: 106, Col: 7, Construct: "for"},
-	{From: 284, To: 284, Line: 107, Col: 9, Construct: "set"},
-	{From: 286, To: 290, Line: 108, Col: 9, Construct: "{{ }}"},
-	{From: 292, To: 292, Line: 109, Col: 9, Construct: "set"},
-	{From: 294, To: 297, Line: 110, Col: 9, Construct: "if"},
-	{From: 296, To: 296, Line: 111, Col: 11, Construct: "set"},
-	{From: 299, To: 328, Line: 113, Col: 9, Construct: "for"},
-	{From: 304, To: 327, Line: 114, Col: 11, Construct: "if"},
-	{From: 306, To: 314, Line: 115, Col: 13, Construct: "{{ }}"},
-	{From: 318, To: 326, Line: 117, Col: 13, Construct: "{{ }}"},
-	{From: 330, To: 332, Line: 120, Col: 9, Construct: "if"},
-	{From: 334, To: 336, Line: 123, Col: 9, Construct: "{{ }}"},
-	{From: 339, To: 341, Line: 125, Col: 7, Construct: "{{ }}"},
-	{From: 347, To: 358, Line: 130, Col: 1, Construct: "if"},
-	{From: 350, To: 357, Line: 132, Col: 3, Construct: "if"},
-	{From: 352, To: 352, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 356, To: 356, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 66, To: 69, Line: 1, Col: 1, Construct: "if"},
+	{From: 68, To: 68, Line: 2, Col: 3, Construct: "set"},
+	{From: 71, To: 81, Line: 4, Col: 1, Construct: "if"},
+	{From: 73, To: 80, Line: 5, Col: 3, Construct: "if"},
+	{From: 75, To: 75, Line: 6, Col: 5, Construct: "set"},
+	{From: 79, To: 79, Line: 8, Col: 5, Construct: "set"},
+	{From: 83, To: 86, Line: 11, Col: 1, Construct: "if"},
+	{From: 85, To: 85, Line: 12, Col: 3, Construct: "set"},
+	{From: 88, To: 88, Line: 14, Col: 1, Construct: "set"},
+	{From: 90, To: 90, Line: 15, Col: 1, Construct: "set"},
+	{From: 92, To: 92, Line: 16, Col: 1, Construct: "set"},
+	{From: 94, To: 94, Line: 17, Col: 1, Construct: "set"},
+	{From: 96, To: 96, Line: 18, Col: 1, Construct: "set"},
+	{From: 98, To: 98, Line: 19, Col: 1, Construct: "set"},
+	{From: 100, To: 100, Line: 20, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 21, Col: 1, Construct: "set"},
+	{From: 104, To: 106, Line: 22, Col: 1, Construct: "set"},
+	{From: 108, To: 127, Line: 23, Col: 1, Construct: "for"},
+	{From: 110, To: 126, Line: 24, Col: 3, Construct: "if"},
+	{From: 112, To: 125, Line: 25, Col: 5, Construct: "if"},
+	{From: 114, To: 116, Line: 26, Col: 7, Construct: "set"},
+	{From: 118, To: 118, Line: 27, Col: 7, Construct: "set"},
+	{From: 122, To: 124, Line: 29, Col: 7, Construct: "set"},
+	{From: 129, To: 151, Line: 33, Col: 1, Construct: "if"},
+	{From: 131, To: 131, Line: 34, Col: 3, Construct: "set"},
+	{From: 133, To: 133, Line: 35, Col: 3, Construct: "set"},
+	{From: 135, To: 141, Line: 36, Col: 3, Construct: "for"},
+	{From: 137, To: 140, Line: 37, Col: 5, Construct: "if"},
+	{From: 139, To: 139, Line: 38, Col: 7, Construct: "set"},
+	{From: 143, To: 150, Line: 41, Col: 3, Construct: "if"},
+	{From: 145, To: 145, Line: 42, Col: 5, Construct: "set"},
+	{From: 149, To: 149, Line: 44, Col: 5, Construct: "set"},
+	{From: 153, To: 161, Line: 47, Col: 1, Construct: "if"},
+	{From: 155, To: 158, Line: 48, Col: 3, Construct: "if"},
+	{From: 157, To: 157, Line: 49, Col: 5, Construct: "set"},
+	{From: 160, To: 160, Line: 51, Col: 3, Construct: "set"},
+	{From: 163, To: 163, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 165, To: 168, Line: 54, Col: 1, Construct: "if"},
+	{From: 167, To: 167, Line: 55, Col: 3, Construct: "{{ }}"},
+	{From: 170, To: 170, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 172, To: 172, Line: 58, Col: 1, Construct: "set"},
+	{From: 174, To: 183, Line: 59, Col: 1, Construct: "for"},
+	{From: 178, To: 182, Line: 60, Col: 3, Construct: "if"},
+	{From: 181, To: 181, Line: 61, Col: 5, Construct: "set"},
+	{From: 185, To: 185, Line: 64, Col: 1, Construct: "set"},
+	{From: 187, To: 193, Line: 65, Col: 1, Construct: "for"},
+	{From: 189, To: 192, Line: 66, Col: 3, Construct: "if"},
+	{From: 191, To: 191, Line: 67, Col: 5, Construct: "set"},
+	{From: 195, To: 346, Line: 70, Col: 1, Construct: "for"},
+	{From: 201, To: 345, Line: 71, Col: 3, Construct: "if"},
+	{From: 204, To: 211, Line: 72, Col: 5, Construct: "if"},
+	{From: 210, To: 210, Line: 76, Col: 7, Construct: "set"},
+	{From: 213, To: 215, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 216, To: 345, Line: 79, Col: 7, Construct: "if"},
+	{From: 219, To: 226, Line: 80, Col: 5, Construct: "if"},
+	{From: 225, To: 225, Line: 84, Col: 7, Construct: "set"},
+	{From: 228, To: 232, Line: 86, Col: 5, Construct: "{{ }}"},
+	{From: 233, To: 345, Line: 87, Col: 7, Construct: "if"},
+	{From: 236, To: 237, Line: 88, Col: 5, Construct: "set"},
+	{From: 239, To: 239, Line: 90, Col: 5, Construct: "set"},
+	{From: 241, To: 249, Line: 91, Col: 5, Construct: "set"},
+	{From: 251, To: 266, Line: 92, Col: 5, Construct: "if"},
+	{From: 253, To: 253, Line: 93, Col: 7, Construct: "{{ }}"},
+	{From: 255, To: 259, Line: 94, Col: 7, Construct: "if"},
+	{From: 258, To: 258, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 261, To: 261, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 265, To: 265, Line: 99, Col: 7, Construct: "{{ }}"},
+	{From: 268, To: 272, Line: 101, Col: 5, Construct: "if"},
+	{From: 271, To: 271, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 274, To: 344, Line: 104, Col: 5, Construct: "if"},
+	{From: 277, To: 279, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 281, To: 338, Line: 106, Col: 7, Construct: "for"},
+	{From: 285, To: 285, Line: 107, Col: 9, Construct: "set"},
+	{From: 287, To: 291, Line: 108, Col: 9, Construct: "{{ }}"},
+	{From: 293, To: 293, Line: 109, Col: 9, Construct: "set"},
+	{From: 295, To: 298, Line: 110, Col: 9, Construct: "if"},
+	{From: 297, To: 297, Line: 111, Col: 11, Construct: "set"},
+	{From: 300, To: 329, Line: 113, Col: 9, Construct: "for"},
+	{From: 305, To: 328, Line: 114, Col: 11, Construct: "if"},
+	{From: 307, To: 315, Line: 115, Col: 13, Construct: "{{ }}"},
+	{From: 319, To: 327, Line: 117, Col: 13, Construct: "{{ }}"},
+	{From: 331, To: 333, Line: 120, Col: 9, Construct: "if"},
+	{From: 335, To: 337, Line: 123, Col: 9, Construct: "{{ }}"},
+	{From: 340, To: 342, Line: 125, Col: 7, Construct: "{{ }}"},
+	{From: 348, To: 359, Line: 130, Col: 1, Construct: "if"},
+	{From: 351, To: 358, Line: 132, Col: 3, Construct: "if"},
+	{From: 353, To: 353, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 357, To: 357, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 384, To: 387, Line: 1, Col: 1, Construct: "if"},
+	{From: 386, To: 386, Line: 2, Col: 3, Construct: "set"},
+	{From: 389, To: 399, Line: 4, Col: 1, Construct: "if"},
+	{From: 391, To: 398, Line: 5, Col: 3, Construct: "if"},
+	{From: 393, To: 393, Line: 6, Col: 5, Construct: "set"},
+	{From: 397, To: 397, Line: 8, Col: 5, Construct: "set"},
+	{From: 401, To: 404, Line: 11, Col: 1, Construct: "if"},
+	{From: 403, To: 403, Line: 12, Col: 3, Construct: "set"},
+	{From: 406, To: 406, Line: 14, Col: 1, Construct: "set"},
+	{From: 408, To: 408, Line: 15, Col: 1, Construct: "set"},
+	{From: 410, To: 410, Line: 16, Col: 1, Construct: "set"},
+	{From: 412, To: 412, Line: 17, Col: 1, Construct: "set"},
+	{From: 414, To: 414, Line: 18, Col: 1, Construct: "set"},
+	{From: 416, To: 416, Line: 19, Col: 1, Construct: "set"},
+	{From: 418, To: 418, Line: 20, Col: 1, Construct: "set"},
+	{From: 420, To: 420, Line: 21, Col: 1, Construct: "set"},
+	{From: 422, To: 424, Line: 22, Col: 1, Construct: "set"},
+	{From: 426, To: 445, Line: 23, Col: 1, Construct: "for"},
+	{From: 428, To: 444, Line: 24, Col: 3, Construct: "if"},
+	{From: 430, To: 443, Line: 25, Col: 5, Construct: "if"},
+	{From: 432, To: 434, Line: 26, Col: 7, Construct: "set"},
+	{From: 436, To: 436, Line: 27, Col: 7, Construct: "set"},
+	{From: 440, To: 442, Line: 29, Col: 7, Construct: "set"},
+	{From: 447, To: 469, Line: 33, Col: 1, Construct: "if"},
+	{From: 449, To: 449, Line: 34, Col: 3, Construct: "set"},
+	{From: 451, To: 451, Line: 35, Col: 3, Construct: "set"},
+	{From: 453, To: 459, Line: 36, Col: 3, Construct: "for"},
+	{From: 455, To: 458, Line: 37, Col: 5, Construct: "if"},
+	{From: 457, To: 457, Line: 38, Col: 7, Construct: "set"},
+	{From: 461, To: 468, Line: 41, Col: 3, Construct: "if"},
+	{From: 463, To: 463, Line: 42, Col: 5, Construct: "set"},
+	{From: 467, To: 467, Line: 44, Col: 5, Construct: "set"},
+	{From: 471, To: 479, Line: 47, Col: 1, Construct: "if"},
+	{From: 473, To: 476, Line: 48, Col: 3, Construct: "if"},
+	{From: 475, To: 475, Line: 49, Col: 5, Construct: "set"},
+	{From: 478, To: 478, Line: 51, Col: 3, Construct: "set"},
+	{From: 481, To: 481, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 483, To: 486, Line: 54, Col: 1, Construct: "if"},
+	{From: 485, To: 485, Line: 55, Col: 3, Construct: "{{ }}"},
+	{From: 488, To: 488, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 490, To: 490, Line: 58, Col: 1, Construct: "set"},
+	{From: 492, To: 501, Line: 59, Col: 1, Construct: "for"},
+	{From: 496, To: 500, Line: 60, Col: 3, Construct: "if"},
+	{From: 499, To: 499, Line: 61, Col: 5, Construct: "set"},
+	{From: 503, To: 503, Line: 64, Col: 1, Construct: "set"},
+	{From: 505, To: 511, Line: 65, Col: 1, Construct: "for"},
+	{From: 507, To: 510, Line: 66, Col: 3, Construct: "if"},
+	{From: 509, To: 509, Line: 67, Col: 5, Construct: "set"},
+	{From: 513, To: 636, Line: 70, Col: 1, Construct: "for"},
+	{From: 519, To: 635, Line: 71, Col: 3, Construct: "if"},
+	{From: 522, To: 529, Line: 72, Col: 5, Construct: "if"},
+	{From: 528, To: 528, Line: 76, Col: 7, Construct: "set"},
+	{From: 531, To: 533, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 534, To: 635, Line: 79, Col: 7, Construct: "if"},
+	{From: 537, To: 544, Line: 80, Col: 5, Construct: "if"},
+	{From: 543, To: 543, Line: 84, Col: 7, Construct: "set"},
+	{From: 546, To: 548, Line: 86, Col: 5, Construct: "{{ }}"},
+	{From: 549, To: 635, Line: 87, Col: 7, Construct: "if"},
+	{From: 552, To: 553, Line: 88, Col: 5, Construct: "set"},
+	{From: 555, To: 555, Line: 90, Col: 5, Construct: "set"},
+	{From: 557, To: 565, Line: 91, Col: 5, Construct: "set"},
+	{From: 567, To: 582, Line: 92, Col: 5, Construct: "if"},
+	{From: 569, To: 569, Line: 93, Col: 7, Construct: "{{ }}"},
+	{From: 571, To: 575, Line: 94, Col: 7, Construct: "if"},
+	{From: 574, To: 574, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 577, To: 577, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 581, To: 581, Line: 99, Col: 7, Construct: "{{ }}"},
+	{From: 584, To: 588, Line: 101, Col: 5, Construct: "if"},
+	{From: 587, To: 587, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 590, To: 634, Line: 104, Col: 5, Construct: "if"},
+	{From: 593, To: 593, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 595, To: 630, Line: 106, Col: 7, Construct: "for"},
+	{From: 599, To: 599, Line: 107, Col: 9, Construct: "set"},
+	{From: 601, To: 601, Line: 108, Col: 9, Construct: "{{ }}"},
+	{From: 603, To: 603, Line: 109, Col: 9, Construct: "set"},
+	{From: 605, To: 608, Line: 110, Col: 9, Construct: "if"},
+	{From: 607, To: 607, Line: 111, Col: 11, Construct: "set"},
+	{From: 610, To: 623, Line: 113, Col: 9, Construct: "for"},
+	{From: 615, To: 622, Line: 114, Col: 11, Construct: "if"},
+	{From: 617, To: 617, Line: 115, Col: 13, Construct: "{{ }}"},
+	{From: 621, To: 621, Line: 117, Col: 13, Construct: "{{ }}"},
+	{From: 625, To: 627, Line: 120, Col: 9, Construct: "if"},
+	{From: 629, To: 629, Line: 123, Col: 9, Construct: "{{ }}"},
+	{From: 632, To: 632, Line: 125, Col: 7, Construct: "{{ }}"},
+	{From: 638, To: 649, Line: 130, Col: 1, Construct: "if"},
+	{From: 641, To: 648, Line: 132, Col: 3, Construct: "if"},
+	{From: 643, To: 643, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 647, To: 647, Line: 135, Col: 5, Construct: "{{ }}"},
 }

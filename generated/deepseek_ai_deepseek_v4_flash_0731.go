@@ -28,12 +28,13 @@ var DeepseekAiDeepSeekV4Flash0731 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
-	Func:   renderDeepseekAiDeepSeekV4Flash0731,
-	Name:   "deepseek-ai-DeepSeek-V4-Flash-0731",
-	Origin: "llama.cpp/deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
-	SHA256: "aec3d906bce80d43a9e6e89922c04e8e752c05f71f10040ba3f61b746ebacd6d",
-	Spans:  spansDeepseekAiDeepSeekV4Flash0731,
+	File:      "deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
+	Func:      renderDeepseekAiDeepSeekV4Flash0731,
+	LlamaFunc: renderDeepseekAiDeepSeekV4Flash0731Llama,
+	Name:      "deepseek-ai-DeepSeek-V4-Flash-0731",
+	Origin:    "llama.cpp/deepseek-ai-DeepSeek-V4-Flash-0731.jinja",
+	SHA256:    "aec3d906bce80d43a9e6e89922c04e8e752c05f71f10040ba3f61b746ebacd6d",
+	Spans:     spansDeepseekAiDeepSeekV4Flash0731,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -365,98 +366,486 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderDeepseekAiDeepSeekV4Flash0731Llama renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepseekAiDeepSeekV4Flash0731 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	thinking := in.Lookup("thinking")
+	enableThinking := in.Lookup("enable_thinking")
+	dropThinking := in.Lookup("drop_thinking")
+	var dsmlToken runtime.Value
+	var thinkingStartToken runtime.Value
+	var thinkingEndToken runtime.Value
+	var reasoningEffortHigh runtime.Value
+	var reasoningEffortMax runtime.Value
+	var responseFormatTemplate runtime.Value
+	var hasTools runtime.Value
+	var toolsHeader runtime.Value
+	var toolsFooter runtime.Value
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	responseFormat := in.Lookup("response_format")
+	bosToken := in.Lookup("bos_token")
+	reasoningEffort := in.Lookup("reasoning_effort")
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1:1 {%- if not add_generation_prompt is defined -%}
+	if !runtime.IsDefined(addGenerationPrompt) {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2:3 {%- set add_generation_prompt = false -%}
+		addGenerationPrompt = runtime.Bool(false)
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:4:1 {%- if not thinking is defined -%}
+	if !runtime.IsDefined(thinking) {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:5:3 {%- if enable_thinking is defined -%}
+		if runtime.IsDefined(enableThinking) {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:6:5 {%- set thinking = enable_thinking -%}
+			thinking = enableThinking
+		} else {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:7:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:8:5 {%- set thinking = false -%}
+			thinking = runtime.Bool(false)
+		}
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:11:1 {%- if not drop_thinking is defined -%}
+	if !runtime.IsDefined(dropThinking) {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:12:3 {%- set drop_thinking = true -%}
+		dropThinking = runtime.Bool(true)
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:14:1 {%- set dsml_token = '｜DSML｜' -%}
+	dsmlToken = runtime.Str("｜DSML｜")
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:15:1 {%- set thinking_start_token = '<think>' -%}
+	thinkingStartToken = runtime.Str("<think>")
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:16:1 {%- set thinking_end_token = '</think>' -%}
+	thinkingEndToken = runtime.Str("</think>")
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:17:1 {%- set reasoning_effort_high = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYo…
+	reasoningEffortHigh = runtime.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:18:1 {%- set reasoning_effort_max = 'Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncom…
+	reasoningEffortMax = runtime.Str("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:19:1 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
+	responseFormatTemplate = runtime.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:20:1 {%- set has_tools = false -%}
+	hasTools = runtime.Bool(false)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:21:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
+	toolsHeader = runtime.LlamaSum(runtime.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, runtime.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, runtime.Str("tool_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, runtime.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, runtime.Str("..."), thinkingEndToken, runtime.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, runtime.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:22:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
+	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
+	nsSystemPrompt := runtime.Str("")
+	nsIsFirstSp := true
+	nsHasToolCalls := false
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25:3 {%- if message['role'] == 'system' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
+			if nsIsFirstSp {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
+				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+					return runtime.Str("")
+				}))
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
+				nsIsFirstSp = false
+			} else {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
+				nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+					return runtime.Str("")
+				}))
+			}
+		}
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:34:1 {%- if tools is defined and tools -%}
+	if runtime.IsDefined(tools) && tools.Truthy() {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
+		hasTools = runtime.Bool(true)
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
+		tsSchemas := runtime.Str("")
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
+			if runtime.EqStr(runtime.LlamaItemStr(tool, "type"), "function") {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
+				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.FilterTojson(runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
+			}
+		}
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
+		if nsSystemPrompt.Truthy() {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:43:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
+			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+		} else {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:44:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:45:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
+			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
+		}
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:48:1 {%- if response_format is defined -%}
+	if runtime.IsDefined(responseFormat) {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
+		if nsSystemPrompt.Truthy() {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
+			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n"))
+		}
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
+		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil))
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
+	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort)) && runtime.EqStr(reasoningEffort, "high") {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56:3 {{- reasoning_effort_high -}}
+		runtime.LlamaWrite(w, reasoningEffortHigh)
+	} else if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort)) && runtime.EqStr(reasoningEffort, "max") {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57:5 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58:3 {{- reasoning_effort_max -}}
+		runtime.LlamaWrite(w, reasoningEffortMax)
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:60:1 {{- ns.system_prompt -}}
+	runtime.LlamaWrite(w, nsSystemPrompt)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:61:1 {%- set last_user_idx = namespace(value=-1) -%}
+	lastUserIdxValue := runtime.Int(-1)
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer")) || runtime.EqStr(messageRole, "tool") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64:5 {%- set last_user_idx.value = loop.index0 -%}
+			lastUserIdxValue = runtime.Int(int64(i))
+		}
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:67:1 {%- set state = namespace(in_user=false) -%}
+	stateInUser := false
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69:3 {%- if message['role'] == 'tool' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70:5 {%- set ns.has_tool_calls = true -%}
+			nsHasToolCalls = true
+		}
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73:1 {%- for message in messages -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var isAfterLastUser runtime.Value
+		var keepReasoning runtime.Value
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75:5 {%- if state.in_user -%}
+			if stateInUser {
+				w.WriteString("\n\n")
+			} else {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:77:9 {%- else -%}
+				w.WriteString("<｜User｜>")
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:79:7 {%- set state.in_user = true -%}
+				stateInUser = true
+			}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
+			runtime.LlamaWrite(w, runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+				return runtime.Str("")
+			}))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:82:7 {%- elif message['role'] == 'tool' -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:83:5 {%- if state.in_user -%}
+			if stateInUser {
+				w.WriteString("\n\n")
+			} else {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:85:9 {%- else -%}
+				w.WriteString("<｜User｜>")
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:87:7 {%- set state.in_user = true -%}
+				stateInUser = true
+			}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_result>"), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+				return runtime.Str("")
+			})), runtime.Str("</tool_result>")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:90:7 {%- elif message['role'] == 'assistant' -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91:5 {%- set state.in_user = false -%}
+			stateInUser = false
+			w.WriteString("<｜Assistant｜>")
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:93:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
+			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
+			keepReasoning = runtime.And(thinking, func() runtime.Value {
+				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
+					return hasTools
+				}), func() runtime.Value {
+					return isAfterLastUser
+				}), func() runtime.Value {
+					return runtime.Bool(nsHasToolCalls)
+				})
+			})
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:95:5 {%- if keep_reasoning -%}
+			if keepReasoning.Truthy() {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:96:7 {{- thinking_start_token -}}
+				runtime.LlamaWrite(w, thinkingStartToken)
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
+				messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
+				if runtime.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
+					runtime.LlamaWrite(w, messageReasoningContent)
+				}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:100:7 {{- thinking_end_token -}}
+				runtime.LlamaWrite(w, thinkingEndToken)
+			} else {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:101:9 {%- else -%}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:102:7 {{- thinking_end_token -}}
+				runtime.LlamaWrite(w, thinkingEndToken)
+			}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if runtime.IsDefined(messageContent) && messageContent.Truthy() {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
+				runtime.LlamaWrite(w, messageContent)
+			}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107:5 {%- if message['tool_calls'] -%}
+			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n\n<"), dsmlToken, runtime.Str("tool_calls>\n")))
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
+				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var func2 runtime.Value
+					var args runtime.Value
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
+					func2 = runtime.LlamaItemStr(tool, "function")
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\"")), runtime.LlamaItemStr(func2, "name")), runtime.Str("\">\n")))
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
+					args = runtime.LlamaItemStr(func2, "arguments")
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
+					if runtime.IsString(args) {
+						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
+						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
+					}
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116:9 {%- for key, val in args.items() -%}
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						val := values[i]
+						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
+						if runtime.IsString(val) {
+							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+						} else {
+							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119:15 {%- else -%}
+							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.FilterTojson(val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+						}
+					}
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123:9 {%- if not args -%}
+					if !args.Truthy() {
+						w.WriteString("\n")
+					}
+					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126:9 {{- '</' + dsml_token + 'invoke>\n' -}}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n")))
+				}
+				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128:7 {{- '</' + dsml_token + 'tool_calls>' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("tool_calls>")))
+			}
+			w.WriteString("<｜end▁of▁sentence｜>")
+		}
+	}
+	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:133:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<｜Assistant｜>")
+		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:135:3 {%- if thinking -%}
+		if thinking.Truthy() {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:136:5 {{- thinking_start_token -}}
+			runtime.LlamaWrite(w, thinkingStartToken)
+		} else {
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:137:7 {%- else -%}
+			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:138:5 {{- thinking_end_token -}}
+			runtime.LlamaWrite(w, thinkingEndToken)
+		}
+	}
+}
+
 // spansDeepseekAiDeepSeekV4Flash0731 is the position table of deepseek-ai-DeepSeek-V4-Flash-0731.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekV4Flash0731 = []runtime.Span{
-	{From: 66, To: 69, Line: 1, Col: 1, Construct: "if"},
-	{From: 68, To: 68, Line: 2, Col: 3, Construct: "set"},
-	{From: 71, To: 81, Line: 4, Col: 1, Construct: "if"},
-	{From: 73, To: 80, Line: 5, Col: 3, Construct: "if"},
-	{From: 75, To: 75, Line: 6, Col: 5, Construct: "set"},
-	{From: 79, To: 79, Line: 8, Col: 5, Construct: "set"},
-	{From: 83, To: 86, Line: 11, Col: 1, Construct: "if"},
-	{From: 85, To: 85, Line: 12, Col: 3, Construct: "set"},
-	{From: 88, To: 88, Line: 14, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 15, Col: 1, Construct: "set"},
-	{From: 92, To: 92, Line: 16, Col: 1, Construct: "set"},
-	{From: 94, To: 94, Line: 17, Col: 1, Construct: "set"},
-	{From: 96, To: 96, Line: 18, Col: 1, Construct: "set"},
-	{From: 98, To: 98, Line: 19, Col: 1, Construct: "set"},
-	{From: 100, To: 100, Line: 20, Col: 1, Construct: "set"},
-	{From: 102, To: 102, Line: 21, Col: 1, Construct: "set"},
-	{From: 104, To: 104, Line: 22, Col: 1, Construct: "set"},
-	{From: 106, To: 108, Line: 23, Col: 1, Construct: "set"},
-	{From: 110, To: 129, Line: 24, Col: 1, Construct: "for"},
-	{From: 112, To: 128, Line: 25, Col: 3, Construct: "if"},
-	{From: 114, To: 127, Line: 26, Col: 5, Construct: "if"},
-	{From: 116, To: 118, Line: 27, Col: 7, Construct: "set"},
-	{From: 120, To: 120, Line: 28, Col: 7, Construct: "set"},
-	{From: 124, To: 126, Line: 30, Col: 7, Construct: "set"},
-	{From: 131, To: 153, Line: 34, Col: 1, Construct: "if"},
-	{From: 133, To: 133, Line: 35, Col: 3, Construct: "set"},
-	{From: 135, To: 135, Line: 36, Col: 3, Construct: "set"},
-	{From: 137, To: 143, Line: 37, Col: 3, Construct: "for"},
-	{From: 139, To: 142, Line: 38, Col: 5, Construct: "if"},
-	{From: 141, To: 141, Line: 39, Col: 7, Construct: "set"},
-	{From: 145, To: 152, Line: 42, Col: 3, Construct: "if"},
-	{From: 147, To: 147, Line: 43, Col: 5, Construct: "set"},
-	{From: 151, To: 151, Line: 45, Col: 5, Construct: "set"},
-	{From: 155, To: 163, Line: 48, Col: 1, Construct: "if"},
-	{From: 157, To: 160, Line: 49, Col: 3, Construct: "if"},
-	{From: 159, To: 159, Line: 50, Col: 5, Construct: "set"},
-	{From: 162, To: 162, Line: 52, Col: 3, Construct: "set"},
-	{From: 165, To: 165, Line: 54, Col: 1, Construct: "{{ }}"},
-	{From: 167, To: 174, Line: 55, Col: 1, Construct: "if"},
-	{From: 169, To: 169, Line: 56, Col: 3, Construct: "{{ }}"},
-	{From: 170, To: 174, Line: 57, Col: 5, Construct: "if"},
-	{From: 173, To: 173, Line: 58, Col: 3, Construct: "{{ }}"},
-	{From: 176, To: 176, Line: 60, Col: 1, Construct: "{{ }}"},
-	{From: 178, To: 178, Line: 61, Col: 1, Construct: "set"},
-	{From: 180, To: 189, Line: 62, Col: 1, Construct: "for"},
-	{From: 184, To: 188, Line: 63, Col: 3, Construct: "if"},
-	{From: 187, To: 187, Line: 64, Col: 5, Construct: "set"},
-	{From: 191, To: 191, Line: 67, Col: 1, Construct: "set"},
-	{From: 193, To: 199, Line: 68, Col: 1, Construct: "for"},
-	{From: 195, To: 198, Line: 69, Col: 3, Construct: "if"},
-	{From: 197, To: 197, Line: 70, Col: 5, Construct: "set"},
-	{From: 201, To: 352, Line: 73, Col: 1, Construct: "for"},
-	{From: 207, To: 351, Line: 74, Col: 3, Construct: "if"},
-	{From: 210, To: 217, Line: 75, Col: 5, Construct: "if"},
-	{From: 216, To: 216, Line: 79, Col: 7, Construct: "set"},
-	{From: 219, To: 221, Line: 81, Col: 5, Construct: "{{ }}"},
-	{From: 222, To: 351, Line: 82, Col: 7, Construct: "if"},
-	{From: 225, To: 232, Line: 83, Col: 5, Construct: "if"},
-	{From: 231, To: 231, Line: 87, Col: 7, Construct: "set"},
-	{From: 234, To: 238, Line: 89, Col: 5, Construct: "{{ }}"},
-	{From: 239, To: 351, Line: 90, Col: 7, Construct: "if"},
-	{From: 242, To: 243, Line: 91, Col: 5, Construct: "set"},
-	{From: 245, To: 245, Line: 93, Col: 5, Construct: "set"},
-	{From: 247, To: 255, Line: 94, Col: 5, Construct: "set"},
-	{From: 257, To: 272, Line: 95, Col: 5, Construct: "if"},
-	{From: 259, To: 259, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 261, To: 265, Line: 97, Col: 7, Construct: "if"},
-	{From: 264, To: 264, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 267, To: 267, Line: 100, Col: 7, Construct: "{{ }}"},
-	{From: 271, To: 271, Line: 102, Col: 7, Construct: "{{ }}"},
-	{From: 274, To: 278, Line: 104, Col: 5, Construct: "if"},
-	{From: 277, To: 277, Line: 105, Col: 7, Construct: "{{ }}"},
-	{From: 280, To: 350, Line: 107, Col: 5, Construct: "if"},
-	{From: 283, To: 285, Line: 108, Col: 7, Construct: "{{ }}"},
-	{From: 287, To: 344, Line: 109, Col: 7, Construct: "for"},
-	{From: 291, To: 291, Line: 110, Col: 9, Construct: "set"},
-	{From: 293, To: 297, Line: 111, Col: 9, Construct: "{{ }}"},
-	{From: 299, To: 299, Line: 112, Col: 9, Construct: "set"},
-	{From: 301, To: 304, Line: 113, Col: 9, Construct: "if"},
-	{From: 303, To: 303, Line: 114, Col: 11, Construct: "set"},
-	{From: 306, To: 335, Line: 116, Col: 9, Construct: "for"},
-	{From: 311, To: 334, Line: 117, Col: 11, Construct: "if"},
-	{From: 313, To: 321, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 325, To: 333, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 337, To: 339, Line: 123, Col: 9, Construct: "if"},
-	{From: 341, To: 343, Line: 126, Col: 9, Construct: "{{ }}"},
-	{From: 346, To: 348, Line: 128, Col: 7, Construct: "{{ }}"},
-	{From: 354, To: 365, Line: 133, Col: 1, Construct: "if"},
-	{From: 357, To: 364, Line: 135, Col: 3, Construct: "if"},
-	{From: 359, To: 359, Line: 136, Col: 5, Construct: "{{ }}"},
-	{From: 363, To: 363, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 67, To: 70, Line: 1, Col: 1, Construct: "if"},
+	{From: 69, To: 69, Line: 2, Col: 3, Construct: "set"},
+	{From: 72, To: 82, Line: 4, Col: 1, Construct: "if"},
+	{From: 74, To: 81, Line: 5, Col: 3, Construct: "if"},
+	{From: 76, To: 76, Line: 6, Col: 5, Construct: "set"},
+	{From: 80, To: 80, Line: 8, Col: 5, Construct: "set"},
+	{From: 84, To: 87, Line: 11, Col: 1, Construct: "if"},
+	{From: 86, To: 86, Line: 12, Col: 3, Construct: "set"},
+	{From: 89, To: 89, Line: 14, Col: 1, Construct: "set"},
+	{From: 91, To: 91, Line: 15, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 16, Col: 1, Construct: "set"},
+	{From: 95, To: 95, Line: 17, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 18, Col: 1, Construct: "set"},
+	{From: 99, To: 99, Line: 19, Col: 1, Construct: "set"},
+	{From: 101, To: 101, Line: 20, Col: 1, Construct: "set"},
+	{From: 103, To: 103, Line: 21, Col: 1, Construct: "set"},
+	{From: 105, To: 105, Line: 22, Col: 1, Construct: "set"},
+	{From: 107, To: 109, Line: 23, Col: 1, Construct: "set"},
+	{From: 111, To: 130, Line: 24, Col: 1, Construct: "for"},
+	{From: 113, To: 129, Line: 25, Col: 3, Construct: "if"},
+	{From: 115, To: 128, Line: 26, Col: 5, Construct: "if"},
+	{From: 117, To: 119, Line: 27, Col: 7, Construct: "set"},
+	{From: 121, To: 121, Line: 28, Col: 7, Construct: "set"},
+	{From: 125, To: 127, Line: 30, Col: 7, Construct: "set"},
+	{From: 132, To: 154, Line: 34, Col: 1, Construct: "if"},
+	{From: 134, To: 134, Line: 35, Col: 3, Construct: "set"},
+	{From: 136, To: 136, Line: 36, Col: 3, Construct: "set"},
+	{From: 138, To: 144, Line: 37, Col: 3, Construct: "for"},
+	{From: 140, To: 143, Line: 38, Col: 5, Construct: "if"},
+	{From: 142, To: 142, Line: 39, Col: 7, Construct: "set"},
+	{From: 146, To: 153, Line: 42, Col: 3, Construct: "if"},
+	{From: 148, To: 148, Line: 43, Col: 5, Construct: "set"},
+	{From: 152, To: 152, Line: 45, Col: 5, Construct: "set"},
+	{From: 156, To: 164, Line: 48, Col: 1, Construct: "if"},
+	{From: 158, To: 161, Line: 49, Col: 3, Construct: "if"},
+	{From: 160, To: 160, Line: 50, Col: 5, Construct: "set"},
+	{From: 163, To: 163, Line: 52, Col: 3, Construct: "set"},
+	{From: 166, To: 166, Line: 54, Col: 1, Construct: "{{ }}"},
+	{From: 168, To: 175, Line: 55, Col: 1, Construct: "if"},
+	{From: 170, To: 170, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 171, To: 175, Line: 57, Col: 5, Construct: "if"},
+	{From: 174, To: 174, Line: 58, Col: 3, Construct: "{{ }}"},
+	{From: 177, To: 177, Line: 60, Col: 1, Construct: "{{ }}"},
+	{From: 179, To: 179, Line: 61, Col: 1, Construct: "set"},
+	{From: 181, To: 190, Line: 62, Col: 1, Construct: "for"},
+	{From: 185, To: 189, Line: 63, Col: 3, Construct: "if"},
+	{From: 188, To: 188, Line: 64, Col: 5, Construct: "set"},
+	{From: 192, To: 192, Line: 67, Col: 1, Construct: "set"},
+	{From: 194, To: 200, Line: 68, Col: 1, Construct: "for"},
+	{From: 196, To: 199, Line: 69, Col: 3, Construct: "if"},
+	{From: 198, To: 198, Line: 70, Col: 5, Construct: "set"},
+	{From: 202, To: 353, Line: 73, Col: 1, Construct: "for"},
+	{From: 208, To: 352, Line: 74, Col: 3, Construct: "if"},
+	{From: 211, To: 218, Line: 75, Col: 5, Construct: "if"},
+	{From: 217, To: 217, Line: 79, Col: 7, Construct: "set"},
+	{From: 220, To: 222, Line: 81, Col: 5, Construct: "{{ }}"},
+	{From: 223, To: 352, Line: 82, Col: 7, Construct: "if"},
+	{From: 226, To: 233, Line: 83, Col: 5, Construct: "if"},
+	{From: 232, To: 232, Line: 87, Col: 7, Construct: "set"},
+	{From: 235, To: 239, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 240, To: 352, Line: 90, Col: 7, Construct: "if"},
+	{From: 243, To: 244, Line: 91, Col: 5, Construct: "set"},
+	{From: 246, To: 246, Line: 93, Col: 5, Construct: "set"},
+	{From: 248, To: 256, Line: 94, Col: 5, Construct: "set"},
+	{From: 258, To: 273, Line: 95, Col: 5, Construct: "if"},
+	{From: 260, To: 260, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 262, To: 266, Line: 97, Col: 7, Construct: "if"},
+	{From: 265, To: 265, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 268, To: 268, Line: 100, Col: 7, Construct: "{{ }}"},
+	{From: 272, To: 272, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 275, To: 279, Line: 104, Col: 5, Construct: "if"},
+	{From: 278, To: 278, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 281, To: 351, Line: 107, Col: 5, Construct: "if"},
+	{From: 284, To: 286, Line: 108, Col: 7, Construct: "{{ }}"},
+	{From: 288, To: 345, Line: 109, Col: 7, Construct: "for"},
+	{From: 292, To: 292, Line: 110, Col: 9, Construct: "set"},
+	{From: 294, To: 298, Line: 111, Col: 9, Construct: "{{ }}"},
+	{From: 300, To: 300, Line: 112, Col: 9, Construct: "set"},
+	{From: 302, To: 305, Line: 113, Col: 9, Construct: "if"},
+	{From: 304, To: 304, Line: 114, Col: 11, Construct: "set"},
+	{From: 307, To: 336, Line: 116, Col: 9, Construct: "for"},
+	{From: 312, To: 335, Line: 117, Col: 11, Construct: "if"},
+	{From: 314, To: 322, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 326, To: 334, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 338, To: 340, Line: 123, Col: 9, Construct: "if"},
+	{From: 342, To: 344, Line: 126, Col: 9, Construct: "{{ }}"},
+	{From: 347, To: 349, Line: 128, Col: 7, Construct: "{{ }}"},
+	{From: 355, To: 366, Line: 133, Col: 1, Construct: "if"},
+	{From: 358, To: 365, Line: 135, Col: 3, Construct: "if"},
+	{From: 360, To: 360, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 364, To: 364, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 392, To: 395, Line: 1, Col: 1, Construct: "if"},
+	{From: 394, To: 394, Line: 2, Col: 3, Construct: "set"},
+	{From: 397, To: 407, Line: 4, Col: 1, Construct: "if"},
+	{From: 399, To: 406, Line: 5, Col: 3, Construct: "if"},
+	{From: 401, To: 401, Line: 6, Col: 5, Construct: "set"},
+	{From: 405, To: 405, Line: 8, Col: 5, Construct: "set"},
+	{From: 409, To: 412, Line: 11, Col: 1, Construct: "if"},
+	{From: 411, To: 411, Line: 12, Col: 3, Construct: "set"},
+	{From: 414, To: 414, Line: 14, Col: 1, Construct: "set"},
+	{From: 416, To: 416, Line: 15, Col: 1, Construct: "set"},
+	{From: 418, To: 418, Line: 16, Col: 1, Construct: "set"},
+	{From: 420, To: 420, Line: 17, Col: 1, Construct: "set"},
+	{From: 422, To: 422, Line: 18, Col: 1, Construct: "set"},
+	{From: 424, To: 424, Line: 19, Col: 1, Construct: "set"},
+	{From: 426, To: 426, Line: 20, Col: 1, Construct: "set"},
+	{From: 428, To: 428, Line: 21, Col: 1, Construct: "set"},
+	{From: 430, To: 430, Line: 22, Col: 1, Construct: "set"},
+	{From: 432, To: 434, Line: 23, Col: 1, Construct: "set"},
+	{From: 436, To: 455, Line: 24, Col: 1, Construct: "for"},
+	{From: 438, To: 454, Line: 25, Col: 3, Construct: "if"},
+	{From: 440, To: 453, Line: 26, Col: 5, Construct: "if"},
+	{From: 442, To: 444, Line: 27, Col: 7, Construct: "set"},
+	{From: 446, To: 446, Line: 28, Col: 7, Construct: "set"},
+	{From: 450, To: 452, Line: 30, Col: 7, Construct: "set"},
+	{From: 457, To: 479, Line: 34, Col: 1, Construct: "if"},
+	{From: 459, To: 459, Line: 35, Col: 3, Construct: "set"},
+	{From: 461, To: 461, Line: 36, Col: 3, Construct: "set"},
+	{From: 463, To: 469, Line: 37, Col: 3, Construct: "for"},
+	{From: 465, To: 468, Line: 38, Col: 5, Construct: "if"},
+	{From: 467, To: 467, Line: 39, Col: 7, Construct: "set"},
+	{From: 471, To: 478, Line: 42, Col: 3, Construct: "if"},
+	{From: 473, To: 473, Line: 43, Col: 5, Construct: "set"},
+	{From: 477, To: 477, Line: 45, Col: 5, Construct: "set"},
+	{From: 481, To: 489, Line: 48, Col: 1, Construct: "if"},
+	{From: 483, To: 486, Line: 49, Col: 3, Construct: "if"},
+	{From: 485, To: 485, Line: 50, Col: 5, Construct: "set"},
+	{From: 488, To: 488, Line: 52, Col: 3, Construct: "set"},
+	{From: 491, To: 491, Line: 54, Col: 1, Construct: "{{ }}"},
+	{From: 493, To: 500, Line: 55, Col: 1, Construct: "if"},
+	{From: 495, To: 495, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 496, To: 500, Line: 57, Col: 5, Construct: "if"},
+	{From: 499, To: 499, Line: 58, Col: 3, Construct: "{{ }}"},
+	{From: 502, To: 502, Line: 60, Col: 1, Construct: "{{ }}"},
+	{From: 504, To: 504, Line: 61, Col: 1, Construct: "set"},
+	{From: 506, To: 515, Line: 62, Col: 1, Construct: "for"},
+	{From: 510, To: 514, Line: 63, Col: 3, Construct: "if"},
+	{From: 513, To: 513, Line: 64, Col: 5, Construct: "set"},
+	{From: 517, To: 517, Line: 67, Col: 1, Construct: "set"},
+	{From: 519, To: 525, Line: 68, Col: 1, Construct: "for"},
+	{From: 521, To: 524, Line: 69, Col: 3, Construct: "if"},
+	{From: 523, To: 523, Line: 70, Col: 5, Construct: "set"},
+	{From: 527, To: 650, Line: 73, Col: 1, Construct: "for"},
+	{From: 533, To: 649, Line: 74, Col: 3, Construct: "if"},
+	{From: 536, To: 543, Line: 75, Col: 5, Construct: "if"},
+	{From: 542, To: 542, Line: 79, Col: 7, Construct: "set"},
+	{From: 545, To: 547, Line: 81, Col: 5, Construct: "{{ }}"},
+	{From: 548, To: 649, Line: 82, Col: 7, Construct: "if"},
+	{From: 551, To: 558, Line: 83, Col: 5, Construct: "if"},
+	{From: 557, To: 557, Line: 87, Col: 7, Construct: "set"},
+	{From: 560, To: 562, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 563, To: 649, Line: 90, Col: 7, Construct: "if"},
+	{From: 566, To: 567, Line: 91, Col: 5, Construct: "set"},
+	{From: 569, To: 569, Line: 93, Col: 5, Construct: "set"},
+	{From: 571, To: 579, Line: 94, Col: 5, Construct: "set"},
+	{From: 581, To: 596, Line: 95, Col: 5, Construct: "if"},
+	{From: 583, To: 583, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 585, To: 589, Line: 97, Col: 7, Construct: "if"},
+	{From: 588, To: 588, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 591, To: 591, Line: 100, Col: 7, Construct: "{{ }}"},
+	{From: 595, To: 595, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 598, To: 602, Line: 104, Col: 5, Construct: "if"},
+	{From: 601, To: 601, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 604, To: 648, Line: 107, Col: 5, Construct: "if"},
+	{From: 607, To: 607, Line: 108, Col: 7, Construct: "{{ }}"},
+	{From: 609, To: 644, Line: 109, Col: 7, Construct: "for"},
+	{From: 613, To: 613, Line: 110, Col: 9, Construct: "set"},
+	{From: 615, To: 615, Line: 111, Col: 9, Construct: "{{ }}"},
+	{From: 617, To: 617, Line: 112, Col: 9, Construct: "set"},
+	{From: 619, To: 622, Line: 113, Col: 9, Construct: "if"},
+	{From: 621, To: 621, Line: 114, Col: 11, Construct: "set"},
+	{From: 624, To: 637, Line: 116, Col: 9, Construct: "for"},
+	{From: 629, To: 636, Line: 117, Col: 11, Construct: "if"},
+	{From: 631, To: 631, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 635, To: 635, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 639, To: 641, Line: 123, Col: 9, Construct: "if"},
+	{From: 643, To: 643, Line: 126, Col: 9, Construct: "{{ }}"},
+	{From: 646, To: 646, Line: 128, Col: 7, Construct: "{{ }}"},
+	{From: 652, To: 663, Line: 133, Col: 1, Construct: "if"},
+	{From: 655, To: 662, Line: 135, Col: 3, Construct: "if"},
+	{From: 657, To: 657, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 661, To: 661, Line: 138, Col: 5, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var DeepSeekV32 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "DeepSeek-V3.2.jinja",
-	Func:   renderDeepSeekV32,
-	Name:   "DeepSeek-V3.2",
-	Origin: "llama.cpp/DeepSeek-V3.2.jinja",
-	SHA256: "1739ce6e935aca276bcdda205be89698e91928a623ea681ca75ccb9d91f61be0",
-	Spans:  spansDeepSeekV32,
+	File:      "DeepSeek-V3.2.jinja",
+	Func:      renderDeepSeekV32,
+	LlamaFunc: renderDeepSeekV32Llama,
+	Name:      "DeepSeek-V3.2",
+	Origin:    "llama.cpp/DeepSeek-V3.2.jinja",
+	SHA256:    "1739ce6e935aca276bcdda205be89698e91928a623ea681ca75ccb9d91f61be0",
+	Spans:     spansDeepSeekV32,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -417,120 +418,624 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderDeepSeekV32Llama renders DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderDeepSeekV32 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := in.Lookup("enable_thinking")
+	var bosToken runtime.Value
+	var eosToken runtime.Value
+	var thinkingStartToken runtime.Value
+	var thinkingEndToken runtime.Value
+	var dsmlToken runtime.Value
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	var hasSystem runtime.Value
+	var firstIsDeveloper runtime.Value
+	var startIdx runtime.Value
+	// DeepSeek-V3.2.jinja:18:1 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
+	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(true)}, nil)
+	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
+	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
+	// DeepSeek-V3.2.jinja:20:1 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
+	bosToken = runtime.Str("<｜begin▁of▁sentence｜>")
+	// DeepSeek-V3.2.jinja:21:1 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
+	eosToken = runtime.Str("<｜end▁of▁sentence｜>")
+	// DeepSeek-V3.2.jinja:22:1 {%- set thinking_start_token = "<think>" -%}
+	thinkingStartToken = runtime.Str("<think>")
+	// DeepSeek-V3.2.jinja:23:1 {%- set thinking_end_token = "</think>" -%}
+	thinkingEndToken = runtime.Str("</think>")
+	// DeepSeek-V3.2.jinja:24:1 {%- set dsml_token = "｜DSML｜" -%}
+	dsmlToken = runtime.Str("｜DSML｜")
+	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
+	if !tools.Truthy() {
+		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
+		tools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
+		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
+		for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
+			if runtime.MethodGet(message, runtime.Str("tools")).Truthy() {
+				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
+				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tools"))) {
+					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
+					_ = runtime.CallMethod(runtime.LlamaAttr(tools, "value"), "append", []runtime.Value{runtime.IfElse(runtime.MethodGet(tool, runtime.Str("function")).Truthy(), func() runtime.Value {
+						return runtime.LlamaAttr(tool, "function")
+					}, func() runtime.Value {
+						return tool
+					})}, nil)
+				}
+			}
+		}
+		// DeepSeek-V3.2.jinja:39:3 {%- set tools = tools.value -%}
+		tools = runtime.LlamaAttr(tools, "value")
+	}
+	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
+	responseFormatValue := runtime.None()
+	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
+		if runtime.MethodGet(message, runtime.Str("response_format")).Truthy() {
+			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
+			responseFormatValue = runtime.LlamaAttr(message, "response_format")
+		}
+	}
+	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
+	renderTools := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
+		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
+		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
+		// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("function_calls>\n<")
+		// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
+		// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
+		// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("parameter>\n...\n</")
+		// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("invoke>\n<")
+		// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
+		// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("invoke>\n</")
+		// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
+		// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("function_calls>\n...\n</")
+		// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
+		runtime.LlamaWrite(w, dsmlToken)
+		w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
+		// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
+		runtime.LlamaWrite(w, thinkingStartToken)
+		w.WriteString("...thinking about results")
+		// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
+		runtime.LlamaWrite(w, thinkingEndToken)
+		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
+		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			w.WriteString("\n")
+			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		}
+		w.WriteString("\n</functions>")
+	}
+	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
+	encodeArgumentsToDsml := func(toolCall runtime.Value) {
+		toolCall = runtime.Param(toolCall, "tool_call")
+		var arguments runtime.Value
+		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
+		arguments = runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "arguments")
+		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
+		if runtime.IsMapping(arguments) {
+			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
+			keys, values := runtime.DictItems(arguments)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
+				// DeepSeek-V3.2.jinja:91:5 {%- if not loop.first -%}
+				if !(i == 0) {
+					w.WriteString("\n")
+				}
+				w.WriteString("<")
+				// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
+				runtime.LlamaWrite(w, dsmlToken)
+				w.WriteString("parameter name=\"")
+				// DeepSeek-V3.2.jinja:92:38 {{ key }}
+				runtime.LlamaWrite(w, key)
+				w.WriteString("\" string=\"")
+				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
+				if runtime.IsString(value) {
+					w.WriteString("true")
+				} else {
+					w.WriteString("false")
+				}
+				w.WriteString("\">")
+				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
+				if runtime.IsString(value) {
+					runtime.LlamaWrite(w, value)
+				} else {
+					runtime.LlamaWrite(w, runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				}
+				w.WriteString("</")
+				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
+				runtime.LlamaWrite(w, dsmlToken)
+				w.WriteString("parameter>")
+			}
+		}
+	}
+	// DeepSeek-V3.2.jinja:98:1 {%- macro render_response_format(response_format) -%}
+	renderResponseFormat := func(responseFormat runtime.Value) {
+		responseFormat = runtime.Param(responseFormat, "response_format")
+		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
+		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
+		runtime.LlamaWrite(w, runtime.FilterTojson(responseFormat, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+	}
+	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
+	lastUserIndexValue := runtime.Int(-1)
+	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		msg := items[i]
+		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
+		if runtime.LlamaInStrs(runtime.LlamaAttr(msg, "role"), "user", "developer") {
+			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
+			lastUserIndexValue = runtime.Int(int64(i))
+		}
+	}
+	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
+	hasSystem = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
+		return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system"))
+	})
+	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
+	firstIsDeveloper = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
+		return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "developer"))
+	})
+	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
+	if hasSystem.Truthy() {
+		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
+		runtime.LlamaWrite(w, runtime.MethodGetDefault(runtime.LlamaItemInt(messages, 0), runtime.Str("content"), runtime.Str("")))
+		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
+		if tools.Truthy() {
+			w.WriteString("\n\n")
+			// DeepSeek-V3.2.jinja:129:17 {{ render_tools(tools) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderTools(tools)
+			}))
+			w.WriteString("\n")
+		}
+		// DeepSeek-V3.2.jinja:131:3 {%- if response_format.value -%}
+		if responseFormatValue.Truthy() {
+			w.WriteString("\n\n")
+			// DeepSeek-V3.2.jinja:132:17 {{ render_response_format(response_format.value) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderResponseFormat(responseFormatValue)
+			}))
+		}
+	} else if !firstIsDeveloper.Truthy() {
+		// DeepSeek-V3.2.jinja:134:5 {%- elif not first_is_developer -%}
+		// DeepSeek-V3.2.jinja:137:3 {%- if tools or response_format.value -%}
+		if tools.Truthy() || responseFormatValue.Truthy() {
+			// DeepSeek-V3.2.jinja:138:5 {%- if tools -%}
+			if tools.Truthy() {
+				// DeepSeek-V3.2.jinja:139:7 {{ render_tools(tools) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderTools(tools)
+				}))
+				w.WriteString("\n")
+			}
+			// DeepSeek-V3.2.jinja:141:5 {%- if response_format.value -%}
+			if responseFormatValue.Truthy() {
+				w.WriteString("\n\n")
+				// DeepSeek-V3.2.jinja:142:19 {{ render_response_format(response_format.value) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderResponseFormat(responseFormatValue)
+				}))
+			}
+		}
+	}
+	// DeepSeek-V3.2.jinja:148:1 {%- set start_idx = 1 if has_system else 0 -%}
+	if hasSystem.Truthy() {
+		startIdx = runtime.Int(1)
+	} else {
+		startIdx = runtime.Int(0)
+	}
+	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(startIdx, runtime.None(), runtime.None())))
+	for i := range items2 {
+		message := items2[i]
+		var msgIndex runtime.Value
+		var toolCallOrder runtime.Value
+		var assistantMsg runtime.Value
+		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
+		msgIndex = runtime.LlamaAdd(runtime.Int(int64(i)), startIdx)
+		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "developer") {
+			w.WriteString("<｜User｜>")
+			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
+			if tools.Truthy() {
+				w.WriteString("\n\n")
+				// DeepSeek-V3.2.jinja:158:19 {{ render_tools(tools) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderTools(tools)
+				}))
+				w.WriteString("\n\n")
+			}
+			// DeepSeek-V3.2.jinja:160:5 {%- if response_format.value -%}
+			if responseFormatValue.Truthy() {
+				w.WriteString("\n\n")
+				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderResponseFormat(responseFormatValue)
+				}))
+			}
+			w.WriteString("\n# The user's message is: ")
+			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("<｜Assistant｜>")
+			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
+			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
+				runtime.LlamaWrite(w, thinkingStartToken)
+			} else {
+				// DeepSeek-V3.2.jinja:166:9 {%- else -%}
+				// DeepSeek-V3.2.jinja:167:7 {{ thinking_end_token }}
+				runtime.LlamaWrite(w, thinkingEndToken)
+			}
+		} else if runtime.EqStr(messageRole, "user") {
+			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
+			w.WriteString("<｜User｜>")
+			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("<｜Assistant｜>")
+			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
+			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
+				runtime.LlamaWrite(w, thinkingStartToken)
+			} else {
+				// DeepSeek-V3.2.jinja:177:9 {%- else -%}
+				// DeepSeek-V3.2.jinja:178:7 {{ thinking_end_token }}
+				runtime.LlamaWrite(w, thinkingEndToken)
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// DeepSeek-V3.2.jinja:184:7 {%- elif message.role == "tool" -%}
+			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
+			prevAssistantIdxValue := runtime.Int(-1)
+			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
+			for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
+				if !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, i), "role"), "tool") && runtime.Eq(prevAssistantIdxValue, runtime.Int(-1)) {
+					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
+					prevAssistantIdxValue = i
+				}
+			}
+			// DeepSeek-V3.2.jinja:192:5 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
+			toolCallOrder = runtime.Sub(msgIndex, prevAssistantIdxValue)
+			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
+			assistantMsg = runtime.LlamaItem(messages, prevAssistantIdxValue)
+			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
+			if runtime.Eq(toolCallOrder, runtime.Int(1)) {
+				w.WriteString("\n\n<function_results>")
+			}
+			w.WriteString("\n<result>")
+			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("</result>")
+			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
+			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.MethodGetDefault(assistantMsg, runtime.Str("tool_calls"), runtime.NewList()))) {
+				w.WriteString("\n</function_results>")
+				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
+				if runtime.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+					w.WriteString("\n\n")
+					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
+					runtime.LlamaWrite(w, thinkingStartToken)
+				} else {
+					// DeepSeek-V3.2.jinja:208:11 {%- else -%}
+					w.WriteString("\n\n")
+					// DeepSeek-V3.2.jinja:209:21 {{ thinking_end_token }}
+					runtime.LlamaWrite(w, thinkingEndToken)
+				}
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// DeepSeek-V3.2.jinja:216:7 {%- elif message.role == "assistant" -%}
+			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
+			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndexValue) {
+				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
+				runtime.LlamaWrite(w, runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str("")))
+				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
+				runtime.LlamaWrite(w, thinkingEndToken)
+			}
+			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
+			runtime.LlamaWrite(w, runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str("")))
+			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+				w.WriteString("\n\n<")
+				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
+				runtime.LlamaWrite(w, dsmlToken)
+				w.WriteString("function_calls>")
+				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+					w.WriteString("\n<")
+					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
+					runtime.LlamaWrite(w, dsmlToken)
+					w.WriteString("invoke name=\"")
+					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name"))
+					w.WriteString("\">\n")
+					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						encodeArgumentsToDsml(toolCall)
+					}))
+					w.WriteString("\n</")
+					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
+					runtime.LlamaWrite(w, dsmlToken)
+					w.WriteString("invoke>")
+				}
+				w.WriteString("\n</")
+				// DeepSeek-V3.2.jinja:231:13 {{ dsml_token }}
+				runtime.LlamaWrite(w, dsmlToken)
+				w.WriteString("function_calls>")
+			}
+			// DeepSeek-V3.2.jinja:235:5 {{ eos_token }}
+			runtime.LlamaWrite(w, eosToken)
+		}
+	}
+	// DeepSeek-V3.2.jinja:240:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<｜User｜>\n<｜Assistant｜>")
+		// DeepSeek-V3.2.jinja:242:3 {%- if enable_thinking -%}
+		if enableThinking.Truthy() {
+			// DeepSeek-V3.2.jinja:243:5 {{ thinking_start_token }}
+			runtime.LlamaWrite(w, thinkingStartToken)
+		} else {
+			// DeepSeek-V3.2.jinja:244:7 {%- else -%}
+			// DeepSeek-V3.2.jinja:245:5 {{ thinking_end_token }}
+			runtime.LlamaWrite(w, thinkingEndToken)
+		}
+	}
+}
+
 // spansDeepSeekV32 is the position table of DeepSeek-V3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepSeekV32 = []runtime.Span{
-	{From: 60, To: 60, Line: 18, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 19, Col: 1, Construct: "set"},
-	{From: 64, To: 64, Line: 20, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 21, Col: 1, Construct: "set"},
-	{From: 68, To: 68, Line: 22, Col: 1, Construct: "set"},
-	{From: 70, To: 70, Line: 23, Col: 1, Construct: "set"},
-	{From: 72, To: 72, Line: 24, Col: 1, Construct: "set"},
-	{From: 74, To: 94, Line: 30, Col: 1, Construct: "if"},
-	{From: 76, To: 76, Line: 31, Col: 3, Construct: "set"},
-	{From: 78, To: 91, Line: 32, Col: 3, Construct: "for"},
-	{From: 80, To: 90, Line: 33, Col: 5, Construct: "if"},
-	{From: 82, To: 89, Line: 34, Col: 7, Construct: "for"},
-	{From: 84, To: 88, Line: 35, Col: 9, Construct: "set"},
-	{From: 93, To: 93, Line: 39, Col: 3, Construct: "set"},
-	{From: 96, To: 96, Line: 42, Col: 1, Construct: "set"},
-	{From: 98, To: 104, Line: 43, Col: 1, Construct: "for"},
-	{From: 100, To: 103, Line: 44, Col: 3, Construct: "if"},
-	{From: 102, To: 102, Line: 45, Col: 5, Construct: "set"},
-	{From: 106, To: 155, Line: 53, Col: 1, Construct: "macro"},
-	{From: 110, To: 111, Line: 55, Col: 41, Construct: "{{ }}"},
-	{From: 113, To: 114, Line: 56, Col: 2, Construct: "{{ }}"},
-	{From: 116, To: 117, Line: 57, Col: 2, Construct: "{{ }}"},
-	{From: 119, To: 120, Line: 58, Col: 2, Construct: "{{ }}"},
-	{From: 122, To: 123, Line: 58, Col: 89, Construct: "{{ }}"},
-	{From: 125, To: 126, Line: 60, Col: 3, Construct: "{{ }}"},
-	{From: 128, To: 129, Line: 61, Col: 2, Construct: "{{ }}"},
-	{From: 131, To: 132, Line: 63, Col: 3, Construct: "{{ }}"},
-	{From: 134, To: 135, Line: 64, Col: 3, Construct: "{{ }}"},
-	{From: 137, To: 138, Line: 70, Col: 2, Construct: "{{ }}"},
-	{From: 140, To: 141, Line: 72, Col: 3, Construct: "{{ }}"},
-	{From: 143, To: 144, Line: 78, Col: 1, Construct: "{{ }}"},
-	{From: 146, To: 147, Line: 78, Col: 52, Construct: "{{ }}"},
-	{From: 149, To: 154, Line: 80, Col: 3, Construct: "for"},
-	{From: 152, To: 152, Line: 81, Col: 15, Construct: "{{ }}"},
-	{From: 157, To: 199, Line: 86, Col: 1, Construct: "macro"},
-	{From: 161, To: 161, Line: 87, Col: 1, Construct: "set"},
-	{From: 163, To: 198, Line: 88, Col: 1, Construct: "if"},
-	{From: 165, To: 197, Line: 90, Col: 3, Construct: "for"},
-	{From: 170, To: 173, Line: 91, Col: 5, Construct: "if"},
-	{From: 175, To: 176, Line: 92, Col: 6, Construct: "{{ }}"},
-	{From: 178, To: 179, Line: 92, Col: 38, Construct: "{{ }}"},
-	{From: 181, To: 186, Line: 92, Col: 57, Construct: "{{ }}"},
-	{From: 188, To: 193, Line: 92, Col: 103, Construct: "{{ }}"},
-	{From: 195, To: 196, Line: 92, Col: 177, Construct: "{{ }}"},
-	{From: 201, To: 206, Line: 98, Col: 1, Construct: "macro"},
-	{From: 205, To: 205, Line: 102, Col: 1, Construct: "{{ }}"},
-	{From: 208, To: 208, Line: 109, Col: 1, Construct: "set"},
-	{From: 210, To: 218, Line: 110, Col: 1, Construct: "for"},
-	{From: 214, To: 217, Line: 111, Col: 3, Construct: "if"},
-	{From: 216, To: 216, Line: 112, Col: 5, Construct: "set"},
-	{From: 220, To: 220, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 222, To: 224, Line: 124, Col: 1, Construct: "set"},
-	{From: 226, To: 228, Line: 125, Col: 1, Construct: "set"},
-	{From: 230, To: 263, Line: 126, Col: 1, Construct: "if"},
-	{From: 232, To: 232, Line: 127, Col: 3, Construct: "{{ }}"},
-	{From: 234, To: 239, Line: 128, Col: 3, Construct: "if"},
-	{From: 237, To: 238, Line: 129, Col: 17, Construct: "{{ }}"},
-	{From: 241, To: 245, Line: 131, Col: 3, Construct: "if"},
-	{From: 244, To: 244, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 246, To: 263, Line: 134, Col: 5, Construct: "if"},
-	{From: 249, To: 262, Line: 137, Col: 3, Construct: "if"},
-	{From: 251, To: 255, Line: 138, Col: 5, Construct: "if"},
-	{From: 253, To: 254, Line: 139, Col: 7, Construct: "{{ }}"},
-	{From: 257, To: 261, Line: 141, Col: 5, Construct: "if"},
-	{From: 260, To: 260, Line: 142, Col: 19, Construct: "{{ }}"},
-	{From: 265, To: 269, Line: 148, Col: 1, Construct: "set"},
-	{From: 271, To: 404, Line: 149, Col: 1, Construct: "for"},
-	{From: 278, To: 278, Line: 150, Col: 3, Construct: "set"},
-	{From: 280, To: 403, Line: 155, Col: 3, Construct: "if"},
-	{From: 284, To: 289, Line: 157, Col: 5, Construct: "if"},
-	{From: 287, To: 288, Line: 158, Col: 19, Construct: "{{ }}"},
-	{From: 291, To: 296, Line: 160, Col: 5, Construct: "if"},
-	{From: 294, To: 294, Line: 161, Col: 19, Construct: "{{ }}"},
-	{From: 298, To: 299, Line: 163, Col: 40, Construct: "{{ }}"},
-	{From: 301, To: 308, Line: 164, Col: 5, Construct: "if"},
-	{From: 303, To: 303, Line: 165, Col: 7, Construct: "{{ }}"},
-	{From: 307, To: 307, Line: 167, Col: 7, Construct: "{{ }}"},
-	{From: 309, To: 403, Line: 173, Col: 7, Construct: "if"},
-	{From: 313, To: 314, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 316, To: 323, Line: 175, Col: 5, Construct: "if"},
-	{From: 318, To: 318, Line: 176, Col: 7, Construct: "{{ }}"},
-	{From: 322, To: 322, Line: 178, Col: 7, Construct: "{{ }}"},
-	{From: 324, To: 403, Line: 184, Col: 7, Construct: "if"},
-	{From: 327, To: 327, Line: 186, Col: 5, Construct: "set"},
-	{From: 329, To: 335, Line: 187, Col: 5, Construct: "for"},
-	{From: 331, To: 334, Line: 188, Col: 7, Construct: "if"},
-	{From: 333, To: 333, Line: 189, Col: 9, Construct: "set"},
-	{From: 337, To: 337, Line: 192, Col: 5, Construct: "set"},
-	{From: 339, To: 339, Line: 193, Col: 5, Construct: "set"},
-	{From: 341, To: 344, Line: 196, Col: 5, Construct: "if"},
-	{From: 346, To: 347, Line: 201, Col: 23, Construct: "{{ }}"},
-	{From: 349, To: 362, Line: 204, Col: 5, Construct: "if"},
-	{From: 352, To: 361, Line: 206, Col: 7, Construct: "if"},
-	{From: 355, To: 355, Line: 207, Col: 21, Construct: "{{ }}"},
-	{From: 360, To: 360, Line: 209, Col: 21, Construct: "{{ }}"},
-	{From: 363, To: 403, Line: 216, Col: 7, Construct: "if"},
-	{From: 366, To: 371, Line: 218, Col: 5, Construct: "if"},
-	{From: 368, To: 368, Line: 219, Col: 7, Construct: "{{ }}"},
-	{From: 370, To: 370, Line: 219, Col: 49, Construct: "{{ }}"},
-	{From: 373, To: 373, Line: 223, Col: 5, Construct: "{{ }}"},
-	{From: 375, To: 400, Line: 226, Col: 5, Construct: "if"},
-	{From: 378, To: 379, Line: 227, Col: 14, Construct: "{{ }}"},
-	{From: 381, To: 396, Line: 228, Col: 1, Construct: "for"},
-	{From: 384, To: 385, Line: 229, Col: 12, Construct: "{{ }}"},
-	{From: 387, To: 388, Line: 229, Col: 41, Construct: "{{ }}"},
-	{From: 390, To: 391, Line: 229, Col: 82, Construct: "{{ }}"},
-	{From: 393, To: 394, Line: 229, Col: 137, Construct: "{{ }}"},
-	{From: 398, To: 399, Line: 231, Col: 13, Construct: "{{ }}"},
-	{From: 402, To: 402, Line: 235, Col: 5, Construct: "{{ }}"},
-	{From: 406, To: 417, Line: 240, Col: 1, Construct: "if"},
-	{From: 409, To: 416, Line: 242, Col: 3, Construct: "if"},
-	{From: 411, To: 411, Line: 243, Col: 5, Construct: "{{ }}"},
-	{From: 415, To: 415, Line: 245, Col: 5, Construct: "{{ }}"},
+	{From: 61, To: 61, Line: 18, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 19, Col: 1, Construct: "set"},
+	{From: 65, To: 65, Line: 20, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 21, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 22, Col: 1, Construct: "set"},
+	{From: 71, To: 71, Line: 23, Col: 1, Construct: "set"},
+	{From: 73, To: 73, Line: 24, Col: 1, Construct: "set"},
+	{From: 75, To: 95, Line: 30, Col: 1, Construct: "if"},
+	{From: 77, To: 77, Line: 31, Col: 3, Construct: "set"},
+	{From: 79, To: 92, Line: 32, Col: 3, Construct: "for"},
+	{From: 81, To: 91, Line: 33, Col: 5, Construct: "if"},
+	{From: 83, To: 90, Line: 34, Col: 7, Construct: "for"},
+	{From: 85, To: 89, Line: 35, Col: 9, Construct: "set"},
+	{From: 94, To: 94, Line: 39, Col: 3, Construct: "set"},
+	{From: 97, To: 97, Line: 42, Col: 1, Construct: "set"},
+	{From: 99, To: 105, Line: 43, Col: 1, Construct: "for"},
+	{From: 101, To: 104, Line: 44, Col: 3, Construct: "if"},
+	{From: 103, To: 103, Line: 45, Col: 5, Construct: "set"},
+	{From: 107, To: 156, Line: 53, Col: 1, Construct: "macro"},
+	{From: 111, To: 112, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 114, To: 115, Line: 56, Col: 2, Construct: "{{ }}"},
+	{From: 117, To: 118, Line: 57, Col: 2, Construct: "{{ }}"},
+	{From: 120, To: 121, Line: 58, Col: 2, Construct: "{{ }}"},
+	{From: 123, To: 124, Line: 58, Col: 89, Construct: "{{ }}"},
+	{From: 126, To: 127, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 129, To: 130, Line: 61, Col: 2, Construct: "{{ }}"},
+	{From: 132, To: 133, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 135, To: 136, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 138, To: 139, Line: 70, Col: 2, Construct: "{{ }}"},
+	{From: 141, To: 142, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 144, To: 145, Line: 78, Col: 1, Construct: "{{ }}"},
+	{From: 147, To: 148, Line: 78, Col: 52, Construct: "{{ }}"},
+	{From: 150, To: 155, Line: 80, Col: 3, Construct: "for"},
+	{From: 153, To: 153, Line: 81, Col: 15, Construct: "{{ }}"},
+	{From: 158, To: 200, Line: 86, Col: 1, Construct: "macro"},
+	{From: 162, To: 162, Line: 87, Col: 1, Construct: "set"},
+	{From: 164, To: 199, Line: 88, Col: 1, Construct: "if"},
+	{From: 166, To: 198, Line: 90, Col: 3, Construct: "for"},
+	{From: 171, To: 174, Line: 91, Col: 5, Construct: "if"},
+	{From: 176, To: 177, Line: 92, Col: 6, Construct: "{{ }}"},
+	{From: 179, To: 180, Line: 92, Col: 38, Construct: "{{ }}"},
+	{From: 182, To: 187, Line: 92, Col: 57, Construct: "{{ }}"},
+	{From: 189, To: 194, Line: 92, Col: 103, Construct: "{{ }}"},
+	{From: 196, To: 197, Line: 92, Col: 177, Construct: "{{ }}"},
+	{From: 202, To: 207, Line: 98, Col: 1, Construct: "macro"},
+	{From: 206, To: 206, Line: 102, Col: 1, Construct: "{{ }}"},
+	{From: 209, To: 209, Line: 109, Col: 1, Construct: "set"},
+	{From: 211, To: 219, Line: 110, Col: 1, Construct: "for"},
+	{From: 215, To: 218, Line: 111, Col: 3, Construct: "if"},
+	{From: 217, To: 217, Line: 112, Col: 5, Construct: "set"},
+	{From: 221, To: 221, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 223, To: 225, Line: 124, Col: 1, Construct: "set"},
+	{From: 227, To: 229, Line: 125, Col: 1, Construct: "set"},
+	{From: 231, To: 264, Line: 126, Col: 1, Construct: "if"},
+	{From: 233, To: 233, Line: 127, Col: 3, Construct: "{{ }}"},
+	{From: 235, To: 240, Line: 128, Col: 3, Construct: "if"},
+	{From: 238, To: 239, Line: 129, Col: 17, Construct: "{{ }}"},
+	{From: 242, To: 246, Line: 131, Col: 3, Construct: "if"},
+	{From: 245, To: 245, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 247, To: 264, Line: 134, Col: 5, Construct: "if"},
+	{From: 250, To: 263, Line: 137, Col: 3, Construct: "if"},
+	{From: 252, To: 256, Line: 138, Col: 5, Construct: "if"},
+	{From: 254, To: 255, Line: 139, Col: 7, Construct: "{{ }}"},
+	{From: 258, To: 262, Line: 141, Col: 5, Construct: "if"},
+	{From: 261, To: 261, Line: 142, Col: 19, Construct: "{{ }}"},
+	{From: 266, To: 270, Line: 148, Col: 1, Construct: "set"},
+	{From: 272, To: 405, Line: 149, Col: 1, Construct: "for"},
+	{From: 279, To: 279, Line: 150, Col: 3, Construct: "set"},
+	{From: 281, To: 404, Line: 155, Col: 3, Construct: "if"},
+	{From: 285, To: 290, Line: 157, Col: 5, Construct: "if"},
+	{From: 288, To: 289, Line: 158, Col: 19, Construct: "{{ }}"},
+	{From: 292, To: 297, Line: 160, Col: 5, Construct: "if"},
+	{From: 295, To: 295, Line: 161, Col: 19, Construct: "{{ }}"},
+	{From: 299, To: 300, Line: 163, Col: 40, Construct: "{{ }}"},
+	{From: 302, To: 309, Line: 164, Col: 5, Construct: "if"},
+	{From: 304, To: 304, Line: 165, Col: 7, Construct: "{{ }}"},
+	{From: 308, To: 308, Line: 167, Col: 7, Construct: "{{ }}"},
+	{From: 310, To: 404, Line: 173, Col: 7, Construct: "if"},
+	{From: 314, To: 315, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 317, To: 324, Line: 175, Col: 5, Construct: "if"},
+	{From: 319, To: 319, Line: 176, Col: 7, Construct: "{{ }}"},
+	{From: 323, To: 323, Line: 178, Col: 7, Construct: "{{ }}"},
+	{From: 325, To: 404, Line: 184, Col: 7, Construct: "if"},
+	{From: 328, To: 328, Line: 186, Col: 5, Construct: "set"},
+	{From: 330, To: 336, Line: 187, Col: 5, Construct: "for"},
+	{From: 332, To: 335, Line: 188, Col: 7, Construct: "if"},
+	{From: 334, To: 334, Line: 189, Col: 9, Construct: "set"},
+	{From: 338, To: 338, Line: 192, Col: 5, Construct: "set"},
+	{From: 340, To: 340, Line: 193, Col: 5, Construct: "set"},
+	{From: 342, To: 345, Line: 196, Col: 5, Construct: "if"},
+	{From: 347, To: 348, Line: 201, Col: 23, Construct: "{{ }}"},
+	{From: 350, To: 363, Line: 204, Col: 5, Construct: "if"},
+	{From: 353, To: 362, Line: 206, Col: 7, Construct: "if"},
+	{From: 356, To: 356, Line: 207, Col: 21, Construct: "{{ }}"},
+	{From: 361, To: 361, Line: 209, Col: 21, Construct: "{{ }}"},
+	{From: 364, To: 404, Line: 216, Col: 7, Construct: "if"},
+	{From: 367, To: 372, Line: 218, Col: 5, Construct: "if"},
+	{From: 369, To: 369, Line: 219, Col: 7, Construct: "{{ }}"},
+	{From: 371, To: 371, Line: 219, Col: 49, Construct: "{{ }}"},
+	{From: 374, To: 374, Line: 223, Col: 5, Construct: "{{ }}"},
+	{From: 376, To: 401, Line: 226, Col: 5, Construct: "if"},
+	{From: 379, To: 380, Line: 227, Col: 14, Construct: "{{ }}"},
+	{From: 382, To: 397, Line: 228, Col: 1, Construct: "for"},
+	{From: 385, To: 386, Line: 229, Col: 12, Construct: "{{ }}"},
+	{From: 388, To: 389, Line: 229, Col: 41, Construct: "{{ }}"},
+	{From: 391, To: 392, Line: 229, Col: 82, Construct: "{{ }}"},
+	{From: 394, To: 395, Line: 229, Col: 137, Construct: "{{ }}"},
+	{From: 399, To: 400, Line: 231, Col: 13, Construct: "{{ }}"},
+	{From: 403, To: 403, Line: 235, Col: 5, Construct: "{{ }}"},
+	{From: 407, To: 418, Line: 240, Col: 1, Construct: "if"},
+	{From: 410, To: 417, Line: 242, Col: 3, Construct: "if"},
+	{From: 412, To: 412, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 416, To: 416, Line: 245, Col: 5, Construct: "{{ }}"},
+	{From: 438, To: 438, Line: 18, Col: 1, Construct: "set"},
+	{From: 440, To: 440, Line: 19, Col: 1, Construct: "set"},
+	{From: 442, To: 442, Line: 20, Col: 1, Construct: "set"},
+	{From: 444, To: 444, Line: 21, Col: 1, Construct: "set"},
+	{From: 446, To: 446, Line: 22, Col: 1, Construct: "set"},
+	{From: 448, To: 448, Line: 23, Col: 1, Construct: "set"},
+	{From: 450, To: 450, Line: 24, Col: 1, Construct: "set"},
+	{From: 452, To: 472, Line: 30, Col: 1, Construct: "if"},
+	{From: 454, To: 454, Line: 31, Col: 3, Construct: "set"},
+	{From: 456, To: 469, Line: 32, Col: 3, Construct: "for"},
+	{From: 458, To: 468, Line: 33, Col: 5, Construct: "if"},
+	{From: 460, To: 467, Line: 34, Col: 7, Construct: "for"},
+	{From: 462, To: 466, Line: 35, Col: 9, Construct: "set"},
+	{From: 471, To: 471, Line: 39, Col: 3, Construct: "set"},
+	{From: 474, To: 474, Line: 42, Col: 1, Construct: "set"},
+	{From: 476, To: 482, Line: 43, Col: 1, Construct: "for"},
+	{From: 478, To: 481, Line: 44, Col: 3, Construct: "if"},
+	{From: 480, To: 480, Line: 45, Col: 5, Construct: "set"},
+	{From: 484, To: 533, Line: 53, Col: 1, Construct: "macro"},
+	{From: 488, To: 489, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 491, To: 492, Line: 56, Col: 2, Construct: "{{ }}"},
+	{From: 494, To: 495, Line: 57, Col: 2, Construct: "{{ }}"},
+	{From: 497, To: 498, Line: 58, Col: 2, Construct: "{{ }}"},
+	{From: 500, To: 501, Line: 58, Col: 89, Construct: "{{ }}"},
+	{From: 503, To: 504, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 506, To: 507, Line: 61, Col: 2, Construct: "{{ }}"},
+	{From: 509, To: 510, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 512, To: 513, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 515, To: 516, Line: 70, Col: 2, Construct: "{{ }}"},
+	{From: 518, To: 519, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 521, To: 522, Line: 78, Col: 1, Construct: "{{ }}"},
+	{From: 524, To: 525, Line: 78, Col: 52, Construct: "{{ }}"},
+	{From: 527, To: 532, Line: 80, Col: 3, Construct: "for"},
+	{From: 530, To: 530, Line: 81, Col: 15, Construct: "{{ }}"},
+	{From: 535, To: 577, Line: 86, Col: 1, Construct: "macro"},
+	{From: 539, To: 539, Line: 87, Col: 1, Construct: "set"},
+	{From: 541, To: 576, Line: 88, Col: 1, Construct: "if"},
+	{From: 543, To: 575, Line: 90, Col: 3, Construct: "for"},
+	{From: 548, To: 551, Line: 91, Col: 5, Construct: "if"},
+	{From: 553, To: 554, Line: 92, Col: 6, Construct: "{{ }}"},
+	{From: 556, To: 557, Line: 92, Col: 38, Construct: "{{ }}"},
+	{From: 559, To: 564, Line: 92, Col: 57, Construct: "{{ }}"},
+	{From: 566, To: 571, Line: 92, Col: 103, Construct: "{{ }}"},
+	{From: 573, To: 574, Line: 92, Col: 177, Construct: "{{ }}"},
+	{From: 579, To: 584, Line: 98, Col: 1, Construct: "macro"},
+	{From: 583, To: 583, Line: 102, Col: 1, Construct: "{{ }}"},
+	{From: 586, To: 586, Line: 109, Col: 1, Construct: "set"},
+	{From: 588, To: 596, Line: 110, Col: 1, Construct: "for"},
+	{From: 592, To: 595, Line: 111, Col: 3, Construct: "if"},
+	{From: 594, To: 594, Line: 112, Col: 5, Construct: "set"},
+	{From: 598, To: 598, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 600, To: 602, Line: 124, Col: 1, Construct: "set"},
+	{From: 604, To: 606, Line: 125, Col: 1, Construct: "set"},
+	{From: 608, To: 649, Line: 126, Col: 1, Construct: "if"},
+	{From: 610, To: 610, Line: 127, Col: 3, Construct: "{{ }}"},
+	{From: 612, To: 619, Line: 128, Col: 3, Construct: "if"},
+	{From: 615, To: 618, Line: 129, Col: 17, Construct: "{{ }}"},
+	{From: 621, To: 627, Line: 131, Col: 3, Construct: "if"},
+	{From: 624, To: 626, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 628, To: 649, Line: 134, Col: 5, Construct: "if"},
+	{From: 631, To: 648, Line: 137, Col: 3, Construct: "if"},
+	{From: 633, To: 639, Line: 138, Col: 5, Construct: "if"},
+	{From: 635, To: 638, Line: 139, Col: 7, Construct: "{{ }}"},
+	{From: 641, To: 647, Line: 141, Col: 5, Construct: "if"},
+	{From: 644, To: 646, Line: 142, Col: 19, Construct: "{{ }}"},
+	{From: 651, To: 655, Line: 148, Col: 1, Construct: "set"},
+	{From: 657, To: 796, Line: 149, Col: 1, Construct: "for"},
+	{From: 664, To: 664, Line: 150, Col: 3, Construct: "set"},
+	{From: 666, To: 795, Line: 155, Col: 3, Construct: "if"},
+	{From: 670, To: 677, Line: 157, Col: 5, Construct: "if"},
+	{From: 673, To: 676, Line: 158, Col: 19, Construct: "{{ }}"},
+	{From: 679, To: 686, Line: 160, Col: 5, Construct: "if"},
+	{From: 682, To: 684, Line: 161, Col: 19, Construct: "{{ }}"},
+	{From: 688, To: 689, Line: 163, Col: 40, Construct: "{{ }}"},
+	{From: 691, To: 698, Line: 164, Col: 5, Construct: "if"},
+	{From: 693, To: 693, Line: 165, Col: 7, Construct: "{{ }}"},
+	{From: 697, To: 697, Line: 167, Col: 7, Construct: "{{ }}"},
+	{From: 699, To: 795, Line: 173, Col: 7, Construct: "if"},
+	{From: 703, To: 704, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 706, To: 713, Line: 175, Col: 5, Construct: "if"},
+	{From: 708, To: 708, Line: 176, Col: 7, Construct: "{{ }}"},
+	{From: 712, To: 712, Line: 178, Col: 7, Construct: "{{ }}"},
+	{From: 714, To: 795, Line: 184, Col: 7, Construct: "if"},
+	{From: 717, To: 717, Line: 186, Col: 5, Construct: "set"},
+	{From: 719, To: 725, Line: 187, Col: 5, Construct: "for"},
+	{From: 721, To: 724, Line: 188, Col: 7, Construct: "if"},
+	{From: 723, To: 723, Line: 189, Col: 9, Construct: "set"},
+	{From: 727, To: 727, Line: 192, Col: 5, Construct: "set"},
+	{From: 729, To: 729, Line: 193, Col: 5, Construct: "set"},
+	{From: 731, To: 734, Line: 196, Col: 5, Construct: "if"},
+	{From: 736, To: 737, Line: 201, Col: 23, Construct: "{{ }}"},
+	{From: 739, To: 752, Line: 204, Col: 5, Construct: "if"},
+	{From: 742, To: 751, Line: 206, Col: 7, Construct: "if"},
+	{From: 745, To: 745, Line: 207, Col: 21, Construct: "{{ }}"},
+	{From: 750, To: 750, Line: 209, Col: 21, Construct: "{{ }}"},
+	{From: 753, To: 795, Line: 216, Col: 7, Construct: "if"},
+	{From: 756, To: 761, Line: 218, Col: 5, Construct: "if"},
+	{From: 758, To: 758, Line: 219, Col: 7, Construct: "{{ }}"},
+	{From: 760, To: 760, Line: 219, Col: 49, Construct: "{{ }}"},
+	{From: 763, To: 763, Line: 223, Col: 5, Construct: "{{ }}"},
+	{From: 765, To: 792, Line: 226, Col: 5, Construct: "if"},
+	{From: 768, To: 769, Line: 227, Col: 14, Construct: "{{ }}"},
+	{From: 771, To: 788, Line: 228, Col: 1, Construct: "for"},
+	{From: 774, To: 775, Line: 229, Col: 12, Construct: "{{ }}"},
+	{From: 777, To: 778, Line: 229, Col: 41, Construct: "{{ }}"},
+	{From: 780, To: 783, Line: 229, Col: 82, Construct: "{{ }}"},
+	{From: 785, To: 786, Line: 229, Col: 137, Construct: "{{ }}"},
+	{From: 790, To: 791, Line: 231, Col: 13, Construct: "{{ }}"},
+	{From: 794, To: 794, Line: 235, Col: 5, Construct: "{{ }}"},
+	{From: 798, To: 809, Line: 240, Col: 1, Construct: "if"},
+	{From: 801, To: 808, Line: 242, Col: 3, Construct: "if"},
+	{From: 803, To: 803, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 807, To: 807, Line: 245, Col: 5, Construct: "{{ }}"},
 }

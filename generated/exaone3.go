@@ -28,12 +28,13 @@ var Exaone3 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "exaone3.jinja",
-	Func:   renderExaone3,
-	Name:   "exaone3",
-	Origin: "builtin/exaone3.jinja",
-	SHA256: "7b1bcc789391f9f966558c4c92205a4fb040a30c3f922f607f4287530f374a61",
-	Spans:  spansExaone3,
+	File:      "exaone3.jinja",
+	Func:      renderExaone3,
+	LlamaFunc: renderExaone3Llama,
+	Name:      "exaone3",
+	Origin:    "builtin/exaone3.jinja",
+	SHA256:    "7b1bcc789391f9f966558c4c92205a4fb040a30c3f922f607f4287530f374a61",
+	Spans:     spansExaone3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -77,16 +78,56 @@ func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("[|assistant|]")
 }
 
+// renderExaone3Llama renders exaone3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderExaone3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderExaone3Llama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// exaone3.jinja:14:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// exaone3.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
+		content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
+		// exaone3.jinja:16:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// exaone3.jinja:17:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|system|]"), content, runtime.Str("[|endofturn|]\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// exaone3.jinja:18:5 {%- elif message['role'] == 'user' %}
+			// exaone3.jinja:19:1 {{- '[|user|]' + content + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|user|]"), content, runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// exaone3.jinja:20:5 {%- elif message['role'] == 'assistant' %}
+			// exaone3.jinja:21:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|assistant|]"), content, runtime.Str("[|endofturn|]\n")))
+		}
+	}
+	w.WriteString("[|assistant|]")
+}
+
 // spansExaone3 is the position table of exaone3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExaone3 = []runtime.Span{
-	{From: 50, To: 50, Line: 13, Col: 1, Construct: "set"},
-	{From: 52, To: 77, Line: 14, Col: 1, Construct: "for"},
-	{From: 55, To: 55, Line: 15, Col: 1, Construct: "set"},
-	{From: 57, To: 75, Line: 16, Col: 1, Construct: "if"},
-	{From: 60, To: 62, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 75, Line: 18, Col: 5, Construct: "if"},
-	{From: 66, To: 68, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 75, Line: 20, Col: 5, Construct: "if"},
-	{From: 72, To: 74, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
+	{From: 53, To: 78, Line: 14, Col: 1, Construct: "for"},
+	{From: 56, To: 56, Line: 15, Col: 1, Construct: "set"},
+	{From: 58, To: 76, Line: 16, Col: 1, Construct: "if"},
+	{From: 61, To: 63, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 76, Line: 18, Col: 5, Construct: "if"},
+	{From: 67, To: 69, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 76, Line: 20, Col: 5, Construct: "if"},
+	{From: 73, To: 75, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 13, Col: 1, Construct: "set"},
+	{From: 90, To: 109, Line: 14, Col: 1, Construct: "for"},
+	{From: 93, To: 93, Line: 15, Col: 1, Construct: "set"},
+	{From: 95, To: 107, Line: 16, Col: 1, Construct: "if"},
+	{From: 98, To: 98, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 99, To: 107, Line: 18, Col: 5, Construct: "if"},
+	{From: 102, To: 102, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 103, To: 107, Line: 20, Col: 5, Construct: "if"},
+	{From: 106, To: 106, Line: 21, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Exaone4 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "exaone4.jinja",
-	Func:   renderExaone4,
-	Name:   "exaone4",
-	Origin: "builtin/exaone4.jinja",
-	SHA256: "5a7b4afba360af8efde462764eb2643a66f08d74070f85cd58ea16ddaeef61c4",
-	Spans:  spansExaone4,
+	File:      "exaone4.jinja",
+	Func:      renderExaone4,
+	LlamaFunc: renderExaone4Llama,
+	Name:      "exaone4",
+	Origin:    "builtin/exaone4.jinja",
+	SHA256:    "5a7b4afba360af8efde462764eb2643a66f08d74070f85cd58ea16ddaeef61c4",
+	Spans:     spansExaone4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -83,18 +84,64 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("[|assistant|]")
 }
 
+// renderExaone4Llama renders exaone4.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderExaone4 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderExaone4Llama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// exaone4.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// exaone4.jinja:15:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
+		content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
+		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|system|]"), content, runtime.Str("[|endofturn|]\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// exaone4.jinja:19:5 {%- elif message['role'] == 'user' %}
+			// exaone4.jinja:20:1 {{- '[|user|]' + content + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|user|]"), content, runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// exaone4.jinja:21:5 {%- elif message['role'] == 'assistant' %}
+			// exaone4.jinja:22:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|assistant|]"), content, runtime.Str("[|endofturn|]\n")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// exaone4.jinja:23:5 {%- elif message['role'] == 'tool' %}
+			// exaone4.jinja:24:1 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|tool|]"), content, runtime.Str("[|endofturn|]\n")))
+		}
+	}
+	w.WriteString("[|assistant|]")
+}
+
 // spansExaone4 is the position table of exaone4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExaone4 = []runtime.Span{
-	{From: 50, To: 50, Line: 14, Col: 1, Construct: "set"},
-	{From: 52, To: 83, Line: 15, Col: 1, Construct: "for"},
-	{From: 55, To: 55, Line: 16, Col: 1, Construct: "set"},
-	{From: 57, To: 81, Line: 17, Col: 1, Construct: "if"},
-	{From: 60, To: 62, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 81, Line: 19, Col: 5, Construct: "if"},
-	{From: 66, To: 68, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 81, Line: 21, Col: 5, Construct: "if"},
-	{From: 72, To: 74, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 81, Line: 23, Col: 5, Construct: "if"},
-	{From: 78, To: 80, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 14, Col: 1, Construct: "set"},
+	{From: 53, To: 84, Line: 15, Col: 1, Construct: "for"},
+	{From: 56, To: 56, Line: 16, Col: 1, Construct: "set"},
+	{From: 58, To: 82, Line: 17, Col: 1, Construct: "if"},
+	{From: 61, To: 63, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 82, Line: 19, Col: 5, Construct: "if"},
+	{From: 67, To: 69, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 82, Line: 21, Col: 5, Construct: "if"},
+	{From: 73, To: 75, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 82, Line: 23, Col: 5, Construct: "if"},
+	{From: 79, To: 81, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 94, Line: 14, Col: 1, Construct: "set"},
+	{From: 96, To: 119, Line: 15, Col: 1, Construct: "for"},
+	{From: 99, To: 99, Line: 16, Col: 1, Construct: "set"},
+	{From: 101, To: 117, Line: 17, Col: 1, Construct: "if"},
+	{From: 104, To: 104, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 105, To: 117, Line: 19, Col: 5, Construct: "if"},
+	{From: 108, To: 108, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 109, To: 117, Line: 21, Col: 5, Construct: "if"},
+	{From: 112, To: 112, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 113, To: 117, Line: 23, Col: 5, Construct: "if"},
+	{From: 116, To: 116, Line: 24, Col: 1, Construct: "{{ }}"},
 }

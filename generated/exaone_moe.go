@@ -28,12 +28,13 @@ var ExaoneMoe = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "exaone-moe.jinja",
-	Func:   renderExaoneMoe,
-	Name:   "exaone-moe",
-	Origin: "builtin/exaone-moe.jinja",
-	SHA256: "7dfd7f3d1ea876afc608c0879a9eab3fab69b39659b5b9abd1cefb8ff818f364",
-	Spans:  spansExaoneMoe,
+	File:      "exaone-moe.jinja",
+	Func:      renderExaoneMoe,
+	LlamaFunc: renderExaoneMoeLlama,
+	Name:      "exaone-moe",
+	Origin:    "builtin/exaone-moe.jinja",
+	SHA256:    "7dfd7f3d1ea876afc608c0879a9eab3fab69b39659b5b9abd1cefb8ff818f364",
+	Spans:     spansExaoneMoe,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -64,11 +65,35 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|assistant|>\n")
 }
 
+// renderExaoneMoeLlama renders exaone-moe.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderExaoneMoe with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderExaoneMoeLlama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// exaone-moe.jinja:11:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// exaone-moe.jinja:12:1 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.LlamaInStrs(messageRole, "system", "user", "assistant", "tool") {
+			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), messageRole), runtime.Str("|>\n")), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|endofturn|>\n")))
+		}
+	}
+	w.WriteString("<|assistant|>\n")
+}
+
 // spansExaoneMoe is the position table of exaone-moe.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExaoneMoe = []runtime.Span{
-	{From: 50, To: 50, Line: 10, Col: 1, Construct: "set"},
-	{From: 52, To: 64, Line: 11, Col: 1, Construct: "for"},
-	{From: 54, To: 62, Line: 12, Col: 1, Construct: "if"},
-	{From: 57, To: 61, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 10, Col: 1, Construct: "set"},
+	{From: 53, To: 65, Line: 11, Col: 1, Construct: "for"},
+	{From: 55, To: 63, Line: 12, Col: 1, Construct: "if"},
+	{From: 58, To: 62, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 75, Line: 10, Col: 1, Construct: "set"},
+	{From: 77, To: 85, Line: 11, Col: 1, Construct: "for"},
+	{From: 79, To: 83, Line: 12, Col: 1, Construct: "if"},
+	{From: 82, To: 82, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Falcon3 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "falcon3.jinja",
-	Func:   renderFalcon3,
-	Name:   "falcon3",
-	Origin: "builtin/falcon3.jinja",
-	SHA256: "9fe34300b5215755a43003ddfd2e226777551bd74ee71e31d19e416a4d1106b6",
-	Spans:  spansFalcon3,
+	File:      "falcon3.jinja",
+	Func:      renderFalcon3,
+	LlamaFunc: renderFalcon3Llama,
+	Name:      "falcon3",
+	Origin:    "builtin/falcon3.jinja",
+	SHA256:    "9fe34300b5215755a43003ddfd2e226777551bd74ee71e31d19e416a4d1106b6",
+	Spans:     spansFalcon3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,9 +58,24 @@ func renderFalcon3(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|assistant|>\n")
 }
 
+// renderFalcon3Llama renders falcon3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderFalcon3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderFalcon3Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// falcon3.jinja:7:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// falcon3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
+	}
+	w.WriteString("<|assistant|>\n")
+}
+
 // spansFalcon3 is the position table of falcon3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansFalcon3 = []runtime.Span{
-	{From: 49, To: 57, Line: 7, Col: 1, Construct: "for"},
-	{From: 51, To: 55, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
+	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},
+	{From: 69, To: 69, Line: 8, Col: 1, Construct: "{{ }}"},
 }

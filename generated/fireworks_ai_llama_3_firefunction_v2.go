@@ -28,12 +28,13 @@ var FireworksAiLlama3FirefunctionV2 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "fireworks-ai-llama-3-firefunction-v2.jinja",
-	Func:   renderFireworksAiLlama3FirefunctionV2,
-	Name:   "fireworks-ai-llama-3-firefunction-v2",
-	Origin: "llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja",
-	SHA256: "fcb749f5c5d6bbc4240db4e86af5dfcefe9c7e85355235d0f304ab4319ba6b51",
-	Spans:  spansFireworksAiLlama3FirefunctionV2,
+	File:      "fireworks-ai-llama-3-firefunction-v2.jinja",
+	Func:      renderFireworksAiLlama3FirefunctionV2,
+	LlamaFunc: renderFireworksAiLlama3FirefunctionV2Llama,
+	Name:      "fireworks-ai-llama-3-firefunction-v2",
+	Origin:    "llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja",
+	SHA256:    "fcb749f5c5d6bbc4240db4e86af5dfcefe9c7e85355235d0f304ab4319ba6b51",
+	Spans:     spansFireworksAiLlama3FirefunctionV2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -135,38 +136,164 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 }
 
+// renderFireworksAiLlama3FirefunctionV2Llama renders fireworks-ai-llama-3-firefunction-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderFireworksAiLlama3FirefunctionV2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderFireworksAiLlama3FirefunctionV2Llama(w *runtime.Writer, in *runtime.Input) {
+	bosTokenInput := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	var loopMessages runtime.Value
+	var messageRoles runtime.Value
+	systemPromptSuffix := runtime.Undefined("system_prompt_suffix")
+	functions := in.Lookup("functions")
+	datetime := in.Lookup("datetime")
+	// fireworks-ai-llama-3-firefunction-v2.jinja:1:1 {%- set loop_messages = messages -%}
+	loopMessages = messages
+	// fireworks-ai-llama-3-firefunction-v2.jinja:2:1 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
+	messageRoles = runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))
+	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
+	mark := w.Mark()
+	// fireworks-ai-llama-3-firefunction-v2.jinja:4:1 {%- filter trim -%}
+	mark2 := w.Mark()
+	w.WriteString("In addition to plain text responses, you can chose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type if number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent\n\nAvailable functions as JSON spec:")
+	w.Write(runtime.FilterTrim(w.Cut(mark2), nil, nil))
+	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
+	systemPromptSuffix = w.Cut(mark)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:21:1 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
+	systemPromptSuffix = runtime.LlamaSum(systemPromptSuffix, runtime.Str("\n"), functions)
+	// fireworks-ai-llama-3-firefunction-v2.jinja:22:1 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
+	systemPromptSuffix = runtime.LlamaSum(systemPromptSuffix, runtime.Str("\nToday is "), datetime, runtime.Str("."))
+	// fireworks-ai-llama-3-firefunction-v2.jinja:23:1 {%- set ns = namespace(role='', content='') -%}
+	nsRole := runtime.Str("")
+	nsContent := runtime.Str("")
+	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
+	if !loopMessages.Truthy() {
+		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
+		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Expected non-empty messages")))
+	}
+	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	for i := range items {
+		message := items[i]
+		var messageRolesString runtime.Value
+		var msgContent runtime.Value
+		var systemPrompt runtime.Value
+		bosToken := bosTokenInput
+		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
+		nsRole = runtime.FilterLower(runtime.LlamaItemStr(message, "role"))
+		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
+		if runtime.LlamaNotIn(nsRole, messageRoles) {
+			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
+			messageRolesString = runtime.FilterJoin(messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("Invalid role "), runtime.LlamaItemStr(message, "role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
+		}
+		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
+		msgContent = runtime.FilterTrim(runtime.FilterDefault(runtime.LlamaItemStr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
+		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
+		if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
+			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
+			if runtime.EqStr(nsRole, "system") {
+				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
+				systemPrompt = runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
+			} else {
+				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
+				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
+				systemPrompt = runtime.LlamaSum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
+			}
+			// fireworks-ai-llama-3-firefunction-v2.jinja:41:5 {%- set ns.content = bos_token + system_prompt -%}
+			nsContent = runtime.LlamaAdd(bosToken, systemPrompt)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:42:5 {{- ns.content -}}
+			runtime.LlamaWrite(w, nsContent)
+		}
+		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
+		if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(nsRole, "system") {
+			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
+			nsContent = runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), nsRole), runtime.Str("<|end_header_id|>\n\n"), msgContent)
+			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
+			if runtime.LlamaIn(runtime.Str("tool_calls"), message) && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
+				toolCalls := runtime.NewList()
+				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
+				for _, call := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
+					toolCalls = runtime.LlamaAdd(toolCalls, runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(runtime.LlamaItemStr(call, "function"), "name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(call, "function"), "arguments"), nil, nil)), runtime.Str("}"))))
+				}
+				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
+				nsContent = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsContent, runtime.Str(" functools[")), runtime.FilterJoin(toolCalls, []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]"))
+			}
+			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
+			nsContent = runtime.LlamaAdd(nsContent, runtime.Str("<|eot_id|>"))
+			// fireworks-ai-llama-3-firefunction-v2.jinja:54:5 {{- ns.content -}}
+			runtime.LlamaWrite(w, nsContent)
+		}
+	}
+	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+}
+
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansFireworksAiLlama3FirefunctionV2 = []runtime.Span{
-	{From: 55, To: 55, Line: 1, Col: 1, Construct: "set"},
-	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
-	{From: 59, To: 59, Line: 3, Col: 1, Construct: "set"},
-	{From: 61, To: 63, Line: 4, Col: 1, Construct: "filter"},
-	{From: 65, To: 65, Line: 3, Col: 1, Construct: "set"},
-	{From: 67, To: 67, Line: 21, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 22, Col: 1, Construct: "set"},
-	{From: 71, To: 72, Line: 23, Col: 1, Construct: "set"},
-	{From: 74, To: 77, Line: 25, Col: 1, Construct: "if"},
-	{From: 76, To: 76, Line: 26, Col: 3, Construct: "{{ }}"},
-	{From: 79, To: 135, Line: 28, Col: 1, Construct: "for"},
-	{From: 87, To: 87, Line: 29, Col: 3, Construct: "set"},
-	{From: 89, To: 94, Line: 30, Col: 3, Construct: "if"},
-	{From: 91, To: 91, Line: 31, Col: 5, Construct: "set"},
-	{From: 93, To: 93, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 96, To: 96, Line: 34, Col: 3, Construct: "set"},
-	{From: 98, To: 112, Line: 35, Col: 3, Construct: "if"},
-	{From: 100, To: 107, Line: 36, Col: 5, Construct: "if"},
-	{From: 102, To: 102, Line: 37, Col: 7, Construct: "set"},
-	{From: 106, To: 106, Line: 39, Col: 7, Construct: "set"},
-	{From: 109, To: 109, Line: 41, Col: 5, Construct: "set"},
-	{From: 111, To: 111, Line: 42, Col: 5, Construct: "{{ }}"},
-	{From: 114, To: 133, Line: 44, Col: 3, Construct: "if"},
-	{From: 116, To: 116, Line: 45, Col: 5, Construct: "set"},
-	{From: 118, To: 128, Line: 46, Col: 5, Construct: "if"},
-	{From: 120, To: 120, Line: 47, Col: 7, Construct: "set"},
-	{From: 122, To: 125, Line: 48, Col: 7, Construct: "for"},
-	{From: 124, To: 124, Line: 49, Col: 9, Construct: "set"},
-	{From: 127, To: 127, Line: 51, Col: 7, Construct: "set"},
-	{From: 130, To: 130, Line: 53, Col: 5, Construct: "set"},
-	{From: 132, To: 132, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 56, To: 56, Line: 1, Col: 1, Construct: "set"},
+	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
+	{From: 62, To: 64, Line: 4, Col: 1, Construct: "filter"},
+	{From: 66, To: 66, Line: 3, Col: 1, Construct: "set"},
+	{From: 68, To: 68, Line: 21, Col: 1, Construct: "set"},
+	{From: 70, To: 70, Line: 22, Col: 1, Construct: "set"},
+	{From: 72, To: 73, Line: 23, Col: 1, Construct: "set"},
+	{From: 75, To: 78, Line: 25, Col: 1, Construct: "if"},
+	{From: 77, To: 77, Line: 26, Col: 3, Construct: "{{ }}"},
+	{From: 80, To: 136, Line: 28, Col: 1, Construct: "for"},
+	{From: 88, To: 88, Line: 29, Col: 3, Construct: "set"},
+	{From: 90, To: 95, Line: 30, Col: 3, Construct: "if"},
+	{From: 92, To: 92, Line: 31, Col: 5, Construct: "set"},
+	{From: 94, To: 94, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 97, To: 97, Line: 34, Col: 3, Construct: "set"},
+	{From: 99, To: 113, Line: 35, Col: 3, Construct: "if"},
+	{From: 101, To: 108, Line: 36, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 37, Col: 7, Construct: "set"},
+	{From: 107, To: 107, Line: 39, Col: 7, Construct: "set"},
+	{From: 110, To: 110, Line: 41, Col: 5, Construct: "set"},
+	{From: 112, To: 112, Line: 42, Col: 5, Construct: "{{ }}"},
+	{From: 115, To: 134, Line: 44, Col: 3, Construct: "if"},
+	{From: 117, To: 117, Line: 45, Col: 5, Construct: "set"},
+	{From: 119, To: 129, Line: 46, Col: 5, Construct: "if"},
+	{From: 121, To: 121, Line: 47, Col: 7, Construct: "set"},
+	{From: 123, To: 126, Line: 48, Col: 7, Construct: "for"},
+	{From: 125, To: 125, Line: 49, Col: 9, Construct: "set"},
+	{From: 128, To: 128, Line: 51, Col: 7, Construct: "set"},
+	{From: 131, To: 131, Line: 53, Col: 5, Construct: "set"},
+	{From: 133, To: 133, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 151, To: 151, Line: 1, Col: 1, Construct: "set"},
+	{From: 153, To: 153, Line: 2, Col: 1, Construct: "set"},
+	{From: 155, To: 155, Line: 3, Col: 1, Construct: "set"},
+	{From: 157, To: 159, Line: 4, Col: 1, Construct: "filter"},
+	{From: 161, To: 161, Line: 3, Col: 1, Construct: "set"},
+	{From: 163, To: 163, Line: 21, Col: 1, Construct: "set"},
+	{From: 165, To: 165, Line: 22, Col: 1, Construct: "set"},
+	{From: 167, To: 168, Line: 23, Col: 1, Construct: "set"},
+	{From: 170, To: 173, Line: 25, Col: 1, Construct: "if"},
+	{From: 172, To: 172, Line: 26, Col: 3, Construct: "{{ }}"},
+	{From: 175, To: 231, Line: 28, Col: 1, Construct: "for"},
+	{From: 183, To: 183, Line: 29, Col: 3, Construct: "set"},
+	{From: 185, To: 190, Line: 30, Col: 3, Construct: "if"},
+	{From: 187, To: 187, Line: 31, Col: 5, Construct: "set"},
+	{From: 189, To: 189, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 192, To: 192, Line: 34, Col: 3, Construct: "set"},
+	{From: 194, To: 208, Line: 35, Col: 3, Construct: "if"},
+	{From: 196, To: 203, Line: 36, Col: 5, Construct: "if"},
+	{From: 198, To: 198, Line: 37, Col: 7, Construct: "set"},
+	{From: 202, To: 202, Line: 39, Col: 7, Construct: "set"},
+	{From: 205, To: 205, Line: 41, Col: 5, Construct: "set"},
+	{From: 207, To: 207, Line: 42, Col: 5, Construct: "{{ }}"},
+	{From: 210, To: 229, Line: 44, Col: 3, Construct: "if"},
+	{From: 212, To: 212, Line: 45, Col: 5, Construct: "set"},
+	{From: 214, To: 224, Line: 46, Col: 5, Construct: "if"},
+	{From: 216, To: 216, Line: 47, Col: 7, Construct: "set"},
+	{From: 218, To: 221, Line: 48, Col: 7, Construct: "for"},
+	{From: 220, To: 220, Line: 49, Col: 9, Construct: "set"},
+	{From: 223, To: 223, Line: 51, Col: 7, Construct: "set"},
+	{From: 226, To: 226, Line: 53, Col: 5, Construct: "set"},
+	{From: 228, To: 228, Line: 54, Col: 5, Construct: "{{ }}"},
 }

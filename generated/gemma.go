@@ -28,12 +28,13 @@ var Gemma = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "gemma.jinja",
-	Func:   renderGemma,
-	Name:   "gemma",
-	Origin: "builtin/gemma.jinja",
-	SHA256: "64c241fa3232fb70620c30c6d1708eb2421f473aa5309557b86b7705f45b9f4a",
-	Spans:  spansGemma,
+	File:      "gemma.jinja",
+	Func:      renderGemma,
+	LlamaFunc: renderGemmaLlama,
+	Name:      "gemma",
+	Origin:    "builtin/gemma.jinja",
+	SHA256:    "64c241fa3232fb70620c30c6d1708eb2421f473aa5309557b86b7705f45b9f4a",
+	Spans:     spansGemma,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -84,18 +85,71 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<start_of_turn>model\n")
 }
 
+// renderGemmaLlama renders gemma.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGemma with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGemmaLlama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// gemma.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}
+	nsSystemPrompt := runtime.Str("")
+	// gemma.jinja:16:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var role runtime.Value
+		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
+			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace))
+		} else {
+			// gemma.jinja:19:5 {%- else %}
+			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
+			if runtime.EqStr(messageRole, "assistant") {
+				role = runtime.Str("model")
+			} else {
+				role = messageRole
+			}
+			// gemma.jinja:21:1 {{- '<start_of_turn>' + role + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<start_of_turn>"), role, runtime.Str("\n")))
+			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
+			if nsSystemPrompt.Truthy() && !runtime.EqStr(role, "model") {
+				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")))
+				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}
+				nsSystemPrompt = runtime.Str("")
+			}
+			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace), runtime.Str("<end_of_turn>\n")))
+		}
+	}
+	w.WriteString("<start_of_turn>model\n")
+}
+
 // spansGemma is the position table of gemma.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGemma = []runtime.Span{
-	{From: 50, To: 50, Line: 14, Col: 1, Construct: "set"},
-	{From: 52, To: 52, Line: 15, Col: 1, Construct: "set"},
-	{From: 54, To: 84, Line: 16, Col: 1, Construct: "for"},
-	{From: 57, To: 82, Line: 17, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 18, Col: 1, Construct: "set"},
-	{From: 64, To: 68, Line: 20, Col: 1, Construct: "set"},
-	{From: 70, To: 72, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 79, Line: 22, Col: 1, Construct: "if"},
-	{From: 76, To: 76, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 78, Line: 24, Col: 1, Construct: "set"},
-	{From: 81, To: 81, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 14, Col: 1, Construct: "set"},
+	{From: 53, To: 53, Line: 15, Col: 1, Construct: "set"},
+	{From: 55, To: 85, Line: 16, Col: 1, Construct: "for"},
+	{From: 58, To: 83, Line: 17, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 18, Col: 1, Construct: "set"},
+	{From: 65, To: 69, Line: 20, Col: 1, Construct: "set"},
+	{From: 71, To: 73, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 80, Line: 22, Col: 1, Construct: "if"},
+	{From: 77, To: 77, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 79, Line: 24, Col: 1, Construct: "set"},
+	{From: 82, To: 82, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 95, To: 95, Line: 14, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 15, Col: 1, Construct: "set"},
+	{From: 99, To: 127, Line: 16, Col: 1, Construct: "for"},
+	{From: 102, To: 125, Line: 17, Col: 1, Construct: "if"},
+	{From: 105, To: 105, Line: 18, Col: 1, Construct: "set"},
+	{From: 109, To: 113, Line: 20, Col: 1, Construct: "set"},
+	{From: 115, To: 115, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 117, To: 122, Line: 22, Col: 1, Construct: "if"},
+	{From: 119, To: 119, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 121, To: 121, Line: 24, Col: 1, Construct: "set"},
+	{From: 124, To: 124, Line: 26, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Gemma4 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "gemma4.jinja",
-	Func:   renderGemma4,
-	Name:   "gemma4",
-	Origin: "llama.cpp/gemma4.jinja",
-	SHA256: "2dfbfc7d538912f4ea11d29d85b4e25d7bc26386e53f57529f1d707c28b5828c",
-	Spans:  spansGemma4,
+	File:      "gemma4.jinja",
+	Func:      renderGemma4,
+	LlamaFunc: renderGemma4Llama,
+	Name:      "gemma4",
+	Origin:    "llama.cpp/gemma4.jinja",
+	SHA256:    "2dfbfc7d538912f4ea11d29d85b4e25d7bc26386e53f57529f1d707c28b5828c",
+	Spans:     spansGemma4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -673,178 +674,972 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGemma4Llama renders gemma4.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGemma4 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
+	formatArgument2 := runtime.Undefined("format_argument")
+	ns := runtime.Undefined("ns")
+	messages := in.Lookup("messages")
+	var loopMessages runtime.Value
+	bosToken := in.Lookup("bos_token")
+	enableThinking := in.Lookup("enable_thinking")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
+	var formatParameters func(runtime.Value, runtime.Value)
+	formatParameters = func(properties, required runtime.Value) {
+		properties = runtime.Param(properties, "properties")
+		var standardKeys runtime.Value
+		var ns runtime.Value
+		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
+		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
+		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		keys, values := runtime.DictsortPairs(properties, nil, nil)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			value := values[i]
+			var addComma runtime.Value
+			var nsItems runtime.Value
+			// gemma4.jinja:5:9 {%- set add_comma = false -%}
+			addComma = runtime.Bool(false)
+			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
+			if runtime.LlamaNotIn(key, standardKeys) {
+				// gemma4.jinja:7:13 {%- if ns.found_first %}
+				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+					w.WriteString(",")
+				}
+				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				// gemma4.jinja:9:13 {{ key }}
+				runtime.LlamaWrite(w, key)
+				w.WriteString(":{")
+				// gemma4.jinja:10:13 {%- if value['description'] -%}
+				valueDescription := runtime.LlamaItemStr(value, "description")
+				if valueDescription.Truthy() {
+					w.WriteString("description:<|\"|>")
+					// gemma4.jinja:11:34 {{ value['description'] }}
+					runtime.LlamaWrite(w, valueDescription)
+					w.WriteString("<|\"|>")
+					// gemma4.jinja:12:17 {%- set add_comma = true -%}
+					addComma = runtime.Bool(true)
+				}
+				// gemma4.jinja:14:13 {%- if value['nullable'] %}
+				if runtime.LlamaItemStr(value, "nullable").Truthy() {
+					// gemma4.jinja:15:17 {%- if add_comma %}
+					if addComma.Truthy() {
+						w.WriteString(",")
+					} else {
+						// gemma4.jinja:15:41 {%- else -%}
+						// gemma4.jinja:15:50 {%- set add_comma = true -%}
+						addComma = runtime.Bool(true)
+					}
+					w.WriteString("nullable:true")
+				}
+				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
+				valueType := runtime.LlamaItemStr(value, "type")
+				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
+					// gemma4.jinja:19:17 {%- if value['enum'] -%}
+					valueEnum := runtime.LlamaItemStr(value, "enum")
+					if valueEnum.Truthy() {
+						// gemma4.jinja:20:21 {%- if add_comma %}
+						if addComma.Truthy() {
+							w.WriteString(",")
+						} else {
+							// gemma4.jinja:20:45 {%- else -%}
+							// gemma4.jinja:20:54 {%- set add_comma = true -%}
+							addComma = runtime.Bool(true)
+						}
+						w.WriteString("enum:")
+						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
+						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
+					}
+				} else if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
+					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
+					w.WriteString(",properties:{")
+					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
+					valueProperties := runtime.LlamaItemStr(value, "properties")
+					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
+						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatParameters(valueProperties, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
+					} else if runtime.IsMapping(value) {
+						// gemma4.jinja:27:21 {%- elif value is mapping -%}
+						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatParameters(value, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
+					}
+					w.WriteString("}")
+					// gemma4.jinja:31:17 {%- if value['required'] -%}
+					valueRequired := runtime.LlamaItemStr(value, "required")
+					if valueRequired.Truthy() {
+						w.WriteString(",required:[")
+						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
+						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil)))
+						for i := range items {
+							item := items[i]
+							w.WriteString("<|\"|>")
+							// gemma4.jinja:34:30 {{- item -}}
+							runtime.LlamaWrite(w, item)
+							w.WriteString("<|\"|>")
+							// gemma4.jinja:35:25 {%- if not loop.last %}
+							if !(i == len(items)-1) {
+								w.WriteString(",")
+							}
+						}
+						w.WriteString("]")
+					}
+				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
+					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
+					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
+					valueItems := runtime.LlamaItemStr(value, "items")
+					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
+						w.WriteString(",items:{")
+						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
+						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
+						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
+						for i := range w.Count(len(keys)) {
+							itemKey := keys[i]
+							itemValue := values[i]
+							// gemma4.jinja:44:25 {%- if item_value is not none -%}
+							if !runtime.IsNone(itemValue) {
+								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
+								if runtime.LlamaAttr(nsItems, "found_first").Truthy() {
+									w.WriteString(",")
+								}
+								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
+								runtime.CheckNamespace(nsItems)
+								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
+								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
+								// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
+								if runtime.EqStr(itemKey, "properties") {
+									w.WriteString("properties:{")
+									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
+									if runtime.IsMapping(itemValue) {
+										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
+										runtime.LlamaWrite(w, w.Capture(func() {
+											formatParameters(itemValue, runtime.FilterDefault(runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
+										}))
+									}
+									w.WriteString("}")
+								} else if runtime.EqStr(itemKey, "required") {
+									// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
+									w.WriteString("required:[")
+									// gemma4.jinja:55:33 {%- for req_item in item_value -%}
+									items := runtime.Iterate(w, runtime.LlamaIterable(itemValue))
+									for i := range items {
+										reqItem := items[i]
+										w.WriteString("<|\"|>")
+										// gemma4.jinja:56:42 {{- req_item -}}
+										runtime.LlamaWrite(w, reqItem)
+										w.WriteString("<|\"|>")
+										// gemma4.jinja:57:37 {%- if not loop.last %}
+										if !(i == len(items)-1) {
+											w.WriteString(",")
+										}
+									}
+									w.WriteString("]")
+								} else if runtime.EqStr(itemKey, "type") {
+									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
+									// gemma4.jinja:61:33 {%- if item_value is string -%}
+									if runtime.IsString(itemValue) {
+										w.WriteString("type:")
+										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
+									} else {
+										// gemma4.jinja:63:37 {%- else -%}
+										w.WriteString("type:")
+										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+									}
+								} else {
+									// gemma4.jinja:66:33 {%- else -%}
+									// gemma4.jinja:67:33 {{ item_key }}
+									runtime.LlamaWrite(w, itemKey)
+									w.WriteString(":")
+									// gemma4.jinja:67:48 {{ format_argument(item_value) }}
+									runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
+								}
+							}
+						}
+						w.WriteString("}")
+					}
+				}
+				// gemma4.jinja:74:13 {%- if add_comma %}
+				if addComma.Truthy() {
+					w.WriteString(",")
+				} else {
+					// gemma4.jinja:74:37 {%- else -%}
+					// gemma4.jinja:74:46 {%- set add_comma = true -%}
+					addComma = runtime.Bool(true)
+				}
+				w.WriteString("type:<|\"|>")
+				// gemma4.jinja:75:23 {{ value['type'] | upper }}
+				runtime.LlamaWrite(w, runtime.FilterUpper(valueType))
+				w.WriteString("<|\"|>}")
+			}
+		}
+	}
+	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
+	formatFunctionDeclaration := func(toolData runtime.Value) {
+		toolData = runtime.Param(toolData, "tool_data")
+		var params runtime.Value
+		var responseDeclaration runtime.Value
+		w.WriteString("declaration:")
+		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
+		toolDataFunction := runtime.LlamaItemStr(toolData, "function")
+		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "name"))
+		w.WriteString("{description:<|\"|>")
+		// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
+		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "description"))
+		w.WriteString("<|\"|>")
+		// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
+		params = runtime.LlamaItemStr(toolDataFunction, "parameters")
+		// gemma4.jinja:82:5 {%- if params -%}
+		if params.Truthy() {
+			w.WriteString(",parameters:{")
+			// gemma4.jinja:84:9 {%- if params['properties'] -%}
+			paramsProperties := runtime.LlamaItemStr(params, "properties")
+			if paramsProperties.Truthy() {
+				w.WriteString("properties:{")
+				// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatParameters(paramsProperties, runtime.LlamaItemStr(params, "required"))
+				}))
+				w.WriteString("},")
+			}
+			// gemma4.jinja:87:9 {%- if params['required'] -%}
+			paramsRequired := runtime.LlamaItemStr(params, "required")
+			if paramsRequired.Truthy() {
+				w.WriteString("required:[")
+				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(paramsRequired))
+				for i := range items {
+					item := items[i]
+					w.WriteString("<|\"|>")
+					// gemma4.jinja:90:22 {{- item -}}
+					runtime.LlamaWrite(w, item)
+					w.WriteString("<|\"|>")
+					// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
+					if !(i == len(items)-1) {
+						w.WriteString(",")
+					}
+				}
+				w.WriteString("],")
+			}
+			// gemma4.jinja:95:9 {%- if params['type'] -%}
+			paramsType := runtime.LlamaItemStr(params, "type")
+			if paramsType.Truthy() {
+				w.WriteString("type:<|\"|>")
+				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
+				runtime.LlamaWrite(w, runtime.FilterUpper(paramsType))
+				w.WriteString("<|\"|>}")
+			}
+		}
+		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
+		if runtime.LlamaIn(runtime.Str("response"), toolDataFunction) {
+			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
+			responseDeclaration = runtime.LlamaItemStr(toolDataFunction, "response")
+			w.WriteString(",response:{")
+			// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
+			responseDeclarationDescription := runtime.LlamaItemStr(responseDeclaration, "description")
+			if responseDeclarationDescription.Truthy() {
+				w.WriteString("description:<|\"|>")
+				// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
+				runtime.LlamaWrite(w, responseDeclarationDescription)
+				w.WriteString("<|\"|>,")
+			}
+			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
+			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
+			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
+				w.WriteString("type:<|\"|>")
+				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
+				runtime.LlamaWrite(w, runtime.FilterUpper(responseDeclarationType))
+				w.WriteString("<|\"|>}")
+			}
+		}
+		w.WriteString("}")
+	}
+	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	var formatArgument func(runtime.Value, runtime.Value)
+	formatArgument = func(argument, escapeKeys runtime.Value) {
+		argument = runtime.Param(argument, "argument")
+		if escapeKeys.IsMissing() {
+			escapeKeys = runtime.Bool(true)
+		}
+		var ns runtime.Value
+		// gemma4.jinja:112:5 {%- if argument is string -%}
+		if runtime.IsString(argument) {
+			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>")))
+		} else if runtime.IsBoolean(argument) {
+			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
+			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
+			if argument.Truthy() {
+				w.WriteString("true")
+			} else {
+				w.WriteString("false")
+			}
+		} else if runtime.IsMapping(argument) {
+			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
+			w.WriteString("{")
+			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
+			keys, values := runtime.DictsortPairs(argument, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
+				// gemma4.jinja:120:13 {%- if ns.found_first %}
+				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+					w.WriteString(",")
+				}
+				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				// gemma4.jinja:122:13 {%- if escape_keys -%}
+				if escapeKeys.Truthy() {
+					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), key, runtime.Str("<|\"|>")))
+				} else {
+					// gemma4.jinja:124:17 {%- else -%}
+					// gemma4.jinja:125:17 {{- key -}}
+					runtime.LlamaWrite(w, key)
+				}
+				w.WriteString(":")
+				// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatArgument(value, escapeKeys)
+				}))
+			}
+			w.WriteString("}")
+		} else if runtime.IsSequence(argument) {
+			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
+			w.WriteString("[")
+			// gemma4.jinja:132:9 {%- for item in argument -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(argument))
+			for i := range items {
+				item := items[i]
+				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatArgument(item, escapeKeys)
+				}))
+				// gemma4.jinja:134:13 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",")
+				}
+			}
+			w.WriteString("]")
+		} else {
+			// gemma4.jinja:137:9 {%- else -%}
+			// gemma4.jinja:138:9 {{- argument -}}
+			runtime.LlamaWrite(w, argument)
+		}
+	}
+	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+		Name:   "format_argument",
+		Params: []string{"argument", "escape_keys"},
+	}, func(args []runtime.Value) {
+		formatArgument(args[0], args[1])
+	})
+	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
+	stripThinking := func(text runtime.Value) {
+		text = runtime.Param(text, "text")
+		var ns runtime.Value
+		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
+		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(text, runtime.Str("<channel|>")))) {
+			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
+			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
+				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
+				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
+			} else {
+				// gemma4.jinja:146:13 {%- else -%}
+				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
+				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
+			}
+		}
+		// gemma4.jinja:150:5 {{- ns.result | trim -}}
+		runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(ns, "result"), nil, nil))
+	}
+	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
+	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
+	loopMessages = messages
+	// gemma4.jinja:155:1 {{ bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
+	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+		w.WriteString("<|turn>system\n")
+		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
+		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+			w.WriteString("<|think|>")
+			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
+		}
+		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
+			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
+			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		}
+		// gemma4.jinja:171:5 {%- if tools -%}
+		if tools.Truthy() {
+			// gemma4.jinja:172:9 {%- for tool in tools %}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+				w.WriteString("<|tool>")
+				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
+				runtime.LlamaWrite(w, runtime.FilterTrim(w.Capture(func() {
+					formatFunctionDeclaration(tool)
+				}), nil, nil))
+				w.WriteString("<tool|>")
+			}
+			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
+		}
+		w.WriteString("<turn|>\n")
+	}
+	// gemma4.jinja:184:1 {%- for message in loop_messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		var role runtime.Value
+		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
+		runtime.SetAttr(ns, "prev_message_type", runtime.None())
+		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			role = runtime.Str("model")
+		} else {
+			role = messageRole
+		}
+		// gemma4.jinja:187:9 {{- '<|turn>' + role + '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|turn>"), role, runtime.Str("\n")))
+		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
+		messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+		if messageToolCalls.Truthy() {
+			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var function runtime.Value
+				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
+				function = runtime.LlamaItemStr(toolCall, "function")
+				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call>call:"), runtime.LlamaItemStr(function, "name")), runtime.Str("{")))
+				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
+				functionArguments := runtime.LlamaItemStr(function, "arguments")
+				if runtime.IsMapping(functionArguments) {
+					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
+					nsArgsFoundFirst := false
+					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
+					keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
+						// gemma4.jinja:196:29 {%- if ns_args.found_first %}
+						if nsArgsFoundFirst {
+							w.WriteString(",")
+						}
+						// gemma4.jinja:197:29 {%- set ns_args.found_first = true -%}
+						nsArgsFoundFirst = true
+						// gemma4.jinja:198:29 {{- key -}}
+						runtime.LlamaWrite(w, key)
+						w.WriteString(":")
+						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatArgument(value, runtime.Bool(false))
+						}))
+					}
+				} else if runtime.IsString(functionArguments) {
+					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
+					// gemma4.jinja:201:25 {{- function['arguments'] -}}
+					runtime.LlamaWrite(w, functionArguments)
+				}
+				w.WriteString("}<tool_call|>")
+			}
+			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+		}
+		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
+		messageToolResponses := runtime.LlamaItemStr(message, "tool_responses")
+		if messageToolResponses.Truthy() {
+			// gemma4.jinja:210:17 {%- for tool_response in message['tool_responses'] -%}
+			for _, toolResponse := range runtime.Iterate(w, runtime.LlamaIterable(messageToolResponses)) {
+				w.WriteString("<|tool_response>")
+				// gemma4.jinja:212:21 {%- if tool_response['response'] is mapping -%}
+				toolResponseResponse := runtime.LlamaItemStr(toolResponse, "response")
+				if runtime.IsMapping(toolResponseResponse) {
+					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
+					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
+					keys, values := runtime.DictsortPairs(toolResponseResponse, nil, nil)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
+						// gemma4.jinja:215:29 {{- key -}}
+						runtime.LlamaWrite(w, key)
+						w.WriteString(":")
+						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatArgument(value, runtime.Bool(false))
+						}))
+						// gemma4.jinja:216:29 {%- if not loop.last %}
+						if !(i == len(keys)-1) {
+							w.WriteString(",")
+						}
+					}
+					w.WriteString("}")
+				} else {
+					// gemma4.jinja:219:25 {%- else -%}
+					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), w.Capture(func() {
+						formatArgument(toolResponseResponse, runtime.Bool(false))
+					})), runtime.Str("}")))
+				}
+				w.WriteString("<tool_response|>")
+			}
+			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+		}
+		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
+		messageContent := runtime.LlamaItemStr(message, "content")
+		if runtime.IsString(messageContent) {
+			// gemma4.jinja:228:17 {%- if role == 'model' -%}
+			if runtime.EqStr(role, "model") {
+				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					stripThinking(messageContent)
+				}))
+			} else {
+				// gemma4.jinja:230:21 {%- else -%}
+				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
+				runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+			}
+		} else if runtime.IsSequence(messageContent) {
+			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
+			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
+				itemType := runtime.LlamaItemStr(item, "type")
+				if runtime.EqStr(itemType, "text") {
+					// gemma4.jinja:236:25 {%- if role == 'model' -%}
+					if runtime.EqStr(role, "model") {
+						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							stripThinking(runtime.LlamaItemStr(item, "text"))
+						}))
+					} else {
+						// gemma4.jinja:238:29 {%- else -%}
+						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
+						runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(item, "text"), nil, nil))
+					}
+				} else if runtime.EqStr(itemType, "image") {
+					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
+					w.WriteString("\n\n<|image|>\n\n")
+					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
+					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
+				} else if runtime.EqStr(itemType, "audio") {
+					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
+					w.WriteString("<|audio|>")
+					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
+					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
+				} else if runtime.EqStr(itemType, "video") {
+					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
+					w.WriteString("\n\n<|video|>\n\n")
+					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%}
+					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
+				}
+			}
+		}
+		// gemma4.jinja:254:9 {%- if not (message['tool_responses'] and not message['content']) -%}
+		if !(messageToolResponses.Truthy() && !messageContent.Truthy()) {
+			w.WriteString("<turn|>\n")
+		}
+	}
+	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// gemma4.jinja:260:5 {%- if ns.prev_message_type != 'tool_response' -%}
+		if !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_response") {
+			w.WriteString("<|turn>model\n")
+		}
+		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
+		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+			w.WriteString("<|channel>thought\n<channel|>")
+		}
+	}
+}
+
 // spansGemma4 is the position table of gemma4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGemma4 = []runtime.Span{
-	{From: 56, To: 255, Line: 1, Col: 1, Construct: "macro"},
-	{From: 62, To: 62, Line: 2, Col: 5, Construct: "set"},
-	{From: 64, To: 64, Line: 3, Col: 5, Construct: "set"},
-	{From: 66, To: 254, Line: 4, Col: 5, Construct: "for"},
-	{From: 73, To: 73, Line: 5, Col: 9, Construct: "set"},
-	{From: 75, To: 253, Line: 6, Col: 9, Construct: "if"},
-	{From: 77, To: 79, Line: 7, Col: 13, Construct: "if"},
-	{From: 81, To: 81, Line: 7, Col: 13, Construct: "set"},
-	{From: 83, To: 83, Line: 8, Col: 13, Construct: "set"},
-	{From: 85, To: 86, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 88, To: 96, Line: 10, Col: 13, Construct: "if"},
-	{From: 92, To: 93, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 12, Col: 17, Construct: "set"},
-	{From: 98, To: 108, Line: 14, Col: 13, Construct: "if"},
-	{From: 100, To: 107, Line: 15, Col: 17, Construct: "if"},
-	{From: 105, To: 105, Line: 15, Col: 50, Construct: "set"},
-	{From: 110, To: 240, Line: 18, Col: 13, Construct: "if"},
-	{From: 113, To: 126, Line: 19, Col: 17, Construct: "if"},
-	{From: 116, To: 123, Line: 20, Col: 21, Construct: "if"},
-	{From: 121, To: 121, Line: 20, Col: 54, Construct: "set"},
-	{From: 125, To: 125, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 127, To: 240, Line: 23, Col: 17, Construct: "if"},
-	{From: 131, To: 144, Line: 25, Col: 17, Construct: "if"},
-	{From: 134, To: 136, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 137, To: 143, Line: 27, Col: 21, Construct: "if"},
-	{From: 140, To: 142, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 146, To: 163, Line: 31, Col: 17, Construct: "if"},
-	{From: 150, To: 162, Line: 33, Col: 21, Construct: "for"},
-	{From: 155, To: 156, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 158, To: 160, Line: 35, Col: 25, Construct: "if"},
-	{From: 164, To: 240, Line: 39, Col: 17, Construct: "if"},
-	{From: 167, To: 239, Line: 40, Col: 17, Construct: "if"},
-	{From: 171, To: 171, Line: 42, Col: 21, Construct: "set"},
-	{From: 173, To: 238, Line: 43, Col: 21, Construct: "for"},
-	{From: 178, To: 236, Line: 44, Col: 25, Construct: "if"},
-	{From: 180, To: 182, Line: 45, Col: 29, Construct: "if"},
-	{From: 184, To: 184, Line: 45, Col: 29, Construct: "set"},
-	{From: 186, To: 186, Line: 46, Col: 29, Construct: "set"},
-	{From: 188, To: 235, Line: 47, Col: 29, Construct: "if"},
-	{From: 191, To: 197, Line: 49, Col: 33, Construct: "if"},
-	{From: 193, To: 195, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 198, To: 235, Line: 53, Col: 33, Construct: "if"},
-	{From: 202, To: 214, Line: 55, Col: 33, Construct: "for"},
-	{From: 207, To: 208, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 210, To: 212, Line: 57, Col: 37, Construct: "if"},
-	{From: 215, To: 235, Line: 60, Col: 33, Construct: "if"},
-	{From: 218, To: 227, Line: 61, Col: 33, Construct: "if"},
-	{From: 221, To: 221, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 226, To: 226, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 231, To: 232, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 234, To: 234, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 242, To: 249, Line: 74, Col: 13, Construct: "if"},
-	{From: 247, To: 247, Line: 74, Col: 46, Construct: "set"},
-	{From: 251, To: 252, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 257, To: 335, Line: 79, Col: 1, Construct: "macro"},
-	{From: 263, To: 265, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 267, To: 268, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 270, To: 270, Line: 81, Col: 5, Construct: "set"},
-	{From: 272, To: 311, Line: 82, Col: 5, Construct: "if"},
-	{From: 275, To: 283, Line: 84, Col: 9, Construct: "if"},
-	{From: 279, To: 282, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 285, To: 302, Line: 87, Col: 9, Construct: "if"},
-	{From: 289, To: 301, Line: 89, Col: 13, Construct: "for"},
-	{From: 294, To: 295, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 297, To: 299, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 304, To: 310, Line: 95, Col: 9, Construct: "if"},
-	{From: 308, To: 309, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 313, To: 334, Line: 99, Col: 5, Construct: "if"},
-	{From: 315, To: 316, Line: 100, Col: 9, Construct: "set"},
-	{From: 318, To: 324, Line: 102, Col: 9, Construct: "if"},
-	{From: 322, To: 323, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 326, To: 332, Line: 105, Col: 9, Construct: "if"},
-	{From: 330, To: 331, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 337, To: 422, Line: 111, Col: 1, Construct: "macro"},
-	{From: 345, To: 415, Line: 112, Col: 5, Construct: "if"},
-	{From: 347, To: 349, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 350, To: 415, Line: 114, Col: 9, Construct: "if"},
-	{From: 353, To: 357, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 358, To: 415, Line: 116, Col: 9, Construct: "if"},
-	{From: 362, To: 362, Line: 118, Col: 9, Construct: "set"},
-	{From: 364, To: 393, Line: 119, Col: 9, Construct: "for"},
-	{From: 369, To: 371, Line: 120, Col: 13, Construct: "if"},
-	{From: 373, To: 373, Line: 120, Col: 13, Construct: "set"},
-	{From: 375, To: 375, Line: 121, Col: 13, Construct: "set"},
-	{From: 377, To: 387, Line: 122, Col: 13, Construct: "if"},
-	{From: 379, To: 381, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 385, To: 385, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 389, To: 391, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 394, To: 415, Line: 130, Col: 9, Construct: "if"},
-	{From: 398, To: 410, Line: 132, Col: 9, Construct: "for"},
-	{From: 402, To: 404, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 406, To: 408, Line: 134, Col: 13, Construct: "if"},
-	{From: 414, To: 414, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 424, To: 447, Line: 141, Col: 1, Construct: "macro"},
-	{From: 428, To: 428, Line: 142, Col: 5, Construct: "set"},
-	{From: 430, To: 444, Line: 143, Col: 5, Construct: "for"},
-	{From: 432, To: 443, Line: 144, Col: 9, Construct: "if"},
-	{From: 434, To: 434, Line: 144, Col: 9, Construct: "set"},
-	{From: 436, To: 436, Line: 145, Col: 13, Construct: "set"},
-	{From: 440, To: 440, Line: 145, Col: 13, Construct: "set"},
-	{From: 442, To: 442, Line: 147, Col: 13, Construct: "set"},
-	{From: 446, To: 446, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 449, To: 449, Line: 153, Col: 1, Construct: "set"},
-	{From: 451, To: 451, Line: 154, Col: 1, Construct: "set"},
-	{From: 453, To: 453, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 455, To: 490, Line: 157, Col: 1, Construct: "if"},
-	{From: 458, To: 464, Line: 161, Col: 5, Construct: "if"},
-	{From: 461, To: 461, Line: 161, Col: 5, Construct: "set"},
-	{From: 463, To: 463, Line: 163, Col: 9, Construct: "set"},
-	{From: 466, To: 472, Line: 166, Col: 5, Construct: "if"},
-	{From: 469, To: 469, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 471, To: 471, Line: 168, Col: 9, Construct: "set"},
-	{From: 474, To: 489, Line: 171, Col: 5, Construct: "if"},
-	{From: 476, To: 483, Line: 172, Col: 9, Construct: "for"},
-	{From: 479, To: 482, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 485, To: 485, Line: 174, Col: 13, Construct: "set"},
-	{From: 487, To: 487, Line: 177, Col: 9, Construct: "set"},
-	{From: 492, To: 662, Line: 184, Col: 1, Construct: "for"},
-	{From: 495, To: 495, Line: 184, Col: 1, Construct: "set"},
-	{From: 497, To: 497, Line: 185, Col: 5, Construct: "set"},
-	{From: 499, To: 504, Line: 186, Col: 5, Construct: "set"},
-	{From: 506, To: 508, Line: 187, Col: 9, Construct: "{{ }}"},
-	{From: 510, To: 556, Line: 189, Col: 13, Construct: "if"},
-	{From: 513, To: 551, Line: 190, Col: 17, Construct: "for"},
-	{From: 516, To: 516, Line: 191, Col: 21, Construct: "set"},
-	{From: 518, To: 520, Line: 192, Col: 21, Construct: "{{ }}"},
-	{From: 522, To: 550, Line: 193, Col: 21, Construct: "if"},
-	{From: 525, To: 525, Line: 194, Col: 25, Construct: "set"},
-	{From: 527, To: 544, Line: 195, Col: 25, Construct: "for"},
-	{From: 532, To: 534, Line: 196, Col: 29, Construct: "if"},
-	{From: 536, To: 536, Line: 197, Col: 29, Construct: "set"},
-	{From: 538, To: 539, Line: 198, Col: 29, Construct: "{{ }}"},
-	{From: 541, To: 543, Line: 198, Col: 41, Construct: "{{ }}"},
-	{From: 545, To: 549, Line: 200, Col: 25, Construct: "if"},
-	{From: 548, To: 548, Line: 201, Col: 25, Construct: "{{ }}"},
-	{From: 553, To: 553, Line: 201, Col: 25, Construct: "set"},
-	{From: 555, To: 555, Line: 205, Col: 17, Construct: "set"},
-	{From: 558, To: 605, Line: 208, Col: 13, Construct: "if"},
-	{From: 561, To: 600, Line: 210, Col: 17, Construct: "for"},
-	{From: 564, To: 599, Line: 212, Col: 21, Construct: "if"},
-	{From: 567, To: 569, Line: 213, Col: 25, Construct: "{{ }}"},
-	{From: 571, To: 587, Line: 214, Col: 25, Construct: "for"},
-	{From: 576, To: 577, Line: 215, Col: 29, Construct: "{{ }}"},
-	{From: 579, To: 581, Line: 215, Col: 41, Construct: "{{ }}"},
-	{From: 583, To: 585, Line: 216, Col: 29, Construct: "if"},
-	{From: 591, To: 597, Line: 220, Col: 25, Construct: "{{ }}"},
-	{From: 602, To: 602, Line: 220, Col: 25, Construct: "set"},
-	{From: 604, To: 604, Line: 224, Col: 17, Construct: "set"},
-	{From: 607, To: 657, Line: 227, Col: 13, Construct: "if"},
-	{From: 610, To: 617, Line: 228, Col: 17, Construct: "if"},
-	{From: 612, To: 612, Line: 229, Col: 21, Construct: "{{ }}"},
-	{From: 616, To: 616, Line: 231, Col: 21, Construct: "{{ }}"},
-	{From: 618, To: 657, Line: 233, Col: 17, Construct: "if"},
-	{From: 621, To: 656, Line: 234, Col: 17, Construct: "for"},
-	{From: 623, To: 655, Line: 235, Col: 21, Construct: "if"},
-	{From: 626, To: 633, Line: 236, Col: 25, Construct: "if"},
-	{From: 628, To: 628, Line: 237, Col: 29, Construct: "{{ }}"},
-	{From: 632, To: 632, Line: 239, Col: 29, Construct: "{{ }}"},
-	{From: 634, To: 655, Line: 241, Col: 25, Construct: "if"},
-	{From: 638, To: 638, Line: 241, Col: 25, Construct: "set"},
-	{From: 640, To: 640, Line: 243, Col: 25, Construct: "set"},
-	{From: 641, To: 655, Line: 244, Col: 25, Construct: "if"},
-	{From: 645, To: 645, Line: 244, Col: 25, Construct: "set"},
-	{From: 647, To: 647, Line: 246, Col: 25, Construct: "set"},
-	{From: 648, To: 655, Line: 247, Col: 25, Construct: "if"},
-	{From: 652, To: 652, Line: 247, Col: 25, Construct: "set"},
-	{From: 654, To: 654, Line: 249, Col: 25, Construct: "set"},
-	{From: 659, To: 661, Line: 254, Col: 9, Construct: "if"},
-	{From: 664, To: 673, Line: 259, Col: 1, Construct: "if"},
-	{From: 666, To: 668, Line: 260, Col: 5, Construct: "if"},
-	{From: 670, To: 672, Line: 263, Col: 5, Construct: "if"},
+	{From: 57, To: 256, Line: 1, Col: 1, Construct: "macro"},
+	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
+	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
+	{From: 67, To: 255, Line: 4, Col: 5, Construct: "for"},
+	{From: 74, To: 74, Line: 5, Col: 9, Construct: "set"},
+	{From: 76, To: 254, Line: 6, Col: 9, Construct: "if"},
+	{From: 78, To: 80, Line: 7, Col: 13, Construct: "if"},
+	{From: 82, To: 82, Line: 7, Col: 13, Construct: "set"},
+	{From: 84, To: 84, Line: 8, Col: 13, Construct: "set"},
+	{From: 86, To: 87, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 89, To: 97, Line: 10, Col: 13, Construct: "if"},
+	{From: 93, To: 94, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 96, To: 96, Line: 12, Col: 17, Construct: "set"},
+	{From: 99, To: 109, Line: 14, Col: 13, Construct: "if"},
+	{From: 101, To: 108, Line: 15, Col: 17, Construct: "if"},
+	{From: 106, To: 106, Line: 15, Col: 50, Construct: "set"},
+	{From: 111, To: 241, Line: 18, Col: 13, Construct: "if"},
+	{From: 114, To: 127, Line: 19, Col: 17, Construct: "if"},
+	{From: 117, To: 124, Line: 20, Col: 21, Construct: "if"},
+	{From: 122, To: 122, Line: 20, Col: 54, Construct: "set"},
+	{From: 126, To: 126, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 128, To: 241, Line: 23, Col: 17, Construct: "if"},
+	{From: 132, To: 145, Line: 25, Col: 17, Construct: "if"},
+	{From: 135, To: 137, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 138, To: 144, Line: 27, Col: 21, Construct: "if"},
+	{From: 141, To: 143, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 147, To: 164, Line: 31, Col: 17, Construct: "if"},
+	{From: 151, To: 163, Line: 33, Col: 21, Construct: "for"},
+	{From: 156, To: 157, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 159, To: 161, Line: 35, Col: 25, Construct: "if"},
+	{From: 165, To: 241, Line: 39, Col: 17, Construct: "if"},
+	{From: 168, To: 240, Line: 40, Col: 17, Construct: "if"},
+	{From: 172, To: 172, Line: 42, Col: 21, Construct: "set"},
+	{From: 174, To: 239, Line: 43, Col: 21, Construct: "for"},
+	{From: 179, To: 237, Line: 44, Col: 25, Construct: "if"},
+	{From: 181, To: 183, Line: 45, Col: 29, Construct: "if"},
+	{From: 185, To: 185, Line: 45, Col: 29, Construct: "set"},
+	{From: 187, To: 187, Line: 46, Col: 29, Construct: "set"},
+	{From: 189, To: 236, Line: 47, Col: 29, Construct: "if"},
+	{From: 192, To: 198, Line: 49, Col: 33, Construct: "if"},
+	{From: 194, To: 196, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 199, To: 236, Line: 53, Col: 33, Construct: "if"},
+	{From: 203, To: 215, Line: 55, Col: 33, Construct: "for"},
+	{From: 208, To: 209, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 211, To: 213, Line: 57, Col: 37, Construct: "if"},
+	{From: 216, To: 236, Line: 60, Col: 33, Construct: "if"},
+	{From: 219, To: 228, Line: 61, Col: 33, Construct: "if"},
+	{From: 222, To: 222, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 227, To: 227, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 232, To: 233, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 235, To: 235, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 243, To: 250, Line: 74, Col: 13, Construct: "if"},
+	{From: 248, To: 248, Line: 74, Col: 46, Construct: "set"},
+	{From: 252, To: 253, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 258, To: 336, Line: 79, Col: 1, Construct: "macro"},
+	{From: 264, To: 266, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 268, To: 269, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 271, To: 271, Line: 81, Col: 5, Construct: "set"},
+	{From: 273, To: 312, Line: 82, Col: 5, Construct: "if"},
+	{From: 276, To: 284, Line: 84, Col: 9, Construct: "if"},
+	{From: 280, To: 283, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 286, To: 303, Line: 87, Col: 9, Construct: "if"},
+	{From: 290, To: 302, Line: 89, Col: 13, Construct: "for"},
+	{From: 295, To: 296, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 298, To: 300, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 305, To: 311, Line: 95, Col: 9, Construct: "if"},
+	{From: 309, To: 310, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 314, To: 335, Line: 99, Col: 5, Construct: "if"},
+	{From: 316, To: 317, Line: 100, Col: 9, Construct: "set"},
+	{From: 319, To: 325, Line: 102, Col: 9, Construct: "if"},
+	{From: 323, To: 324, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 327, To: 333, Line: 105, Col: 9, Construct: "if"},
+	{From: 331, To: 332, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 338, To: 423, Line: 111, Col: 1, Construct: "macro"},
+	{From: 346, To: 416, Line: 112, Col: 5, Construct: "if"},
+	{From: 348, To: 350, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 351, To: 416, Line: 114, Col: 9, Construct: "if"},
+	{From: 354, To: 358, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 359, To: 416, Line: 116, Col: 9, Construct: "if"},
+	{From: 363, To: 363, Line: 118, Col: 9, Construct: "set"},
+	{From: 365, To: 394, Line: 119, Col: 9, Construct: "for"},
+	{From: 370, To: 372, Line: 120, Col: 13, Construct: "if"},
+	{From: 374, To: 374, Line: 120, Col: 13, Construct: "set"},
+	{From: 376, To: 376, Line: 121, Col: 13, Construct: "set"},
+	{From: 378, To: 388, Line: 122, Col: 13, Construct: "if"},
+	{From: 380, To: 382, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 386, To: 386, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 390, To: 392, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 395, To: 416, Line: 130, Col: 9, Construct: "if"},
+	{From: 399, To: 411, Line: 132, Col: 9, Construct: "for"},
+	{From: 403, To: 405, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 407, To: 409, Line: 134, Col: 13, Construct: "if"},
+	{From: 415, To: 415, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 425, To: 448, Line: 141, Col: 1, Construct: "macro"},
+	{From: 429, To: 429, Line: 142, Col: 5, Construct: "set"},
+	{From: 431, To: 445, Line: 143, Col: 5, Construct: "for"},
+	{From: 433, To: 444, Line: 144, Col: 9, Construct: "if"},
+	{From: 435, To: 435, Line: 144, Col: 9, Construct: "set"},
+	{From: 437, To: 437, Line: 145, Col: 13, Construct: "set"},
+	{From: 441, To: 441, Line: 145, Col: 13, Construct: "set"},
+	{From: 443, To: 443, Line: 147, Col: 13, Construct: "set"},
+	{From: 447, To: 447, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 450, To: 450, Line: 153, Col: 1, Construct: "set"},
+	{From: 452, To: 452, Line: 154, Col: 1, Construct: "set"},
+	{From: 454, To: 454, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 456, To: 491, Line: 157, Col: 1, Construct: "if"},
+	{From: 459, To: 465, Line: 161, Col: 5, Construct: "if"},
+	{From: 462, To: 462, Line: 161, Col: 5, Construct: "set"},
+	{From: 464, To: 464, Line: 163, Col: 9, Construct: "set"},
+	{From: 467, To: 473, Line: 166, Col: 5, Construct: "if"},
+	{From: 470, To: 470, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 472, To: 472, Line: 168, Col: 9, Construct: "set"},
+	{From: 475, To: 490, Line: 171, Col: 5, Construct: "if"},
+	{From: 477, To: 484, Line: 172, Col: 9, Construct: "for"},
+	{From: 480, To: 483, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 486, To: 486, Line: 174, Col: 13, Construct: "set"},
+	{From: 488, To: 488, Line: 177, Col: 9, Construct: "set"},
+	{From: 493, To: 663, Line: 184, Col: 1, Construct: "for"},
+	{From: 496, To: 496, Line: 184, Col: 1, Construct: "set"},
+	{From: 498, To: 498, Line: 185, Col: 5, Construct: "set"},
+	{From: 500, To: 505, Line: 186, Col: 5, Construct: "set"},
+	{From: 507, To: 509, Line: 187, Col: 9, Construct: "{{ }}"},
+	{From: 511, To: 557, Line: 189, Col: 13, Construct: "if"},
+	{From: 514, To: 552, Line: 190, Col: 17, Construct: "for"},
+	{From: 517, To: 517, Line: 191, Col: 21, Construct: "set"},
+	{From: 519, To: 521, Line: 192, Col: 21, Construct: "{{ }}"},
+	{From: 523, To: 551, Line: 193, Col: 21, Construct: "if"},
+	{From: 526, To: 526, Line: 194, Col: 25, Construct: "set"},
+	{From: 528, To: 545, Line: 195, Col: 25, Construct: "for"},
+	{From: 533, To: 535, Line: 196, Col: 29, Construct: "if"},
+	{From: 537, To: 537, Line: 197, Col: 29, Construct: "set"},
+	{From: 539, To: 540, Line: 198, Col: 29, Construct: "{{ }}"},
+	{From: 542, To: 544, Line: 198, Col: 41, Construct: "{{ }}"},
+	{From: 546, To: 550, Line: 200, Col: 25, Construct: "if"},
+	{From: 549, To: 549, Line: 201, Col: 25, Construct: "{{ }}"},
+	{From: 554, To: 554, Line: 201, Col: 25, Construct: "set"},
+	{From: 556, To: 556, Line: 205, Col: 17, Construct: "set"},
+	{From: 559, To: 606, Line: 208, Col: 13, Construct: "if"},
+	{From: 562, To: 601, Line: 210, Col: 17, Construct: "for"},
+	{From: 565, To: 600, Line: 212, Col: 21, Construct: "if"},
+	{From: 568, To: 570, Line: 213, Col: 25, Construct: "{{ }}"},
+	{From: 572, To: 588, Line: 214, Col: 25, Construct: "for"},
+	{From: 577, To: 578, Line: 215, Col: 29, Construct: "{{ }}"},
+	{From: 580, To: 582, Line: 215, Col: 41, Construct: "{{ }}"},
+	{From: 584, To: 586, Line: 216, Col: 29, Construct: "if"},
+	{From: 592, To: 598, Line: 220, Col: 25, Construct: "{{ }}"},
+	{From: 603, To: 603, Line: 220, Col: 25, Construct: "set"},
+	{From: 605, To: 605, Line: 224, Col: 17, Construct: "set"},
+	{From: 608, To: 658, Line: 227, Col: 13, Construct: "if"},
+	{From: 611, To: 618, Line: 228, Col: 17, Construct: "if"},
+	{From: 613, To: 613, Line: 229, Col: 21, Construct: "{{ }}"},
+	{From: 617, To: 617, Line: 231, Col: 21, Construct: "{{ }}"},
+	{From: 619, To: 658, Line: 233, Col: 17, Construct: "if"},
+	{From: 622, To: 657, Line: 234, Col: 17, Construct: "for"},
+	{From: 624, To: 656, Line: 235, Col: 21, Construct: "if"},
+	{From: 627, To: 634, Line: 236, Col: 25, Construct: "if"},
+	{From: 629, To: 629, Line: 237, Col: 29, Construct: "{{ }}"},
+	{From: 633, To: 633, Line: 239, Col: 29, Construct: "{{ }}"},
+	{From: 635, To: 656, Line: 241, Col: 25, Construct: "if"},
+	{From: 639, To: 639, Line: 241, Col: 25, Construct: "set"},
+	{From: 641, To: 641, Line: 243, Col: 25, Construct: "set"},
+	{From: 642, To: 656, Line: 244, Col: 25, Construct: "if"},
+	{From: 646, To: 646, Line: 244, Col: 25, Construct: "set"},
+	{From: 648, To: 648, Line: 246, Col: 25, Construct: "set"},
+	{From: 649, To: 656, Line: 247, Col: 25, Construct: "if"},
+	{From: 653, To: 653, Line: 247, Col: 25, Construct: "set"},
+	{From: 655, To: 655, Line: 249, Col: 25, Construct: "set"},
+	{From: 660, To: 662, Line: 254, Col: 9, Construct: "if"},
+	{From: 665, To: 674, Line: 259, Col: 1, Construct: "if"},
+	{From: 667, To: 669, Line: 260, Col: 5, Construct: "if"},
+	{From: 671, To: 673, Line: 263, Col: 5, Construct: "if"},
+	{From: 690, To: 889, Line: 1, Col: 1, Construct: "macro"},
+	{From: 696, To: 696, Line: 2, Col: 5, Construct: "set"},
+	{From: 698, To: 698, Line: 3, Col: 5, Construct: "set"},
+	{From: 700, To: 888, Line: 4, Col: 5, Construct: "for"},
+	{From: 707, To: 707, Line: 5, Col: 9, Construct: "set"},
+	{From: 709, To: 887, Line: 6, Col: 9, Construct: "if"},
+	{From: 711, To: 713, Line: 7, Col: 13, Construct: "if"},
+	{From: 715, To: 715, Line: 7, Col: 13, Construct: "set"},
+	{From: 717, To: 717, Line: 8, Col: 13, Construct: "set"},
+	{From: 719, To: 720, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 722, To: 730, Line: 10, Col: 13, Construct: "if"},
+	{From: 726, To: 727, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 729, To: 729, Line: 12, Col: 17, Construct: "set"},
+	{From: 732, To: 742, Line: 14, Col: 13, Construct: "if"},
+	{From: 734, To: 741, Line: 15, Col: 17, Construct: "if"},
+	{From: 739, To: 739, Line: 15, Col: 50, Construct: "set"},
+	{From: 744, To: 874, Line: 18, Col: 13, Construct: "if"},
+	{From: 747, To: 760, Line: 19, Col: 17, Construct: "if"},
+	{From: 750, To: 757, Line: 20, Col: 21, Construct: "if"},
+	{From: 755, To: 755, Line: 20, Col: 54, Construct: "set"},
+	{From: 759, To: 759, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 761, To: 874, Line: 23, Col: 17, Construct: "if"},
+	{From: 765, To: 778, Line: 25, Col: 17, Construct: "if"},
+	{From: 768, To: 770, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 771, To: 777, Line: 27, Col: 21, Construct: "if"},
+	{From: 774, To: 776, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 780, To: 797, Line: 31, Col: 17, Construct: "if"},
+	{From: 784, To: 796, Line: 33, Col: 21, Construct: "for"},
+	{From: 789, To: 790, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 792, To: 794, Line: 35, Col: 25, Construct: "if"},
+	{From: 798, To: 874, Line: 39, Col: 17, Construct: "if"},
+	{From: 801, To: 873, Line: 40, Col: 17, Construct: "if"},
+	{From: 805, To: 805, Line: 42, Col: 21, Construct: "set"},
+	{From: 807, To: 872, Line: 43, Col: 21, Construct: "for"},
+	{From: 812, To: 870, Line: 44, Col: 25, Construct: "if"},
+	{From: 814, To: 816, Line: 45, Col: 29, Construct: "if"},
+	{From: 818, To: 818, Line: 45, Col: 29, Construct: "set"},
+	{From: 820, To: 820, Line: 46, Col: 29, Construct: "set"},
+	{From: 822, To: 869, Line: 47, Col: 29, Construct: "if"},
+	{From: 825, To: 831, Line: 49, Col: 33, Construct: "if"},
+	{From: 827, To: 829, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 832, To: 869, Line: 53, Col: 33, Construct: "if"},
+	{From: 836, To: 848, Line: 55, Col: 33, Construct: "for"},
+	{From: 841, To: 842, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 844, To: 846, Line: 57, Col: 37, Construct: "if"},
+	{From: 849, To: 869, Line: 60, Col: 33, Construct: "if"},
+	{From: 852, To: 861, Line: 61, Col: 33, Construct: "if"},
+	{From: 855, To: 855, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 860, To: 860, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 865, To: 866, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 868, To: 868, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 876, To: 883, Line: 74, Col: 13, Construct: "if"},
+	{From: 881, To: 881, Line: 74, Col: 46, Construct: "set"},
+	{From: 885, To: 886, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 891, To: 969, Line: 79, Col: 1, Construct: "macro"},
+	{From: 897, To: 899, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 901, To: 902, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 904, To: 904, Line: 81, Col: 5, Construct: "set"},
+	{From: 906, To: 945, Line: 82, Col: 5, Construct: "if"},
+	{From: 909, To: 917, Line: 84, Col: 9, Construct: "if"},
+	{From: 913, To: 916, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 919, To: 936, Line: 87, Col: 9, Construct: "if"},
+	{From: 923, To: 935, Line: 89, Col: 13, Construct: "for"},
+	{From: 928, To: 929, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 931, To: 933, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 938, To: 944, Line: 95, Col: 9, Construct: "if"},
+	{From: 942, To: 943, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 947, To: 968, Line: 99, Col: 5, Construct: "if"},
+	{From: 949, To: 950, Line: 100, Col: 9, Construct: "set"},
+	{From: 952, To: 958, Line: 102, Col: 9, Construct: "if"},
+	{From: 956, To: 957, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 960, To: 966, Line: 105, Col: 9, Construct: "if"},
+	{From: 964, To: 965, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 971, To: 1052, Line: 111, Col: 1, Construct: "macro"},
+	{From: 979, To: 1045, Line: 112, Col: 5, Construct: "if"},
+	{From: 981, To: 981, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 982, To: 1045, Line: 114, Col: 9, Construct: "if"},
+	{From: 985, To: 989, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 990, To: 1045, Line: 116, Col: 9, Construct: "if"},
+	{From: 994, To: 994, Line: 118, Col: 9, Construct: "set"},
+	{From: 996, To: 1023, Line: 119, Col: 9, Construct: "for"},
+	{From: 1001, To: 1003, Line: 120, Col: 13, Construct: "if"},
+	{From: 1005, To: 1005, Line: 120, Col: 13, Construct: "set"},
+	{From: 1007, To: 1007, Line: 121, Col: 13, Construct: "set"},
+	{From: 1009, To: 1017, Line: 122, Col: 13, Construct: "if"},
+	{From: 1011, To: 1011, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 1015, To: 1015, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 1019, To: 1021, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 1024, To: 1045, Line: 130, Col: 9, Construct: "if"},
+	{From: 1028, To: 1040, Line: 132, Col: 9, Construct: "for"},
+	{From: 1032, To: 1034, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1036, To: 1038, Line: 134, Col: 13, Construct: "if"},
+	{From: 1044, To: 1044, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 1054, To: 1077, Line: 141, Col: 1, Construct: "macro"},
+	{From: 1058, To: 1058, Line: 142, Col: 5, Construct: "set"},
+	{From: 1060, To: 1074, Line: 143, Col: 5, Construct: "for"},
+	{From: 1062, To: 1073, Line: 144, Col: 9, Construct: "if"},
+	{From: 1064, To: 1064, Line: 144, Col: 9, Construct: "set"},
+	{From: 1066, To: 1066, Line: 145, Col: 13, Construct: "set"},
+	{From: 1070, To: 1070, Line: 145, Col: 13, Construct: "set"},
+	{From: 1072, To: 1072, Line: 147, Col: 13, Construct: "set"},
+	{From: 1076, To: 1076, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 1079, To: 1079, Line: 153, Col: 1, Construct: "set"},
+	{From: 1081, To: 1081, Line: 154, Col: 1, Construct: "set"},
+	{From: 1083, To: 1083, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 1085, To: 1120, Line: 157, Col: 1, Construct: "if"},
+	{From: 1088, To: 1094, Line: 161, Col: 5, Construct: "if"},
+	{From: 1091, To: 1091, Line: 161, Col: 5, Construct: "set"},
+	{From: 1093, To: 1093, Line: 163, Col: 9, Construct: "set"},
+	{From: 1096, To: 1102, Line: 166, Col: 5, Construct: "if"},
+	{From: 1099, To: 1099, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 1101, To: 1101, Line: 168, Col: 9, Construct: "set"},
+	{From: 1104, To: 1119, Line: 171, Col: 5, Construct: "if"},
+	{From: 1106, To: 1113, Line: 172, Col: 9, Construct: "for"},
+	{From: 1109, To: 1112, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 1115, To: 1115, Line: 174, Col: 13, Construct: "set"},
+	{From: 1117, To: 1117, Line: 177, Col: 9, Construct: "set"},
+	{From: 1122, To: 1286, Line: 184, Col: 1, Construct: "for"},
+	{From: 1125, To: 1125, Line: 184, Col: 1, Construct: "set"},
+	{From: 1127, To: 1127, Line: 185, Col: 5, Construct: "set"},
+	{From: 1129, To: 1134, Line: 186, Col: 5, Construct: "set"},
+	{From: 1136, To: 1136, Line: 187, Col: 9, Construct: "{{ }}"},
+	{From: 1138, To: 1182, Line: 189, Col: 13, Construct: "if"},
+	{From: 1141, To: 1177, Line: 190, Col: 17, Construct: "for"},
+	{From: 1144, To: 1144, Line: 191, Col: 21, Construct: "set"},
+	{From: 1146, To: 1146, Line: 192, Col: 21, Construct: "{{ }}"},
+	{From: 1148, To: 1176, Line: 193, Col: 21, Construct: "if"},
+	{From: 1151, To: 1151, Line: 194, Col: 25, Construct: "set"},
+	{From: 1153, To: 1170, Line: 195, Col: 25, Construct: "for"},
+	{From: 1158, To: 1160, Line: 196, Col: 29, Construct: "if"},
+	{From: 1162, To: 1162, Line: 197, Col: 29, Construct: "set"},
+	{From: 1164, To: 1165, Line: 198, Col: 29, Construct: "{{ }}"},
+	{From: 1167, To: 1169, Line: 198, Col: 41, Construct: "{{ }}"},
+	{From: 1171, To: 1175, Line: 200, Col: 25, Construct: "if"},
+	{From: 1174, To: 1174, Line: 201, Col: 25, Construct: "{{ }}"},
+	{From: 1179, To: 1179, Line: 201, Col: 25, Construct: "set"},
+	{From: 1181, To: 1181, Line: 205, Col: 17, Construct: "set"},
+	{From: 1184, To: 1225, Line: 208, Col: 13, Construct: "if"},
+	{From: 1187, To: 1220, Line: 210, Col: 17, Construct: "for"},
+	{From: 1190, To: 1219, Line: 212, Col: 21, Construct: "if"},
+	{From: 1193, To: 1193, Line: 213, Col: 25, Construct: "{{ }}"},
+	{From: 1195, To: 1211, Line: 214, Col: 25, Construct: "for"},
+	{From: 1200, To: 1201, Line: 215, Col: 29, Construct: "{{ }}"},
+	{From: 1203, To: 1205, Line: 215, Col: 41, Construct: "{{ }}"},
+	{From: 1207, To: 1209, Line: 216, Col: 29, Construct: "if"},
+	{From: 1215, To: 1217, Line: 220, Col: 25, Construct: "{{ }}"},
+	{From: 1222, To: 1222, Line: 220, Col: 25, Construct: "set"},
+	{From: 1224, To: 1224, Line: 224, Col: 17, Construct: "set"},
+	{From: 1227, To: 1281, Line: 227, Col: 13, Construct: "if"},
+	{From: 1230, To: 1239, Line: 228, Col: 17, Construct: "if"},
+	{From: 1232, To: 1234, Line: 229, Col: 21, Construct: "{{ }}"},
+	{From: 1238, To: 1238, Line: 231, Col: 21, Construct: "{{ }}"},
+	{From: 1240, To: 1281, Line: 233, Col: 17, Construct: "if"},
+	{From: 1243, To: 1280, Line: 234, Col: 17, Construct: "for"},
+	{From: 1245, To: 1279, Line: 235, Col: 21, Construct: "if"},
+	{From: 1248, To: 1257, Line: 236, Col: 25, Construct: "if"},
+	{From: 1250, To: 1252, Line: 237, Col: 29, Construct: "{{ }}"},
+	{From: 1256, To: 1256, Line: 239, Col: 29, Construct: "{{ }}"},
+	{From: 1258, To: 1279, Line: 241, Col: 25, Construct: "if"},
+	{From: 1262, To: 1262, Line: 241, Col: 25, Construct: "set"},
+	{From: 1264, To: 1264, Line: 243, Col: 25, Construct: "set"},
+	{From: 1265, To: 1279, Line: 244, Col: 25, Construct: "if"},
+	{From: 1269, To: 1269, Line: 244, Col: 25, Construct: "set"},
+	{From: 1271, To: 1271, Line: 246, Col: 25, Construct: "set"},
+	{From: 1272, To: 1279, Line: 247, Col: 25, Construct: "if"},
+	{From: 1276, To: 1276, Line: 247, Col: 25, Construct: "set"},
+	{From: 1278, To: 1278, Line: 249, Col: 25, Construct: "set"},
+	{From: 1283, To: 1285, Line: 254, Col: 9, Construct: "if"},
+	{From: 1288, To: 1297, Line: 259, Col: 1, Construct: "if"},
+	{From: 1290, To: 1292, Line: 260, Col: 5, Construct: "if"},
+	{From: 1294, To: 1296, Line: 263, Col: 5, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var Gigachat = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "gigachat.jinja",
-	Func:   renderGigachat,
-	Name:   "gigachat",
-	Origin: "builtin/gigachat.jinja",
-	SHA256: "afe7b848f62c82cd3bbc81cdf9e2d93b72f13559c20eb9a86b1cbabe61f08af0",
-	Spans:  spansGigachat,
+	File:      "gigachat.jinja",
+	Func:      renderGigachat,
+	LlamaFunc: renderGigachatLlama,
+	Name:      "gigachat",
+	Origin:    "builtin/gigachat.jinja",
+	SHA256:    "afe7b848f62c82cd3bbc81cdf9e2d93b72f13559c20eb9a86b1cbabe61f08af0",
+	Spans:     spansGigachat,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -72,14 +73,49 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("assistant<|role_sep|>")
 }
 
+// renderGigachatLlama renders gigachat.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGigachat with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGigachatLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	w.WriteString("<s>")
+	// gigachat.jinja:14:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
+		if (i == 0) && runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|message_sep|>")))
+		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
+			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("user<|role_sep|>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|message_sep|>")))
+			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
+		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
+			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("assistant<|role_sep|>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|message_sep|>")))
+		}
+	}
+	w.WriteString("assistant<|role_sep|>")
+}
+
 // spansGigachat is the position table of gigachat.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigachat = []runtime.Span{
-	{From: 50, To: 72, Line: 14, Col: 1, Construct: "for"},
-	{From: 54, To: 70, Line: 15, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 70, Line: 17, Col: 5, Construct: "if"},
-	{From: 60, To: 63, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 70, Line: 20, Col: 5, Construct: "if"},
-	{From: 67, To: 69, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 73, Line: 14, Col: 1, Construct: "for"},
+	{From: 55, To: 71, Line: 15, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 71, Line: 17, Col: 5, Construct: "if"},
+	{From: 61, To: 64, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 71, Line: 20, Col: 5, Construct: "if"},
+	{From: 68, To: 70, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 83, To: 101, Line: 14, Col: 1, Construct: "for"},
+	{From: 87, To: 99, Line: 15, Col: 1, Construct: "if"},
+	{From: 89, To: 89, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 90, To: 99, Line: 17, Col: 5, Construct: "if"},
+	{From: 93, To: 94, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 95, To: 99, Line: 20, Col: 5, Construct: "if"},
+	{From: 98, To: 98, Line: 21, Col: 1, Construct: "{{ }}"},
 }

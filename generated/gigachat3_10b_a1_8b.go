@@ -28,12 +28,13 @@ var GigaChat310BA18B = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "GigaChat3-10B-A1.8B.jinja",
-	Func:   renderGigaChat310BA18B,
-	Name:   "GigaChat3-10B-A1.8B",
-	Origin: "llama.cpp/GigaChat3-10B-A1.8B.jinja",
-	SHA256: "bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
-	Spans:  spansGigaChat310BA18B,
+	File:      "GigaChat3-10B-A1.8B.jinja",
+	Func:      renderGigaChat310BA18B,
+	LlamaFunc: renderGigaChat310BA18BLlama,
+	Name:      "GigaChat3-10B-A1.8B",
+	Origin:    "llama.cpp/GigaChat3-10B-A1.8B.jinja",
+	SHA256:    "bbbf2de800b645dfe032b1d85e1d6479d78fd82d38d4af0d8d5bb2dacacd20d6",
+	Spans:     spansGigaChat310BA18B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -425,124 +426,638 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGigaChat310BA18BLlama renders GigaChat3-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGigaChat310BA18B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGigaChat310BA18BLlama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+	addTokens := runtime.Undefined("add_tokens")
+	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	var toolsContent runtime.Value
+	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
+	var jsonSchemaToTypescript func(runtime.Value, runtime.Value)
+	jsonSchemaToTypescript = func(schema, indent runtime.Value) {
+		schema = runtime.Param(schema, "schema")
+		if indent.IsMissing() {
+			indent = runtime.Str("")
+		}
+		var ADDITIONALJSONKEYS runtime.Value
+		var ty runtime.Value
+		var props runtime.Value
+		var required runtime.Value
+		var hasAdditionalProps runtime.Value
+		var additionalPropsType runtime.Value
+		var additionalTypeStr runtime.Value
+		var ns runtime.Value
+		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
+		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
+		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
+		ty = runtime.MethodGet(schema, runtime.Str("type"))
+		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
+		if runtime.EqStr(ty, "object") {
+			w.WriteString("{\n")
+			// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
+			props = runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf())
+			// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
+			required = runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList())
+			// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
+			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))))
+			// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
+			additionalPropsType = runtime.None()
+			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
+			if hasAdditionalProps.Truthy() {
+				// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
+				schemaAdditionalProperties := runtime.LlamaAttr(schema, "additionalProperties")
+				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
+					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
+					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
+				} else if runtime.IsMapping(schemaAdditionalProperties) {
+					// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
+					// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
+					additionalPropsType = schemaAdditionalProperties
+				}
+			}
+			// GigaChat3-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
+			keys, values := runtime.DictItems(props)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				val := values[i]
+				var typeStr runtime.Value
+				var default2 runtime.Value
+				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
+				if runtime.LlamaIn(runtime.Str("description"), val) {
+					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
+					for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(val, "description"), runtime.Str("\n")))) {
+						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
+						if runtime.MethodStrip(line).Truthy() {
+							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
+							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), line, runtime.Str("\n")))
+						}
+					}
+				}
+				// GigaChat3-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
+				keys, values := runtime.DictItems(val)
+				for i := range w.Count(len(keys)) {
+					addKey := keys[i]
+					addVal := values[i]
+					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
+					if runtime.LlamaIn(addKey, ADDITIONALJSONKEYS) {
+						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
+						if runtime.IsString(addVal) {
+							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
+							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n")))
+						} else {
+							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
+							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(indent, runtime.Str("// "), addKey), runtime.LlamaConcat(runtime.Str(": "), addVal, runtime.Str("\n"))))
+						}
+					}
+				}
+				// GigaChat3-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
+				typeStr = w.Capture(func() {
+					jsonSchemaToTypescript(val, runtime.LlamaAdd(indent, runtime.Str("  ")))
+				})
+				// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(indent, key), runtime.IfElse(runtime.LlamaIn(key, required), func() runtime.Value {
+					return runtime.Str("")
+				}, func() runtime.Value {
+					return runtime.Str("?")
+				})), runtime.Str(": "), typeStr, runtime.Str(",")))
+				// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
+				if runtime.LlamaIn(runtime.Str("default"), val) || runtime.LlamaIn(runtime.Str("defalut_value"), val) {
+					// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
+					default2 = runtime.MethodGetDefault(val, runtime.Str("default"), runtime.MethodGet(val, runtime.Str("defalut_value")))
+					// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
+					if runtime.IsString(default2) {
+						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str(" // default: \""), default2, runtime.Str("\"")))
+					} else {
+						// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
+						// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" // default: "), default2))
+					}
+				}
+				w.WriteString("\n")
+			}
+			// GigaChat3-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
+			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType) {
+				// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
+				additionalTypeStr = w.Capture(func() {
+					jsonSchemaToTypescript(additionalPropsType, runtime.LlamaAdd(indent, runtime.Str("  ")))
+				})
+				// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n")))
+			}
+			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent), runtime.FilterLength(runtime.Str("  "))), runtime.None()), runtime.Str("}")))
+		} else if runtime.EqStr(ty, "string") {
+			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
+			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
+			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
+				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
+				for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "enum"))) {
+					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+					runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+				}
+				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
+				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+			} else if runtime.LlamaInStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("none")), "date-time", "date") {
+				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
+				w.WriteString("Date")
+			} else {
+				// GigaChat3-10B-A1.8B.jinja:89:7 {%- else -%}
+				w.WriteString("string")
+			}
+		} else if runtime.LlamaInStrs(ty, "number", "integer") {
+			// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
+			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
+			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
+				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(schema, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+			} else {
+				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
+				w.WriteString("number")
+			}
+		} else if runtime.EqStr(ty, "boolean") {
+			// GigaChat3-10B-A1.8B.jinja:102:6 {%- elif ty == "boolean" -%}
+			w.WriteString("boolean")
+		} else if runtime.EqStr(ty, "array") {
+			// GigaChat3-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
+			// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
+			if runtime.LlamaIn(runtime.Str("items"), schema) {
+				// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
+					jsonSchemaToTypescript(runtime.LlamaItemStr(schema, "items"), indent)
+				}), runtime.Str("[]")))
+			} else {
+				// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
+				w.WriteString("Array<any>")
+			}
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:114:6 {%- else -%}
+			w.WriteString("any")
+		}
+	}
+	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	renderToolNamespace := func(namespaceName, tools runtime.Value) {
+		namespaceName = runtime.Param(namespaceName, "namespace_name")
+		tools = runtime.Param(tools, "tools")
+		var ns runtime.Value
+		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.LlamaConcat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			var nsTool runtime.Value
+			var mainBody runtime.Value
+			var params runtime.Value
+			var paramType runtime.Value
+			var returnParams runtime.Value
+			var returnType runtime.Value
+			// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			if toolFunction.Truthy() {
+				// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
+				tool = toolFunction
+			}
+			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
+			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
+			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
+			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
+				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
+				for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(tool, "description"), runtime.Str("\n")))) {
+					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
+					if runtime.MethodStrip(line).Truthy() {
+						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+						runtime.CheckNamespace(nsTool)
+						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
+						runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
+					}
+				}
+			}
+			// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
+			mainBody = runtime.Str("")
+			// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
+			params = runtime.MethodGet(tool, runtime.Str("parameters"))
+			// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
+			if params.Truthy() && runtime.MethodGet(params, runtime.Str("properties")).Truthy() {
+				// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
+				paramType = w.Capture(func() {
+					jsonSchemaToTypescript(params, runtime.Str("  "))
+				})
+				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
+				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
+			} else {
+				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
+				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
+				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = () => "))
+			}
+			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
+			returnParams = runtime.MethodGet(tool, runtime.Str("return_parameters"))
+			// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
+			if returnParams.Truthy() && runtime.MethodGet(returnParams, runtime.Str("properties")).Truthy() {
+				// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
+				returnType = w.Capture(func() {
+					jsonSchemaToTypescript(returnParams, runtime.Str("  "))
+				})
+				// GigaChat3-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
+				mainBody = runtime.LlamaConcat(mainBody, returnType)
+			} else {
+				// GigaChat3-10B-A1.8B.jinja:157:7 {%- else -%}
+				// GigaChat3-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
+				mainBody = runtime.LlamaConcat(mainBody, runtime.Str("any"))
+			}
+			// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
+			mainBody = runtime.LlamaConcat(mainBody, runtime.Str(";\n"))
+			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+			runtime.CheckNamespace(nsTool)
+			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
+			runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
+			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
+			runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+		}
+		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
+		runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
+		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
+		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
+	}
+	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
+	renderRoleMessage := func(message, role runtime.Value) {
+		message = runtime.Param(message, "message")
+		if role.IsMissing() {
+			role = runtime.None()
+		}
+		var messageContent runtime.Value
+		// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
+		if !role.Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
+			role = runtime.LlamaItemStr(message, "role")
+		}
+		// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
+		messageContent = runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+			return runtime.Str("")
+		})
+		// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
+		if !runtime.IsString(messageContent) {
+			// GigaChat3-10B-A1.8B.jinja:184:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
+			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+		}
+		// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(role, runtime.LlamaAttr(addTokens, "role_sep")), messageContent), runtime.LlamaAttr(addTokens, "message_sep")))
+	}
+	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
+	renderFunctionCall := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
+		var call runtime.Value
+		var arguments runtime.Value
+		// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
+		call = runtime.LlamaItemStr(message, "content")
+		// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
+		callFunction := runtime.LlamaAttr(call, "function")
+		if callFunction.Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
+			call = callFunction
+		}
+		// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
+		arguments = runtime.LlamaItemStr(call, "arguments")
+		// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
+		if !runtime.IsString(arguments) {
+			// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
+			arguments = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+		}
+		// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), runtime.LlamaConcat(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(call, "name"), runtime.Str("\", \"arguments\": "), arguments, runtime.Str("}"))), runtime.Missing())
+		}))
+	}
+	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
+	addTokens = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n"))})
+	// GigaChat3-10B-A1.8B.jinja:220:1 {%- set DEVSYSTEM -%}
+	mark := w.Mark()
+	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
+	DEVSYSTEM = w.Cut(mark)
+	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM), runtime.Missing())
+	}))
+	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.LlamaItemInt(messages, 0), runtime.Missing())
+		}))
+		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// GigaChat3-10B-A1.8B.jinja:310:1 {%- if tools -%}
+	if tools.Truthy() {
+		// GigaChat3-10B-A1.8B.jinja:311:5 {%- set tools_content = (
+		toolsContent = runtime.LlamaAdd(w.Capture(func() {
+			renderToolNamespace(runtime.Str("functions"), tools)
+		}), runtime.Str("\n\n"))
+		// GigaChat3-10B-A1.8B.jinja:315:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), toolsContent), runtime.Missing())
+		}))
+	}
+	// GigaChat3-10B-A1.8B.jinja:319:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var functionCall runtime.Value
+		addGenerationPrompt := addGenerationPromptInput
+		// GigaChat3-10B-A1.8B.jinja:322:5 {%- if message['role'] == 'tool' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "tool") {
+			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, runtime.Str("function result"))
+			}))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
+			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+				// GigaChat3-10B-A1.8B.jinja:331:13 {%- set function_call = message.tool_calls[0] -%}
+				functionCall = runtime.LlamaItemInt(messageToolCalls, 0)
+			} else {
+				// GigaChat3-10B-A1.8B.jinja:332:13 {%- else -%}
+				// GigaChat3-10B-A1.8B.jinja:333:13 {%- set function_call = None -%}
+				functionCall = runtime.None()
+			}
+			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), runtime.LlamaAttr(message, "content")), runtime.Missing())
+			}))
+			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
+			if functionCall.Truthy() {
+				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderFunctionCall(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), functionCall))
+				}))
+			}
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:345:9 {%- else -%}
+			// GigaChat3-10B-A1.8B.jinja:346:9 {{- render_role_message(message) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, runtime.Missing())
+			}))
+		}
+		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("assistant"), runtime.LlamaAttr(addTokens, "role_sep")))
+		}
+	}
+}
+
 // spansGigaChat310BA18B is the position table of GigaChat3-10B-A1.8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigaChat310BA18B = []runtime.Span{
-	{From: 55, To: 224, Line: 6, Col: 1, Construct: "macro"},
-	{From: 70, To: 70, Line: 7, Col: 2, Construct: "set"},
-	{From: 72, To: 72, Line: 8, Col: 2, Construct: "set"},
-	{From: 74, To: 223, Line: 11, Col: 2, Construct: "if"},
-	{From: 77, To: 77, Line: 15, Col: 3, Construct: "set"},
-	{From: 79, To: 79, Line: 16, Col: 3, Construct: "set"},
-	{From: 81, To: 81, Line: 17, Col: 3, Construct: "set"},
-	{From: 83, To: 83, Line: 18, Col: 3, Construct: "set"},
-	{From: 85, To: 96, Line: 19, Col: 3, Construct: "if"},
-	{From: 87, To: 95, Line: 20, Col: 4, Construct: "if"},
-	{From: 90, To: 90, Line: 21, Col: 5, Construct: "set"},
-	{From: 91, To: 95, Line: 22, Col: 8, Construct: "if"},
-	{From: 94, To: 94, Line: 23, Col: 5, Construct: "set"},
-	{From: 98, To: 161, Line: 27, Col: 3, Construct: "for"},
-	{From: 105, To: 114, Line: 29, Col: 4, Construct: "if"},
-	{From: 107, To: 113, Line: 30, Col: 5, Construct: "for"},
-	{From: 109, To: 112, Line: 31, Col: 6, Construct: "if"},
-	{From: 111, To: 111, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 116, To: 132, Line: 38, Col: 4, Construct: "for"},
-	{From: 121, To: 131, Line: 39, Col: 5, Construct: "if"},
-	{From: 123, To: 130, Line: 40, Col: 6, Construct: "if"},
-	{From: 125, To: 125, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 129, To: 129, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 134, To: 136, Line: 49, Col: 13, Construct: "set"},
-	{From: 138, To: 142, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 144, To: 160, Line: 56, Col: 4, Construct: "if"},
-	{From: 146, To: 146, Line: 57, Col: 5, Construct: "set"},
-	{From: 148, To: 158, Line: 58, Col: 5, Construct: "if"},
-	{From: 150, To: 152, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 156, To: 157, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 163, To: 170, Line: 69, Col: 3, Construct: "if"},
-	{From: 165, To: 167, Line: 70, Col: 4, Construct: "set"},
-	{From: 169, To: 169, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 172, To: 172, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 173, To: 223, Line: 80, Col: 6, Construct: "if"},
-	{From: 176, To: 194, Line: 81, Col: 3, Construct: "if"},
-	{From: 178, To: 178, Line: 82, Col: 13, Construct: "set"},
-	{From: 180, To: 185, Line: 83, Col: 13, Construct: "for"},
-	{From: 182, To: 182, Line: 83, Col: 13, Construct: "set"},
-	{From: 184, To: 184, Line: 84, Col: 17, Construct: "set"},
-	{From: 187, To: 187, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 188, To: 194, Line: 87, Col: 7, Construct: "if"},
-	{From: 195, To: 223, Line: 94, Col: 6, Construct: "if"},
-	{From: 198, To: 204, Line: 95, Col: 3, Construct: "if"},
-	{From: 200, To: 200, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 205, To: 223, Line: 102, Col: 6, Construct: "if"},
-	{From: 208, To: 223, Line: 106, Col: 6, Construct: "if"},
-	{From: 211, To: 219, Line: 107, Col: 3, Construct: "if"},
-	{From: 213, To: 215, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 226, To: 310, Line: 123, Col: 1, Construct: "macro"},
-	{From: 231, To: 231, Line: 124, Col: 2, Construct: "set"},
-	{From: 233, To: 303, Line: 126, Col: 2, Construct: "for"},
-	{From: 241, To: 245, Line: 127, Col: 3, Construct: "if"},
-	{From: 244, To: 244, Line: 128, Col: 4, Construct: "set"},
-	{From: 247, To: 247, Line: 131, Col: 3, Construct: "set"},
-	{From: 249, To: 260, Line: 134, Col: 3, Construct: "if"},
-	{From: 251, To: 259, Line: 135, Col: 4, Construct: "for"},
-	{From: 253, To: 258, Line: 136, Col: 5, Construct: "if"},
-	{From: 255, To: 255, Line: 136, Col: 5, Construct: "set"},
-	{From: 257, To: 257, Line: 137, Col: 6, Construct: "set"},
-	{From: 262, To: 262, Line: 143, Col: 3, Construct: "set"},
-	{From: 264, To: 264, Line: 144, Col: 3, Construct: "set"},
-	{From: 266, To: 277, Line: 145, Col: 3, Construct: "if"},
-	{From: 268, To: 270, Line: 146, Col: 4, Construct: "set"},
-	{From: 272, To: 272, Line: 147, Col: 4, Construct: "set"},
-	{From: 276, To: 276, Line: 149, Col: 4, Construct: "set"},
-	{From: 279, To: 279, Line: 153, Col: 3, Construct: "set"},
-	{From: 281, To: 292, Line: 154, Col: 3, Construct: "if"},
-	{From: 283, To: 285, Line: 155, Col: 4, Construct: "set"},
-	{From: 287, To: 287, Line: 156, Col: 4, Construct: "set"},
-	{From: 291, To: 291, Line: 158, Col: 4, Construct: "set"},
-	{From: 294, To: 294, Line: 161, Col: 3, Construct: "set"},
-	{From: 296, To: 296, Line: 161, Col: 3, Construct: "set"},
-	{From: 298, To: 298, Line: 163, Col: 3, Construct: "set"},
-	{From: 300, To: 300, Line: 163, Col: 3, Construct: "set"},
-	{From: 302, To: 302, Line: 166, Col: 3, Construct: "set"},
-	{From: 305, To: 305, Line: 166, Col: 3, Construct: "set"},
-	{From: 307, To: 307, Line: 169, Col: 2, Construct: "set"},
-	{From: 309, To: 309, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 312, To: 334, Line: 177, Col: 1, Construct: "macro"},
-	{From: 319, To: 322, Line: 178, Col: 5, Construct: "if"},
-	{From: 321, To: 321, Line: 179, Col: 9, Construct: "set"},
-	{From: 324, To: 326, Line: 182, Col: 5, Construct: "set"},
-	{From: 328, To: 331, Line: 183, Col: 5, Construct: "if"},
-	{From: 330, To: 330, Line: 184, Col: 9, Construct: "set"},
-	{From: 333, To: 333, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 336, To: 357, Line: 192, Col: 1, Construct: "macro"},
-	{From: 341, To: 341, Line: 193, Col: 5, Construct: "set"},
-	{From: 343, To: 347, Line: 194, Col: 5, Construct: "if"},
-	{From: 346, To: 346, Line: 195, Col: 9, Construct: "set"},
-	{From: 349, To: 349, Line: 198, Col: 5, Construct: "set"},
-	{From: 351, To: 354, Line: 199, Col: 2, Construct: "if"},
-	{From: 353, To: 353, Line: 200, Col: 3, Construct: "set"},
-	{From: 356, To: 356, Line: 203, Col: 5, Construct: "{{ }}"},
-	{From: 359, To: 359, Line: 213, Col: 1, Construct: "set"},
-	{From: 361, To: 363, Line: 220, Col: 1, Construct: "set"},
-	{From: 365, To: 365, Line: 297, Col: 1, Construct: "{{ }}"},
-	{From: 367, To: 367, Line: 301, Col: 1, Construct: "{{ }}"},
-	{From: 369, To: 374, Line: 304, Col: 1, Construct: "if"},
-	{From: 371, To: 371, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 373, To: 373, Line: 306, Col: 5, Construct: "set"},
-	{From: 376, To: 383, Line: 310, Col: 1, Construct: "if"},
-	{From: 378, To: 380, Line: 311, Col: 5, Construct: "set"},
-	{From: 382, To: 382, Line: 315, Col: 5, Construct: "{{ }}"},
-	{From: 385, To: 425, Line: 319, Col: 1, Construct: "for"},
-	{From: 391, To: 418, Line: 322, Col: 5, Construct: "if"},
-	{From: 394, To: 394, Line: 323, Col: 9, Construct: "{{ }}"},
-	{From: 395, To: 418, Line: 327, Col: 9, Construct: "if"},
-	{From: 398, To: 406, Line: 330, Col: 9, Construct: "if"},
-	{From: 401, To: 401, Line: 331, Col: 13, Construct: "set"},
-	{From: 405, To: 405, Line: 333, Col: 13, Construct: "set"},
-	{From: 408, To: 408, Line: 338, Col: 9, Construct: "{{ }}"},
-	{From: 410, To: 413, Line: 339, Col: 9, Construct: "if"},
-	{From: 412, To: 412, Line: 340, Col: 13, Construct: "{{ }}"},
-	{From: 417, To: 417, Line: 346, Col: 9, Construct: "{{ }}"},
-	{From: 420, To: 424, Line: 351, Col: 5, Construct: "if"},
-	{From: 422, To: 423, Line: 352, Col: 9, Construct: "{{ }}"},
+	{From: 56, To: 225, Line: 6, Col: 1, Construct: "macro"},
+	{From: 71, To: 71, Line: 7, Col: 2, Construct: "set"},
+	{From: 73, To: 73, Line: 8, Col: 2, Construct: "set"},
+	{From: 75, To: 224, Line: 11, Col: 2, Construct: "if"},
+	{From: 78, To: 78, Line: 15, Col: 3, Construct: "set"},
+	{From: 80, To: 80, Line: 16, Col: 3, Construct: "set"},
+	{From: 82, To: 82, Line: 17, Col: 3, Construct: "set"},
+	{From: 84, To: 84, Line: 18, Col: 3, Construct: "set"},
+	{From: 86, To: 97, Line: 19, Col: 3, Construct: "if"},
+	{From: 88, To: 96, Line: 20, Col: 4, Construct: "if"},
+	{From: 91, To: 91, Line: 21, Col: 5, Construct: "set"},
+	{From: 92, To: 96, Line: 22, Col: 8, Construct: "if"},
+	{From: 95, To: 95, Line: 23, Col: 5, Construct: "set"},
+	{From: 99, To: 162, Line: 27, Col: 3, Construct: "for"},
+	{From: 106, To: 115, Line: 29, Col: 4, Construct: "if"},
+	{From: 108, To: 114, Line: 30, Col: 5, Construct: "for"},
+	{From: 110, To: 113, Line: 31, Col: 6, Construct: "if"},
+	{From: 112, To: 112, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 117, To: 133, Line: 38, Col: 4, Construct: "for"},
+	{From: 122, To: 132, Line: 39, Col: 5, Construct: "if"},
+	{From: 124, To: 131, Line: 40, Col: 6, Construct: "if"},
+	{From: 126, To: 126, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 130, To: 130, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 135, To: 137, Line: 49, Col: 13, Construct: "set"},
+	{From: 139, To: 143, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 145, To: 161, Line: 56, Col: 4, Construct: "if"},
+	{From: 147, To: 147, Line: 57, Col: 5, Construct: "set"},
+	{From: 149, To: 159, Line: 58, Col: 5, Construct: "if"},
+	{From: 151, To: 153, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 157, To: 158, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 164, To: 171, Line: 69, Col: 3, Construct: "if"},
+	{From: 166, To: 168, Line: 70, Col: 4, Construct: "set"},
+	{From: 170, To: 170, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 173, To: 173, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 174, To: 224, Line: 80, Col: 6, Construct: "if"},
+	{From: 177, To: 195, Line: 81, Col: 3, Construct: "if"},
+	{From: 179, To: 179, Line: 82, Col: 13, Construct: "set"},
+	{From: 181, To: 186, Line: 83, Col: 13, Construct: "for"},
+	{From: 183, To: 183, Line: 83, Col: 13, Construct: "set"},
+	{From: 185, To: 185, Line: 84, Col: 17, Construct: "set"},
+	{From: 188, To: 188, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 189, To: 195, Line: 87, Col: 7, Construct: "if"},
+	{From: 196, To: 224, Line: 94, Col: 6, Construct: "if"},
+	{From: 199, To: 205, Line: 95, Col: 3, Construct: "if"},
+	{From: 201, To: 201, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 206, To: 224, Line: 102, Col: 6, Construct: "if"},
+	{From: 209, To: 224, Line: 106, Col: 6, Construct: "if"},
+	{From: 212, To: 220, Line: 107, Col: 3, Construct: "if"},
+	{From: 214, To: 216, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 227, To: 311, Line: 123, Col: 1, Construct: "macro"},
+	{From: 232, To: 232, Line: 124, Col: 2, Construct: "set"},
+	{From: 234, To: 304, Line: 126, Col: 2, Construct: "for"},
+	{From: 242, To: 246, Line: 127, Col: 3, Construct: "if"},
+	{From: 245, To: 245, Line: 128, Col: 4, Construct: "set"},
+	{From: 248, To: 248, Line: 131, Col: 3, Construct: "set"},
+	{From: 250, To: 261, Line: 134, Col: 3, Construct: "if"},
+	{From: 252, To: 260, Line: 135, Col: 4, Construct: "for"},
+	{From: 254, To: 259, Line: 136, Col: 5, Construct: "if"},
+	{From: 256, To: 256, Line: 136, Col: 5, Construct: "set"},
+	{From: 258, To: 258, Line: 137, Col: 6, Construct: "set"},
+	{From: 263, To: 263, Line: 143, Col: 3, Construct: "set"},
+	{From: 265, To: 265, Line: 144, Col: 3, Construct: "set"},
+	{From: 267, To: 278, Line: 145, Col: 3, Construct: "if"},
+	{From: 269, To: 271, Line: 146, Col: 4, Construct: "set"},
+	{From: 273, To: 273, Line: 147, Col: 4, Construct: "set"},
+	{From: 277, To: 277, Line: 149, Col: 4, Construct: "set"},
+	{From: 280, To: 280, Line: 153, Col: 3, Construct: "set"},
+	{From: 282, To: 293, Line: 154, Col: 3, Construct: "if"},
+	{From: 284, To: 286, Line: 155, Col: 4, Construct: "set"},
+	{From: 288, To: 288, Line: 156, Col: 4, Construct: "set"},
+	{From: 292, To: 292, Line: 158, Col: 4, Construct: "set"},
+	{From: 295, To: 295, Line: 161, Col: 3, Construct: "set"},
+	{From: 297, To: 297, Line: 161, Col: 3, Construct: "set"},
+	{From: 299, To: 299, Line: 163, Col: 3, Construct: "set"},
+	{From: 301, To: 301, Line: 163, Col: 3, Construct: "set"},
+	{From: 303, To: 303, Line: 166, Col: 3, Construct: "set"},
+	{From: 306, To: 306, Line: 166, Col: 3, Construct: "set"},
+	{From: 308, To: 308, Line: 169, Col: 2, Construct: "set"},
+	{From: 310, To: 310, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 313, To: 335, Line: 177, Col: 1, Construct: "macro"},
+	{From: 320, To: 323, Line: 178, Col: 5, Construct: "if"},
+	{From: 322, To: 322, Line: 179, Col: 9, Construct: "set"},
+	{From: 325, To: 327, Line: 182, Col: 5, Construct: "set"},
+	{From: 329, To: 332, Line: 183, Col: 5, Construct: "if"},
+	{From: 331, To: 331, Line: 184, Col: 9, Construct: "set"},
+	{From: 334, To: 334, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 337, To: 358, Line: 192, Col: 1, Construct: "macro"},
+	{From: 342, To: 342, Line: 193, Col: 5, Construct: "set"},
+	{From: 344, To: 348, Line: 194, Col: 5, Construct: "if"},
+	{From: 347, To: 347, Line: 195, Col: 9, Construct: "set"},
+	{From: 350, To: 350, Line: 198, Col: 5, Construct: "set"},
+	{From: 352, To: 355, Line: 199, Col: 2, Construct: "if"},
+	{From: 354, To: 354, Line: 200, Col: 3, Construct: "set"},
+	{From: 357, To: 357, Line: 203, Col: 5, Construct: "{{ }}"},
+	{From: 360, To: 360, Line: 213, Col: 1, Construct: "set"},
+	{From: 362, To: 364, Line: 220, Col: 1, Construct: "set"},
+	{From: 366, To: 366, Line: 297, Col: 1, Construct: "{{ }}"},
+	{From: 368, To: 368, Line: 301, Col: 1, Construct: "{{ }}"},
+	{From: 370, To: 375, Line: 304, Col: 1, Construct: "if"},
+	{From: 372, To: 372, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 374, To: 374, Line: 306, Col: 5, Construct: "set"},
+	{From: 377, To: 384, Line: 310, Col: 1, Construct: "if"},
+	{From: 379, To: 381, Line: 311, Col: 5, Construct: "set"},
+	{From: 383, To: 383, Line: 315, Col: 5, Construct: "{{ }}"},
+	{From: 386, To: 426, Line: 319, Col: 1, Construct: "for"},
+	{From: 392, To: 419, Line: 322, Col: 5, Construct: "if"},
+	{From: 395, To: 395, Line: 323, Col: 9, Construct: "{{ }}"},
+	{From: 396, To: 419, Line: 327, Col: 9, Construct: "if"},
+	{From: 399, To: 407, Line: 330, Col: 9, Construct: "if"},
+	{From: 402, To: 402, Line: 331, Col: 13, Construct: "set"},
+	{From: 406, To: 406, Line: 333, Col: 13, Construct: "set"},
+	{From: 409, To: 409, Line: 338, Col: 9, Construct: "{{ }}"},
+	{From: 411, To: 414, Line: 339, Col: 9, Construct: "if"},
+	{From: 413, To: 413, Line: 340, Col: 13, Construct: "{{ }}"},
+	{From: 418, To: 418, Line: 346, Col: 9, Construct: "{{ }}"},
+	{From: 421, To: 425, Line: 351, Col: 5, Construct: "if"},
+	{From: 423, To: 424, Line: 352, Col: 9, Construct: "{{ }}"},
+	{From: 441, To: 607, Line: 6, Col: 1, Construct: "macro"},
+	{From: 456, To: 456, Line: 7, Col: 2, Construct: "set"},
+	{From: 458, To: 458, Line: 8, Col: 2, Construct: "set"},
+	{From: 460, To: 606, Line: 11, Col: 2, Construct: "if"},
+	{From: 463, To: 463, Line: 15, Col: 3, Construct: "set"},
+	{From: 465, To: 465, Line: 16, Col: 3, Construct: "set"},
+	{From: 467, To: 467, Line: 17, Col: 3, Construct: "set"},
+	{From: 469, To: 469, Line: 18, Col: 3, Construct: "set"},
+	{From: 471, To: 482, Line: 19, Col: 3, Construct: "if"},
+	{From: 473, To: 481, Line: 20, Col: 4, Construct: "if"},
+	{From: 476, To: 476, Line: 21, Col: 5, Construct: "set"},
+	{From: 477, To: 481, Line: 22, Col: 8, Construct: "if"},
+	{From: 480, To: 480, Line: 23, Col: 5, Construct: "set"},
+	{From: 484, To: 544, Line: 27, Col: 3, Construct: "for"},
+	{From: 491, To: 500, Line: 29, Col: 4, Construct: "if"},
+	{From: 493, To: 499, Line: 30, Col: 5, Construct: "for"},
+	{From: 495, To: 498, Line: 31, Col: 6, Construct: "if"},
+	{From: 497, To: 497, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 502, To: 518, Line: 38, Col: 4, Construct: "for"},
+	{From: 507, To: 517, Line: 39, Col: 5, Construct: "if"},
+	{From: 509, To: 516, Line: 40, Col: 6, Construct: "if"},
+	{From: 511, To: 511, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 515, To: 515, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 520, To: 522, Line: 49, Col: 13, Construct: "set"},
+	{From: 524, To: 528, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 530, To: 543, Line: 56, Col: 4, Construct: "if"},
+	{From: 532, To: 532, Line: 57, Col: 5, Construct: "set"},
+	{From: 534, To: 541, Line: 58, Col: 5, Construct: "if"},
+	{From: 536, To: 536, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 540, To: 540, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 546, To: 553, Line: 69, Col: 3, Construct: "if"},
+	{From: 548, To: 550, Line: 70, Col: 4, Construct: "set"},
+	{From: 552, To: 552, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 555, To: 555, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 556, To: 606, Line: 80, Col: 6, Construct: "if"},
+	{From: 559, To: 577, Line: 81, Col: 3, Construct: "if"},
+	{From: 561, To: 561, Line: 82, Col: 13, Construct: "set"},
+	{From: 563, To: 568, Line: 83, Col: 13, Construct: "for"},
+	{From: 565, To: 565, Line: 83, Col: 13, Construct: "set"},
+	{From: 567, To: 567, Line: 84, Col: 17, Construct: "set"},
+	{From: 570, To: 570, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 571, To: 577, Line: 87, Col: 7, Construct: "if"},
+	{From: 578, To: 606, Line: 94, Col: 6, Construct: "if"},
+	{From: 581, To: 587, Line: 95, Col: 3, Construct: "if"},
+	{From: 583, To: 583, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 588, To: 606, Line: 102, Col: 6, Construct: "if"},
+	{From: 591, To: 606, Line: 106, Col: 6, Construct: "if"},
+	{From: 594, To: 602, Line: 107, Col: 3, Construct: "if"},
+	{From: 596, To: 598, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 609, To: 693, Line: 123, Col: 1, Construct: "macro"},
+	{From: 614, To: 614, Line: 124, Col: 2, Construct: "set"},
+	{From: 616, To: 686, Line: 126, Col: 2, Construct: "for"},
+	{From: 624, To: 628, Line: 127, Col: 3, Construct: "if"},
+	{From: 627, To: 627, Line: 128, Col: 4, Construct: "set"},
+	{From: 630, To: 630, Line: 131, Col: 3, Construct: "set"},
+	{From: 632, To: 643, Line: 134, Col: 3, Construct: "if"},
+	{From: 634, To: 642, Line: 135, Col: 4, Construct: "for"},
+	{From: 636, To: 641, Line: 136, Col: 5, Construct: "if"},
+	{From: 638, To: 638, Line: 136, Col: 5, Construct: "set"},
+	{From: 640, To: 640, Line: 137, Col: 6, Construct: "set"},
+	{From: 645, To: 645, Line: 143, Col: 3, Construct: "set"},
+	{From: 647, To: 647, Line: 144, Col: 3, Construct: "set"},
+	{From: 649, To: 660, Line: 145, Col: 3, Construct: "if"},
+	{From: 651, To: 653, Line: 146, Col: 4, Construct: "set"},
+	{From: 655, To: 655, Line: 147, Col: 4, Construct: "set"},
+	{From: 659, To: 659, Line: 149, Col: 4, Construct: "set"},
+	{From: 662, To: 662, Line: 153, Col: 3, Construct: "set"},
+	{From: 664, To: 675, Line: 154, Col: 3, Construct: "if"},
+	{From: 666, To: 668, Line: 155, Col: 4, Construct: "set"},
+	{From: 670, To: 670, Line: 156, Col: 4, Construct: "set"},
+	{From: 674, To: 674, Line: 158, Col: 4, Construct: "set"},
+	{From: 677, To: 677, Line: 161, Col: 3, Construct: "set"},
+	{From: 679, To: 679, Line: 161, Col: 3, Construct: "set"},
+	{From: 681, To: 681, Line: 163, Col: 3, Construct: "set"},
+	{From: 683, To: 683, Line: 163, Col: 3, Construct: "set"},
+	{From: 685, To: 685, Line: 166, Col: 3, Construct: "set"},
+	{From: 688, To: 688, Line: 166, Col: 3, Construct: "set"},
+	{From: 690, To: 690, Line: 169, Col: 2, Construct: "set"},
+	{From: 692, To: 692, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 695, To: 717, Line: 177, Col: 1, Construct: "macro"},
+	{From: 702, To: 705, Line: 178, Col: 5, Construct: "if"},
+	{From: 704, To: 704, Line: 179, Col: 9, Construct: "set"},
+	{From: 707, To: 709, Line: 182, Col: 5, Construct: "set"},
+	{From: 711, To: 714, Line: 183, Col: 5, Construct: "if"},
+	{From: 713, To: 713, Line: 184, Col: 9, Construct: "set"},
+	{From: 716, To: 716, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 719, To: 742, Line: 192, Col: 1, Construct: "macro"},
+	{From: 724, To: 724, Line: 193, Col: 5, Construct: "set"},
+	{From: 726, To: 730, Line: 194, Col: 5, Construct: "if"},
+	{From: 729, To: 729, Line: 195, Col: 9, Construct: "set"},
+	{From: 732, To: 732, Line: 198, Col: 5, Construct: "set"},
+	{From: 734, To: 737, Line: 199, Col: 2, Construct: "if"},
+	{From: 736, To: 736, Line: 200, Col: 3, Construct: "set"},
+	{From: 739, To: 741, Line: 203, Col: 5, Construct: "{{ }}"},
+	{From: 744, To: 744, Line: 213, Col: 1, Construct: "set"},
+	{From: 746, To: 748, Line: 220, Col: 1, Construct: "set"},
+	{From: 750, To: 750, Line: 297, Col: 1, Construct: "{{ }}"},
+	{From: 752, To: 754, Line: 301, Col: 1, Construct: "{{ }}"},
+	{From: 756, To: 763, Line: 304, Col: 1, Construct: "if"},
+	{From: 758, To: 760, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 762, To: 762, Line: 306, Col: 5, Construct: "set"},
+	{From: 765, To: 774, Line: 310, Col: 1, Construct: "if"},
+	{From: 767, To: 769, Line: 311, Col: 5, Construct: "set"},
+	{From: 771, To: 773, Line: 315, Col: 5, Construct: "{{ }}"},
+	{From: 776, To: 823, Line: 319, Col: 1, Construct: "for"},
+	{From: 782, To: 817, Line: 322, Col: 5, Construct: "if"},
+	{From: 785, To: 787, Line: 323, Col: 9, Construct: "{{ }}"},
+	{From: 788, To: 817, Line: 327, Col: 9, Construct: "if"},
+	{From: 791, To: 799, Line: 330, Col: 9, Construct: "if"},
+	{From: 794, To: 794, Line: 331, Col: 13, Construct: "set"},
+	{From: 798, To: 798, Line: 333, Col: 13, Construct: "set"},
+	{From: 801, To: 803, Line: 338, Col: 9, Construct: "{{ }}"},
+	{From: 805, To: 810, Line: 339, Col: 9, Construct: "if"},
+	{From: 807, To: 809, Line: 340, Col: 13, Construct: "{{ }}"},
+	{From: 814, To: 816, Line: 346, Col: 9, Construct: "{{ }}"},
+	{From: 819, To: 822, Line: 351, Col: 5, Construct: "if"},
+	{From: 821, To: 821, Line: 352, Col: 9, Construct: "{{ }}"},
 }

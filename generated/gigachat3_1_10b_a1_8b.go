@@ -28,12 +28,13 @@ var GigaChat3110BA18B = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "GigaChat3.1-10B-A1.8B.jinja",
-	Func:   renderGigaChat3110BA18B,
-	Name:   "GigaChat3.1-10B-A1.8B",
-	Origin: "llama.cpp/GigaChat3.1-10B-A1.8B.jinja",
-	SHA256: "304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
-	Spans:  spansGigaChat3110BA18B,
+	File:      "GigaChat3.1-10B-A1.8B.jinja",
+	Func:      renderGigaChat3110BA18B,
+	LlamaFunc: renderGigaChat3110BA18BLlama,
+	Name:      "GigaChat3.1-10B-A1.8B",
+	Origin:    "llama.cpp/GigaChat3.1-10B-A1.8B.jinja",
+	SHA256:    "304f0d64aa3ba30ee85c281befdeb0e5b32aed232b06dee1752310daa1208a4b",
+	Spans:     spansGigaChat3110BA18B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -416,119 +417,609 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGigaChat3110BA18BLlama renders GigaChat3.1-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGigaChat3110BA18B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+	addTokens := runtime.Undefined("add_tokens")
+	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	var toolsContent runtime.Value
+	// GigaChat3.1-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
+	var jsonSchemaToTypescript func(runtime.Value, runtime.Value)
+	jsonSchemaToTypescript = func(schema, indent runtime.Value) {
+		schema = runtime.Param(schema, "schema")
+		if indent.IsMissing() {
+			indent = runtime.Str("")
+		}
+		var ADDITIONALJSONKEYS runtime.Value
+		var ty runtime.Value
+		var props runtime.Value
+		var required runtime.Value
+		var hasAdditionalProps runtime.Value
+		var additionalPropsType runtime.Value
+		var additionalTypeStr runtime.Value
+		var ns runtime.Value
+		// GigaChat3.1-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
+		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
+		// GigaChat3.1-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
+		ty = runtime.MethodGet(schema, runtime.Str("type"))
+		// GigaChat3.1-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
+		if runtime.EqStr(ty, "object") {
+			w.WriteString("{\n")
+			// GigaChat3.1-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
+			props = runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf())
+			// GigaChat3.1-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
+			required = runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList())
+			// GigaChat3.1-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
+			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))))
+			// GigaChat3.1-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
+			additionalPropsType = runtime.None()
+			// GigaChat3.1-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
+			if hasAdditionalProps.Truthy() {
+				// GigaChat3.1-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
+				schemaAdditionalProperties := runtime.LlamaAttr(schema, "additionalProperties")
+				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
+					// GigaChat3.1-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
+					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
+				} else if runtime.IsMapping(schemaAdditionalProperties) {
+					// GigaChat3.1-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
+					// GigaChat3.1-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
+					additionalPropsType = schemaAdditionalProperties
+				}
+			}
+			// GigaChat3.1-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
+			keys, values := runtime.DictItems(props)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				val := values[i]
+				var typeStr runtime.Value
+				var default2 runtime.Value
+				// GigaChat3.1-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
+				if runtime.LlamaIn(runtime.Str("description"), val) {
+					// GigaChat3.1-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
+					for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(val, "description"), runtime.Str("\n")))) {
+						// GigaChat3.1-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
+						if runtime.MethodStrip(line).Truthy() {
+							// GigaChat3.1-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
+							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), line, runtime.Str("\n")))
+						}
+					}
+				}
+				// GigaChat3.1-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
+				keys, values := runtime.DictItems(val)
+				for i := range w.Count(len(keys)) {
+					addKey := keys[i]
+					addVal := values[i]
+					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
+					if runtime.LlamaIn(addKey, ADDITIONALJSONKEYS) {
+						// GigaChat3.1-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
+						if runtime.IsString(addVal) {
+							// GigaChat3.1-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
+							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n")))
+						} else {
+							// GigaChat3.1-10B-A1.8B.jinja:42:10 {%- else -%}
+							// GigaChat3.1-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(indent, runtime.Str("// "), addKey), runtime.LlamaConcat(runtime.Str(": "), addVal, runtime.Str("\n"))))
+						}
+					}
+				}
+				// GigaChat3.1-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
+				typeStr = w.Capture(func() {
+					jsonSchemaToTypescript(val, runtime.LlamaAdd(indent, runtime.Str("  ")))
+				})
+				// GigaChat3.1-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(indent, key), runtime.IfElse(runtime.LlamaIn(key, required), func() runtime.Value {
+					return runtime.Str("")
+				}, func() runtime.Value {
+					return runtime.Str("?")
+				})), runtime.Str(": "), typeStr, runtime.Str(",")))
+				// GigaChat3.1-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
+				if runtime.LlamaIn(runtime.Str("default"), val) || runtime.LlamaIn(runtime.Str("defalut_value"), val) {
+					// GigaChat3.1-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
+					default2 = runtime.MethodGetDefault(val, runtime.Str("default"), runtime.MethodGet(val, runtime.Str("defalut_value")))
+					// GigaChat3.1-10B-A1.8B.jinja:58:5 {%- if default is string -%}
+					if runtime.IsString(default2) {
+						// GigaChat3.1-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str(" // default: \""), default2, runtime.Str("\"")))
+					} else {
+						// GigaChat3.1-10B-A1.8B.jinja:60:9 {%- else -%}
+						// GigaChat3.1-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" // default: "), default2))
+					}
+				}
+				w.WriteString("\n")
+			}
+			// GigaChat3.1-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
+			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType) {
+				// GigaChat3.1-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
+				additionalTypeStr = w.Capture(func() {
+					jsonSchemaToTypescript(additionalPropsType, runtime.LlamaAdd(indent, runtime.Str("  ")))
+				})
+				// GigaChat3.1-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n")))
+			}
+			// GigaChat3.1-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent), runtime.FilterLength(runtime.Str("  "))), runtime.None()), runtime.Str("}")))
+		} else if runtime.EqStr(ty, "string") {
+			// GigaChat3.1-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
+			// GigaChat3.1-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
+			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+				// GigaChat3.1-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
+				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+				// GigaChat3.1-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
+				for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "enum"))) {
+					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+					runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+				}
+				// GigaChat3.1-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
+				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+			} else if runtime.LlamaInStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("none")), "date-time", "date") {
+				// GigaChat3.1-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
+				w.WriteString("Date")
+			} else {
+				// GigaChat3.1-10B-A1.8B.jinja:89:7 {%- else -%}
+				w.WriteString("string")
+			}
+		} else if runtime.LlamaInStrs(ty, "number", "integer") {
+			// GigaChat3.1-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
+			// GigaChat3.1-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
+			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+				// GigaChat3.1-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
+				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(schema, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+			} else {
+				// GigaChat3.1-10B-A1.8B.jinja:97:7 {%- else -%}
+				w.WriteString("number")
+			}
+		} else if runtime.EqStr(ty, "boolean") {
+			// GigaChat3.1-10B-A1.8B.jinja:102:6 {%- elif ty == "boolean" -%}
+			w.WriteString("boolean")
+		} else if runtime.EqStr(ty, "array") {
+			// GigaChat3.1-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
+			// GigaChat3.1-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
+			if runtime.LlamaIn(runtime.Str("items"), schema) {
+				// GigaChat3.1-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
+					jsonSchemaToTypescript(runtime.LlamaItemStr(schema, "items"), indent)
+				}), runtime.Str("[]")))
+			} else {
+				// GigaChat3.1-10B-A1.8B.jinja:109:7 {%- else -%}
+				w.WriteString("Array<any>")
+			}
+		} else {
+			// GigaChat3.1-10B-A1.8B.jinja:114:6 {%- else -%}
+			w.WriteString("any")
+		}
+	}
+	// GigaChat3.1-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	renderToolNamespace := func(namespaceName, tools runtime.Value) {
+		namespaceName = runtime.Param(namespaceName, "namespace_name")
+		tools = runtime.Param(tools, "tools")
+		var ns runtime.Value
+		// GigaChat3.1-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.LlamaConcat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		// GigaChat3.1-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			var nsTool runtime.Value
+			var mainBody runtime.Value
+			var params runtime.Value
+			var paramType runtime.Value
+			var returnParams runtime.Value
+			var returnType runtime.Value
+			// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			if toolFunction.Truthy() {
+				// GigaChat3.1-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
+				tool = toolFunction
+			}
+			// GigaChat3.1-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
+			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
+			// GigaChat3.1-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
+			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
+				// GigaChat3.1-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
+				for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(tool, "description"), runtime.Str("\n")))) {
+					// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
+					if runtime.MethodStrip(line).Truthy() {
+						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+						runtime.CheckNamespace(nsTool)
+						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
+						runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
+					}
+				}
+			}
+			// GigaChat3.1-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
+			mainBody = runtime.Str("")
+			// GigaChat3.1-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
+			params = runtime.MethodGet(tool, runtime.Str("parameters"))
+			// GigaChat3.1-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
+			if params.Truthy() && runtime.MethodGet(params, runtime.Str("properties")).Truthy() {
+				// GigaChat3.1-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
+				paramType = w.Capture(func() {
+					jsonSchemaToTypescript(params, runtime.Str("  "))
+				})
+				// GigaChat3.1-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
+				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
+			} else {
+				// GigaChat3.1-10B-A1.8B.jinja:148:7 {%- else -%}
+				// GigaChat3.1-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
+				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = () => "))
+			}
+			// GigaChat3.1-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
+			returnParams = runtime.MethodGet(tool, runtime.Str("return_parameters"))
+			// GigaChat3.1-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
+			if returnParams.Truthy() && runtime.MethodGet(returnParams, runtime.Str("properties")).Truthy() {
+				// GigaChat3.1-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
+				returnType = w.Capture(func() {
+					jsonSchemaToTypescript(returnParams, runtime.Str("  "))
+				})
+				// GigaChat3.1-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
+				mainBody = runtime.LlamaConcat(mainBody, returnType)
+			} else {
+				// GigaChat3.1-10B-A1.8B.jinja:157:7 {%- else -%}
+				// GigaChat3.1-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
+				mainBody = runtime.LlamaConcat(mainBody, runtime.Str("any"))
+			}
+			// GigaChat3.1-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
+			mainBody = runtime.LlamaConcat(mainBody, runtime.Str(";\n"))
+			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+			runtime.CheckNamespace(nsTool)
+			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
+			runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
+			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
+			runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+		}
+		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
+		runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
+		// GigaChat3.1-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
+		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
+	}
+	// GigaChat3.1-10B-A1.8B.jinja:177:1 {%- macro render_function_call(call) -%}
+	renderFunctionCall := func(call runtime.Value) {
+		call = runtime.Param(call, "call")
+		var arguments runtime.Value
+		// GigaChat3.1-10B-A1.8B.jinja:178:5 {%- if call.function -%}
+		callFunction := runtime.LlamaAttr(call, "function")
+		if callFunction.Truthy() {
+			// GigaChat3.1-10B-A1.8B.jinja:179:9 {%- set call = call.function -%}
+			call = callFunction
+		}
+		// GigaChat3.1-10B-A1.8B.jinja:182:5 {%- set arguments = call['arguments'] -%}
+		arguments = runtime.LlamaItemStr(call, "arguments")
+		// GigaChat3.1-10B-A1.8B.jinja:183:2 {%- if arguments is not string -%}
+		if !runtime.IsString(arguments) {
+			// GigaChat3.1-10B-A1.8B.jinja:184:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
+			arguments = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+		}
+		// GigaChat3.1-10B-A1.8B.jinja:187:5 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(call, "name"), runtime.Str("\", \"arguments\": "), arguments, runtime.Str("}")))
+	}
+	// GigaChat3.1-10B-A1.8B.jinja:191:1 {%- macro render_role_message(message, role=None) -%}
+	renderRoleMessage := func(message, role runtime.Value) {
+		message = runtime.Param(message, "message")
+		if role.IsMissing() {
+			role = runtime.None()
+		}
+		var messageContent runtime.Value
+		// GigaChat3.1-10B-A1.8B.jinja:192:5 {%- if not role -%}
+		if !role.Truthy() {
+			// GigaChat3.1-10B-A1.8B.jinja:193:9 {%- set role = message["role"] -%}
+			role = runtime.LlamaItemStr(message, "role")
+		}
+		// GigaChat3.1-10B-A1.8B.jinja:196:5 {%- set message_content = message['content'] or '' -%}
+		messageContent = runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
+			return runtime.Str("")
+		})
+		// GigaChat3.1-10B-A1.8B.jinja:197:5 {%- if message_content is not string -%}
+		if !runtime.IsString(messageContent) {
+			// GigaChat3.1-10B-A1.8B.jinja:198:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
+			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+		}
+		// GigaChat3.1-10B-A1.8B.jinja:201:5 {{- role + add_tokens.role_sep + message_content -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(role, runtime.LlamaAttr(addTokens, "role_sep")), messageContent))
+		// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
+		messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+		if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAttr(addTokens, "function_call"), w.Capture(func() {
+				renderFunctionCall(runtime.LlamaItemInt(messageToolCalls, 0))
+			})))
+		}
+		// GigaChat3.1-10B-A1.8B.jinja:207:5 {{- add_tokens.message_sep -}}
+		runtime.LlamaWrite(w, runtime.LlamaAttr(addTokens, "message_sep"))
+	}
+	// GigaChat3.1-10B-A1.8B.jinja:215:1 {%- set add_tokens = namespace(
+	addTokens = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("function_call", runtime.Str("<|function_call|>"))})
+	// GigaChat3.1-10B-A1.8B.jinja:223:1 {%- set DEVSYSTEM -%}
+	mark := w.Mark()
+	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
+	DEVSYSTEM = w.Cut(mark)
+	// GigaChat3.1-10B-A1.8B.jinja:300:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// GigaChat3.1-10B-A1.8B.jinja:304:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM), runtime.Missing())
+	}))
+	// GigaChat3.1-10B-A1.8B.jinja:307:1 {%- if messages and messages[0]['role'] == 'system' -%}
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// GigaChat3.1-10B-A1.8B.jinja:308:5 {{- render_role_message(messages[0]) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.LlamaItemInt(messages, 0), runtime.Missing())
+		}))
+		// GigaChat3.1-10B-A1.8B.jinja:309:5 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// GigaChat3.1-10B-A1.8B.jinja:313:1 {%- if tools -%}
+	if tools.Truthy() {
+		// GigaChat3.1-10B-A1.8B.jinja:314:5 {%- set tools_content = (
+		toolsContent = runtime.LlamaAdd(w.Capture(func() {
+			renderToolNamespace(runtime.Str("functions"), tools)
+		}), runtime.Str("\n\n"))
+		// GigaChat3.1-10B-A1.8B.jinja:318:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), toolsContent), runtime.Missing())
+		}))
+	}
+	// GigaChat3.1-10B-A1.8B.jinja:322:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		addGenerationPrompt := addGenerationPromptInput
+		// GigaChat3.1-10B-A1.8B.jinja:325:5 {%- if message['role'] == 'tool' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "tool") {
+			// GigaChat3.1-10B-A1.8B.jinja:326:9 {{- render_role_message(message, 'function result') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, runtime.Str("function result"))
+			}))
+		} else {
+			// GigaChat3.1-10B-A1.8B.jinja:329:9 {%- else -%}
+			// GigaChat3.1-10B-A1.8B.jinja:330:9 {{- render_role_message(message) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, runtime.Missing())
+			}))
+		}
+		// GigaChat3.1-10B-A1.8B.jinja:335:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("assistant"), runtime.LlamaAttr(addTokens, "role_sep")))
+		}
+	}
+}
+
 // spansGigaChat3110BA18B is the position table of GigaChat3.1-10B-A1.8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigaChat3110BA18B = []runtime.Span{
-	{From: 55, To: 224, Line: 6, Col: 1, Construct: "macro"},
-	{From: 70, To: 70, Line: 7, Col: 2, Construct: "set"},
-	{From: 72, To: 72, Line: 8, Col: 2, Construct: "set"},
-	{From: 74, To: 223, Line: 11, Col: 2, Construct: "if"},
-	{From: 77, To: 77, Line: 15, Col: 3, Construct: "set"},
-	{From: 79, To: 79, Line: 16, Col: 3, Construct: "set"},
-	{From: 81, To: 81, Line: 17, Col: 3, Construct: "set"},
-	{From: 83, To: 83, Line: 18, Col: 3, Construct: "set"},
-	{From: 85, To: 96, Line: 19, Col: 3, Construct: "if"},
-	{From: 87, To: 95, Line: 20, Col: 4, Construct: "if"},
-	{From: 90, To: 90, Line: 21, Col: 5, Construct: "set"},
-	{From: 91, To: 95, Line: 22, Col: 8, Construct: "if"},
-	{From: 94, To: 94, Line: 23, Col: 5, Construct: "set"},
-	{From: 98, To: 161, Line: 27, Col: 3, Construct: "for"},
-	{From: 105, To: 114, Line: 29, Col: 4, Construct: "if"},
-	{From: 107, To: 113, Line: 30, Col: 5, Construct: "for"},
-	{From: 109, To: 112, Line: 31, Col: 6, Construct: "if"},
-	{From: 111, To: 111, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 116, To: 132, Line: 38, Col: 4, Construct: "for"},
-	{From: 121, To: 131, Line: 39, Col: 5, Construct: "if"},
-	{From: 123, To: 130, Line: 40, Col: 6, Construct: "if"},
-	{From: 125, To: 125, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 129, To: 129, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 134, To: 136, Line: 49, Col: 13, Construct: "set"},
-	{From: 138, To: 142, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 144, To: 160, Line: 56, Col: 4, Construct: "if"},
-	{From: 146, To: 146, Line: 57, Col: 5, Construct: "set"},
-	{From: 148, To: 158, Line: 58, Col: 5, Construct: "if"},
-	{From: 150, To: 152, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 156, To: 157, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 163, To: 170, Line: 69, Col: 3, Construct: "if"},
-	{From: 165, To: 167, Line: 70, Col: 4, Construct: "set"},
-	{From: 169, To: 169, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 172, To: 172, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 173, To: 223, Line: 80, Col: 6, Construct: "if"},
-	{From: 176, To: 194, Line: 81, Col: 3, Construct: "if"},
-	{From: 178, To: 178, Line: 82, Col: 13, Construct: "set"},
-	{From: 180, To: 185, Line: 83, Col: 13, Construct: "for"},
-	{From: 182, To: 182, Line: 83, Col: 13, Construct: "set"},
-	{From: 184, To: 184, Line: 84, Col: 17, Construct: "set"},
-	{From: 187, To: 187, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 188, To: 194, Line: 87, Col: 7, Construct: "if"},
-	{From: 195, To: 223, Line: 94, Col: 6, Construct: "if"},
-	{From: 198, To: 204, Line: 95, Col: 3, Construct: "if"},
-	{From: 200, To: 200, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 205, To: 223, Line: 102, Col: 6, Construct: "if"},
-	{From: 208, To: 223, Line: 106, Col: 6, Construct: "if"},
-	{From: 211, To: 219, Line: 107, Col: 3, Construct: "if"},
-	{From: 213, To: 215, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 226, To: 310, Line: 123, Col: 1, Construct: "macro"},
-	{From: 231, To: 231, Line: 124, Col: 2, Construct: "set"},
-	{From: 233, To: 303, Line: 126, Col: 2, Construct: "for"},
-	{From: 241, To: 245, Line: 127, Col: 3, Construct: "if"},
-	{From: 244, To: 244, Line: 128, Col: 4, Construct: "set"},
-	{From: 247, To: 247, Line: 131, Col: 3, Construct: "set"},
-	{From: 249, To: 260, Line: 134, Col: 3, Construct: "if"},
-	{From: 251, To: 259, Line: 135, Col: 4, Construct: "for"},
-	{From: 253, To: 258, Line: 136, Col: 5, Construct: "if"},
-	{From: 255, To: 255, Line: 136, Col: 5, Construct: "set"},
-	{From: 257, To: 257, Line: 137, Col: 6, Construct: "set"},
-	{From: 262, To: 262, Line: 143, Col: 3, Construct: "set"},
-	{From: 264, To: 264, Line: 144, Col: 3, Construct: "set"},
-	{From: 266, To: 277, Line: 145, Col: 3, Construct: "if"},
-	{From: 268, To: 270, Line: 146, Col: 4, Construct: "set"},
-	{From: 272, To: 272, Line: 147, Col: 4, Construct: "set"},
-	{From: 276, To: 276, Line: 149, Col: 4, Construct: "set"},
-	{From: 279, To: 279, Line: 153, Col: 3, Construct: "set"},
-	{From: 281, To: 292, Line: 154, Col: 3, Construct: "if"},
-	{From: 283, To: 285, Line: 155, Col: 4, Construct: "set"},
-	{From: 287, To: 287, Line: 156, Col: 4, Construct: "set"},
-	{From: 291, To: 291, Line: 158, Col: 4, Construct: "set"},
-	{From: 294, To: 294, Line: 161, Col: 3, Construct: "set"},
-	{From: 296, To: 296, Line: 161, Col: 3, Construct: "set"},
-	{From: 298, To: 298, Line: 163, Col: 3, Construct: "set"},
-	{From: 300, To: 300, Line: 163, Col: 3, Construct: "set"},
-	{From: 302, To: 302, Line: 166, Col: 3, Construct: "set"},
-	{From: 305, To: 305, Line: 166, Col: 3, Construct: "set"},
-	{From: 307, To: 307, Line: 169, Col: 2, Construct: "set"},
-	{From: 309, To: 309, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 312, To: 334, Line: 177, Col: 1, Construct: "macro"},
-	{From: 316, To: 320, Line: 178, Col: 5, Construct: "if"},
-	{From: 319, To: 319, Line: 179, Col: 9, Construct: "set"},
-	{From: 322, To: 322, Line: 182, Col: 5, Construct: "set"},
-	{From: 324, To: 327, Line: 183, Col: 2, Construct: "if"},
-	{From: 326, To: 326, Line: 184, Col: 3, Construct: "set"},
-	{From: 329, To: 333, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 336, To: 368, Line: 191, Col: 1, Construct: "macro"},
-	{From: 343, To: 346, Line: 192, Col: 5, Construct: "if"},
-	{From: 345, To: 345, Line: 193, Col: 9, Construct: "set"},
-	{From: 348, To: 350, Line: 196, Col: 5, Construct: "set"},
-	{From: 352, To: 355, Line: 197, Col: 5, Construct: "if"},
-	{From: 354, To: 354, Line: 198, Col: 9, Construct: "set"},
-	{From: 357, To: 357, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 359, To: 365, Line: 203, Col: 5, Construct: "if"},
-	{From: 362, To: 364, Line: 204, Col: 9, Construct: "{{ }}"},
-	{From: 367, To: 367, Line: 207, Col: 5, Construct: "{{ }}"},
-	{From: 370, To: 370, Line: 215, Col: 1, Construct: "set"},
-	{From: 372, To: 374, Line: 223, Col: 1, Construct: "set"},
-	{From: 376, To: 376, Line: 300, Col: 1, Construct: "{{ }}"},
-	{From: 378, To: 378, Line: 304, Col: 1, Construct: "{{ }}"},
-	{From: 380, To: 385, Line: 307, Col: 1, Construct: "if"},
-	{From: 382, To: 382, Line: 308, Col: 5, Construct: "{{ }}"},
-	{From: 384, To: 384, Line: 309, Col: 5, Construct: "set"},
-	{From: 387, To: 394, Line: 313, Col: 1, Construct: "if"},
-	{From: 389, To: 391, Line: 314, Col: 5, Construct: "set"},
-	{From: 393, To: 393, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 396, To: 416, Line: 322, Col: 1, Construct: "for"},
-	{From: 401, To: 409, Line: 325, Col: 5, Construct: "if"},
-	{From: 404, To: 404, Line: 326, Col: 9, Construct: "{{ }}"},
-	{From: 408, To: 408, Line: 330, Col: 9, Construct: "{{ }}"},
-	{From: 411, To: 415, Line: 335, Col: 5, Construct: "if"},
-	{From: 413, To: 414, Line: 336, Col: 9, Construct: "{{ }}"},
+	{From: 56, To: 225, Line: 6, Col: 1, Construct: "macro"},
+	{From: 71, To: 71, Line: 7, Col: 2, Construct: "set"},
+	{From: 73, To: 73, Line: 8, Col: 2, Construct: "set"},
+	{From: 75, To: 224, Line: 11, Col: 2, Construct: "if"},
+	{From: 78, To: 78, Line: 15, Col: 3, Construct: "set"},
+	{From: 80, To: 80, Line: 16, Col: 3, Construct: "set"},
+	{From: 82, To: 82, Line: 17, Col: 3, Construct: "set"},
+	{From: 84, To: 84, Line: 18, Col: 3, Construct: "set"},
+	{From: 86, To: 97, Line: 19, Col: 3, Construct: "if"},
+	{From: 88, To: 96, Line: 20, Col: 4, Construct: "if"},
+	{From: 91, To: 91, Line: 21, Col: 5, Construct: "set"},
+	{From: 92, To: 96, Line: 22, Col: 8, Construct: "if"},
+	{From: 95, To: 95, Line: 23, Col: 5, Construct: "set"},
+	{From: 99, To: 162, Line: 27, Col: 3, Construct: "for"},
+	{From: 106, To: 115, Line: 29, Col: 4, Construct: "if"},
+	{From: 108, To: 114, Line: 30, Col: 5, Construct: "for"},
+	{From: 110, To: 113, Line: 31, Col: 6, Construct: "if"},
+	{From: 112, To: 112, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 117, To: 133, Line: 38, Col: 4, Construct: "for"},
+	{From: 122, To: 132, Line: 39, Col: 5, Construct: "if"},
+	{From: 124, To: 131, Line: 40, Col: 6, Construct: "if"},
+	{From: 126, To: 126, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 130, To: 130, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 135, To: 137, Line: 49, Col: 13, Construct: "set"},
+	{From: 139, To: 143, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 145, To: 161, Line: 56, Col: 4, Construct: "if"},
+	{From: 147, To: 147, Line: 57, Col: 5, Construct: "set"},
+	{From: 149, To: 159, Line: 58, Col: 5, Construct: "if"},
+	{From: 151, To: 153, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 157, To: 158, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 164, To: 171, Line: 69, Col: 3, Construct: "if"},
+	{From: 166, To: 168, Line: 70, Col: 4, Construct: "set"},
+	{From: 170, To: 170, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 173, To: 173, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 174, To: 224, Line: 80, Col: 6, Construct: "if"},
+	{From: 177, To: 195, Line: 81, Col: 3, Construct: "if"},
+	{From: 179, To: 179, Line: 82, Col: 13, Construct: "set"},
+	{From: 181, To: 186, Line: 83, Col: 13, Construct: "for"},
+	{From: 183, To: 183, Line: 83, Col: 13, Construct: "set"},
+	{From: 185, To: 185, Line: 84, Col: 17, Construct: "set"},
+	{From: 188, To: 188, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 189, To: 195, Line: 87, Col: 7, Construct: "if"},
+	{From: 196, To: 224, Line: 94, Col: 6, Construct: "if"},
+	{From: 199, To: 205, Line: 95, Col: 3, Construct: "if"},
+	{From: 201, To: 201, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 206, To: 224, Line: 102, Col: 6, Construct: "if"},
+	{From: 209, To: 224, Line: 106, Col: 6, Construct: "if"},
+	{From: 212, To: 220, Line: 107, Col: 3, Construct: "if"},
+	{From: 214, To: 216, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 227, To: 311, Line: 123, Col: 1, Construct: "macro"},
+	{From: 232, To: 232, Line: 124, Col: 2, Construct: "set"},
+	{From: 234, To: 304, Line: 126, Col: 2, Construct: "for"},
+	{From: 242, To: 246, Line: 127, Col: 3, Construct: "if"},
+	{From: 245, To: 245, Line: 128, Col: 4, Construct: "set"},
+	{From: 248, To: 248, Line: 131, Col: 3, Construct: "set"},
+	{From: 250, To: 261, Line: 134, Col: 3, Construct: "if"},
+	{From: 252, To: 260, Line: 135, Col: 4, Construct: "for"},
+	{From: 254, To: 259, Line: 136, Col: 5, Construct: "if"},
+	{From: 256, To: 256, Line: 136, Col: 5, Construct: "set"},
+	{From: 258, To: 258, Line: 137, Col: 6, Construct: "set"},
+	{From: 263, To: 263, Line: 143, Col: 3, Construct: "set"},
+	{From: 265, To: 265, Line: 144, Col: 3, Construct: "set"},
+	{From: 267, To: 278, Line: 145, Col: 3, Construct: "if"},
+	{From: 269, To: 271, Line: 146, Col: 4, Construct: "set"},
+	{From: 273, To: 273, Line: 147, Col: 4, Construct: "set"},
+	{From: 277, To: 277, Line: 149, Col: 4, Construct: "set"},
+	{From: 280, To: 280, Line: 153, Col: 3, Construct: "set"},
+	{From: 282, To: 293, Line: 154, Col: 3, Construct: "if"},
+	{From: 284, To: 286, Line: 155, Col: 4, Construct: "set"},
+	{From: 288, To: 288, Line: 156, Col: 4, Construct: "set"},
+	{From: 292, To: 292, Line: 158, Col: 4, Construct: "set"},
+	{From: 295, To: 295, Line: 161, Col: 3, Construct: "set"},
+	{From: 297, To: 297, Line: 161, Col: 3, Construct: "set"},
+	{From: 299, To: 299, Line: 163, Col: 3, Construct: "set"},
+	{From: 301, To: 301, Line: 163, Col: 3, Construct: "set"},
+	{From: 303, To: 303, Line: 166, Col: 3, Construct: "set"},
+	{From: 306, To: 306, Line: 166, Col: 3, Construct: "set"},
+	{From: 308, To: 308, Line: 169, Col: 2, Construct: "set"},
+	{From: 310, To: 310, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 313, To: 335, Line: 177, Col: 1, Construct: "macro"},
+	{From: 317, To: 321, Line: 178, Col: 5, Construct: "if"},
+	{From: 320, To: 320, Line: 179, Col: 9, Construct: "set"},
+	{From: 323, To: 323, Line: 182, Col: 5, Construct: "set"},
+	{From: 325, To: 328, Line: 183, Col: 2, Construct: "if"},
+	{From: 327, To: 327, Line: 184, Col: 3, Construct: "set"},
+	{From: 330, To: 334, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 337, To: 369, Line: 191, Col: 1, Construct: "macro"},
+	{From: 344, To: 347, Line: 192, Col: 5, Construct: "if"},
+	{From: 346, To: 346, Line: 193, Col: 9, Construct: "set"},
+	{From: 349, To: 351, Line: 196, Col: 5, Construct: "set"},
+	{From: 353, To: 356, Line: 197, Col: 5, Construct: "if"},
+	{From: 355, To: 355, Line: 198, Col: 9, Construct: "set"},
+	{From: 358, To: 358, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 360, To: 366, Line: 203, Col: 5, Construct: "if"},
+	{From: 363, To: 365, Line: 204, Col: 9, Construct: "{{ }}"},
+	{From: 368, To: 368, Line: 207, Col: 5, Construct: "{{ }}"},
+	{From: 371, To: 371, Line: 215, Col: 1, Construct: "set"},
+	{From: 373, To: 375, Line: 223, Col: 1, Construct: "set"},
+	{From: 377, To: 377, Line: 300, Col: 1, Construct: "{{ }}"},
+	{From: 379, To: 379, Line: 304, Col: 1, Construct: "{{ }}"},
+	{From: 381, To: 386, Line: 307, Col: 1, Construct: "if"},
+	{From: 383, To: 383, Line: 308, Col: 5, Construct: "{{ }}"},
+	{From: 385, To: 385, Line: 309, Col: 5, Construct: "set"},
+	{From: 388, To: 395, Line: 313, Col: 1, Construct: "if"},
+	{From: 390, To: 392, Line: 314, Col: 5, Construct: "set"},
+	{From: 394, To: 394, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 397, To: 417, Line: 322, Col: 1, Construct: "for"},
+	{From: 402, To: 410, Line: 325, Col: 5, Construct: "if"},
+	{From: 405, To: 405, Line: 326, Col: 9, Construct: "{{ }}"},
+	{From: 409, To: 409, Line: 330, Col: 9, Construct: "{{ }}"},
+	{From: 412, To: 416, Line: 335, Col: 5, Construct: "if"},
+	{From: 414, To: 415, Line: 336, Col: 9, Construct: "{{ }}"},
+	{From: 432, To: 598, Line: 6, Col: 1, Construct: "macro"},
+	{From: 447, To: 447, Line: 7, Col: 2, Construct: "set"},
+	{From: 449, To: 449, Line: 8, Col: 2, Construct: "set"},
+	{From: 451, To: 597, Line: 11, Col: 2, Construct: "if"},
+	{From: 454, To: 454, Line: 15, Col: 3, Construct: "set"},
+	{From: 456, To: 456, Line: 16, Col: 3, Construct: "set"},
+	{From: 458, To: 458, Line: 17, Col: 3, Construct: "set"},
+	{From: 460, To: 460, Line: 18, Col: 3, Construct: "set"},
+	{From: 462, To: 473, Line: 19, Col: 3, Construct: "if"},
+	{From: 464, To: 472, Line: 20, Col: 4, Construct: "if"},
+	{From: 467, To: 467, Line: 21, Col: 5, Construct: "set"},
+	{From: 468, To: 472, Line: 22, Col: 8, Construct: "if"},
+	{From: 471, To: 471, Line: 23, Col: 5, Construct: "set"},
+	{From: 475, To: 535, Line: 27, Col: 3, Construct: "for"},
+	{From: 482, To: 491, Line: 29, Col: 4, Construct: "if"},
+	{From: 484, To: 490, Line: 30, Col: 5, Construct: "for"},
+	{From: 486, To: 489, Line: 31, Col: 6, Construct: "if"},
+	{From: 488, To: 488, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 493, To: 509, Line: 38, Col: 4, Construct: "for"},
+	{From: 498, To: 508, Line: 39, Col: 5, Construct: "if"},
+	{From: 500, To: 507, Line: 40, Col: 6, Construct: "if"},
+	{From: 502, To: 502, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 506, To: 506, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 511, To: 513, Line: 49, Col: 13, Construct: "set"},
+	{From: 515, To: 519, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 521, To: 534, Line: 56, Col: 4, Construct: "if"},
+	{From: 523, To: 523, Line: 57, Col: 5, Construct: "set"},
+	{From: 525, To: 532, Line: 58, Col: 5, Construct: "if"},
+	{From: 527, To: 527, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 531, To: 531, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 537, To: 544, Line: 69, Col: 3, Construct: "if"},
+	{From: 539, To: 541, Line: 70, Col: 4, Construct: "set"},
+	{From: 543, To: 543, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 546, To: 546, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 547, To: 597, Line: 80, Col: 6, Construct: "if"},
+	{From: 550, To: 568, Line: 81, Col: 3, Construct: "if"},
+	{From: 552, To: 552, Line: 82, Col: 13, Construct: "set"},
+	{From: 554, To: 559, Line: 83, Col: 13, Construct: "for"},
+	{From: 556, To: 556, Line: 83, Col: 13, Construct: "set"},
+	{From: 558, To: 558, Line: 84, Col: 17, Construct: "set"},
+	{From: 561, To: 561, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 562, To: 568, Line: 87, Col: 7, Construct: "if"},
+	{From: 569, To: 597, Line: 94, Col: 6, Construct: "if"},
+	{From: 572, To: 578, Line: 95, Col: 3, Construct: "if"},
+	{From: 574, To: 574, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 579, To: 597, Line: 102, Col: 6, Construct: "if"},
+	{From: 582, To: 597, Line: 106, Col: 6, Construct: "if"},
+	{From: 585, To: 593, Line: 107, Col: 3, Construct: "if"},
+	{From: 587, To: 589, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 600, To: 684, Line: 123, Col: 1, Construct: "macro"},
+	{From: 605, To: 605, Line: 124, Col: 2, Construct: "set"},
+	{From: 607, To: 677, Line: 126, Col: 2, Construct: "for"},
+	{From: 615, To: 619, Line: 127, Col: 3, Construct: "if"},
+	{From: 618, To: 618, Line: 128, Col: 4, Construct: "set"},
+	{From: 621, To: 621, Line: 131, Col: 3, Construct: "set"},
+	{From: 623, To: 634, Line: 134, Col: 3, Construct: "if"},
+	{From: 625, To: 633, Line: 135, Col: 4, Construct: "for"},
+	{From: 627, To: 632, Line: 136, Col: 5, Construct: "if"},
+	{From: 629, To: 629, Line: 136, Col: 5, Construct: "set"},
+	{From: 631, To: 631, Line: 137, Col: 6, Construct: "set"},
+	{From: 636, To: 636, Line: 143, Col: 3, Construct: "set"},
+	{From: 638, To: 638, Line: 144, Col: 3, Construct: "set"},
+	{From: 640, To: 651, Line: 145, Col: 3, Construct: "if"},
+	{From: 642, To: 644, Line: 146, Col: 4, Construct: "set"},
+	{From: 646, To: 646, Line: 147, Col: 4, Construct: "set"},
+	{From: 650, To: 650, Line: 149, Col: 4, Construct: "set"},
+	{From: 653, To: 653, Line: 153, Col: 3, Construct: "set"},
+	{From: 655, To: 666, Line: 154, Col: 3, Construct: "if"},
+	{From: 657, To: 659, Line: 155, Col: 4, Construct: "set"},
+	{From: 661, To: 661, Line: 156, Col: 4, Construct: "set"},
+	{From: 665, To: 665, Line: 158, Col: 4, Construct: "set"},
+	{From: 668, To: 668, Line: 161, Col: 3, Construct: "set"},
+	{From: 670, To: 670, Line: 161, Col: 3, Construct: "set"},
+	{From: 672, To: 672, Line: 163, Col: 3, Construct: "set"},
+	{From: 674, To: 674, Line: 163, Col: 3, Construct: "set"},
+	{From: 676, To: 676, Line: 166, Col: 3, Construct: "set"},
+	{From: 679, To: 679, Line: 166, Col: 3, Construct: "set"},
+	{From: 681, To: 681, Line: 169, Col: 2, Construct: "set"},
+	{From: 683, To: 683, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 686, To: 704, Line: 177, Col: 1, Construct: "macro"},
+	{From: 690, To: 694, Line: 178, Col: 5, Construct: "if"},
+	{From: 693, To: 693, Line: 179, Col: 9, Construct: "set"},
+	{From: 696, To: 696, Line: 182, Col: 5, Construct: "set"},
+	{From: 698, To: 701, Line: 183, Col: 2, Construct: "if"},
+	{From: 700, To: 700, Line: 184, Col: 3, Construct: "set"},
+	{From: 703, To: 703, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 706, To: 738, Line: 191, Col: 1, Construct: "macro"},
+	{From: 713, To: 716, Line: 192, Col: 5, Construct: "if"},
+	{From: 715, To: 715, Line: 193, Col: 9, Construct: "set"},
+	{From: 718, To: 720, Line: 196, Col: 5, Construct: "set"},
+	{From: 722, To: 725, Line: 197, Col: 5, Construct: "if"},
+	{From: 724, To: 724, Line: 198, Col: 9, Construct: "set"},
+	{From: 727, To: 727, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 729, To: 735, Line: 203, Col: 5, Construct: "if"},
+	{From: 732, To: 734, Line: 204, Col: 9, Construct: "{{ }}"},
+	{From: 737, To: 737, Line: 207, Col: 5, Construct: "{{ }}"},
+	{From: 740, To: 740, Line: 215, Col: 1, Construct: "set"},
+	{From: 742, To: 744, Line: 223, Col: 1, Construct: "set"},
+	{From: 746, To: 746, Line: 300, Col: 1, Construct: "{{ }}"},
+	{From: 748, To: 750, Line: 304, Col: 1, Construct: "{{ }}"},
+	{From: 752, To: 759, Line: 307, Col: 1, Construct: "if"},
+	{From: 754, To: 756, Line: 308, Col: 5, Construct: "{{ }}"},
+	{From: 758, To: 758, Line: 309, Col: 5, Construct: "set"},
+	{From: 761, To: 770, Line: 313, Col: 1, Construct: "if"},
+	{From: 763, To: 765, Line: 314, Col: 5, Construct: "set"},
+	{From: 767, To: 769, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 772, To: 795, Line: 322, Col: 1, Construct: "for"},
+	{From: 777, To: 789, Line: 325, Col: 5, Construct: "if"},
+	{From: 780, To: 782, Line: 326, Col: 9, Construct: "{{ }}"},
+	{From: 786, To: 788, Line: 330, Col: 9, Construct: "{{ }}"},
+	{From: 791, To: 794, Line: 335, Col: 5, Construct: "if"},
+	{From: 793, To: 793, Line: 336, Col: 9, Construct: "{{ }}"},
 }

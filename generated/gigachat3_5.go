@@ -28,12 +28,13 @@ var GigaChat35 = &runtime.Template{
 		ReasoningEnd:       "</think>\n\n",
 		LoadError:          "",
 	},
-	File:   "GigaChat3.5.jinja",
-	Func:   renderGigaChat35,
-	Name:   "GigaChat3.5",
-	Origin: "llama.cpp/GigaChat3.5.jinja",
-	SHA256: "419e09886a75d852d8ab509dfa42ece4e009acf6a2f4a84beab1c21aa2a4963f",
-	Spans:  spansGigaChat35,
+	File:      "GigaChat3.5.jinja",
+	Func:      renderGigaChat35,
+	LlamaFunc: renderGigaChat35Llama,
+	Name:      "GigaChat3.5",
+	Origin:    "llama.cpp/GigaChat3.5.jinja",
+	SHA256:    "419e09886a75d852d8ab509dfa42ece4e009acf6a2f4a84beab1c21aa2a4963f",
+	Spans:     spansGigaChat35,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -1756,535 +1757,2781 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGigaChat35Llama renders GigaChat3.5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGigaChat35 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+	eosTokenInput := in.Lookup("eos_token")
+	var DEVSYSTEM runtime.Value
+	addTokens := runtime.Undefined("add_tokens")
+	tools := in.Lookup("tools")
+	ns := in.Lookup("ns")
+	FUNCTIONDESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
+	var FUNCTIONNAMES runtime.Value
+	reasoning := in.Lookup("reasoning")
+	useDevsystem := in.Lookup("use_devsystem")
+	useSuggester := in.Lookup("use_suggester")
+	useSystem := in.Lookup("use_system")
+	dropHistoryThinking := in.Lookup("drop_history_thinking")
+	messages := in.Lookup("messages")
+	bosToken := in.Lookup("bos_token")
+	defaultDevsystem := in.Lookup("default_devsystem")
+	var devsystemContent runtime.Value
+	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
+	var jsonSchemaToTypescript func(runtime.Value, runtime.Value, runtime.Value, runtime.Value, runtime.Value)
+	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs runtime.Value) {
+		schema = runtime.Param(schema, "schema")
+		if indent.IsMissing() {
+			indent = runtime.Str("")
+		}
+		if indentFactor.IsMissing() {
+			indentFactor = runtime.Int(2)
+		}
+		if schemaRoot.IsMissing() {
+			schemaRoot = runtime.None()
+		}
+		if refNs.IsMissing() {
+			refNs = runtime.None()
+		}
+		var root runtime.Value
+		var rns runtime.Value
+		var ADDITIONALJSONKEYS runtime.Value
+		var refstr runtime.Value
+		var segs runtime.Value
+		var nsP runtime.Value
+		var rns2 runtime.Value
+		var nsb runtime.Value
+		var nsu runtime.Value
+		var tyRaw runtime.Value
+		var ty runtime.Value
+		var c runtime.Value
+		var ns runtime.Value
+		var required runtime.Value
+		var nst runtime.Value
+		var el runtime.Value
+		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
+		if runtime.IsNone(schemaRoot) {
+			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
+			root = schema
+		} else {
+			// GigaChat3.5.jinja:6:6 {%- else -%}
+			// GigaChat3.5.jinja:7:3 {%- set _root = schema_root -%}
+			root = schemaRoot
+		}
+		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
+		if runtime.IsNone(refNs) {
+			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
+			rns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
+		} else {
+			// GigaChat3.5.jinja:11:6 {%- else -%}
+			// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
+			rns = refNs
+		}
+		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
+		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"), runtime.Str("minLength"), runtime.Str("maxLength"), runtime.Str("exclusiveMinimum"), runtime.Str("exclusiveMaximum"), runtime.Str("multipleOf"), runtime.Str("uniqueItems"), runtime.Str("minProperties"), runtime.Str("maxProperties"))
+		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
+		if !runtime.IsMapping(schema) {
+			w.WriteString("any")
+		} else if runtime.IsString(runtime.MethodGet(schema, runtime.Str("$ref"))) {
+			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
+			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
+			refstr = runtime.LlamaItemStr(schema, "$ref")
+			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
+			rnsChain := runtime.LlamaAttr(rns, "chain")
+			if runtime.LlamaIn(refstr, rnsChain) {
+				w.WriteString("any")
+			} else if !runtime.MethodStartswith(refstr, runtime.Str("#/")).Truthy() {
+				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
+				w.WriteString("any")
+			} else {
+				// GigaChat3.5.jinja:28:7 {%- else -%}
+				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
+				segs = runtime.MethodSplitSep(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), runtime.Str("/"))
+				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
+				nsP = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("n", root)})
+				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
+				for _, rawSeg := range runtime.Iterate(w, runtime.LlamaIterable(segs)) {
+					var seg runtime.Value
+					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
+					seg = runtime.FilterReplace(runtime.FilterReplace(rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
+					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
+					if runtime.IsMapping(runtime.LlamaAttr(nsP, "n")) && runtime.LlamaIn(seg, runtime.LlamaAttr(nsP, "n")) {
+						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
+						runtime.CheckNamespace(nsP)
+						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
+						runtime.SetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), seg))
+					} else if (runtime.IsSequence(runtime.LlamaAttr(nsP, "n")) && !runtime.IsString(runtime.LlamaAttr(nsP, "n"))) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil))) {
+						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
+						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
+						runtime.CheckNamespace(nsP)
+						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
+						runtime.SetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), runtime.FilterInt(seg, nil, nil)))
+					} else {
+						// GigaChat3.5.jinja:37:9 {%- else -%}
+						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
+						runtime.CheckNamespace(nsP)
+						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
+						runtime.SetAttr(nsP, "n", runtime.None())
+					}
+				}
+				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
+				if runtime.IsMapping(runtime.LlamaAttr(nsP, "n")) {
+					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
+					rns2 = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.LlamaAdd(rnsChain, runtime.NewList(refstr)))})
+					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						jsonSchemaToTypescript(runtime.LlamaAttr(nsP, "n"), indent, indentFactor, root, rns2)
+					}))
+				} else {
+					// GigaChat3.5.jinja:44:8 {%- else -%}
+					w.WriteString("any")
+				}
+			}
+		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("anyOf"))) && !runtime.IsString(runtime.LlamaAttr(schema, "anyOf")) {
+			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
+			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
+			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
+			for _, br := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "anyOf"))) {
+				var t runtime.Value
+				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
+				t = w.Capture(func() {
+					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
+				})
+				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+				runtime.CheckNamespace(nsb)
+				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
+				runtime.SetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
+			}
+			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
+			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
+		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("oneOf"))) && !runtime.IsString(runtime.LlamaAttr(schema, "oneOf")) {
+			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
+			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
+			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
+			for _, br := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "oneOf"))) {
+				var t runtime.Value
+				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
+				t = w.Capture(func() {
+					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
+				})
+				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+				runtime.CheckNamespace(nsb)
+				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
+				runtime.SetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
+			}
+			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
+			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
+		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("allOf"))) && !runtime.IsString(runtime.LlamaAttr(schema, "allOf")) {
+			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
+			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
+			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
+			for _, br := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "allOf"))) {
+				var t runtime.Value
+				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
+				t = w.Capture(func() {
+					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
+				})
+				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+				runtime.CheckNamespace(nsb)
+				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
+				runtime.SetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
+			}
+			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
+			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" & ")}, nil))
+		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("type"))) && !runtime.IsString(runtime.LlamaAttr(schema, "type")) {
+			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
+			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
+			nsu = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
+			for _, tname := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "type"))) {
+				var frag runtime.Value
+				var subO runtime.Value
+				var subA runtime.Value
+				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
+				if runtime.EqStr(tname, "null") {
+					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
+					frag = runtime.Str("null")
+				} else if runtime.EqStr(tname, "string") {
+					// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
+					// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
+					if runtime.LlamaIn(runtime.Str("const"), schema) {
+						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), runtime.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
+						})
+					} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
+						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), runtime.LlamaAttr(schema, "enum"), runtime.Str("format"), runtime.MethodGet(schema, runtime.Str("format"))), indent, indentFactor, root, rns)
+						})
+					} else if runtime.LlamaInStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("")), "date-time", "date") {
+						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
+						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
+						frag = runtime.Str("Date")
+					} else {
+						// GigaChat3.5.jinja:87:9 {%- else -%}
+						// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
+						frag = runtime.Str("string")
+					}
+				} else if runtime.LlamaInStrs(tname, "number", "integer", "int", "float") {
+					// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
+					// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
+					if runtime.LlamaIn(runtime.Str("const"), schema) {
+						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("const"), runtime.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
+						})
+					} else {
+						// GigaChat3.5.jinja:93:9 {%- else -%}
+						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.MethodGet(schema, runtime.Str("enum"))), indent, indentFactor, root, rns)
+						})
+					}
+				} else if runtime.EqStr(tname, "boolean") {
+					// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
+					// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
+					if runtime.LlamaIn(runtime.Str("const"), schema) {
+						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
+						frag = w.Capture(func() {
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("boolean"), runtime.Str("const"), runtime.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
+						})
+					} else {
+						// GigaChat3.5.jinja:99:9 {%- else -%}
+						// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
+						frag = runtime.Str("boolean")
+					}
+				} else if runtime.LlamaInStrs(tname, "object", "dict") {
+					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
+					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
+					if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
+						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
+						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.MethodGet(schema, runtime.Str("properties")), func() runtime.Value {
+							return runtime.DictOf()
+						}), runtime.Str("required"), runtime.Or(runtime.MethodGet(schema, runtime.Str("required")), func() runtime.Value {
+							return runtime.NewList()
+						}), runtime.Str("additionalProperties"), runtime.LlamaAttr(schema, "additionalProperties"))
+					} else {
+						// GigaChat3.5.jinja:105:9 {%- else -%}
+						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
+						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.MethodGet(schema, runtime.Str("properties")), func() runtime.Value {
+							return runtime.DictOf()
+						}), runtime.Str("required"), runtime.Or(runtime.MethodGet(schema, runtime.Str("required")), func() runtime.Value {
+							return runtime.NewList()
+						}))
+					}
+					// GigaChat3.5.jinja:108:5 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
+					frag = w.Capture(func() {
+						jsonSchemaToTypescript(subO, indent, indentFactor, root, rns)
+					})
+				} else if runtime.EqStr(tname, "array") {
+					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
+					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
+					if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("prefixItems"))) && !runtime.IsString(runtime.LlamaAttr(schema, "prefixItems")) {
+						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
+						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), runtime.LlamaAttr(schema, "prefixItems"))
+					} else if runtime.LlamaIn(runtime.Str("items"), schema) {
+						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
+						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
+						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("items"), runtime.LlamaItemStr(schema, "items"))
+					} else {
+						// GigaChat3.5.jinja:114:9 {%- else -%}
+						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
+						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"))
+					}
+					// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
+					frag = w.Capture(func() {
+						jsonSchemaToTypescript(subA, indent, indentFactor, root, rns)
+					})
+				} else {
+					// GigaChat3.5.jinja:118:8 {%- else -%}
+					// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
+					frag = runtime.Str("any")
+				}
+				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
+				runtime.CheckNamespace(nsu)
+				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
+				runtime.SetAttr(nsu, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nsu, "bits"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), frag, runtime.Str(")")))))
+			}
+			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
+			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsu, "bits"), []runtime.Value{runtime.Str(" | ")}, nil))
+		} else {
+			// GigaChat3.5.jinja:125:6 {%- else -%}
+			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
+			tyRaw = runtime.MethodGet(schema, runtime.Str("type"))
+			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
+			if runtime.EqStr(tyRaw, "dict") {
+				ty = runtime.Str("object")
+			} else {
+				ty = tyRaw
+			}
+			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
+			if (runtime.LlamaIn(runtime.Str("const"), schema) && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
+				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
+				c = runtime.LlamaAttr(schema, "const")
+				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
+				if runtime.IsString(c) {
+					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\""), c, runtime.Str("\"")))
+				} else if runtime.IsBoolean(c) {
+					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
+					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
+					if c.Truthy() {
+						w.WriteString("true")
+					} else {
+						w.WriteString("false")
+					}
+				} else if runtime.IsInteger(c) || runtime.IsFloat(c) {
+					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
+					// GigaChat3.5.jinja:137:5 {{- c | string -}}
+					runtime.LlamaWrite(w, runtime.FilterString(c))
+				} else {
+					// GigaChat3.5.jinja:138:8 {%- else -%}
+					w.WriteString("any")
+				}
+			} else if (runtime.MethodGet(schema, runtime.Str("enum")).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
+				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
+				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
+				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
+				for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "enum"))) {
+					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
+					if runtime.IsString(en) {
+						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+						runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+					} else {
+						// GigaChat3.5.jinja:147:9 {%- else -%}
+						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
+						runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.FilterString(en))))
+					}
+				}
+				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
+				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty) && runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties")))) {
+				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
+				w.WriteString("{\n")
+				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
+				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
+				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
+				keys, values := runtime.DictItems(runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf()))
+				for i := range w.Count(len(keys)) {
+					k := keys[i]
+					v := values[i]
+					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
+					runtime.SetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
+				}
+				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
+				if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
+					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
+					schemaAdditionalProperties := runtime.LlamaAttr(schema, "additionalProperties")
+					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
+						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
+						runtime.SetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
+					} else if runtime.IsMapping(schemaAdditionalProperties) {
+						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
+						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
+						runtime.SetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
+					}
+				}
+				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
+				required = runtime.LlamaAdd(runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList()), runtime.NewList(runtime.Str("[key: string]")))
+				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "pairs"))) {
+					vals := runtime.Unpack(item, 2)
+					key := vals[0]
+					val := vals[1]
+					var typeStr runtime.Value
+					var default2 runtime.Value
+					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
+					if runtime.LlamaIn(runtime.Str("description"), val) {
+						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
+						for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(val, "description"), runtime.Str("\n")))) {
+							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
+							if runtime.MethodStrip(line).Truthy() {
+								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
+								runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), line, runtime.Str("\n")))
+							}
+						}
+					}
+					// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
+					var loop runtime.Loop
+					for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(val, "items", nil, nil)), func(item runtime.Value) bool {
+						vals := runtime.Unpack(item, 2)
+						addKey := vals[0]
+						_ = vals[1]
+						return runtime.LlamaIn(addKey, ADDITIONALJSONKEYS)
+					}); loop.Next(); {
+						vals := runtime.Unpack(loop.Item(), 2)
+						addKey := vals[0]
+						addVal := vals[1]
+						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
+						if runtime.IsString(addVal) {
+							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
+							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n")))
+						} else {
+							// GigaChat3.5.jinja:184:10 {%- else -%}
+							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(indent, runtime.Str("// "), addKey), runtime.LlamaConcat(runtime.Str(": "), addVal, runtime.Str("\n"))))
+						}
+					}
+					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
+					typeStr = w.Capture(func() {
+						jsonSchemaToTypescript(val, runtime.LlamaAdd(indent, runtime.Mul(runtime.Str(" "), indentFactor)), indentFactor, root, rns)
+					})
+					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(indent, key), runtime.IfElse(runtime.LlamaIn(key, required), func() runtime.Value {
+						return runtime.Str("")
+					}, func() runtime.Value {
+						return runtime.Str("?")
+					})), runtime.Str(": "), typeStr, runtime.Str(",")))
+					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
+					if runtime.LlamaIn(runtime.Str("default"), val) || runtime.LlamaIn(runtime.Str("defalut_value"), val) {
+						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
+						default2 = runtime.MethodGetDefault(val, runtime.Str("default"), runtime.MethodGet(val, runtime.Str("defalut_value")))
+						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
+						if runtime.IsString(default2) {
+							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str(" // default: \""), default2, runtime.Str("\"")))
+						} else {
+							// GigaChat3.5.jinja:197:10 {%- else -%}
+							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
+							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" // default: "), runtime.FilterString(default2)))
+						}
+					}
+					w.WriteString("\n")
+				}
+				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}")))
+			} else if runtime.EqStr(ty, "string") {
+				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
+				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
+				if runtime.LlamaIn(runtime.Str("const"), schema) {
+					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
+					schemaConst := runtime.LlamaAttr(schema, "const")
+					if runtime.IsString(schemaConst) {
+						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\""), schemaConst, runtime.Str("\"")))
+					} else if runtime.IsBoolean(schemaConst) {
+						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
+						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
+						if schemaConst.Truthy() {
+							w.WriteString("true")
+						} else {
+							w.WriteString("false")
+						}
+					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
+						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
+						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
+						runtime.LlamaWrite(w, runtime.FilterString(schemaConst))
+					} else {
+						// GigaChat3.5.jinja:216:9 {%- else -%}
+						w.WriteString("string")
+					}
+				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
+					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
+					ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
+					for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "enum"))) {
+						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+						runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+					}
+					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
+					runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+				} else if runtime.LlamaInStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("")), "date-time", "date") {
+					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
+					w.WriteString("Date")
+				} else {
+					// GigaChat3.5.jinja:227:8 {%- else -%}
+					w.WriteString("string")
+				}
+			} else if runtime.LlamaInStrs(ty, "number", "integer", "int", "float") {
+				// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
+				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
+				if runtime.LlamaIn(runtime.Str("const"), schema) {
+					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
+					schemaConst := runtime.LlamaAttr(schema, "const")
+					if runtime.IsString(schemaConst) {
+						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\""), schemaConst, runtime.Str("\"")))
+					} else if runtime.IsBoolean(schemaConst) {
+						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
+						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
+						if schemaConst.Truthy() {
+							w.WriteString("true")
+						} else {
+							w.WriteString("false")
+						}
+					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
+						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
+						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
+						runtime.LlamaWrite(w, runtime.FilterString(schemaConst))
+					} else {
+						// GigaChat3.5.jinja:240:9 {%- else -%}
+						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
+						if runtime.LlamaInStrs(ty, "integer", "int") {
+							w.WriteString("integer")
+						} else if runtime.EqStr(ty, "float") {
+							// GigaChat3.5.jinja:243:10 {%- elif ty == "float" -%}
+							w.WriteString("float")
+						} else {
+							// GigaChat3.5.jinja:245:10 {%- else -%}
+							w.WriteString("number")
+						}
+					}
+				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
+					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
+					runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(schema, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+				} else if runtime.LlamaInStrs(ty, "integer", "int") {
+					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
+					w.WriteString("integer")
+				} else if runtime.EqStr(ty, "float") {
+					// GigaChat3.5.jinja:253:8 {%- elif ty == "float" -%}
+					w.WriteString("float")
+				} else {
+					// GigaChat3.5.jinja:255:8 {%- else -%}
+					w.WriteString("number")
+				}
+			} else if runtime.EqStr(ty, "boolean") {
+				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
+				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
+				if runtime.LlamaIn(runtime.Str("const"), schema) && runtime.IsBoolean(runtime.LlamaAttr(schema, "const")) {
+					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
+					if runtime.LlamaAttr(schema, "const").Truthy() {
+						w.WriteString("true")
+					} else {
+						w.WriteString("false")
+					}
+				} else {
+					// GigaChat3.5.jinja:263:8 {%- else -%}
+					w.WriteString("boolean")
+				}
+			} else if runtime.EqStr(ty, "null") {
+				// GigaChat3.5.jinja:268:7 {%- elif ty == "null" -%}
+				w.WriteString("null")
+			} else if runtime.EqStr(ty, "array") {
+				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
+				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
+				if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("prefixItems"))) && !runtime.IsString(runtime.LlamaAttr(schema, "prefixItems")) {
+					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
+					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
+					for _, ps := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "prefixItems"))) {
+						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
+						runtime.CheckNamespace(nst)
+						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
+						runtime.SetAttr(nst, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nst, "bits"), runtime.NewList(w.Capture(func() {
+							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
+						}))))
+					}
+					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.FilterJoin(runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
+				} else if (runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("items"))) && !runtime.IsString(runtime.MethodGet(schema, runtime.Str("items")))) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("items"))) {
+					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
+					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
+					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
+					for _, ps := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "items"))) {
+						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
+						runtime.CheckNamespace(nst)
+						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
+						runtime.SetAttr(nst, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nst, "bits"), runtime.NewList(w.Capture(func() {
+							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
+						}))))
+					}
+					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.FilterJoin(runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
+				} else if runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("items"))) {
+					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
+					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
+					el = w.Capture(func() {
+						jsonSchemaToTypescript(runtime.LlamaItemStr(schema, "items"), indent, indentFactor, root, rns)
+					})
+					// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("("), el, runtime.Str(")[]")))
+				} else {
+					// GigaChat3.5.jinja:289:8 {%- else -%}
+					w.WriteString("Array<any>")
+				}
+			} else if runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("not"))) {
+				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
+				w.WriteString("unknown")
+			} else {
+				// GigaChat3.5.jinja:297:7 {%- else -%}
+				w.WriteString("any")
+			}
+		}
+	}
+	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	renderToolNamespace := func(namespaceName, tools runtime.Value) {
+		namespaceName = runtime.Param(namespaceName, "namespace_name")
+		tools = runtime.Param(tools, "tools")
+		var ns runtime.Value
+		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.LlamaConcat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			var nsTool runtime.Value
+			var mainBody runtime.Value
+			var params runtime.Value
+			var paramType runtime.Value
+			var returnParams runtime.Value
+			var returnType runtime.Value
+			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
+			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
+			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
+			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
+				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
+				for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(tool, "description"), runtime.Str("\n")))) {
+					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
+					if runtime.MethodStrip(line).Truthy() {
+						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+						runtime.CheckNamespace(nsTool)
+						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
+						runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
+					}
+				}
+			}
+			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
+			mainBody = runtime.Str("")
+			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
+			params = runtime.MethodGet(tool, runtime.Str("parameters"))
+			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
+			if params.Truthy() && runtime.MethodGet(params, runtime.Str("properties")).Truthy() {
+				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
+				paramType = w.Capture(func() {
+					jsonSchemaToTypescript(params, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
+				})
+				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
+				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
+			} else {
+				// GigaChat3.5.jinja:331:7 {%- else -%}
+				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
+				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = () => "))
+			}
+			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
+			returnParams = runtime.MethodGet(tool, runtime.Str("return_parameters"))
+			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
+			if returnParams.Truthy() && runtime.MethodGet(returnParams, runtime.Str("properties")).Truthy() {
+				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
+				returnType = w.Capture(func() {
+					jsonSchemaToTypescript(returnParams, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
+				})
+				// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
+				mainBody = runtime.LlamaConcat(mainBody, returnType)
+			} else {
+				// GigaChat3.5.jinja:340:7 {%- else -%}
+				// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
+				mainBody = runtime.LlamaConcat(mainBody, runtime.Str("any"))
+			}
+			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
+			mainBody = runtime.LlamaConcat(mainBody, runtime.Str(";\n"))
+			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+			runtime.CheckNamespace(nsTool)
+			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
+			runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
+			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
+			runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+		}
+		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
+		runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
+		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
+		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
+	}
+	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
+	var alignJsonOrderToSchema func(runtime.Value, runtime.Value)
+	alignJsonOrderToSchema = func(jsonObj, jsonSchema runtime.Value) {
+		jsonObj = runtime.Param(jsonObj, "json_obj")
+		jsonSchema = runtime.Param(jsonSchema, "json_schema")
+		var ns runtime.Value
+		var keySet runtime.Value
+		var properties runtime.Value
+		var nsNewObj runtime.Value
+		var itemSchema runtime.Value
+		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
+		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
+		if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("anyOf"))) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "anyOf"))) && runtime.Gt(runtime.FilterLength(runtime.LlamaAttr(jsonSchema, "anyOf")), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, runtime.LlamaItemInt(runtime.LlamaAttr(jsonSchema, "anyOf"), 0))
+			}))
+		} else if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("oneOf"))) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "oneOf"))) && runtime.Gt(runtime.FilterLength(runtime.LlamaAttr(jsonSchema, "oneOf")), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
+			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, runtime.LlamaItemInt(runtime.LlamaAttr(jsonSchema, "oneOf"), 0))
+			}))
+		} else if runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
+			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
+			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
+				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
+				runtime.SetAttr(ns, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			} else {
+				// GigaChat3.5.jinja:372:13 {%- else -%}
+				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
+				runtime.SetAttr(ns, "result", jsonObj)
+			}
+		} else if runtime.LlamaInStrs(runtime.MethodGet(jsonSchema, runtime.Str("type")), "object", "dict") {
+			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
+			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
+			if runtime.IsMapping(jsonObj) {
+				keySet = runtime.CallMethod(jsonObj, "keys", nil, nil)
+			} else {
+				keySet = runtime.NewList()
+			}
+			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
+			properties = runtime.MethodGetDefault(jsonSchema, runtime.Str("properties"), runtime.DictOf())
+			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
+			keys, values := runtime.DictItems(properties)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				propSchema := values[i]
+				var item runtime.Value
+				var alignedItem runtime.Value
+				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
+				if runtime.LlamaIn(key, keySet) {
+					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
+					item = runtime.LlamaItem(jsonObj, key)
+					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
+					if runtime.IsMapping(item) || runtime.EqStr(runtime.MethodGet(propSchema, runtime.Str("type")), "array") {
+						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
+						alignedItem = w.Capture(func() {
+							alignJsonOrderToSchema(item, propSchema)
+						})
+					} else if runtime.IsString(item) || runtime.IsBoolean(item) {
+						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
+						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
+						alignedItem = runtime.FilterTojson(item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+					} else {
+						// GigaChat3.5.jinja:387:21 {%- else -%}
+						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
+						alignedItem = item
+					}
+					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
+					runtime.SetAttr(ns, "kv_list", runtime.LlamaAdd(runtime.LlamaAttr(ns, "kv_list"), runtime.NewList(runtime.NewTuple(key, alignedItem))))
+				}
+			}
+			w.WriteString("{")
+			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
+			nsNewObj = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.NewList())})
+			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "kv_list"))) {
+				vals := runtime.Unpack(item, 2)
+				key := vals[0]
+				val := vals[1]
+				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
+				runtime.CheckNamespace(nsNewObj)
+				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
+				runtime.SetAttr(nsNewObj, "result", runtime.LlamaAdd(runtime.LlamaAttr(nsNewObj, "result"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), key, runtime.Str("\": "), val))))
+			}
+			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
+			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsNewObj, "result"), []runtime.Value{runtime.Str(", ")}, nil))
+			w.WriteString("}")
+		} else if runtime.EqStr(runtime.MethodGet(jsonSchema, runtime.Str("type")), "array") {
+			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
+			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
+			if runtime.IsIterable(jsonObj) && !runtime.IsString(jsonObj) {
+				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
+				itemSchema = runtime.MethodGetDefault(jsonSchema, runtime.Str("items"), runtime.DictOf())
+				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
+				runtime.SetAttr(ns, "result", runtime.NewList())
+				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(jsonObj)) {
+					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
+					runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.NewList(w.Capture(func() {
+						alignJsonOrderToSchema(item, itemSchema)
+					}))))
+				}
+				w.WriteString("[")
+				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
+				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "result"), []runtime.Value{runtime.Str(", ")}, nil))
+				w.WriteString("]")
+			} else {
+				// GigaChat3.5.jinja:412:13 {%- else -%}
+				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
+				if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
+					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
+					runtime.LlamaWrite(w, runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				} else {
+					// GigaChat3.5.jinja:415:17 {%- else -%}
+					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
+					runtime.LlamaWrite(w, jsonObj)
+				}
+			}
+		} else {
+			// GigaChat3.5.jinja:420:9 {%- else -%}
+			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
+			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
+				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
+				runtime.LlamaWrite(w, runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			} else {
+				// GigaChat3.5.jinja:423:13 {%- else -%}
+				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
+				runtime.LlamaWrite(w, jsonObj)
+			}
+		}
+	}
+	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
+	renderExamples := func(functions runtime.Value) {
+		functions = runtime.Param(functions, "functions")
+		var nsPrompt runtime.Value
+		var indent runtime.Value
+		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
+		nsPrompt = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prompt", runtime.Str("\n\n"))})
+		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
+		indent = runtime.Str("  ")
+		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
+		if runtime.Gt(runtime.FilterLength(functions), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil))), runtime.Int(0)) {
+			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
+			runtime.CheckNamespace(nsPrompt)
+			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
+			runtime.SetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("//Examples:")))
+			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
+			for _, function := range runtime.Iterate(w, runtime.LlamaIterable(functions)) {
+				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
+				functionFewShotExamples := runtime.LlamaAttr(function, "few_shot_examples")
+				if runtime.IsDefined(functionFewShotExamples) {
+					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
+					for _, example := range runtime.Iterate(w, runtime.LlamaIterable(functionFewShotExamples)) {
+						var params runtime.Value
+						var call runtime.Value
+						// GigaChat3.5.jinja:439:21 {%- if (
+						functionParameters := runtime.LlamaAttr(function, "parameters")
+						if runtime.IsDefined(functionParameters) && runtime.IsDefined(runtime.LlamaAttr(functionParameters, "properties")) {
+							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
+							params = w.Capture(func() {
+								alignJsonOrderToSchema(runtime.LlamaItemStr(example, "params"), runtime.LlamaItemStr(function, "parameters"))
+							})
+						} else {
+							// GigaChat3.5.jinja:443:25 {%- else -%}
+							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
+							params = runtime.FilterTojson(runtime.LlamaItemStr(example, "params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+						}
+						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
+						call = runtime.LlamaConcat(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(function, "name"), runtime.Str("\", \"arguments\": "), params, runtime.Str("}"))
+						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
+						runtime.CheckNamespace(nsPrompt)
+						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
+						runtime.SetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("\n//"), indent), runtime.FilterTojson(runtime.LlamaAttr(example, "request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.LlamaConcat(runtime.Str(" -> "), call)))
+					}
+				}
+			}
+		}
+		// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
+		runtime.LlamaWrite(w, runtime.LlamaAttr(nsPrompt, "prompt"))
+	}
+	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
+	prepareDevsystem := func(devsystem, addTokens runtime.Value) {
+		devsystem = runtime.Param(devsystem, "devsystem")
+		addTokens = runtime.Param(addTokens, "add_tokens")
+		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
+		if runtime.LlamaNotIn(runtime.LlamaAttr(addTokens, "role_sep"), devsystem) || runtime.LlamaNotIn(runtime.LlamaAttr(addTokens, "message_sep"), devsystem) {
+			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
+			devsystem = runtime.FilterReplace(runtime.FilterReplace(devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
+		}
+		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
+		runtime.LlamaWrite(w, devsystem)
+	}
+	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
+	renderRoleMessage := func(message, role, addMessageSepToken runtime.Value) {
+		message = runtime.Param(message, "message")
+		if role.IsMissing() {
+			role = runtime.None()
+		}
+		if addMessageSepToken.IsMissing() {
+			addMessageSepToken = runtime.Bool(true)
+		}
+		var messageContent runtime.Value
+		var nsEmbedResult runtime.Value
+		var messageFinalContent runtime.Value
+		// GigaChat3.5.jinja:473:5 {%- if not role -%}
+		if !role.Truthy() {
+			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
+			role = runtime.LlamaItemStr(message, "role")
+		}
+		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
+		messageContent2 := runtime.LlamaItemStr(message, "content")
+		if !runtime.IsNone(messageContent2) {
+			messageContent = messageContent2
+		} else {
+			messageContent = runtime.Str("")
+		}
+		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
+		if !runtime.IsString(messageContent) {
+			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
+			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+		}
+		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
+		if runtime.MethodGetDefault(message, runtime.Str("embed_files"), runtime.NewList()).Truthy() {
+			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
+			nsEmbedResult = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
+			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
+			items := runtime.IterateReversed(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "embed_files")))
+			for i := range items {
+				f := items[len(items)-1-i]
+				var tokenized runtime.Value
+				var placeholder runtime.Value
+				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
+				tokenized = runtime.LlamaConcat(runtime.LlamaAttr(addTokens, "file_start"), runtime.FilterTojson(runtime.NewDictCall(in, nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(runtime.LlamaAttr(f, "id"))), runtime.KW("name", runtime.FilterString(runtime.LlamaAttr(f, "name"))), runtime.KW("type", runtime.FilterString(runtime.LlamaAttr(f, "type")))}), nil, nil), runtime.IfElse(!runtime.EqStr(runtime.LlamaAttr(f, "type"), "doc"), func() runtime.Value {
+					return runtime.LlamaItem(addTokens, runtime.LlamaAttr(f, "type"))
+				}, func() runtime.Value {
+					return runtime.FilterDefault(runtime.LlamaAttr(f, "content"), []runtime.Value{runtime.Str("")}, nil)
+				}), runtime.LlamaAttr(addTokens, "file_end"))
+				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
+				if runtime.MethodGetDefault(message, runtime.Str("file_placeholders"), runtime.Bool(false)).Truthy() {
+					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
+					placeholder = runtime.LlamaConcat(runtime.Str("<file_placeholder_"), runtime.LlamaAttr(f, "id"), runtime.Str(">"))
+					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
+					runtime.CheckNamespace(nsEmbedResult)
+					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
+					runtime.SetAttr(nsEmbedResult, "result_text", runtime.FilterReplace(runtime.LlamaAttr(nsEmbedResult, "result_text"), []runtime.Value{placeholder, tokenized}, nil))
+				} else {
+					// GigaChat3.5.jinja:494:21 {%- else -%}
+					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
+					runtime.CheckNamespace(nsEmbedResult)
+					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
+					runtime.SetAttr(nsEmbedResult, "result_text", runtime.LlamaAdd(tokenized, runtime.LlamaAttr(nsEmbedResult, "result_text")))
+				}
+			}
+			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
+			messageFinalContent = runtime.LlamaAttr(nsEmbedResult, "result_text")
+		} else {
+			// GigaChat3.5.jinja:500:9 {%- else -%}
+			// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
+			messageFinalContent = messageContent
+		}
+		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(role, runtime.IfElse(role.Truthy(), func() runtime.Value {
+			return runtime.LlamaAttr(addTokens, "role_sep")
+		}, func() runtime.Value {
+			return runtime.Str("")
+		})), messageFinalContent), runtime.IfElse(addMessageSepToken.Truthy(), func() runtime.Value {
+			return runtime.LlamaAttr(addTokens, "message_sep")
+		}, func() runtime.Value {
+			return runtime.Str("")
+		})))
+	}
+	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
+	renderFunctionDescriptions := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
+		var functionIds runtime.Value
+		var nsCurrentTools runtime.Value
+		var content runtime.Value
+		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
+		if runtime.LlamaNotIn(runtime.Str("function_descriptions"), message) {
+			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("no 'function_descriptions' field provided for function description role!!!")))
+		}
+		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
+		functionIds = runtime.LlamaItemStr(message, "function_descriptions")
+		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
+		nsCurrentTools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tools", runtime.NewList())})
+		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(FUNCTIONDESCRIPTIONS)) {
+			var toolId runtime.Value
+			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
+			tool2Id := runtime.LlamaAttr(tool, "id")
+			if runtime.IsDefined(tool2Id) {
+				toolId = tool2Id
+			} else {
+				toolId = runtime.LlamaAttr(tool, "name")
+			}
+			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
+			if runtime.LlamaIn(toolId, functionIds) || runtime.LlamaIn(runtime.LlamaAttr(tool, "name"), functionIds) {
+				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
+				runtime.CheckNamespace(nsCurrentTools)
+				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
+				runtime.SetAttr(nsCurrentTools, "tools", runtime.LlamaAdd(runtime.LlamaAttr(nsCurrentTools, "tools"), runtime.NewList(tool)))
+			}
+		}
+		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
+		content = runtime.LlamaAdd(w.Capture(func() {
+			renderToolNamespace(runtime.Str("functions"), runtime.LlamaAttr(nsCurrentTools, "tools"))
+		}), w.Capture(func() {
+			renderExamples(runtime.LlamaAttr(nsCurrentTools, "tools"))
+		}))
+		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), content), runtime.Missing(), runtime.Missing())
+		}))
+	}
+	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
+	renderGcmlParameter := func(name, value runtime.Value) {
+		name = runtime.Param(name, "name")
+		value = runtime.Param(value, "value")
+		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
+		if runtime.IsString(value) {
+			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"true\">"), value, runtime.Str("</｜GCML｜parameter>")))
+		} else {
+			// GigaChat3.5.jinja:535:9 {%- else -%}
+			// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), runtime.Str("</｜GCML｜parameter>")))
+		}
+	}
+	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
+	renderGcmlInvoke := func(call runtime.Value) {
+		call = runtime.Param(call, "call")
+		var inner runtime.Value
+		var args runtime.Value
+		var nsParams runtime.Value
+		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
+		inner = call
+		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
+		innerFunction := runtime.LlamaAttr(inner, "function")
+		if innerFunction.Truthy() {
+			// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
+			inner = innerFunction
+		}
+		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
+		args = runtime.MethodGetDefault(inner, runtime.Str("arguments"), runtime.DictOf())
+		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
+		if runtime.IsString(args) {
+			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+		}
+		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<｜GCML｜invoke name=\""), runtime.LlamaItemStr(inner, "name"), runtime.Str("\">\n")))
+		// GigaChat3.5.jinja:553:5 {%- if args -%}
+		if args.Truthy() {
+			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
+			nsParams = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
+			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
+			keys, values := runtime.DictItems(args)
+			for i := range w.Count(len(keys)) {
+				k := keys[i]
+				v := values[i]
+				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
+				runtime.CheckNamespace(nsParams)
+				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
+				runtime.SetAttr(nsParams, "lines", runtime.LlamaAdd(runtime.LlamaAttr(nsParams, "lines"), runtime.NewList(w.Capture(func() {
+					renderGcmlParameter(k, v)
+				}))))
+			}
+			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
+			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsParams, "lines"), []runtime.Value{runtime.Str("\n")}, nil))
+			w.WriteString("\n")
+		}
+		w.WriteString("</｜GCML｜invoke>")
+	}
+	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
+	renderGcmlToolCalls := func(calls runtime.Value) {
+		calls = runtime.Param(calls, "calls")
+		var nsInv runtime.Value
+		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
+		nsInv = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
+		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
+		for _, call := range runtime.Iterate(w, runtime.LlamaIterable(calls)) {
+			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
+			runtime.CheckNamespace(nsInv)
+			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
+			runtime.SetAttr(nsInv, "blocks", runtime.LlamaAdd(runtime.LlamaAttr(nsInv, "blocks"), runtime.NewList(w.Capture(func() {
+				renderGcmlInvoke(call)
+			}))))
+		}
+		w.WriteString("<｜GCML｜tool_calls>\n")
+		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
+		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsInv, "blocks"), []runtime.Value{runtime.Str("\n")}, nil))
+		w.WriteString("\n</｜GCML｜tool_calls>")
+	}
+	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
+	renderFunctionResponse := func(name, item runtime.Value) {
+		name = runtime.Param(name, "name")
+		item = runtime.Param(item, "item")
+		var nsStrip runtime.Value
+		var nsBody runtime.Value
+		var body runtime.Value
+		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
+		if runtime.IsMapping(item) {
+			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
+			nsStrip = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
+			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
+			keys, values := runtime.DictItems(item)
+			for i := range w.Count(len(keys)) {
+				k := keys[i]
+				v := values[i]
+				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
+				if !runtime.EqStr(k, "id") {
+					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
+					runtime.CheckNamespace(nsStrip)
+					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
+					runtime.SetAttr(nsStrip, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(nsStrip, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
+				}
+			}
+			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
+			nsBody = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(nsStrip, "pairs"))) {
+				vals := runtime.Unpack(item, 2)
+				k := vals[0]
+				v := vals[1]
+				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
+				runtime.CheckNamespace(nsBody)
+				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
+				runtime.SetAttr(nsBody, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsBody, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), k, runtime.Str("\": "), runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
+			}
+			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
+			body = runtime.LlamaConcat(runtime.Str("{"), runtime.FilterJoin(runtime.LlamaAttr(nsBody, "parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
+		} else if runtime.IsString(item) {
+			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
+			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
+			body = item
+		} else {
+			// GigaChat3.5.jinja:597:9 {%- else -%}
+			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
+			body = runtime.FilterTojson(item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+		}
+		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<function_response name=\""), name, runtime.Str("\">"), body, runtime.Str("</function_response>")))
+	}
+	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
+	renderFunctionResponses := func(content, names runtime.Value) {
+		content = runtime.Param(content, "content")
+		names = runtime.Param(names, "names")
+		var items runtime.Value
+		var nsResp runtime.Value
+		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
+		if (runtime.IsIterable(content) && !runtime.IsString(content)) && !runtime.IsMapping(content) {
+			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
+			items = content
+		} else if runtime.IsNone(content) {
+			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
+			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
+			items = runtime.NewList()
+		} else {
+			// GigaChat3.5.jinja:609:9 {%- else -%}
+			// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
+			items = runtime.NewList(content)
+		}
+		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
+		if runtime.Ne(runtime.FilterLength(items), runtime.FilterLength(names)) {
+			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaConcat(runtime.Str("FR items count "), runtime.FilterLength(items), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names))))
+		}
+		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
+		nsResp = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
+		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
+		for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.FilterLength(items)))) {
+			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
+			runtime.CheckNamespace(nsResp)
+			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
+			runtime.SetAttr(nsResp, "blocks", runtime.LlamaAdd(runtime.LlamaAttr(nsResp, "blocks"), runtime.NewList(w.Capture(func() {
+				renderFunctionResponse(runtime.LlamaItem(names, idx), runtime.LlamaItem(items, idx))
+			}))))
+		}
+		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
+		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsResp, "blocks"), []runtime.Value{runtime.Str("\n")}, nil))
+	}
+	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
+	DEVSYSTEM = runtime.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
+	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
+	addTokens = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("file_start", runtime.Str("<|file|>")), runtime.KW("file_end", runtime.Str("<|/file|>")), runtime.KW("image", runtime.Str("[image_token]")), runtime.KW("audio", runtime.Str("[audio_token]")), runtime.KW("video", runtime.Str("[video_image_token]")), runtime.KW("video_audio", runtime.Str("[video_audio_token]"))})
+	// GigaChat3.5.jinja:718:1 {%- if tools -%}
+	if tools.Truthy() {
+		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("functions", runtime.NewList()), runtime.KW("function_names", runtime.NewList())})
+		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
+		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
+			if runtime.LlamaIn(runtime.Str("function"), item) {
+				item = runtime.LlamaItemStr(item, "function")
+			}
+			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
+			runtime.SetAttr(ns, "functions", runtime.LlamaAdd(runtime.LlamaAttr(ns, "functions"), runtime.NewList(item)))
+			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
+			runtime.SetAttr(ns, "function_names", runtime.LlamaAdd(runtime.LlamaAttr(ns, "function_names"), runtime.NewList(runtime.LlamaAttr(item, "name"))))
+		}
+		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
+		FUNCTIONDESCRIPTIONS = runtime.LlamaAttr(ns, "functions")
+		// GigaChat3.5.jinja:729:5 {%- set FUNCTION_NAMES = ns.function_names -%}
+		FUNCTIONNAMES = runtime.LlamaAttr(ns, "function_names")
+	} else {
+		// GigaChat3.5.jinja:730:5 {%- else -%}
+		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
+		FUNCTIONDESCRIPTIONS = runtime.NewList()
+		// GigaChat3.5.jinja:732:5 {%- set FUNCTION_NAMES = [] -%}
+		FUNCTIONNAMES = runtime.NewList()
+	}
+	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
+	if !runtime.IsDefined(reasoning) {
+		// GigaChat3.5.jinja:740:5 {%- set reasoning = False -%}
+		reasoning = runtime.Bool(false)
+	}
+	// GigaChat3.5.jinja:743:1 {%- if use_devsystem is not defined -%}
+	if !runtime.IsDefined(useDevsystem) {
+		// GigaChat3.5.jinja:744:5 {%- set use_devsystem = True -%}
+		useDevsystem = runtime.Bool(true)
+	}
+	// GigaChat3.5.jinja:747:1 {%- if use_suggester is not defined -%}
+	if !runtime.IsDefined(useSuggester) {
+		// GigaChat3.5.jinja:748:5 {%- set use_suggester = True -%}
+		useSuggester = runtime.Bool(true)
+	}
+	// GigaChat3.5.jinja:751:1 {%- if use_system is not defined -%}
+	if !runtime.IsDefined(useSystem) {
+		// GigaChat3.5.jinja:752:5 {%- set use_system = True -%}
+		useSystem = runtime.Bool(true)
+	}
+	// GigaChat3.5.jinja:761:1 {%- if drop_history_thinking is not defined -%}
+	if !runtime.IsDefined(dropHistoryThinking) {
+		// GigaChat3.5.jinja:762:5 {%- set drop_history_thinking = True -%}
+		dropHistoryThinking = runtime.Bool(true)
+	}
+	// GigaChat3.5.jinja:766:1 {%- set ns_history = namespace(last_user_idx=-1) -%}
+	nsHistoryLastUserIdx := runtime.Int(-1)
+	// GigaChat3.5.jinja:767:1 {%- for m in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		m := items[i]
+		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(m, "role"), "user") {
+			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
+			nsHistoryLastUserIdx = runtime.Int(int64(i))
+		}
+	}
+	// GigaChat3.5.jinja:776:1 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
+	// GigaChat3.5.jinja:777:1 {%-set ns_role_presence = namespace(
+	nsRolePresenceHasAvailableFunctions := false
+	nsRolePresenceHasFunctionDescriptions := false
+	nsRolePresenceHasDevsystem := false
+	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "available functions") {
+			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
+			nsRolePresenceHasAvailableFunctions = true
+		}
+		// GigaChat3.5.jinja:787:5 {%- if message["role"] == "function descriptions" -%}
+		if runtime.EqStr(messageRole, "function descriptions") {
+			// GigaChat3.5.jinja:788:9 {%- set ns_role_presence.has_function_descriptions = True -%}
+			nsRolePresenceHasFunctionDescriptions = true
+		}
+		// GigaChat3.5.jinja:791:5 {%- if message["role"] in  ["developer system", "developer_system"] -%}
+		if runtime.LlamaInStrs(messageRole, "developer system", "developer_system") {
+			// GigaChat3.5.jinja:792:9 {%- set ns_role_presence.has_devsystem = True -%}
+			nsRolePresenceHasDevsystem = true
+		}
+	}
+	// GigaChat3.5.jinja:799:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
+	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
+		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
+		if runtime.IsDefined(defaultDevsystem) {
+			devsystemContent = w.Capture(func() {
+				prepareDevsystem(defaultDevsystem, addTokens)
+			})
+		} else {
+			devsystemContent = w.Capture(func() {
+				prepareDevsystem(DEVSYSTEM, addTokens)
+			})
+		}
+		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
+		}))
+	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
+		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
+		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
+		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
+		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
+		devsystemContent = w.Capture(func() {
+			prepareDevsystem(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), addTokens)
+		})
+		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
+		}))
+		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.LlamaItemInt(messages, 0), runtime.Missing(), runtime.Missing())
+		}))
+		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else if useSystem.Truthy() {
+		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
+		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("system"), runtime.Str("content"), runtime.Str("")), runtime.Missing(), runtime.Missing())
+		}))
+	}
+	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
+	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
+		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderFunctionDescriptions(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("function_descriptions"), FUNCTIONNAMES))
+		}))
+	}
+	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
+	nsStateSkipRemaining := runtime.Int(0)
+	nsStatePreviousToolNames := runtime.NewList()
+	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
+	var loop runtime.Loop
+	for loop.Start(w, runtime.LlamaIterable(messages), nil); loop.Next(); {
+		message := loop.Item()
+		var frBody runtime.Value
+		var nextIsFr runtime.Value
+		var name runtime.Value
+		var gcmlBlock runtime.Value
+		var compositeContent runtime.Value
+		var lastEffectiveIdx runtime.Value
+		addGenerationPrompt := addGenerationPromptInput
+		var isFinalAssistant runtime.Value
+		eosToken := eosTokenInput
+		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
+		if runtime.Gt(nsStateSkipRemaining, runtime.Int(0)) {
+			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
+			nsStateSkipRemaining = runtime.Sub(nsStateSkipRemaining, runtime.Int(1))
+		} else if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
+			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
+			// GigaChat3.5.jinja:862:9 {{- raise_exception(
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "available functions") {
+			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
+			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
+			if useSuggester.Truthy() {
+				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderRoleMessage(message, runtime.Missing(), runtime.Missing())
+				}))
+			}
+		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "function descriptions") {
+			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
+			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderFunctionDescriptions(message)
+			}))
+		} else if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "function call", "reasoning function call") {
+			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
+			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaConcat(runtime.Str("v4.2: encountered orphan '"), runtime.LlamaItemStr(message, "role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+		} else if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "function result", "function results", "tool", "function") {
+			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
+			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
+			if !nsStatePreviousToolNames.Truthy() {
+				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+			}
+			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
+			frBody = w.Capture(func() {
+				renderFunctionResponses(runtime.LlamaItemStr(message, "content"), nsStatePreviousToolNames)
+			})
+			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
+			}))
+			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
+			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
+				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
+				nextIsFr = runtime.And(runtime.Bool(!loop.Last().Truthy()), func() runtime.Value {
+					return runtime.Bool(runtime.LlamaInStrs(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
+				})
+				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
+				if !nextIsFr.Truthy() {
+					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
+					if runtime.IsDefined(runtime.LlamaAttr(message, "functions")) && runtime.LlamaAttr(message, "functions").Truthy() {
+						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.LlamaAttr(message, "functions")), runtime.Missing(), runtime.Missing())
+						}))
+					} else {
+						// GigaChat3.5.jinja:912:21 {%- else -%}
+						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
+								return runtime.NewList()
+							})), runtime.Missing(), runtime.Missing())
+						}))
+					}
+				}
+			}
+		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
+			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, runtime.Str("user"), runtime.Missing())
+			}))
+			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
+			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
+			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
+				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
+				if runtime.IsDefined(runtime.LlamaAttr(message, "functions")) && runtime.LlamaAttr(message, "functions").Truthy() {
+					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.LlamaAttr(message, "functions")), runtime.Missing(), runtime.Missing())
+					}))
+				} else {
+					// GigaChat3.5.jinja:928:17 {%- else -%}
+					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
+							return runtime.NewList()
+						})), runtime.Missing(), runtime.Missing())
+					}))
+				}
+			}
+		} else if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "tool", "function") {
+			// GigaChat3.5.jinja:940:9 {%- elif message['role'] in ['tool', 'function'] -%}
+			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
+			nsLaTrItems := runtime.NewList()
+			nsLaTrNames := runtime.NewList()
+			nsLaTrSkip := runtime.Int(0)
+			nsLaTrStopped := false
+			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
+			nsLaTrItems = runtime.LlamaAdd(nsLaTrItems, runtime.NewList(runtime.LlamaItemStr(message, "content")))
+			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
+			messageName := runtime.LlamaAttr(message, "name")
+			if runtime.IsDefined(messageName) {
+				name = messageName
+			} else {
+				if nsStatePreviousToolNames.Truthy() {
+					name = runtime.LlamaItemInt(nsStatePreviousToolNames, 0)
+				} else {
+					name = runtime.Str("")
+				}
+			}
+			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
+			nsLaTrNames = runtime.LlamaAdd(nsLaTrNames, runtime.NewList(name))
+			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
+			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.FilterLength(messages)))) {
+				var nm runtime.Value
+				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
+				if !nsLaTrStopped {
+					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
+					if runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "role"), "tool", "function") {
+						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
+						nsLaTrItems = runtime.LlamaAdd(nsLaTrItems, runtime.NewList(runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "content")))
+						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
+						if runtime.IsDefined(runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name")) {
+							nm = runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name")
+						} else {
+							if runtime.Gt(runtime.FilterLength(nsStatePreviousToolNames), runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1))) {
+								nm = runtime.LlamaItem(nsStatePreviousToolNames, runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1)))
+							} else {
+								nm = runtime.Str("")
+							}
+						}
+						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
+						nsLaTrNames = runtime.LlamaAdd(nsLaTrNames, runtime.NewList(nm))
+						// GigaChat3.5.jinja:952:21 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
+						nsLaTrSkip = runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1))
+					} else {
+						// GigaChat3.5.jinja:953:21 {%- else -%}
+						// GigaChat3.5.jinja:954:21 {%- set ns_la_tr.stopped = True -%}
+						nsLaTrStopped = true
+					}
+				}
+			}
+			// GigaChat3.5.jinja:958:9 {%- set ns_state.skip_remaining = ns_la_tr.skip -%}
+			nsStateSkipRemaining = nsLaTrSkip
+			// GigaChat3.5.jinja:962:9 {%- set ns_parsed = namespace(items=[]) -%}
+			nsParsedItems := runtime.NewList()
+			// GigaChat3.5.jinja:963:9 {%- for it in ns_la_tr.items -%}
+			for _, it := range runtime.Iterate(w, runtime.LlamaIterable(nsLaTrItems)) {
+				// GigaChat3.5.jinja:964:13 {%- if it is string -%}
+				if runtime.IsString(it) {
+					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
+					nsParsedItems = runtime.LlamaAdd(nsParsedItems, runtime.NewList(it))
+				} else {
+					// GigaChat3.5.jinja:968:17 {%- else -%}
+					// GigaChat3.5.jinja:969:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
+					nsParsedItems = runtime.LlamaAdd(nsParsedItems, runtime.NewList(it))
+				}
+			}
+			// GigaChat3.5.jinja:972:9 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
+			frBody = w.Capture(func() {
+				renderFunctionResponses(nsParsedItems, nsLaTrNames)
+			})
+			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
+			}))
+		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
+			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
+			nsThinkText := runtime.Str("")
+			nsThinkPresent := false
+			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if runtime.IsDefined(messageReasoningContent) && !runtime.IsNone(messageReasoningContent) {
+				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
+				if dropHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), nsHistoryLastUserIdx) {
+				} else {
+					// GigaChat3.5.jinja:1000:17 {%- else -%}
+					// GigaChat3.5.jinja:1001:17 {%- set ns_think.text = message.reasoning_content -%}
+					nsThinkText = messageReasoningContent
+					// GigaChat3.5.jinja:1002:17 {%- set ns_think.present = True -%}
+					nsThinkPresent = true
+				}
+			}
+			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
+			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.IsString(nsThinkText) {
+				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
+				nsThinkText = runtime.FilterTojson(nsThinkText, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			}
+			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
+			nsInlineToolCalls := runtime.NewList()
+			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
+			if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && runtime.LlamaAttr(message, "tool_calls").Truthy() {
+				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
+				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
+					nsInlineToolCalls = runtime.LlamaAdd(nsInlineToolCalls, runtime.NewList(tc))
+				}
+			} else if runtime.IsDefined(runtime.LlamaAttr(message, "function_call")) && runtime.LlamaAttr(message, "function_call").Truthy() {
+				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
+				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
+				nsInlineToolCalls = runtime.LlamaAdd(nsInlineToolCalls, runtime.NewList(runtime.LlamaAttr(message, "function_call")))
+			}
+			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
+			nsLaToolCalls := runtime.NewList()
+			nsLaSkipCount := runtime.Int(0)
+			nsLaStopped := false
+			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
+			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.FilterLength(messages)))) {
+				var fcContent runtime.Value
+				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
+				if !nsLaStopped {
+					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
+					if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "role"), "function call") {
+						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
+						fcContent = runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "content")
+						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
+						if runtime.IsMapping(fcContent) {
+							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
+							nsLaToolCalls = runtime.LlamaAdd(nsLaToolCalls, runtime.NewList(fcContent))
+						} else if runtime.IsIterable(fcContent) && !runtime.IsString(fcContent) {
+							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
+							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
+							for _, c := range runtime.Iterate(w, runtime.LlamaIterable(fcContent)) {
+								// GigaChat3.5.jinja:1029:29 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
+								nsLaToolCalls = runtime.LlamaAdd(nsLaToolCalls, runtime.NewList(c))
+							}
+						}
+						// GigaChat3.5.jinja:1032:21 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
+						nsLaSkipCount = runtime.LlamaAdd(nsLaSkipCount, runtime.Int(1))
+					} else {
+						// GigaChat3.5.jinja:1033:21 {%- else -%}
+						// GigaChat3.5.jinja:1034:21 {%- set ns_la.stopped = True -%}
+						nsLaStopped = true
+					}
+				}
+			}
+			// GigaChat3.5.jinja:1039:9 {%- set ns_combined = namespace(calls=[]) -%}
+			nsCombinedCalls := runtime.NewList()
+			// GigaChat3.5.jinja:1040:9 {%- for tc in ns_inline.tool_calls -%}
+			for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(nsInlineToolCalls)) {
+				// GigaChat3.5.jinja:1041:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
+				nsCombinedCalls = runtime.LlamaAdd(nsCombinedCalls, runtime.NewList(tc))
+			}
+			// GigaChat3.5.jinja:1043:9 {%- for tc in ns_la.tool_calls -%}
+			for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(nsLaToolCalls)) {
+				// GigaChat3.5.jinja:1044:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
+				nsCombinedCalls = runtime.LlamaAdd(nsCombinedCalls, runtime.NewList(tc))
+			}
+			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
+			nsStateSkipRemaining = nsLaSkipCount
+			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
+			nsTextValue := runtime.IfElse(!runtime.IsNone(runtime.LlamaAttr(message, "content")), func() runtime.Value {
+				return runtime.LlamaAttr(message, "content")
+			}, func() runtime.Value {
+				return runtime.Str("")
+			})
+			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
+			if !runtime.IsString(nsTextValue) {
+				// GigaChat3.5.jinja:1052:13 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
+				nsTextValue = runtime.FilterTojson(nsTextValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			}
+			// GigaChat3.5.jinja:1056:9 {%- set ns_parts = namespace(blocks=[]) -%}
+			nsPartsBlocks := runtime.NewList()
+			// GigaChat3.5.jinja:1057:9 {%- if ns_think.present -%}
+			if nsThinkPresent {
+				// GigaChat3.5.jinja:1058:13 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
+				nsPartsBlocks = runtime.LlamaAdd(nsPartsBlocks, runtime.NewList(runtime.LlamaConcat(runtime.Str("<think>"), nsThinkText, runtime.Str("</think>"))))
+			}
+			// GigaChat3.5.jinja:1060:9 {%- if ns_text.value -%}
+			if nsTextValue.Truthy() {
+				// GigaChat3.5.jinja:1061:13 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
+				nsPartsBlocks = runtime.LlamaAdd(nsPartsBlocks, runtime.NewList(nsTextValue))
+			}
+			// GigaChat3.5.jinja:1063:9 {%- if ns_combined.calls -%}
+			if nsCombinedCalls.Truthy() {
+				// GigaChat3.5.jinja:1064:13 {%- set gcml_block = render_gcml_tool_calls(ns_combined.calls) -%}
+				gcmlBlock = w.Capture(func() {
+					renderGcmlToolCalls(nsCombinedCalls)
+				})
+				// GigaChat3.5.jinja:1065:13 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
+				nsPartsBlocks = runtime.LlamaAdd(nsPartsBlocks, runtime.NewList(gcmlBlock))
+				// GigaChat3.5.jinja:1068:13 {%- set ns_names_update = namespace(items=[]) -%}
+				nsNamesUpdateItems := runtime.NewList()
+				// GigaChat3.5.jinja:1069:13 {%- for c in ns_combined.calls -%}
+				for _, c := range runtime.Iterate(w, runtime.LlamaIterable(nsCombinedCalls)) {
+					var inner runtime.Value
+					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
+					cFunction := runtime.LlamaAttr(c, "function")
+					if runtime.IsDefined(cFunction) {
+						inner = cFunction
+					} else {
+						inner = c
+					}
+					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
+					nsNamesUpdateItems = runtime.LlamaAdd(nsNamesUpdateItems, runtime.NewList(runtime.LlamaItemStr(inner, "name")))
+				}
+				// GigaChat3.5.jinja:1073:13 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
+				nsStatePreviousToolNames = nsNamesUpdateItems
+			}
+			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
+			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
+				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+			}
+			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
+			compositeContent = runtime.FilterJoin(nsPartsBlocks, []runtime.Value{runtime.Str("\n\n")}, nil)
+			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
+			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
+			lastEffectiveIdx = runtime.LlamaAdd(loop.Index0(), nsLaSkipCount)
+			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
+			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+				return runtime.Bool(!addGenerationPrompt.Truthy())
+			})
+			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), compositeContent), runtime.Missing(), runtime.Bool(false))
+			}))
+			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
+			if isFinalAssistant.Truthy() {
+				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
+				runtime.LlamaWrite(w, eosToken)
+			} else {
+				// GigaChat3.5.jinja:1111:13 {%- else -%}
+				// GigaChat3.5.jinja:1112:13 {{- add_tokens.message_sep -}}
+				runtime.LlamaWrite(w, runtime.LlamaAttr(addTokens, "message_sep"))
+			}
+		} else {
+			// GigaChat3.5.jinja:1117:9 {%- else -%}
+			// GigaChat3.5.jinja:1118:9 {{- render_role_message(message) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, runtime.Missing(), runtime.Missing())
+			}))
+		}
+		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
+			if reasoning.Truthy() {
+				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("assistant"), runtime.LlamaAttr(addTokens, "role_sep")), runtime.Str("<think>")))
+			} else {
+				// GigaChat3.5.jinja:1134:13 {%- else -%}
+				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("assistant"), runtime.LlamaAttr(addTokens, "role_sep")))
+			}
+		}
+	}
+}
+
 // spansGigaChat35 is the position table of GigaChat3.5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigaChat35 = []runtime.Span{
-	{From: 65, To: 680, Line: 3, Col: 1, Construct: "macro"},
-	{From: 97, To: 104, Line: 4, Col: 2, Construct: "if"},
-	{From: 99, To: 99, Line: 5, Col: 3, Construct: "set"},
-	{From: 103, To: 103, Line: 7, Col: 3, Construct: "set"},
-	{From: 106, To: 113, Line: 9, Col: 2, Construct: "if"},
-	{From: 108, To: 108, Line: 10, Col: 3, Construct: "set"},
-	{From: 112, To: 112, Line: 12, Col: 3, Construct: "set"},
-	{From: 115, To: 115, Line: 15, Col: 2, Construct: "set"},
-	{From: 117, To: 679, Line: 18, Col: 2, Construct: "if"},
-	{From: 119, To: 679, Line: 22, Col: 6, Construct: "if"},
-	{From: 122, To: 122, Line: 23, Col: 3, Construct: "set"},
-	{From: 124, To: 173, Line: 24, Col: 3, Construct: "if"},
-	{From: 127, To: 173, Line: 26, Col: 7, Construct: "if"},
-	{From: 133, To: 133, Line: 29, Col: 4, Construct: "set"},
-	{From: 135, To: 135, Line: 30, Col: 4, Construct: "set"},
-	{From: 137, To: 160, Line: 31, Col: 4, Construct: "for"},
-	{From: 140, To: 140, Line: 32, Col: 5, Construct: "set"},
-	{From: 142, To: 159, Line: 33, Col: 5, Construct: "if"},
-	{From: 144, To: 144, Line: 33, Col: 5, Construct: "set"},
-	{From: 146, To: 146, Line: 34, Col: 6, Construct: "set"},
-	{From: 147, To: 159, Line: 35, Col: 9, Construct: "if"},
-	{From: 150, To: 150, Line: 35, Col: 9, Construct: "set"},
-	{From: 152, To: 152, Line: 36, Col: 6, Construct: "set"},
-	{From: 156, To: 156, Line: 36, Col: 6, Construct: "set"},
-	{From: 158, To: 158, Line: 38, Col: 6, Construct: "set"},
-	{From: 162, To: 172, Line: 41, Col: 4, Construct: "if"},
-	{From: 164, To: 164, Line: 42, Col: 5, Construct: "set"},
-	{From: 166, To: 168, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 174, To: 679, Line: 50, Col: 6, Construct: "if"},
-	{From: 177, To: 177, Line: 51, Col: 3, Construct: "set"},
-	{From: 179, To: 189, Line: 52, Col: 3, Construct: "for"},
-	{From: 182, To: 184, Line: 53, Col: 4, Construct: "set"},
-	{From: 186, To: 186, Line: 53, Col: 4, Construct: "set"},
-	{From: 188, To: 188, Line: 54, Col: 4, Construct: "set"},
-	{From: 191, To: 191, Line: 56, Col: 3, Construct: "{{ }}"},
-	{From: 192, To: 679, Line: 58, Col: 6, Construct: "if"},
-	{From: 195, To: 195, Line: 59, Col: 3, Construct: "set"},
-	{From: 197, To: 207, Line: 60, Col: 3, Construct: "for"},
-	{From: 200, To: 202, Line: 61, Col: 4, Construct: "set"},
-	{From: 204, To: 204, Line: 61, Col: 4, Construct: "set"},
-	{From: 206, To: 206, Line: 62, Col: 4, Construct: "set"},
-	{From: 209, To: 209, Line: 64, Col: 3, Construct: "{{ }}"},
-	{From: 210, To: 679, Line: 66, Col: 6, Construct: "if"},
-	{From: 213, To: 213, Line: 67, Col: 3, Construct: "set"},
-	{From: 215, To: 225, Line: 68, Col: 3, Construct: "for"},
-	{From: 218, To: 220, Line: 69, Col: 4, Construct: "set"},
-	{From: 222, To: 222, Line: 69, Col: 4, Construct: "set"},
-	{From: 224, To: 224, Line: 70, Col: 4, Construct: "set"},
-	{From: 227, To: 227, Line: 72, Col: 3, Construct: "{{ }}"},
-	{From: 228, To: 679, Line: 75, Col: 6, Construct: "if"},
-	{From: 231, To: 231, Line: 76, Col: 3, Construct: "set"},
-	{From: 233, To: 343, Line: 77, Col: 3, Construct: "for"},
-	{From: 238, To: 338, Line: 78, Col: 4, Construct: "if"},
-	{From: 240, To: 240, Line: 79, Col: 5, Construct: "set"},
-	{From: 241, To: 338, Line: 80, Col: 8, Construct: "if"},
-	{From: 244, To: 263, Line: 81, Col: 5, Construct: "if"},
-	{From: 246, To: 248, Line: 82, Col: 6, Construct: "set"},
-	{From: 249, To: 263, Line: 83, Col: 9, Construct: "if"},
-	{From: 252, To: 254, Line: 84, Col: 6, Construct: "set"},
-	{From: 255, To: 263, Line: 85, Col: 9, Construct: "if"},
-	{From: 258, To: 258, Line: 86, Col: 6, Construct: "set"},
-	{From: 262, To: 262, Line: 88, Col: 6, Construct: "set"},
-	{From: 264, To: 338, Line: 90, Col: 8, Construct: "if"},
-	{From: 267, To: 278, Line: 91, Col: 5, Construct: "if"},
-	{From: 269, To: 271, Line: 92, Col: 6, Construct: "set"},
-	{From: 275, To: 277, Line: 94, Col: 6, Construct: "set"},
-	{From: 279, To: 338, Line: 96, Col: 8, Construct: "if"},
-	{From: 282, To: 291, Line: 97, Col: 5, Construct: "if"},
-	{From: 284, To: 286, Line: 98, Col: 6, Construct: "set"},
-	{From: 290, To: 290, Line: 100, Col: 6, Construct: "set"},
-	{From: 292, To: 338, Line: 102, Col: 8, Construct: "if"},
-	{From: 295, To: 310, Line: 103, Col: 5, Construct: "if"},
-	{From: 297, To: 301, Line: 104, Col: 6, Construct: "set"},
-	{From: 305, To: 309, Line: 106, Col: 6, Construct: "set"},
-	{From: 312, To: 314, Line: 108, Col: 5, Construct: "set"},
-	{From: 315, To: 338, Line: 109, Col: 8, Construct: "if"},
-	{From: 318, To: 329, Line: 110, Col: 5, Construct: "if"},
-	{From: 320, To: 320, Line: 111, Col: 6, Construct: "set"},
-	{From: 321, To: 329, Line: 112, Col: 9, Construct: "if"},
-	{From: 324, To: 324, Line: 113, Col: 6, Construct: "set"},
-	{From: 328, To: 328, Line: 115, Col: 6, Construct: "set"},
-	{From: 331, To: 333, Line: 117, Col: 5, Construct: "set"},
-	{From: 337, To: 337, Line: 119, Col: 5, Construct: "set"},
-	{From: 340, To: 340, Line: 119, Col: 5, Construct: "set"},
-	{From: 342, To: 342, Line: 121, Col: 4, Construct: "set"},
-	{From: 345, To: 345, Line: 123, Col: 3, Construct: "{{ }}"},
-	{From: 349, To: 349, Line: 126, Col: 3, Construct: "set"},
-	{From: 351, To: 355, Line: 127, Col: 3, Construct: "set"},
-	{From: 357, To: 678, Line: 130, Col: 3, Construct: "if"},
-	{From: 359, To: 359, Line: 131, Col: 4, Construct: "set"},
-	{From: 361, To: 381, Line: 132, Col: 4, Construct: "if"},
-	{From: 363, To: 365, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 366, To: 381, Line: 134, Col: 8, Construct: "if"},
-	{From: 369, To: 373, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 374, To: 381, Line: 136, Col: 8, Construct: "if"},
-	{From: 377, To: 377, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 382, To: 678, Line: 142, Col: 7, Construct: "if"},
-	{From: 385, To: 385, Line: 143, Col: 4, Construct: "set"},
-	{From: 387, To: 401, Line: 144, Col: 4, Construct: "for"},
-	{From: 389, To: 400, Line: 145, Col: 5, Construct: "if"},
-	{From: 391, To: 391, Line: 145, Col: 5, Construct: "set"},
-	{From: 393, To: 393, Line: 146, Col: 6, Construct: "set"},
-	{From: 397, To: 397, Line: 146, Col: 6, Construct: "set"},
-	{From: 399, To: 399, Line: 148, Col: 6, Construct: "set"},
-	{From: 403, To: 403, Line: 151, Col: 4, Construct: "{{ }}"},
-	{From: 404, To: 678, Line: 154, Col: 7, Construct: "if"},
-	{From: 408, To: 408, Line: 157, Col: 4, Construct: "set"},
-	{From: 410, To: 418, Line: 158, Col: 4, Construct: "for"},
-	{From: 415, To: 415, Line: 158, Col: 4, Construct: "set"},
-	{From: 417, To: 417, Line: 159, Col: 5, Construct: "set"},
-	{From: 420, To: 435, Line: 162, Col: 4, Construct: "if"},
-	{From: 422, To: 434, Line: 163, Col: 5, Construct: "if"},
-	{From: 425, To: 425, Line: 163, Col: 5, Construct: "set"},
-	{From: 427, To: 427, Line: 164, Col: 6, Construct: "set"},
-	{From: 428, To: 434, Line: 165, Col: 9, Construct: "if"},
-	{From: 431, To: 431, Line: 165, Col: 9, Construct: "set"},
-	{From: 433, To: 433, Line: 166, Col: 6, Construct: "set"},
-	{From: 437, To: 437, Line: 170, Col: 4, Construct: "set"},
-	{From: 439, To: 505, Line: 172, Col: 4, Construct: "for"},
-	{From: 446, To: 455, Line: 173, Col: 5, Construct: "if"},
-	{From: 448, To: 454, Line: 174, Col: 6, Construct: "for"},
-	{From: 450, To: 453, Line: 175, Col: 7, Construct: "if"},
-	{From: 452, To: 452, Line: 176, Col: 8, Construct: "{{ }}"},
-	{From: 457, To: 476, Line: 181, Col: 5, Construct: "for"},
-	{From: 468, To: 475, Line: 182, Col: 6, Construct: "if"},
-	{From: 470, To: 470, Line: 183, Col: 7, Construct: "{{ }}"},
-	{From: 474, To: 474, Line: 185, Col: 7, Construct: "{{ }}"},
-	{From: 478, To: 480, Line: 189, Col: 5, Construct: "set"},
-	{From: 482, To: 486, Line: 191, Col: 5, Construct: "{{ }}"},
-	{From: 488, To: 504, Line: 193, Col: 5, Construct: "if"},
-	{From: 490, To: 490, Line: 194, Col: 6, Construct: "set"},
-	{From: 492, To: 502, Line: 195, Col: 6, Construct: "if"},
-	{From: 494, To: 496, Line: 196, Col: 7, Construct: "{{ }}"},
-	{From: 500, To: 501, Line: 198, Col: 7, Construct: "{{ }}"},
-	{From: 507, To: 507, Line: 205, Col: 4, Construct: "{{ }}"},
-	{From: 508, To: 678, Line: 208, Col: 7, Construct: "if"},
-	{From: 511, To: 554, Line: 209, Col: 4, Construct: "if"},
-	{From: 513, To: 534, Line: 210, Col: 5, Construct: "if"},
-	{From: 516, To: 518, Line: 211, Col: 6, Construct: "{{ }}"},
-	{From: 519, To: 534, Line: 212, Col: 9, Construct: "if"},
-	{From: 522, To: 526, Line: 213, Col: 6, Construct: "{{ }}"},
-	{From: 527, To: 534, Line: 214, Col: 9, Construct: "if"},
-	{From: 530, To: 530, Line: 215, Col: 6, Construct: "{{ }}"},
-	{From: 535, To: 554, Line: 219, Col: 8, Construct: "if"},
-	{From: 538, To: 538, Line: 220, Col: 5, Construct: "set"},
-	{From: 540, To: 545, Line: 221, Col: 5, Construct: "for"},
-	{From: 542, To: 542, Line: 221, Col: 5, Construct: "set"},
-	{From: 544, To: 544, Line: 222, Col: 6, Construct: "set"},
-	{From: 547, To: 547, Line: 224, Col: 5, Construct: "{{ }}"},
-	{From: 548, To: 554, Line: 225, Col: 8, Construct: "if"},
-	{From: 555, To: 678, Line: 232, Col: 7, Construct: "if"},
-	{From: 558, To: 604, Line: 233, Col: 4, Construct: "if"},
-	{From: 560, To: 590, Line: 234, Col: 5, Construct: "if"},
-	{From: 563, To: 565, Line: 235, Col: 6, Construct: "{{ }}"},
-	{From: 566, To: 590, Line: 236, Col: 9, Construct: "if"},
-	{From: 569, To: 573, Line: 237, Col: 6, Construct: "{{ }}"},
-	{From: 574, To: 590, Line: 238, Col: 9, Construct: "if"},
-	{From: 577, To: 577, Line: 239, Col: 6, Construct: "{{ }}"},
-	{From: 581, To: 589, Line: 241, Col: 6, Construct: "if"},
-	{From: 583, To: 589, Line: 243, Col: 10, Construct: "if"},
-	{From: 591, To: 604, Line: 249, Col: 8, Construct: "if"},
-	{From: 594, To: 594, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 595, To: 604, Line: 251, Col: 8, Construct: "if"},
-	{From: 598, To: 604, Line: 253, Col: 8, Construct: "if"},
-	{From: 605, To: 678, Line: 260, Col: 7, Construct: "if"},
-	{From: 608, To: 618, Line: 261, Col: 4, Construct: "if"},
-	{From: 610, To: 614, Line: 262, Col: 5, Construct: "{{ }}"},
-	{From: 619, To: 678, Line: 268, Col: 7, Construct: "if"},
-	{From: 622, To: 678, Line: 272, Col: 7, Construct: "if"},
-	{From: 625, To: 671, Line: 273, Col: 4, Construct: "if"},
-	{From: 627, To: 627, Line: 274, Col: 5, Construct: "set"},
-	{From: 629, To: 636, Line: 275, Col: 5, Construct: "for"},
-	{From: 631, To: 631, Line: 275, Col: 5, Construct: "set"},
-	{From: 633, To: 635, Line: 276, Col: 6, Construct: "set"},
-	{From: 638, To: 640, Line: 278, Col: 5, Construct: "{{ }}"},
-	{From: 641, To: 671, Line: 279, Col: 8, Construct: "if"},
-	{From: 644, To: 644, Line: 280, Col: 5, Construct: "set"},
-	{From: 646, To: 653, Line: 281, Col: 5, Construct: "for"},
-	{From: 648, To: 648, Line: 281, Col: 5, Construct: "set"},
-	{From: 650, To: 652, Line: 282, Col: 6, Construct: "set"},
-	{From: 655, To: 657, Line: 284, Col: 5, Construct: "{{ }}"},
-	{From: 658, To: 671, Line: 285, Col: 8, Construct: "if"},
-	{From: 661, To: 663, Line: 287, Col: 5, Construct: "set"},
-	{From: 665, To: 667, Line: 288, Col: 5, Construct: "{{ }}"},
-	{From: 672, To: 678, Line: 293, Col: 7, Construct: "if"},
-	{From: 682, To: 760, Line: 310, Col: 1, Construct: "macro"},
-	{From: 687, To: 687, Line: 311, Col: 2, Construct: "set"},
-	{From: 689, To: 753, Line: 313, Col: 2, Construct: "for"},
-	{From: 697, To: 697, Line: 314, Col: 3, Construct: "set"},
-	{From: 699, To: 710, Line: 317, Col: 3, Construct: "if"},
-	{From: 701, To: 709, Line: 318, Col: 4, Construct: "for"},
-	{From: 703, To: 708, Line: 319, Col: 5, Construct: "if"},
-	{From: 705, To: 705, Line: 319, Col: 5, Construct: "set"},
-	{From: 707, To: 707, Line: 320, Col: 6, Construct: "set"},
-	{From: 712, To: 712, Line: 326, Col: 3, Construct: "set"},
-	{From: 714, To: 714, Line: 327, Col: 3, Construct: "set"},
-	{From: 716, To: 727, Line: 328, Col: 3, Construct: "if"},
-	{From: 718, To: 720, Line: 329, Col: 4, Construct: "set"},
-	{From: 722, To: 722, Line: 330, Col: 4, Construct: "set"},
-	{From: 726, To: 726, Line: 332, Col: 4, Construct: "set"},
-	{From: 729, To: 729, Line: 336, Col: 3, Construct: "set"},
-	{From: 731, To: 742, Line: 337, Col: 3, Construct: "if"},
-	{From: 733, To: 735, Line: 338, Col: 4, Construct: "set"},
-	{From: 737, To: 737, Line: 339, Col: 4, Construct: "set"},
-	{From: 741, To: 741, Line: 341, Col: 4, Construct: "set"},
-	{From: 744, To: 744, Line: 344, Col: 3, Construct: "set"},
-	{From: 746, To: 746, Line: 344, Col: 3, Construct: "set"},
-	{From: 748, To: 748, Line: 346, Col: 3, Construct: "set"},
-	{From: 750, To: 750, Line: 346, Col: 3, Construct: "set"},
-	{From: 752, To: 752, Line: 349, Col: 3, Construct: "set"},
-	{From: 755, To: 755, Line: 349, Col: 3, Construct: "set"},
-	{From: 757, To: 757, Line: 352, Col: 2, Construct: "set"},
-	{From: 759, To: 759, Line: 354, Col: 2, Construct: "{{ }}"},
-	{From: 762, To: 905, Line: 360, Col: 1, Construct: "macro"},
-	{From: 772, To: 772, Line: 361, Col: 5, Construct: "set"},
-	{From: 774, To: 904, Line: 363, Col: 5, Construct: "if"},
-	{From: 776, To: 778, Line: 364, Col: 9, Construct: "{{ }}"},
-	{From: 779, To: 904, Line: 366, Col: 9, Construct: "if"},
-	{From: 782, To: 784, Line: 367, Col: 9, Construct: "{{ }}"},
-	{From: 785, To: 904, Line: 369, Col: 9, Construct: "if"},
-	{From: 788, To: 799, Line: 370, Col: 9, Construct: "if"},
-	{From: 790, To: 790, Line: 370, Col: 9, Construct: "set"},
-	{From: 792, To: 792, Line: 371, Col: 13, Construct: "set"},
-	{From: 796, To: 796, Line: 371, Col: 13, Construct: "set"},
-	{From: 798, To: 798, Line: 373, Col: 13, Construct: "set"},
-	{From: 800, To: 904, Line: 376, Col: 9, Construct: "if"},
-	{From: 803, To: 807, Line: 377, Col: 9, Construct: "set"},
-	{From: 809, To: 809, Line: 378, Col: 9, Construct: "set"},
-	{From: 811, To: 842, Line: 380, Col: 9, Construct: "for"},
-	{From: 818, To: 840, Line: 381, Col: 13, Construct: "if"},
-	{From: 820, To: 820, Line: 382, Col: 17, Construct: "set"},
-	{From: 822, To: 835, Line: 383, Col: 17, Construct: "if"},
-	{From: 824, To: 826, Line: 384, Col: 21, Construct: "set"},
-	{From: 827, To: 835, Line: 385, Col: 21, Construct: "if"},
-	{From: 830, To: 830, Line: 386, Col: 21, Construct: "set"},
-	{From: 834, To: 834, Line: 388, Col: 21, Construct: "set"},
-	{From: 837, To: 837, Line: 388, Col: 21, Construct: "set"},
-	{From: 839, To: 839, Line: 390, Col: 17, Construct: "set"},
-	{From: 844, To: 844, Line: 395, Col: 9, Construct: "set"},
-	{From: 846, To: 854, Line: 396, Col: 9, Construct: "for"},
-	{From: 851, To: 851, Line: 396, Col: 9, Construct: "set"},
-	{From: 853, To: 853, Line: 397, Col: 13, Construct: "set"},
-	{From: 856, To: 857, Line: 399, Col: 9, Construct: "{{ }}"},
-	{From: 858, To: 904, Line: 402, Col: 9, Construct: "if"},
-	{From: 861, To: 892, Line: 403, Col: 9, Construct: "if"},
-	{From: 863, To: 863, Line: 404, Col: 13, Construct: "set"},
-	{From: 865, To: 865, Line: 404, Col: 13, Construct: "set"},
-	{From: 867, To: 867, Line: 405, Col: 13, Construct: "set"},
-	{From: 869, To: 877, Line: 406, Col: 13, Construct: "for"},
-	{From: 871, To: 871, Line: 406, Col: 13, Construct: "set"},
-	{From: 873, To: 875, Line: 407, Col: 17, Construct: "set"},
-	{From: 879, To: 880, Line: 410, Col: 13, Construct: "{{ }}"},
-	{From: 884, To: 891, Line: 413, Col: 13, Construct: "if"},
-	{From: 886, To: 886, Line: 414, Col: 17, Construct: "{{ }}"},
-	{From: 890, To: 890, Line: 416, Col: 17, Construct: "{{ }}"},
-	{From: 896, To: 903, Line: 421, Col: 9, Construct: "if"},
-	{From: 898, To: 898, Line: 422, Col: 13, Construct: "{{ }}"},
-	{From: 902, To: 902, Line: 424, Col: 13, Construct: "{{ }}"},
-	{From: 907, To: 954, Line: 430, Col: 1, Construct: "macro"},
-	{From: 912, To: 912, Line: 431, Col: 5, Construct: "set"},
-	{From: 914, To: 914, Line: 432, Col: 5, Construct: "set"},
-	{From: 916, To: 951, Line: 433, Col: 5, Construct: "if"},
-	{From: 918, To: 918, Line: 433, Col: 5, Construct: "set"},
-	{From: 920, To: 920, Line: 434, Col: 9, Construct: "set"},
-	{From: 922, To: 950, Line: 435, Col: 9, Construct: "for"},
-	{From: 924, To: 949, Line: 437, Col: 13, Construct: "if"},
-	{From: 927, To: 948, Line: 438, Col: 17, Construct: "for"},
-	{From: 931, To: 941, Line: 439, Col: 21, Construct: "if"},
-	{From: 934, To: 936, Line: 442, Col: 25, Construct: "set"},
-	{From: 940, To: 940, Line: 444, Col: 25, Construct: "set"},
-	{From: 943, To: 943, Line: 446, Col: 21, Construct: "set"},
-	{From: 945, To: 945, Line: 446, Col: 21, Construct: "set"},
-	{From: 947, To: 947, Line: 447, Col: 21, Construct: "set"},
-	{From: 953, To: 953, Line: 453, Col: 5, Construct: "{{ }}"},
-	{From: 956, To: 966, Line: 460, Col: 1, Construct: "macro"},
-	{From: 960, To: 963, Line: 461, Col: 5, Construct: "if"},
-	{From: 962, To: 962, Line: 462, Col: 9, Construct: "set"},
-	{From: 965, To: 965, Line: 469, Col: 5, Construct: "{{ }}"},
-	{From: 968, To: 1045, Line: 472, Col: 1, Construct: "macro"},
-	{From: 980, To: 983, Line: 473, Col: 5, Construct: "if"},
-	{From: 982, To: 982, Line: 474, Col: 9, Construct: "set"},
-	{From: 985, To: 990, Line: 477, Col: 5, Construct: "set"},
-	{From: 992, To: 995, Line: 478, Col: 5, Construct: "if"},
-	{From: 994, To: 994, Line: 479, Col: 9, Construct: "set"},
-	{From: 997, To: 1034, Line: 482, Col: 5, Construct: "if"},
-	{From: 999, To: 999, Line: 483, Col: 9, Construct: "set"},
-	{From: 1001, To: 1027, Line: 484, Col: 13, Construct: "for"},
-	{From: 1007, To: 1011, Line: 485, Col: 17, Construct: "set"},
-	{From: 1013, To: 1026, Line: 491, Col: 17, Construct: "if"},
-	{From: 1015, To: 1015, Line: 492, Col: 21, Construct: "set"},
-	{From: 1017, To: 1017, Line: 492, Col: 21, Construct: "set"},
-	{From: 1019, To: 1019, Line: 493, Col: 21, Construct: "set"},
-	{From: 1023, To: 1023, Line: 493, Col: 21, Construct: "set"},
-	{From: 1025, To: 1025, Line: 495, Col: 21, Construct: "set"},
-	{From: 1029, To: 1029, Line: 499, Col: 9, Construct: "set"},
-	{From: 1033, To: 1033, Line: 501, Col: 9, Construct: "set"},
-	{From: 1036, To: 1044, Line: 504, Col: 5, Construct: "{{ }}"},
-	{From: 1047, To: 1087, Line: 509, Col: 1, Construct: "macro"},
-	{From: 1053, To: 1056, Line: 510, Col: 5, Construct: "if"},
-	{From: 1055, To: 1055, Line: 511, Col: 9, Construct: "{{ }}"},
-	{From: 1058, To: 1058, Line: 514, Col: 5, Construct: "set"},
-	{From: 1060, To: 1060, Line: 516, Col: 5, Construct: "set"},
-	{From: 1062, To: 1078, Line: 517, Col: 5, Construct: "for"},
-	{From: 1065, To: 1070, Line: 518, Col: 9, Construct: "set"},
-	{From: 1072, To: 1077, Line: 519, Col: 9, Construct: "if"},
-	{From: 1074, To: 1074, Line: 519, Col: 9, Construct: "set"},
-	{From: 1076, To: 1076, Line: 520, Col: 13, Construct: "set"},
-	{From: 1080, To: 1084, Line: 524, Col: 5, Construct: "set"},
-	{From: 1086, To: 1086, Line: 526, Col: 5, Construct: "{{ }}"},
-	{From: 1089, To: 1109, Line: 532, Col: 1, Construct: "macro"},
-	{From: 1093, To: 1108, Line: 533, Col: 5, Construct: "if"},
-	{From: 1095, To: 1099, Line: 534, Col: 9, Construct: "{{ }}"},
-	{From: 1103, To: 1107, Line: 536, Col: 9, Construct: "{{ }}"},
-	{From: 1111, To: 1156, Line: 542, Col: 1, Construct: "macro"},
-	{From: 1117, To: 1117, Line: 543, Col: 5, Construct: "set"},
-	{From: 1119, To: 1123, Line: 544, Col: 5, Construct: "if"},
-	{From: 1122, To: 1122, Line: 545, Col: 9, Construct: "set"},
-	{From: 1125, To: 1125, Line: 547, Col: 5, Construct: "set"},
-	{From: 1127, To: 1130, Line: 548, Col: 5, Construct: "if"},
-	{From: 1129, To: 1129, Line: 549, Col: 9, Construct: "{{ }}"},
-	{From: 1132, To: 1134, Line: 552, Col: 5, Construct: "{{ }}"},
-	{From: 1136, To: 1155, Line: 553, Col: 5, Construct: "if"},
-	{From: 1138, To: 1138, Line: 554, Col: 9, Construct: "set"},
-	{From: 1140, To: 1150, Line: 555, Col: 9, Construct: "for"},
-	{From: 1145, To: 1145, Line: 555, Col: 9, Construct: "set"},
-	{From: 1147, To: 1149, Line: 556, Col: 13, Construct: "set"},
-	{From: 1152, To: 1153, Line: 558, Col: 9, Construct: "{{ }}"},
-	{From: 1158, To: 1176, Line: 566, Col: 1, Construct: "macro"},
-	{From: 1162, To: 1162, Line: 567, Col: 5, Construct: "set"},
-	{From: 1164, To: 1172, Line: 568, Col: 5, Construct: "for"},
-	{From: 1166, To: 1166, Line: 568, Col: 5, Construct: "set"},
-	{From: 1168, To: 1170, Line: 569, Col: 9, Construct: "set"},
-	{From: 1174, To: 1175, Line: 572, Col: 5, Construct: "{{ }}"},
-	{From: 1178, To: 1230, Line: 578, Col: 1, Construct: "macro"},
-	{From: 1185, To: 1223, Line: 579, Col: 5, Construct: "if"},
-	{From: 1187, To: 1187, Line: 580, Col: 9, Construct: "set"},
-	{From: 1189, To: 1200, Line: 581, Col: 9, Construct: "for"},
-	{From: 1194, To: 1199, Line: 582, Col: 13, Construct: "if"},
-	{From: 1196, To: 1196, Line: 582, Col: 13, Construct: "set"},
-	{From: 1198, To: 1198, Line: 583, Col: 17, Construct: "set"},
-	{From: 1202, To: 1202, Line: 586, Col: 9, Construct: "set"},
-	{From: 1204, To: 1212, Line: 587, Col: 9, Construct: "for"},
-	{From: 1209, To: 1209, Line: 587, Col: 9, Construct: "set"},
-	{From: 1211, To: 1211, Line: 588, Col: 13, Construct: "set"},
-	{From: 1214, To: 1214, Line: 590, Col: 9, Construct: "set"},
-	{From: 1215, To: 1223, Line: 591, Col: 9, Construct: "if"},
-	{From: 1218, To: 1218, Line: 596, Col: 9, Construct: "set"},
-	{From: 1222, To: 1222, Line: 598, Col: 9, Construct: "set"},
-	{From: 1225, To: 1229, Line: 600, Col: 5, Construct: "{{ }}"},
-	{From: 1232, To: 1268, Line: 604, Col: 1, Construct: "macro"},
-	{From: 1238, To: 1249, Line: 605, Col: 5, Construct: "if"},
-	{From: 1240, To: 1240, Line: 606, Col: 9, Construct: "set"},
-	{From: 1241, To: 1249, Line: 607, Col: 9, Construct: "if"},
-	{From: 1244, To: 1244, Line: 608, Col: 9, Construct: "set"},
-	{From: 1248, To: 1248, Line: 610, Col: 9, Construct: "set"},
-	{From: 1251, To: 1254, Line: 613, Col: 5, Construct: "if"},
-	{From: 1253, To: 1253, Line: 614, Col: 9, Construct: "{{ }}"},
-	{From: 1256, To: 1256, Line: 617, Col: 5, Construct: "set"},
-	{From: 1258, To: 1265, Line: 618, Col: 5, Construct: "for"},
-	{From: 1260, To: 1260, Line: 618, Col: 5, Construct: "set"},
-	{From: 1262, To: 1264, Line: 619, Col: 9, Construct: "set"},
-	{From: 1267, To: 1267, Line: 621, Col: 5, Construct: "{{ }}"},
-	{From: 1270, To: 1270, Line: 627, Col: 1, Construct: "set"},
-	{From: 1272, To: 1272, Line: 707, Col: 1, Construct: "set"},
-	{From: 1274, To: 1302, Line: 718, Col: 1, Construct: "if"},
-	{From: 1276, To: 1276, Line: 719, Col: 5, Construct: "set"},
-	{From: 1278, To: 1291, Line: 720, Col: 5, Construct: "for"},
-	{From: 1280, To: 1282, Line: 722, Col: 9, Construct: "set"},
-	{From: 1284, To: 1284, Line: 722, Col: 9, Construct: "set"},
-	{From: 1286, To: 1286, Line: 724, Col: 9, Construct: "set"},
-	{From: 1288, To: 1288, Line: 724, Col: 9, Construct: "set"},
-	{From: 1290, To: 1290, Line: 725, Col: 9, Construct: "set"},
-	{From: 1293, To: 1293, Line: 728, Col: 5, Construct: "set"},
-	{From: 1295, To: 1295, Line: 729, Col: 5, Construct: "set"},
-	{From: 1299, To: 1299, Line: 731, Col: 5, Construct: "set"},
-	{From: 1301, To: 1301, Line: 732, Col: 5, Construct: "set"},
-	{From: 1304, To: 1307, Line: 739, Col: 1, Construct: "if"},
-	{From: 1306, To: 1306, Line: 740, Col: 5, Construct: "set"},
-	{From: 1309, To: 1312, Line: 743, Col: 1, Construct: "if"},
-	{From: 1311, To: 1311, Line: 744, Col: 5, Construct: "set"},
-	{From: 1314, To: 1317, Line: 747, Col: 1, Construct: "if"},
-	{From: 1316, To: 1316, Line: 748, Col: 5, Construct: "set"},
-	{From: 1319, To: 1322, Line: 751, Col: 1, Construct: "if"},
-	{From: 1321, To: 1321, Line: 752, Col: 5, Construct: "set"},
-	{From: 1324, To: 1327, Line: 761, Col: 1, Construct: "if"},
-	{From: 1326, To: 1326, Line: 762, Col: 5, Construct: "set"},
-	{From: 1329, To: 1329, Line: 766, Col: 1, Construct: "set"},
-	{From: 1331, To: 1339, Line: 767, Col: 1, Construct: "for"},
-	{From: 1335, To: 1338, Line: 768, Col: 5, Construct: "if"},
-	{From: 1337, To: 1337, Line: 769, Col: 9, Construct: "set"},
-	{From: 1342, To: 1344, Line: 777, Col: 1, Construct: "set"},
-	{From: 1346, To: 1363, Line: 782, Col: 1, Construct: "for"},
-	{From: 1348, To: 1352, Line: 783, Col: 5, Construct: "if"},
-	{From: 1351, To: 1351, Line: 784, Col: 9, Construct: "set"},
-	{From: 1354, To: 1357, Line: 787, Col: 5, Construct: "if"},
-	{From: 1356, To: 1356, Line: 788, Col: 9, Construct: "set"},
-	{From: 1359, To: 1362, Line: 791, Col: 5, Construct: "if"},
-	{From: 1361, To: 1361, Line: 792, Col: 9, Construct: "set"},
-	{From: 1365, To: 1365, Line: 799, Col: 1, Construct: "{{ }}"},
-	{From: 1367, To: 1394, Line: 804, Col: 1, Construct: "if"},
-	{From: 1369, To: 1377, Line: 805, Col: 5, Construct: "set"},
-	{From: 1379, To: 1379, Line: 811, Col: 5, Construct: "{{ }}"},
-	{From: 1380, To: 1394, Line: 813, Col: 5, Construct: "if"},
-	{From: 1383, To: 1383, Line: 815, Col: 5, Construct: "set"},
-	{From: 1384, To: 1394, Line: 817, Col: 5, Construct: "if"},
-	{From: 1387, To: 1389, Line: 820, Col: 5, Construct: "set"},
-	{From: 1391, To: 1391, Line: 821, Col: 5, Construct: "{{ }}"},
-	{From: 1393, To: 1393, Line: 822, Col: 5, Construct: "set"},
-	{From: 1396, To: 1405, Line: 827, Col: 1, Construct: "if"},
-	{From: 1398, To: 1398, Line: 828, Col: 5, Construct: "{{ }}"},
-	{From: 1400, To: 1400, Line: 829, Col: 5, Construct: "set"},
-	{From: 1401, To: 1405, Line: 830, Col: 5, Construct: "if"},
-	{From: 1404, To: 1404, Line: 831, Col: 5, Construct: "{{ }}"},
-	{From: 1407, To: 1410, Line: 835, Col: 1, Construct: "if"},
-	{From: 1409, To: 1409, Line: 836, Col: 5, Construct: "{{ }}"},
-	{From: 1412, To: 1413, Line: 850, Col: 1, Construct: "set"},
-	{From: 1415, To: 1756, Line: 854, Col: 1, Construct: "for"},
-	{From: 1428, To: 1740, Line: 856, Col: 5, Construct: "if"},
-	{From: 1430, To: 1430, Line: 858, Col: 9, Construct: "set"},
-	{From: 1431, To: 1740, Line: 861, Col: 9, Construct: "if"},
-	{From: 1434, To: 1434, Line: 862, Col: 9, Construct: "{{ }}"},
-	{From: 1435, To: 1740, Line: 869, Col: 9, Construct: "if"},
-	{From: 1438, To: 1441, Line: 870, Col: 9, Construct: "if"},
-	{From: 1440, To: 1440, Line: 871, Col: 13, Construct: "{{ }}"},
-	{From: 1442, To: 1740, Line: 876, Col: 9, Construct: "if"},
-	{From: 1445, To: 1445, Line: 877, Col: 9, Construct: "{{ }}"},
-	{From: 1446, To: 1740, Line: 881, Col: 9, Construct: "if"},
-	{From: 1449, To: 1449, Line: 882, Col: 9, Construct: "{{ }}"},
-	{From: 1450, To: 1740, Line: 894, Col: 9, Construct: "if"},
-	{From: 1453, To: 1456, Line: 895, Col: 9, Construct: "if"},
-	{From: 1455, To: 1455, Line: 896, Col: 13, Construct: "{{ }}"},
-	{From: 1458, To: 1460, Line: 898, Col: 9, Construct: "set"},
-	{From: 1462, To: 1462, Line: 899, Col: 9, Construct: "{{ }}"},
-	{From: 1464, To: 1483, Line: 907, Col: 9, Construct: "if"},
-	{From: 1466, To: 1468, Line: 908, Col: 13, Construct: "set"},
-	{From: 1470, To: 1482, Line: 909, Col: 13, Construct: "if"},
-	{From: 1472, To: 1481, Line: 910, Col: 17, Construct: "if"},
-	{From: 1474, To: 1474, Line: 911, Col: 21, Construct: "{{ }}"},
-	{From: 1478, To: 1480, Line: 913, Col: 21, Construct: "{{ }}"},
-	{From: 1484, To: 1740, Line: 920, Col: 9, Construct: "if"},
-	{From: 1487, To: 1487, Line: 921, Col: 9, Construct: "{{ }}"},
-	{From: 1490, To: 1502, Line: 925, Col: 9, Construct: "if"},
-	{From: 1492, To: 1501, Line: 926, Col: 13, Construct: "if"},
-	{From: 1494, To: 1494, Line: 927, Col: 17, Construct: "{{ }}"},
-	{From: 1498, To: 1500, Line: 929, Col: 17, Construct: "{{ }}"},
-	{From: 1503, To: 1740, Line: 940, Col: 9, Construct: "if"},
-	{From: 1506, To: 1509, Line: 941, Col: 9, Construct: "set"},
-	{From: 1511, To: 1511, Line: 943, Col: 9, Construct: "set"},
-	{From: 1513, To: 1522, Line: 944, Col: 9, Construct: "set"},
-	{From: 1524, To: 1524, Line: 945, Col: 9, Construct: "set"},
-	{From: 1526, To: 1554, Line: 946, Col: 9, Construct: "for"},
-	{From: 1529, To: 1553, Line: 947, Col: 13, Construct: "if"},
-	{From: 1531, To: 1552, Line: 948, Col: 17, Construct: "if"},
-	{From: 1533, To: 1533, Line: 949, Col: 21, Construct: "set"},
-	{From: 1535, To: 1543, Line: 950, Col: 21, Construct: "set"},
-	{From: 1545, To: 1545, Line: 951, Col: 21, Construct: "set"},
-	{From: 1547, To: 1547, Line: 952, Col: 21, Construct: "set"},
-	{From: 1551, To: 1551, Line: 954, Col: 21, Construct: "set"},
-	{From: 1556, To: 1556, Line: 958, Col: 9, Construct: "set"},
-	{From: 1558, To: 1558, Line: 962, Col: 9, Construct: "set"},
-	{From: 1560, To: 1570, Line: 963, Col: 9, Construct: "for"},
-	{From: 1562, To: 1569, Line: 964, Col: 13, Construct: "if"},
-	{From: 1564, To: 1564, Line: 967, Col: 17, Construct: "set"},
-	{From: 1568, To: 1568, Line: 969, Col: 17, Construct: "set"},
-	{From: 1572, To: 1574, Line: 972, Col: 9, Construct: "set"},
-	{From: 1576, To: 1576, Line: 973, Col: 9, Construct: "{{ }}"},
-	{From: 1577, To: 1740, Line: 977, Col: 9, Construct: "if"},
-	{From: 1580, To: 1581, Line: 993, Col: 9, Construct: "set"},
-	{From: 1583, To: 1594, Line: 994, Col: 9, Construct: "if"},
-	{From: 1586, To: 1593, Line: 998, Col: 13, Construct: "if"},
-	{From: 1590, To: 1590, Line: 1001, Col: 17, Construct: "set"},
-	{From: 1592, To: 1592, Line: 1002, Col: 17, Construct: "set"},
-	{From: 1596, To: 1599, Line: 1005, Col: 9, Construct: "if"},
-	{From: 1598, To: 1598, Line: 1006, Col: 13, Construct: "set"},
-	{From: 1601, To: 1601, Line: 1010, Col: 9, Construct: "set"},
-	{From: 1603, To: 1613, Line: 1011, Col: 9, Construct: "if"},
-	{From: 1605, To: 1608, Line: 1012, Col: 13, Construct: "for"},
-	{From: 1607, To: 1607, Line: 1013, Col: 17, Construct: "set"},
-	{From: 1609, To: 1613, Line: 1015, Col: 13, Construct: "if"},
-	{From: 1612, To: 1612, Line: 1016, Col: 13, Construct: "set"},
-	{From: 1615, To: 1617, Line: 1020, Col: 9, Construct: "set"},
-	{From: 1619, To: 1647, Line: 1021, Col: 9, Construct: "for"},
-	{From: 1622, To: 1646, Line: 1022, Col: 13, Construct: "if"},
-	{From: 1624, To: 1645, Line: 1023, Col: 17, Construct: "if"},
-	{From: 1626, To: 1626, Line: 1024, Col: 21, Construct: "set"},
-	{From: 1628, To: 1638, Line: 1025, Col: 21, Construct: "if"},
-	{From: 1630, To: 1630, Line: 1026, Col: 25, Construct: "set"},
-	{From: 1631, To: 1638, Line: 1027, Col: 25, Construct: "if"},
-	{From: 1634, To: 1637, Line: 1028, Col: 25, Construct: "for"},
-	{From: 1636, To: 1636, Line: 1029, Col: 29, Construct: "set"},
-	{From: 1640, To: 1640, Line: 1032, Col: 21, Construct: "set"},
-	{From: 1644, To: 1644, Line: 1034, Col: 21, Construct: "set"},
-	{From: 1649, To: 1649, Line: 1039, Col: 9, Construct: "set"},
-	{From: 1651, To: 1654, Line: 1040, Col: 9, Construct: "for"},
-	{From: 1653, To: 1653, Line: 1041, Col: 13, Construct: "set"},
-	{From: 1656, To: 1659, Line: 1043, Col: 9, Construct: "for"},
-	{From: 1658, To: 1658, Line: 1044, Col: 13, Construct: "set"},
-	{From: 1661, To: 1661, Line: 1047, Col: 9, Construct: "set"},
-	{From: 1663, To: 1667, Line: 1050, Col: 9, Construct: "set"},
-	{From: 1669, To: 1672, Line: 1051, Col: 9, Construct: "if"},
-	{From: 1671, To: 1671, Line: 1052, Col: 13, Construct: "set"},
-	{From: 1674, To: 1674, Line: 1056, Col: 9, Construct: "set"},
-	{From: 1676, To: 1679, Line: 1057, Col: 9, Construct: "if"},
-	{From: 1678, To: 1678, Line: 1058, Col: 13, Construct: "set"},
-	{From: 1681, To: 1684, Line: 1060, Col: 9, Construct: "if"},
-	{From: 1683, To: 1683, Line: 1061, Col: 13, Construct: "set"},
-	{From: 1686, To: 1710, Line: 1063, Col: 9, Construct: "if"},
-	{From: 1688, To: 1690, Line: 1064, Col: 13, Construct: "set"},
-	{From: 1692, To: 1692, Line: 1065, Col: 13, Construct: "set"},
-	{From: 1694, To: 1694, Line: 1068, Col: 13, Construct: "set"},
-	{From: 1696, To: 1707, Line: 1069, Col: 13, Construct: "for"},
-	{From: 1699, To: 1704, Line: 1070, Col: 17, Construct: "set"},
-	{From: 1706, To: 1706, Line: 1071, Col: 17, Construct: "set"},
-	{From: 1709, To: 1709, Line: 1073, Col: 13, Construct: "set"},
-	{From: 1712, To: 1715, Line: 1090, Col: 9, Construct: "if"},
-	{From: 1714, To: 1714, Line: 1091, Col: 13, Construct: "{{ }}"},
-	{From: 1717, To: 1717, Line: 1094, Col: 9, Construct: "set"},
-	{From: 1720, To: 1720, Line: 1103, Col: 9, Construct: "set"},
-	{From: 1722, To: 1724, Line: 1104, Col: 9, Construct: "set"},
-	{From: 1726, To: 1726, Line: 1108, Col: 9, Construct: "{{ }}"},
-	{From: 1728, To: 1735, Line: 1109, Col: 9, Construct: "if"},
-	{From: 1730, To: 1730, Line: 1110, Col: 13, Construct: "{{ }}"},
-	{From: 1734, To: 1734, Line: 1112, Col: 13, Construct: "{{ }}"},
-	{From: 1739, To: 1739, Line: 1118, Col: 9, Construct: "{{ }}"},
-	{From: 1742, To: 1755, Line: 1129, Col: 5, Construct: "if"},
-	{From: 1744, To: 1754, Line: 1132, Col: 9, Construct: "if"},
-	{From: 1746, To: 1748, Line: 1133, Col: 13, Construct: "{{ }}"},
-	{From: 1752, To: 1753, Line: 1135, Col: 13, Construct: "{{ }}"},
+	{From: 66, To: 681, Line: 3, Col: 1, Construct: "macro"},
+	{From: 98, To: 105, Line: 4, Col: 2, Construct: "if"},
+	{From: 100, To: 100, Line: 5, Col: 3, Construct: "set"},
+	{From: 104, To: 104, Line: 7, Col: 3, Construct: "set"},
+	{From: 107, To: 114, Line: 9, Col: 2, Construct: "if"},
+	{From: 109, To: 109, Line: 10, Col: 3, Construct: "set"},
+	{From: 113, To: 113, Line: 12, Col: 3, Construct: "set"},
+	{From: 116, To: 116, Line: 15, Col: 2, Construct: "set"},
+	{From: 118, To: 680, Line: 18, Col: 2, Construct: "if"},
+	{From: 120, To: 680, Line: 22, Col: 6, Construct: "if"},
+	{From: 123, To: 123, Line: 23, Col: 3, Construct: "set"},
+	{From: 125, To: 174, Line: 24, Col: 3, Construct: "if"},
+	{From: 128, To: 174, Line: 26, Col: 7, Construct: "if"},
+	{From: 134, To: 134, Line: 29, Col: 4, Construct: "set"},
+	{From: 136, To: 136, Line: 30, Col: 4, Construct: "set"},
+	{From: 138, To: 161, Line: 31, Col: 4, Construct: "for"},
+	{From: 141, To: 141, Line: 32, Col: 5, Construct: "set"},
+	{From: 143, To: 160, Line: 33, Col: 5, Construct: "if"},
+	{From: 145, To: 145, Line: 33, Col: 5, Construct: "set"},
+	{From: 147, To: 147, Line: 34, Col: 6, Construct: "set"},
+	{From: 148, To: 160, Line: 35, Col: 9, Construct: "if"},
+	{From: 151, To: 151, Line: 35, Col: 9, Construct: "set"},
+	{From: 153, To: 153, Line: 36, Col: 6, Construct: "set"},
+	{From: 157, To: 157, Line: 36, Col: 6, Construct: "set"},
+	{From: 159, To: 159, Line: 38, Col: 6, Construct: "set"},
+	{From: 163, To: 173, Line: 41, Col: 4, Construct: "if"},
+	{From: 165, To: 165, Line: 42, Col: 5, Construct: "set"},
+	{From: 167, To: 169, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 175, To: 680, Line: 50, Col: 6, Construct: "if"},
+	{From: 178, To: 178, Line: 51, Col: 3, Construct: "set"},
+	{From: 180, To: 190, Line: 52, Col: 3, Construct: "for"},
+	{From: 183, To: 185, Line: 53, Col: 4, Construct: "set"},
+	{From: 187, To: 187, Line: 53, Col: 4, Construct: "set"},
+	{From: 189, To: 189, Line: 54, Col: 4, Construct: "set"},
+	{From: 192, To: 192, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 193, To: 680, Line: 58, Col: 6, Construct: "if"},
+	{From: 196, To: 196, Line: 59, Col: 3, Construct: "set"},
+	{From: 198, To: 208, Line: 60, Col: 3, Construct: "for"},
+	{From: 201, To: 203, Line: 61, Col: 4, Construct: "set"},
+	{From: 205, To: 205, Line: 61, Col: 4, Construct: "set"},
+	{From: 207, To: 207, Line: 62, Col: 4, Construct: "set"},
+	{From: 210, To: 210, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 211, To: 680, Line: 66, Col: 6, Construct: "if"},
+	{From: 214, To: 214, Line: 67, Col: 3, Construct: "set"},
+	{From: 216, To: 226, Line: 68, Col: 3, Construct: "for"},
+	{From: 219, To: 221, Line: 69, Col: 4, Construct: "set"},
+	{From: 223, To: 223, Line: 69, Col: 4, Construct: "set"},
+	{From: 225, To: 225, Line: 70, Col: 4, Construct: "set"},
+	{From: 228, To: 228, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 229, To: 680, Line: 75, Col: 6, Construct: "if"},
+	{From: 232, To: 232, Line: 76, Col: 3, Construct: "set"},
+	{From: 234, To: 344, Line: 77, Col: 3, Construct: "for"},
+	{From: 239, To: 339, Line: 78, Col: 4, Construct: "if"},
+	{From: 241, To: 241, Line: 79, Col: 5, Construct: "set"},
+	{From: 242, To: 339, Line: 80, Col: 8, Construct: "if"},
+	{From: 245, To: 264, Line: 81, Col: 5, Construct: "if"},
+	{From: 247, To: 249, Line: 82, Col: 6, Construct: "set"},
+	{From: 250, To: 264, Line: 83, Col: 9, Construct: "if"},
+	{From: 253, To: 255, Line: 84, Col: 6, Construct: "set"},
+	{From: 256, To: 264, Line: 85, Col: 9, Construct: "if"},
+	{From: 259, To: 259, Line: 86, Col: 6, Construct: "set"},
+	{From: 263, To: 263, Line: 88, Col: 6, Construct: "set"},
+	{From: 265, To: 339, Line: 90, Col: 8, Construct: "if"},
+	{From: 268, To: 279, Line: 91, Col: 5, Construct: "if"},
+	{From: 270, To: 272, Line: 92, Col: 6, Construct: "set"},
+	{From: 276, To: 278, Line: 94, Col: 6, Construct: "set"},
+	{From: 280, To: 339, Line: 96, Col: 8, Construct: "if"},
+	{From: 283, To: 292, Line: 97, Col: 5, Construct: "if"},
+	{From: 285, To: 287, Line: 98, Col: 6, Construct: "set"},
+	{From: 291, To: 291, Line: 100, Col: 6, Construct: "set"},
+	{From: 293, To: 339, Line: 102, Col: 8, Construct: "if"},
+	{From: 296, To: 311, Line: 103, Col: 5, Construct: "if"},
+	{From: 298, To: 302, Line: 104, Col: 6, Construct: "set"},
+	{From: 306, To: 310, Line: 106, Col: 6, Construct: "set"},
+	{From: 313, To: 315, Line: 108, Col: 5, Construct: "set"},
+	{From: 316, To: 339, Line: 109, Col: 8, Construct: "if"},
+	{From: 319, To: 330, Line: 110, Col: 5, Construct: "if"},
+	{From: 321, To: 321, Line: 111, Col: 6, Construct: "set"},
+	{From: 322, To: 330, Line: 112, Col: 9, Construct: "if"},
+	{From: 325, To: 325, Line: 113, Col: 6, Construct: "set"},
+	{From: 329, To: 329, Line: 115, Col: 6, Construct: "set"},
+	{From: 332, To: 334, Line: 117, Col: 5, Construct: "set"},
+	{From: 338, To: 338, Line: 119, Col: 5, Construct: "set"},
+	{From: 341, To: 341, Line: 119, Col: 5, Construct: "set"},
+	{From: 343, To: 343, Line: 121, Col: 4, Construct: "set"},
+	{From: 346, To: 346, Line: 123, Col: 3, Construct: "{{ }}"},
+	{From: 350, To: 350, Line: 126, Col: 3, Construct: "set"},
+	{From: 352, To: 356, Line: 127, Col: 3, Construct: "set"},
+	{From: 358, To: 679, Line: 130, Col: 3, Construct: "if"},
+	{From: 360, To: 360, Line: 131, Col: 4, Construct: "set"},
+	{From: 362, To: 382, Line: 132, Col: 4, Construct: "if"},
+	{From: 364, To: 366, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 367, To: 382, Line: 134, Col: 8, Construct: "if"},
+	{From: 370, To: 374, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 375, To: 382, Line: 136, Col: 8, Construct: "if"},
+	{From: 378, To: 378, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 383, To: 679, Line: 142, Col: 7, Construct: "if"},
+	{From: 386, To: 386, Line: 143, Col: 4, Construct: "set"},
+	{From: 388, To: 402, Line: 144, Col: 4, Construct: "for"},
+	{From: 390, To: 401, Line: 145, Col: 5, Construct: "if"},
+	{From: 392, To: 392, Line: 145, Col: 5, Construct: "set"},
+	{From: 394, To: 394, Line: 146, Col: 6, Construct: "set"},
+	{From: 398, To: 398, Line: 146, Col: 6, Construct: "set"},
+	{From: 400, To: 400, Line: 148, Col: 6, Construct: "set"},
+	{From: 404, To: 404, Line: 151, Col: 4, Construct: "{{ }}"},
+	{From: 405, To: 679, Line: 154, Col: 7, Construct: "if"},
+	{From: 409, To: 409, Line: 157, Col: 4, Construct: "set"},
+	{From: 411, To: 419, Line: 158, Col: 4, Construct: "for"},
+	{From: 416, To: 416, Line: 158, Col: 4, Construct: "set"},
+	{From: 418, To: 418, Line: 159, Col: 5, Construct: "set"},
+	{From: 421, To: 436, Line: 162, Col: 4, Construct: "if"},
+	{From: 423, To: 435, Line: 163, Col: 5, Construct: "if"},
+	{From: 426, To: 426, Line: 163, Col: 5, Construct: "set"},
+	{From: 428, To: 428, Line: 164, Col: 6, Construct: "set"},
+	{From: 429, To: 435, Line: 165, Col: 9, Construct: "if"},
+	{From: 432, To: 432, Line: 165, Col: 9, Construct: "set"},
+	{From: 434, To: 434, Line: 166, Col: 6, Construct: "set"},
+	{From: 438, To: 438, Line: 170, Col: 4, Construct: "set"},
+	{From: 440, To: 506, Line: 172, Col: 4, Construct: "for"},
+	{From: 447, To: 456, Line: 173, Col: 5, Construct: "if"},
+	{From: 449, To: 455, Line: 174, Col: 6, Construct: "for"},
+	{From: 451, To: 454, Line: 175, Col: 7, Construct: "if"},
+	{From: 453, To: 453, Line: 176, Col: 8, Construct: "{{ }}"},
+	{From: 458, To: 477, Line: 181, Col: 5, Construct: "for"},
+	{From: 469, To: 476, Line: 182, Col: 6, Construct: "if"},
+	{From: 471, To: 471, Line: 183, Col: 7, Construct: "{{ }}"},
+	{From: 475, To: 475, Line: 185, Col: 7, Construct: "{{ }}"},
+	{From: 479, To: 481, Line: 189, Col: 5, Construct: "set"},
+	{From: 483, To: 487, Line: 191, Col: 5, Construct: "{{ }}"},
+	{From: 489, To: 505, Line: 193, Col: 5, Construct: "if"},
+	{From: 491, To: 491, Line: 194, Col: 6, Construct: "set"},
+	{From: 493, To: 503, Line: 195, Col: 6, Construct: "if"},
+	{From: 495, To: 497, Line: 196, Col: 7, Construct: "{{ }}"},
+	{From: 501, To: 502, Line: 198, Col: 7, Construct: "{{ }}"},
+	{From: 508, To: 508, Line: 205, Col: 4, Construct: "{{ }}"},
+	{From: 509, To: 679, Line: 208, Col: 7, Construct: "if"},
+	{From: 512, To: 555, Line: 209, Col: 4, Construct: "if"},
+	{From: 514, To: 535, Line: 210, Col: 5, Construct: "if"},
+	{From: 517, To: 519, Line: 211, Col: 6, Construct: "{{ }}"},
+	{From: 520, To: 535, Line: 212, Col: 9, Construct: "if"},
+	{From: 523, To: 527, Line: 213, Col: 6, Construct: "{{ }}"},
+	{From: 528, To: 535, Line: 214, Col: 9, Construct: "if"},
+	{From: 531, To: 531, Line: 215, Col: 6, Construct: "{{ }}"},
+	{From: 536, To: 555, Line: 219, Col: 8, Construct: "if"},
+	{From: 539, To: 539, Line: 220, Col: 5, Construct: "set"},
+	{From: 541, To: 546, Line: 221, Col: 5, Construct: "for"},
+	{From: 543, To: 543, Line: 221, Col: 5, Construct: "set"},
+	{From: 545, To: 545, Line: 222, Col: 6, Construct: "set"},
+	{From: 548, To: 548, Line: 224, Col: 5, Construct: "{{ }}"},
+	{From: 549, To: 555, Line: 225, Col: 8, Construct: "if"},
+	{From: 556, To: 679, Line: 232, Col: 7, Construct: "if"},
+	{From: 559, To: 605, Line: 233, Col: 4, Construct: "if"},
+	{From: 561, To: 591, Line: 234, Col: 5, Construct: "if"},
+	{From: 564, To: 566, Line: 235, Col: 6, Construct: "{{ }}"},
+	{From: 567, To: 591, Line: 236, Col: 9, Construct: "if"},
+	{From: 570, To: 574, Line: 237, Col: 6, Construct: "{{ }}"},
+	{From: 575, To: 591, Line: 238, Col: 9, Construct: "if"},
+	{From: 578, To: 578, Line: 239, Col: 6, Construct: "{{ }}"},
+	{From: 582, To: 590, Line: 241, Col: 6, Construct: "if"},
+	{From: 584, To: 590, Line: 243, Col: 10, Construct: "if"},
+	{From: 592, To: 605, Line: 249, Col: 8, Construct: "if"},
+	{From: 595, To: 595, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 596, To: 605, Line: 251, Col: 8, Construct: "if"},
+	{From: 599, To: 605, Line: 253, Col: 8, Construct: "if"},
+	{From: 606, To: 679, Line: 260, Col: 7, Construct: "if"},
+	{From: 609, To: 619, Line: 261, Col: 4, Construct: "if"},
+	{From: 611, To: 615, Line: 262, Col: 5, Construct: "{{ }}"},
+	{From: 620, To: 679, Line: 268, Col: 7, Construct: "if"},
+	{From: 623, To: 679, Line: 272, Col: 7, Construct: "if"},
+	{From: 626, To: 672, Line: 273, Col: 4, Construct: "if"},
+	{From: 628, To: 628, Line: 274, Col: 5, Construct: "set"},
+	{From: 630, To: 637, Line: 275, Col: 5, Construct: "for"},
+	{From: 632, To: 632, Line: 275, Col: 5, Construct: "set"},
+	{From: 634, To: 636, Line: 276, Col: 6, Construct: "set"},
+	{From: 639, To: 641, Line: 278, Col: 5, Construct: "{{ }}"},
+	{From: 642, To: 672, Line: 279, Col: 8, Construct: "if"},
+	{From: 645, To: 645, Line: 280, Col: 5, Construct: "set"},
+	{From: 647, To: 654, Line: 281, Col: 5, Construct: "for"},
+	{From: 649, To: 649, Line: 281, Col: 5, Construct: "set"},
+	{From: 651, To: 653, Line: 282, Col: 6, Construct: "set"},
+	{From: 656, To: 658, Line: 284, Col: 5, Construct: "{{ }}"},
+	{From: 659, To: 672, Line: 285, Col: 8, Construct: "if"},
+	{From: 662, To: 664, Line: 287, Col: 5, Construct: "set"},
+	{From: 666, To: 668, Line: 288, Col: 5, Construct: "{{ }}"},
+	{From: 673, To: 679, Line: 293, Col: 7, Construct: "if"},
+	{From: 683, To: 761, Line: 310, Col: 1, Construct: "macro"},
+	{From: 688, To: 688, Line: 311, Col: 2, Construct: "set"},
+	{From: 690, To: 754, Line: 313, Col: 2, Construct: "for"},
+	{From: 698, To: 698, Line: 314, Col: 3, Construct: "set"},
+	{From: 700, To: 711, Line: 317, Col: 3, Construct: "if"},
+	{From: 702, To: 710, Line: 318, Col: 4, Construct: "for"},
+	{From: 704, To: 709, Line: 319, Col: 5, Construct: "if"},
+	{From: 706, To: 706, Line: 319, Col: 5, Construct: "set"},
+	{From: 708, To: 708, Line: 320, Col: 6, Construct: "set"},
+	{From: 713, To: 713, Line: 326, Col: 3, Construct: "set"},
+	{From: 715, To: 715, Line: 327, Col: 3, Construct: "set"},
+	{From: 717, To: 728, Line: 328, Col: 3, Construct: "if"},
+	{From: 719, To: 721, Line: 329, Col: 4, Construct: "set"},
+	{From: 723, To: 723, Line: 330, Col: 4, Construct: "set"},
+	{From: 727, To: 727, Line: 332, Col: 4, Construct: "set"},
+	{From: 730, To: 730, Line: 336, Col: 3, Construct: "set"},
+	{From: 732, To: 743, Line: 337, Col: 3, Construct: "if"},
+	{From: 734, To: 736, Line: 338, Col: 4, Construct: "set"},
+	{From: 738, To: 738, Line: 339, Col: 4, Construct: "set"},
+	{From: 742, To: 742, Line: 341, Col: 4, Construct: "set"},
+	{From: 745, To: 745, Line: 344, Col: 3, Construct: "set"},
+	{From: 747, To: 747, Line: 344, Col: 3, Construct: "set"},
+	{From: 749, To: 749, Line: 346, Col: 3, Construct: "set"},
+	{From: 751, To: 751, Line: 346, Col: 3, Construct: "set"},
+	{From: 753, To: 753, Line: 349, Col: 3, Construct: "set"},
+	{From: 756, To: 756, Line: 349, Col: 3, Construct: "set"},
+	{From: 758, To: 758, Line: 352, Col: 2, Construct: "set"},
+	{From: 760, To: 760, Line: 354, Col: 2, Construct: "{{ }}"},
+	{From: 763, To: 906, Line: 360, Col: 1, Construct: "macro"},
+	{From: 773, To: 773, Line: 361, Col: 5, Construct: "set"},
+	{From: 775, To: 905, Line: 363, Col: 5, Construct: "if"},
+	{From: 777, To: 779, Line: 364, Col: 9, Construct: "{{ }}"},
+	{From: 780, To: 905, Line: 366, Col: 9, Construct: "if"},
+	{From: 783, To: 785, Line: 367, Col: 9, Construct: "{{ }}"},
+	{From: 786, To: 905, Line: 369, Col: 9, Construct: "if"},
+	{From: 789, To: 800, Line: 370, Col: 9, Construct: "if"},
+	{From: 791, To: 791, Line: 370, Col: 9, Construct: "set"},
+	{From: 793, To: 793, Line: 371, Col: 13, Construct: "set"},
+	{From: 797, To: 797, Line: 371, Col: 13, Construct: "set"},
+	{From: 799, To: 799, Line: 373, Col: 13, Construct: "set"},
+	{From: 801, To: 905, Line: 376, Col: 9, Construct: "if"},
+	{From: 804, To: 808, Line: 377, Col: 9, Construct: "set"},
+	{From: 810, To: 810, Line: 378, Col: 9, Construct: "set"},
+	{From: 812, To: 843, Line: 380, Col: 9, Construct: "for"},
+	{From: 819, To: 841, Line: 381, Col: 13, Construct: "if"},
+	{From: 821, To: 821, Line: 382, Col: 17, Construct: "set"},
+	{From: 823, To: 836, Line: 383, Col: 17, Construct: "if"},
+	{From: 825, To: 827, Line: 384, Col: 21, Construct: "set"},
+	{From: 828, To: 836, Line: 385, Col: 21, Construct: "if"},
+	{From: 831, To: 831, Line: 386, Col: 21, Construct: "set"},
+	{From: 835, To: 835, Line: 388, Col: 21, Construct: "set"},
+	{From: 838, To: 838, Line: 388, Col: 21, Construct: "set"},
+	{From: 840, To: 840, Line: 390, Col: 17, Construct: "set"},
+	{From: 845, To: 845, Line: 395, Col: 9, Construct: "set"},
+	{From: 847, To: 855, Line: 396, Col: 9, Construct: "for"},
+	{From: 852, To: 852, Line: 396, Col: 9, Construct: "set"},
+	{From: 854, To: 854, Line: 397, Col: 13, Construct: "set"},
+	{From: 857, To: 858, Line: 399, Col: 9, Construct: "{{ }}"},
+	{From: 859, To: 905, Line: 402, Col: 9, Construct: "if"},
+	{From: 862, To: 893, Line: 403, Col: 9, Construct: "if"},
+	{From: 864, To: 864, Line: 404, Col: 13, Construct: "set"},
+	{From: 866, To: 866, Line: 404, Col: 13, Construct: "set"},
+	{From: 868, To: 868, Line: 405, Col: 13, Construct: "set"},
+	{From: 870, To: 878, Line: 406, Col: 13, Construct: "for"},
+	{From: 872, To: 872, Line: 406, Col: 13, Construct: "set"},
+	{From: 874, To: 876, Line: 407, Col: 17, Construct: "set"},
+	{From: 880, To: 881, Line: 410, Col: 13, Construct: "{{ }}"},
+	{From: 885, To: 892, Line: 413, Col: 13, Construct: "if"},
+	{From: 887, To: 887, Line: 414, Col: 17, Construct: "{{ }}"},
+	{From: 891, To: 891, Line: 416, Col: 17, Construct: "{{ }}"},
+	{From: 897, To: 904, Line: 421, Col: 9, Construct: "if"},
+	{From: 899, To: 899, Line: 422, Col: 13, Construct: "{{ }}"},
+	{From: 903, To: 903, Line: 424, Col: 13, Construct: "{{ }}"},
+	{From: 908, To: 955, Line: 430, Col: 1, Construct: "macro"},
+	{From: 913, To: 913, Line: 431, Col: 5, Construct: "set"},
+	{From: 915, To: 915, Line: 432, Col: 5, Construct: "set"},
+	{From: 917, To: 952, Line: 433, Col: 5, Construct: "if"},
+	{From: 919, To: 919, Line: 433, Col: 5, Construct: "set"},
+	{From: 921, To: 921, Line: 434, Col: 9, Construct: "set"},
+	{From: 923, To: 951, Line: 435, Col: 9, Construct: "for"},
+	{From: 925, To: 950, Line: 437, Col: 13, Construct: "if"},
+	{From: 928, To: 949, Line: 438, Col: 17, Construct: "for"},
+	{From: 932, To: 942, Line: 439, Col: 21, Construct: "if"},
+	{From: 935, To: 937, Line: 442, Col: 25, Construct: "set"},
+	{From: 941, To: 941, Line: 444, Col: 25, Construct: "set"},
+	{From: 944, To: 944, Line: 446, Col: 21, Construct: "set"},
+	{From: 946, To: 946, Line: 446, Col: 21, Construct: "set"},
+	{From: 948, To: 948, Line: 447, Col: 21, Construct: "set"},
+	{From: 954, To: 954, Line: 453, Col: 5, Construct: "{{ }}"},
+	{From: 957, To: 967, Line: 460, Col: 1, Construct: "macro"},
+	{From: 961, To: 964, Line: 461, Col: 5, Construct: "if"},
+	{From: 963, To: 963, Line: 462, Col: 9, Construct: "set"},
+	{From: 966, To: 966, Line: 469, Col: 5, Construct: "{{ }}"},
+	{From: 969, To: 1046, Line: 472, Col: 1, Construct: "macro"},
+	{From: 981, To: 984, Line: 473, Col: 5, Construct: "if"},
+	{From: 983, To: 983, Line: 474, Col: 9, Construct: "set"},
+	{From: 986, To: 991, Line: 477, Col: 5, Construct: "set"},
+	{From: 993, To: 996, Line: 478, Col: 5, Construct: "if"},
+	{From: 995, To: 995, Line: 479, Col: 9, Construct: "set"},
+	{From: 998, To: 1035, Line: 482, Col: 5, Construct: "if"},
+	{From: 1000, To: 1000, Line: 483, Col: 9, Construct: "set"},
+	{From: 1002, To: 1028, Line: 484, Col: 13, Construct: "for"},
+	{From: 1008, To: 1012, Line: 485, Col: 17, Construct: "set"},
+	{From: 1014, To: 1027, Line: 491, Col: 17, Construct: "if"},
+	{From: 1016, To: 1016, Line: 492, Col: 21, Construct: "set"},
+	{From: 1018, To: 1018, Line: 492, Col: 21, Construct: "set"},
+	{From: 1020, To: 1020, Line: 493, Col: 21, Construct: "set"},
+	{From: 1024, To: 1024, Line: 493, Col: 21, Construct: "set"},
+	{From: 1026, To: 1026, Line: 495, Col: 21, Construct: "set"},
+	{From: 1030, To: 1030, Line: 499, Col: 9, Construct: "set"},
+	{From: 1034, To: 1034, Line: 501, Col: 9, Construct: "set"},
+	{From: 1037, To: 1045, Line: 504, Col: 5, Construct: "{{ }}"},
+	{From: 1048, To: 1088, Line: 509, Col: 1, Construct: "macro"},
+	{From: 1054, To: 1057, Line: 510, Col: 5, Construct: "if"},
+	{From: 1056, To: 1056, Line: 511, Col: 9, Construct: "{{ }}"},
+	{From: 1059, To: 1059, Line: 514, Col: 5, Construct: "set"},
+	{From: 1061, To: 1061, Line: 516, Col: 5, Construct: "set"},
+	{From: 1063, To: 1079, Line: 517, Col: 5, Construct: "for"},
+	{From: 1066, To: 1071, Line: 518, Col: 9, Construct: "set"},
+	{From: 1073, To: 1078, Line: 519, Col: 9, Construct: "if"},
+	{From: 1075, To: 1075, Line: 519, Col: 9, Construct: "set"},
+	{From: 1077, To: 1077, Line: 520, Col: 13, Construct: "set"},
+	{From: 1081, To: 1085, Line: 524, Col: 5, Construct: "set"},
+	{From: 1087, To: 1087, Line: 526, Col: 5, Construct: "{{ }}"},
+	{From: 1090, To: 1110, Line: 532, Col: 1, Construct: "macro"},
+	{From: 1094, To: 1109, Line: 533, Col: 5, Construct: "if"},
+	{From: 1096, To: 1100, Line: 534, Col: 9, Construct: "{{ }}"},
+	{From: 1104, To: 1108, Line: 536, Col: 9, Construct: "{{ }}"},
+	{From: 1112, To: 1157, Line: 542, Col: 1, Construct: "macro"},
+	{From: 1118, To: 1118, Line: 543, Col: 5, Construct: "set"},
+	{From: 1120, To: 1124, Line: 544, Col: 5, Construct: "if"},
+	{From: 1123, To: 1123, Line: 545, Col: 9, Construct: "set"},
+	{From: 1126, To: 1126, Line: 547, Col: 5, Construct: "set"},
+	{From: 1128, To: 1131, Line: 548, Col: 5, Construct: "if"},
+	{From: 1130, To: 1130, Line: 549, Col: 9, Construct: "{{ }}"},
+	{From: 1133, To: 1135, Line: 552, Col: 5, Construct: "{{ }}"},
+	{From: 1137, To: 1156, Line: 553, Col: 5, Construct: "if"},
+	{From: 1139, To: 1139, Line: 554, Col: 9, Construct: "set"},
+	{From: 1141, To: 1151, Line: 555, Col: 9, Construct: "for"},
+	{From: 1146, To: 1146, Line: 555, Col: 9, Construct: "set"},
+	{From: 1148, To: 1150, Line: 556, Col: 13, Construct: "set"},
+	{From: 1153, To: 1154, Line: 558, Col: 9, Construct: "{{ }}"},
+	{From: 1159, To: 1177, Line: 566, Col: 1, Construct: "macro"},
+	{From: 1163, To: 1163, Line: 567, Col: 5, Construct: "set"},
+	{From: 1165, To: 1173, Line: 568, Col: 5, Construct: "for"},
+	{From: 1167, To: 1167, Line: 568, Col: 5, Construct: "set"},
+	{From: 1169, To: 1171, Line: 569, Col: 9, Construct: "set"},
+	{From: 1175, To: 1176, Line: 572, Col: 5, Construct: "{{ }}"},
+	{From: 1179, To: 1231, Line: 578, Col: 1, Construct: "macro"},
+	{From: 1186, To: 1224, Line: 579, Col: 5, Construct: "if"},
+	{From: 1188, To: 1188, Line: 580, Col: 9, Construct: "set"},
+	{From: 1190, To: 1201, Line: 581, Col: 9, Construct: "for"},
+	{From: 1195, To: 1200, Line: 582, Col: 13, Construct: "if"},
+	{From: 1197, To: 1197, Line: 582, Col: 13, Construct: "set"},
+	{From: 1199, To: 1199, Line: 583, Col: 17, Construct: "set"},
+	{From: 1203, To: 1203, Line: 586, Col: 9, Construct: "set"},
+	{From: 1205, To: 1213, Line: 587, Col: 9, Construct: "for"},
+	{From: 1210, To: 1210, Line: 587, Col: 9, Construct: "set"},
+	{From: 1212, To: 1212, Line: 588, Col: 13, Construct: "set"},
+	{From: 1215, To: 1215, Line: 590, Col: 9, Construct: "set"},
+	{From: 1216, To: 1224, Line: 591, Col: 9, Construct: "if"},
+	{From: 1219, To: 1219, Line: 596, Col: 9, Construct: "set"},
+	{From: 1223, To: 1223, Line: 598, Col: 9, Construct: "set"},
+	{From: 1226, To: 1230, Line: 600, Col: 5, Construct: "{{ }}"},
+	{From: 1233, To: 1269, Line: 604, Col: 1, Construct: "macro"},
+	{From: 1239, To: 1250, Line: 605, Col: 5, Construct: "if"},
+	{From: 1241, To: 1241, Line: 606, Col: 9, Construct: "set"},
+	{From: 1242, To: 1250, Line: 607, Col: 9, Construct: "if"},
+	{From: 1245, To: 1245, Line: 608, Col: 9, Construct: "set"},
+	{From: 1249, To: 1249, Line: 610, Col: 9, Construct: "set"},
+	{From: 1252, To: 1255, Line: 613, Col: 5, Construct: "if"},
+	{From: 1254, To: 1254, Line: 614, Col: 9, Construct: "{{ }}"},
+	{From: 1257, To: 1257, Line: 617, Col: 5, Construct: "set"},
+	{From: 1259, To: 1266, Line: 618, Col: 5, Construct: "for"},
+	{From: 1261, To: 1261, Line: 618, Col: 5, Construct: "set"},
+	{From: 1263, To: 1265, Line: 619, Col: 9, Construct: "set"},
+	{From: 1268, To: 1268, Line: 621, Col: 5, Construct: "{{ }}"},
+	{From: 1271, To: 1271, Line: 627, Col: 1, Construct: "set"},
+	{From: 1273, To: 1273, Line: 707, Col: 1, Construct: "set"},
+	{From: 1275, To: 1303, Line: 718, Col: 1, Construct: "if"},
+	{From: 1277, To: 1277, Line: 719, Col: 5, Construct: "set"},
+	{From: 1279, To: 1292, Line: 720, Col: 5, Construct: "for"},
+	{From: 1281, To: 1283, Line: 722, Col: 9, Construct: "set"},
+	{From: 1285, To: 1285, Line: 722, Col: 9, Construct: "set"},
+	{From: 1287, To: 1287, Line: 724, Col: 9, Construct: "set"},
+	{From: 1289, To: 1289, Line: 724, Col: 9, Construct: "set"},
+	{From: 1291, To: 1291, Line: 725, Col: 9, Construct: "set"},
+	{From: 1294, To: 1294, Line: 728, Col: 5, Construct: "set"},
+	{From: 1296, To: 1296, Line: 729, Col: 5, Construct: "set"},
+	{From: 1300, To: 1300, Line: 731, Col: 5, Construct: "set"},
+	{From: 1302, To: 1302, Line: 732, Col: 5, Construct: "set"},
+	{From: 1305, To: 1308, Line: 739, Col: 1, Construct: "if"},
+	{From: 1307, To: 1307, Line: 740, Col: 5, Construct: "set"},
+	{From: 1310, To: 1313, Line: 743, Col: 1, Construct: "if"},
+	{From: 1312, To: 1312, Line: 744, Col: 5, Construct: "set"},
+	{From: 1315, To: 1318, Line: 747, Col: 1, Construct: "if"},
+	{From: 1317, To: 1317, Line: 748, Col: 5, Construct: "set"},
+	{From: 1320, To: 1323, Line: 751, Col: 1, Construct: "if"},
+	{From: 1322, To: 1322, Line: 752, Col: 5, Construct: "set"},
+	{From: 1325, To: 1328, Line: 761, Col: 1, Construct: "if"},
+	{From: 1327, To: 1327, Line: 762, Col: 5, Construct: "set"},
+	{From: 1330, To: 1330, Line: 766, Col: 1, Construct: "set"},
+	{From: 1332, To: 1340, Line: 767, Col: 1, Construct: "for"},
+	{From: 1336, To: 1339, Line: 768, Col: 5, Construct: "if"},
+	{From: 1338, To: 1338, Line: 769, Col: 9, Construct: "set"},
+	{From: 1343, To: 1345, Line: 777, Col: 1, Construct: "set"},
+	{From: 1347, To: 1364, Line: 782, Col: 1, Construct: "for"},
+	{From: 1349, To: 1353, Line: 783, Col: 5, Construct: "if"},
+	{From: 1352, To: 1352, Line: 784, Col: 9, Construct: "set"},
+	{From: 1355, To: 1358, Line: 787, Col: 5, Construct: "if"},
+	{From: 1357, To: 1357, Line: 788, Col: 9, Construct: "set"},
+	{From: 1360, To: 1363, Line: 791, Col: 5, Construct: "if"},
+	{From: 1362, To: 1362, Line: 792, Col: 9, Construct: "set"},
+	{From: 1366, To: 1366, Line: 799, Col: 1, Construct: "{{ }}"},
+	{From: 1368, To: 1395, Line: 804, Col: 1, Construct: "if"},
+	{From: 1370, To: 1378, Line: 805, Col: 5, Construct: "set"},
+	{From: 1380, To: 1380, Line: 811, Col: 5, Construct: "{{ }}"},
+	{From: 1381, To: 1395, Line: 813, Col: 5, Construct: "if"},
+	{From: 1384, To: 1384, Line: 815, Col: 5, Construct: "set"},
+	{From: 1385, To: 1395, Line: 817, Col: 5, Construct: "if"},
+	{From: 1388, To: 1390, Line: 820, Col: 5, Construct: "set"},
+	{From: 1392, To: 1392, Line: 821, Col: 5, Construct: "{{ }}"},
+	{From: 1394, To: 1394, Line: 822, Col: 5, Construct: "set"},
+	{From: 1397, To: 1406, Line: 827, Col: 1, Construct: "if"},
+	{From: 1399, To: 1399, Line: 828, Col: 5, Construct: "{{ }}"},
+	{From: 1401, To: 1401, Line: 829, Col: 5, Construct: "set"},
+	{From: 1402, To: 1406, Line: 830, Col: 5, Construct: "if"},
+	{From: 1405, To: 1405, Line: 831, Col: 5, Construct: "{{ }}"},
+	{From: 1408, To: 1411, Line: 835, Col: 1, Construct: "if"},
+	{From: 1410, To: 1410, Line: 836, Col: 5, Construct: "{{ }}"},
+	{From: 1413, To: 1414, Line: 850, Col: 1, Construct: "set"},
+	{From: 1416, To: 1757, Line: 854, Col: 1, Construct: "for"},
+	{From: 1429, To: 1741, Line: 856, Col: 5, Construct: "if"},
+	{From: 1431, To: 1431, Line: 858, Col: 9, Construct: "set"},
+	{From: 1432, To: 1741, Line: 861, Col: 9, Construct: "if"},
+	{From: 1435, To: 1435, Line: 862, Col: 9, Construct: "{{ }}"},
+	{From: 1436, To: 1741, Line: 869, Col: 9, Construct: "if"},
+	{From: 1439, To: 1442, Line: 870, Col: 9, Construct: "if"},
+	{From: 1441, To: 1441, Line: 871, Col: 13, Construct: "{{ }}"},
+	{From: 1443, To: 1741, Line: 876, Col: 9, Construct: "if"},
+	{From: 1446, To: 1446, Line: 877, Col: 9, Construct: "{{ }}"},
+	{From: 1447, To: 1741, Line: 881, Col: 9, Construct: "if"},
+	{From: 1450, To: 1450, Line: 882, Col: 9, Construct: "{{ }}"},
+	{From: 1451, To: 1741, Line: 894, Col: 9, Construct: "if"},
+	{From: 1454, To: 1457, Line: 895, Col: 9, Construct: "if"},
+	{From: 1456, To: 1456, Line: 896, Col: 13, Construct: "{{ }}"},
+	{From: 1459, To: 1461, Line: 898, Col: 9, Construct: "set"},
+	{From: 1463, To: 1463, Line: 899, Col: 9, Construct: "{{ }}"},
+	{From: 1465, To: 1484, Line: 907, Col: 9, Construct: "if"},
+	{From: 1467, To: 1469, Line: 908, Col: 13, Construct: "set"},
+	{From: 1471, To: 1483, Line: 909, Col: 13, Construct: "if"},
+	{From: 1473, To: 1482, Line: 910, Col: 17, Construct: "if"},
+	{From: 1475, To: 1475, Line: 911, Col: 21, Construct: "{{ }}"},
+	{From: 1479, To: 1481, Line: 913, Col: 21, Construct: "{{ }}"},
+	{From: 1485, To: 1741, Line: 920, Col: 9, Construct: "if"},
+	{From: 1488, To: 1488, Line: 921, Col: 9, Construct: "{{ }}"},
+	{From: 1491, To: 1503, Line: 925, Col: 9, Construct: "if"},
+	{From: 1493, To: 1502, Line: 926, Col: 13, Construct: "if"},
+	{From: 1495, To: 1495, Line: 927, Col: 17, Construct: "{{ }}"},
+	{From: 1499, To: 1501, Line: 929, Col: 17, Construct: "{{ }}"},
+	{From: 1504, To: 1741, Line: 940, Col: 9, Construct: "if"},
+	{From: 1507, To: 1510, Line: 941, Col: 9, Construct: "set"},
+	{From: 1512, To: 1512, Line: 943, Col: 9, Construct: "set"},
+	{From: 1514, To: 1523, Line: 944, Col: 9, Construct: "set"},
+	{From: 1525, To: 1525, Line: 945, Col: 9, Construct: "set"},
+	{From: 1527, To: 1555, Line: 946, Col: 9, Construct: "for"},
+	{From: 1530, To: 1554, Line: 947, Col: 13, Construct: "if"},
+	{From: 1532, To: 1553, Line: 948, Col: 17, Construct: "if"},
+	{From: 1534, To: 1534, Line: 949, Col: 21, Construct: "set"},
+	{From: 1536, To: 1544, Line: 950, Col: 21, Construct: "set"},
+	{From: 1546, To: 1546, Line: 951, Col: 21, Construct: "set"},
+	{From: 1548, To: 1548, Line: 952, Col: 21, Construct: "set"},
+	{From: 1552, To: 1552, Line: 954, Col: 21, Construct: "set"},
+	{From: 1557, To: 1557, Line: 958, Col: 9, Construct: "set"},
+	{From: 1559, To: 1559, Line: 962, Col: 9, Construct: "set"},
+	{From: 1561, To: 1571, Line: 963, Col: 9, Construct: "for"},
+	{From: 1563, To: 1570, Line: 964, Col: 13, Construct: "if"},
+	{From: 1565, To: 1565, Line: 967, Col: 17, Construct: "set"},
+	{From: 1569, To: 1569, Line: 969, Col: 17, Construct: "set"},
+	{From: 1573, To: 1575, Line: 972, Col: 9, Construct: "set"},
+	{From: 1577, To: 1577, Line: 973, Col: 9, Construct: "{{ }}"},
+	{From: 1578, To: 1741, Line: 977, Col: 9, Construct: "if"},
+	{From: 1581, To: 1582, Line: 993, Col: 9, Construct: "set"},
+	{From: 1584, To: 1595, Line: 994, Col: 9, Construct: "if"},
+	{From: 1587, To: 1594, Line: 998, Col: 13, Construct: "if"},
+	{From: 1591, To: 1591, Line: 1001, Col: 17, Construct: "set"},
+	{From: 1593, To: 1593, Line: 1002, Col: 17, Construct: "set"},
+	{From: 1597, To: 1600, Line: 1005, Col: 9, Construct: "if"},
+	{From: 1599, To: 1599, Line: 1006, Col: 13, Construct: "set"},
+	{From: 1602, To: 1602, Line: 1010, Col: 9, Construct: "set"},
+	{From: 1604, To: 1614, Line: 1011, Col: 9, Construct: "if"},
+	{From: 1606, To: 1609, Line: 1012, Col: 13, Construct: "for"},
+	{From: 1608, To: 1608, Line: 1013, Col: 17, Construct: "set"},
+	{From: 1610, To: 1614, Line: 1015, Col: 13, Construct: "if"},
+	{From: 1613, To: 1613, Line: 1016, Col: 13, Construct: "set"},
+	{From: 1616, To: 1618, Line: 1020, Col: 9, Construct: "set"},
+	{From: 1620, To: 1648, Line: 1021, Col: 9, Construct: "for"},
+	{From: 1623, To: 1647, Line: 1022, Col: 13, Construct: "if"},
+	{From: 1625, To: 1646, Line: 1023, Col: 17, Construct: "if"},
+	{From: 1627, To: 1627, Line: 1024, Col: 21, Construct: "set"},
+	{From: 1629, To: 1639, Line: 1025, Col: 21, Construct: "if"},
+	{From: 1631, To: 1631, Line: 1026, Col: 25, Construct: "set"},
+	{From: 1632, To: 1639, Line: 1027, Col: 25, Construct: "if"},
+	{From: 1635, To: 1638, Line: 1028, Col: 25, Construct: "for"},
+	{From: 1637, To: 1637, Line: 1029, Col: 29, Construct: "set"},
+	{From: 1641, To: 1641, Line: 1032, Col: 21, Construct: "set"},
+	{From: 1645, To: 1645, Line: 1034, Col: 21, Construct: "set"},
+	{From: 1650, To: 1650, Line: 1039, Col: 9, Construct: "set"},
+	{From: 1652, To: 1655, Line: 1040, Col: 9, Construct: "for"},
+	{From: 1654, To: 1654, Line: 1041, Col: 13, Construct: "set"},
+	{From: 1657, To: 1660, Line: 1043, Col: 9, Construct: "for"},
+	{From: 1659, To: 1659, Line: 1044, Col: 13, Construct: "set"},
+	{From: 1662, To: 1662, Line: 1047, Col: 9, Construct: "set"},
+	{From: 1664, To: 1668, Line: 1050, Col: 9, Construct: "set"},
+	{From: 1670, To: 1673, Line: 1051, Col: 9, Construct: "if"},
+	{From: 1672, To: 1672, Line: 1052, Col: 13, Construct: "set"},
+	{From: 1675, To: 1675, Line: 1056, Col: 9, Construct: "set"},
+	{From: 1677, To: 1680, Line: 1057, Col: 9, Construct: "if"},
+	{From: 1679, To: 1679, Line: 1058, Col: 13, Construct: "set"},
+	{From: 1682, To: 1685, Line: 1060, Col: 9, Construct: "if"},
+	{From: 1684, To: 1684, Line: 1061, Col: 13, Construct: "set"},
+	{From: 1687, To: 1711, Line: 1063, Col: 9, Construct: "if"},
+	{From: 1689, To: 1691, Line: 1064, Col: 13, Construct: "set"},
+	{From: 1693, To: 1693, Line: 1065, Col: 13, Construct: "set"},
+	{From: 1695, To: 1695, Line: 1068, Col: 13, Construct: "set"},
+	{From: 1697, To: 1708, Line: 1069, Col: 13, Construct: "for"},
+	{From: 1700, To: 1705, Line: 1070, Col: 17, Construct: "set"},
+	{From: 1707, To: 1707, Line: 1071, Col: 17, Construct: "set"},
+	{From: 1710, To: 1710, Line: 1073, Col: 13, Construct: "set"},
+	{From: 1713, To: 1716, Line: 1090, Col: 9, Construct: "if"},
+	{From: 1715, To: 1715, Line: 1091, Col: 13, Construct: "{{ }}"},
+	{From: 1718, To: 1718, Line: 1094, Col: 9, Construct: "set"},
+	{From: 1721, To: 1721, Line: 1103, Col: 9, Construct: "set"},
+	{From: 1723, To: 1725, Line: 1104, Col: 9, Construct: "set"},
+	{From: 1727, To: 1727, Line: 1108, Col: 9, Construct: "{{ }}"},
+	{From: 1729, To: 1736, Line: 1109, Col: 9, Construct: "if"},
+	{From: 1731, To: 1731, Line: 1110, Col: 13, Construct: "{{ }}"},
+	{From: 1735, To: 1735, Line: 1112, Col: 13, Construct: "{{ }}"},
+	{From: 1740, To: 1740, Line: 1118, Col: 9, Construct: "{{ }}"},
+	{From: 1743, To: 1756, Line: 1129, Col: 5, Construct: "if"},
+	{From: 1745, To: 1755, Line: 1132, Col: 9, Construct: "if"},
+	{From: 1747, To: 1749, Line: 1133, Col: 13, Construct: "{{ }}"},
+	{From: 1753, To: 1754, Line: 1135, Col: 13, Construct: "{{ }}"},
+	{From: 1782, To: 2382, Line: 3, Col: 1, Construct: "macro"},
+	{From: 1814, To: 1821, Line: 4, Col: 2, Construct: "if"},
+	{From: 1816, To: 1816, Line: 5, Col: 3, Construct: "set"},
+	{From: 1820, To: 1820, Line: 7, Col: 3, Construct: "set"},
+	{From: 1823, To: 1830, Line: 9, Col: 2, Construct: "if"},
+	{From: 1825, To: 1825, Line: 10, Col: 3, Construct: "set"},
+	{From: 1829, To: 1829, Line: 12, Col: 3, Construct: "set"},
+	{From: 1832, To: 1832, Line: 15, Col: 2, Construct: "set"},
+	{From: 1834, To: 2381, Line: 18, Col: 2, Construct: "if"},
+	{From: 1836, To: 2381, Line: 22, Col: 6, Construct: "if"},
+	{From: 1839, To: 1839, Line: 23, Col: 3, Construct: "set"},
+	{From: 1841, To: 1890, Line: 24, Col: 3, Construct: "if"},
+	{From: 1844, To: 1890, Line: 26, Col: 7, Construct: "if"},
+	{From: 1850, To: 1850, Line: 29, Col: 4, Construct: "set"},
+	{From: 1852, To: 1852, Line: 30, Col: 4, Construct: "set"},
+	{From: 1854, To: 1877, Line: 31, Col: 4, Construct: "for"},
+	{From: 1857, To: 1857, Line: 32, Col: 5, Construct: "set"},
+	{From: 1859, To: 1876, Line: 33, Col: 5, Construct: "if"},
+	{From: 1861, To: 1861, Line: 33, Col: 5, Construct: "set"},
+	{From: 1863, To: 1863, Line: 34, Col: 6, Construct: "set"},
+	{From: 1864, To: 1876, Line: 35, Col: 9, Construct: "if"},
+	{From: 1867, To: 1867, Line: 35, Col: 9, Construct: "set"},
+	{From: 1869, To: 1869, Line: 36, Col: 6, Construct: "set"},
+	{From: 1873, To: 1873, Line: 36, Col: 6, Construct: "set"},
+	{From: 1875, To: 1875, Line: 38, Col: 6, Construct: "set"},
+	{From: 1879, To: 1889, Line: 41, Col: 4, Construct: "if"},
+	{From: 1881, To: 1881, Line: 42, Col: 5, Construct: "set"},
+	{From: 1883, To: 1885, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 1891, To: 2381, Line: 50, Col: 6, Construct: "if"},
+	{From: 1894, To: 1894, Line: 51, Col: 3, Construct: "set"},
+	{From: 1896, To: 1906, Line: 52, Col: 3, Construct: "for"},
+	{From: 1899, To: 1901, Line: 53, Col: 4, Construct: "set"},
+	{From: 1903, To: 1903, Line: 53, Col: 4, Construct: "set"},
+	{From: 1905, To: 1905, Line: 54, Col: 4, Construct: "set"},
+	{From: 1908, To: 1908, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 1909, To: 2381, Line: 58, Col: 6, Construct: "if"},
+	{From: 1912, To: 1912, Line: 59, Col: 3, Construct: "set"},
+	{From: 1914, To: 1924, Line: 60, Col: 3, Construct: "for"},
+	{From: 1917, To: 1919, Line: 61, Col: 4, Construct: "set"},
+	{From: 1921, To: 1921, Line: 61, Col: 4, Construct: "set"},
+	{From: 1923, To: 1923, Line: 62, Col: 4, Construct: "set"},
+	{From: 1926, To: 1926, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 1927, To: 2381, Line: 66, Col: 6, Construct: "if"},
+	{From: 1930, To: 1930, Line: 67, Col: 3, Construct: "set"},
+	{From: 1932, To: 1942, Line: 68, Col: 3, Construct: "for"},
+	{From: 1935, To: 1937, Line: 69, Col: 4, Construct: "set"},
+	{From: 1939, To: 1939, Line: 69, Col: 4, Construct: "set"},
+	{From: 1941, To: 1941, Line: 70, Col: 4, Construct: "set"},
+	{From: 1944, To: 1944, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 1945, To: 2381, Line: 75, Col: 6, Construct: "if"},
+	{From: 1948, To: 1948, Line: 76, Col: 3, Construct: "set"},
+	{From: 1950, To: 2060, Line: 77, Col: 3, Construct: "for"},
+	{From: 1955, To: 2055, Line: 78, Col: 4, Construct: "if"},
+	{From: 1957, To: 1957, Line: 79, Col: 5, Construct: "set"},
+	{From: 1958, To: 2055, Line: 80, Col: 8, Construct: "if"},
+	{From: 1961, To: 1980, Line: 81, Col: 5, Construct: "if"},
+	{From: 1963, To: 1965, Line: 82, Col: 6, Construct: "set"},
+	{From: 1966, To: 1980, Line: 83, Col: 9, Construct: "if"},
+	{From: 1969, To: 1971, Line: 84, Col: 6, Construct: "set"},
+	{From: 1972, To: 1980, Line: 85, Col: 9, Construct: "if"},
+	{From: 1975, To: 1975, Line: 86, Col: 6, Construct: "set"},
+	{From: 1979, To: 1979, Line: 88, Col: 6, Construct: "set"},
+	{From: 1981, To: 2055, Line: 90, Col: 8, Construct: "if"},
+	{From: 1984, To: 1995, Line: 91, Col: 5, Construct: "if"},
+	{From: 1986, To: 1988, Line: 92, Col: 6, Construct: "set"},
+	{From: 1992, To: 1994, Line: 94, Col: 6, Construct: "set"},
+	{From: 1996, To: 2055, Line: 96, Col: 8, Construct: "if"},
+	{From: 1999, To: 2008, Line: 97, Col: 5, Construct: "if"},
+	{From: 2001, To: 2003, Line: 98, Col: 6, Construct: "set"},
+	{From: 2007, To: 2007, Line: 100, Col: 6, Construct: "set"},
+	{From: 2009, To: 2055, Line: 102, Col: 8, Construct: "if"},
+	{From: 2012, To: 2027, Line: 103, Col: 5, Construct: "if"},
+	{From: 2014, To: 2018, Line: 104, Col: 6, Construct: "set"},
+	{From: 2022, To: 2026, Line: 106, Col: 6, Construct: "set"},
+	{From: 2029, To: 2031, Line: 108, Col: 5, Construct: "set"},
+	{From: 2032, To: 2055, Line: 109, Col: 8, Construct: "if"},
+	{From: 2035, To: 2046, Line: 110, Col: 5, Construct: "if"},
+	{From: 2037, To: 2037, Line: 111, Col: 6, Construct: "set"},
+	{From: 2038, To: 2046, Line: 112, Col: 9, Construct: "if"},
+	{From: 2041, To: 2041, Line: 113, Col: 6, Construct: "set"},
+	{From: 2045, To: 2045, Line: 115, Col: 6, Construct: "set"},
+	{From: 2048, To: 2050, Line: 117, Col: 5, Construct: "set"},
+	{From: 2054, To: 2054, Line: 119, Col: 5, Construct: "set"},
+	{From: 2057, To: 2057, Line: 119, Col: 5, Construct: "set"},
+	{From: 2059, To: 2059, Line: 121, Col: 4, Construct: "set"},
+	{From: 2062, To: 2062, Line: 123, Col: 3, Construct: "{{ }}"},
+	{From: 2066, To: 2066, Line: 126, Col: 3, Construct: "set"},
+	{From: 2068, To: 2072, Line: 127, Col: 3, Construct: "set"},
+	{From: 2074, To: 2380, Line: 130, Col: 3, Construct: "if"},
+	{From: 2076, To: 2076, Line: 131, Col: 4, Construct: "set"},
+	{From: 2078, To: 2096, Line: 132, Col: 4, Construct: "if"},
+	{From: 2080, To: 2080, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 2081, To: 2096, Line: 134, Col: 8, Construct: "if"},
+	{From: 2084, To: 2088, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 2089, To: 2096, Line: 136, Col: 8, Construct: "if"},
+	{From: 2092, To: 2092, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 2097, To: 2380, Line: 142, Col: 7, Construct: "if"},
+	{From: 2100, To: 2100, Line: 143, Col: 4, Construct: "set"},
+	{From: 2102, To: 2116, Line: 144, Col: 4, Construct: "for"},
+	{From: 2104, To: 2115, Line: 145, Col: 5, Construct: "if"},
+	{From: 2106, To: 2106, Line: 145, Col: 5, Construct: "set"},
+	{From: 2108, To: 2108, Line: 146, Col: 6, Construct: "set"},
+	{From: 2112, To: 2112, Line: 146, Col: 6, Construct: "set"},
+	{From: 2114, To: 2114, Line: 148, Col: 6, Construct: "set"},
+	{From: 2118, To: 2118, Line: 151, Col: 4, Construct: "{{ }}"},
+	{From: 2119, To: 2380, Line: 154, Col: 7, Construct: "if"},
+	{From: 2123, To: 2123, Line: 157, Col: 4, Construct: "set"},
+	{From: 2125, To: 2133, Line: 158, Col: 4, Construct: "for"},
+	{From: 2130, To: 2130, Line: 158, Col: 4, Construct: "set"},
+	{From: 2132, To: 2132, Line: 159, Col: 5, Construct: "set"},
+	{From: 2135, To: 2150, Line: 162, Col: 4, Construct: "if"},
+	{From: 2137, To: 2149, Line: 163, Col: 5, Construct: "if"},
+	{From: 2140, To: 2140, Line: 163, Col: 5, Construct: "set"},
+	{From: 2142, To: 2142, Line: 164, Col: 6, Construct: "set"},
+	{From: 2143, To: 2149, Line: 165, Col: 9, Construct: "if"},
+	{From: 2146, To: 2146, Line: 165, Col: 9, Construct: "set"},
+	{From: 2148, To: 2148, Line: 166, Col: 6, Construct: "set"},
+	{From: 2152, To: 2152, Line: 170, Col: 4, Construct: "set"},
+	{From: 2154, To: 2217, Line: 172, Col: 4, Construct: "for"},
+	{From: 2161, To: 2170, Line: 173, Col: 5, Construct: "if"},
+	{From: 2163, To: 2169, Line: 174, Col: 6, Construct: "for"},
+	{From: 2165, To: 2168, Line: 175, Col: 7, Construct: "if"},
+	{From: 2167, To: 2167, Line: 176, Col: 8, Construct: "{{ }}"},
+	{From: 2172, To: 2191, Line: 181, Col: 5, Construct: "for"},
+	{From: 2183, To: 2190, Line: 182, Col: 6, Construct: "if"},
+	{From: 2185, To: 2185, Line: 183, Col: 7, Construct: "{{ }}"},
+	{From: 2189, To: 2189, Line: 185, Col: 7, Construct: "{{ }}"},
+	{From: 2193, To: 2195, Line: 189, Col: 5, Construct: "set"},
+	{From: 2197, To: 2201, Line: 191, Col: 5, Construct: "{{ }}"},
+	{From: 2203, To: 2216, Line: 193, Col: 5, Construct: "if"},
+	{From: 2205, To: 2205, Line: 194, Col: 6, Construct: "set"},
+	{From: 2207, To: 2214, Line: 195, Col: 6, Construct: "if"},
+	{From: 2209, To: 2209, Line: 196, Col: 7, Construct: "{{ }}"},
+	{From: 2213, To: 2213, Line: 198, Col: 7, Construct: "{{ }}"},
+	{From: 2219, To: 2219, Line: 205, Col: 4, Construct: "{{ }}"},
+	{From: 2220, To: 2380, Line: 208, Col: 7, Construct: "if"},
+	{From: 2223, To: 2264, Line: 209, Col: 4, Construct: "if"},
+	{From: 2225, To: 2244, Line: 210, Col: 5, Construct: "if"},
+	{From: 2228, To: 2228, Line: 211, Col: 6, Construct: "{{ }}"},
+	{From: 2229, To: 2244, Line: 212, Col: 9, Construct: "if"},
+	{From: 2232, To: 2236, Line: 213, Col: 6, Construct: "{{ }}"},
+	{From: 2237, To: 2244, Line: 214, Col: 9, Construct: "if"},
+	{From: 2240, To: 2240, Line: 215, Col: 6, Construct: "{{ }}"},
+	{From: 2245, To: 2264, Line: 219, Col: 8, Construct: "if"},
+	{From: 2248, To: 2248, Line: 220, Col: 5, Construct: "set"},
+	{From: 2250, To: 2255, Line: 221, Col: 5, Construct: "for"},
+	{From: 2252, To: 2252, Line: 221, Col: 5, Construct: "set"},
+	{From: 2254, To: 2254, Line: 222, Col: 6, Construct: "set"},
+	{From: 2257, To: 2257, Line: 224, Col: 5, Construct: "{{ }}"},
+	{From: 2258, To: 2264, Line: 225, Col: 8, Construct: "if"},
+	{From: 2265, To: 2380, Line: 232, Col: 7, Construct: "if"},
+	{From: 2268, To: 2312, Line: 233, Col: 4, Construct: "if"},
+	{From: 2270, To: 2298, Line: 234, Col: 5, Construct: "if"},
+	{From: 2273, To: 2273, Line: 235, Col: 6, Construct: "{{ }}"},
+	{From: 2274, To: 2298, Line: 236, Col: 9, Construct: "if"},
+	{From: 2277, To: 2281, Line: 237, Col: 6, Construct: "{{ }}"},
+	{From: 2282, To: 2298, Line: 238, Col: 9, Construct: "if"},
+	{From: 2285, To: 2285, Line: 239, Col: 6, Construct: "{{ }}"},
+	{From: 2289, To: 2297, Line: 241, Col: 6, Construct: "if"},
+	{From: 2291, To: 2297, Line: 243, Col: 10, Construct: "if"},
+	{From: 2299, To: 2312, Line: 249, Col: 8, Construct: "if"},
+	{From: 2302, To: 2302, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 2303, To: 2312, Line: 251, Col: 8, Construct: "if"},
+	{From: 2306, To: 2312, Line: 253, Col: 8, Construct: "if"},
+	{From: 2313, To: 2380, Line: 260, Col: 7, Construct: "if"},
+	{From: 2316, To: 2326, Line: 261, Col: 4, Construct: "if"},
+	{From: 2318, To: 2322, Line: 262, Col: 5, Construct: "{{ }}"},
+	{From: 2327, To: 2380, Line: 268, Col: 7, Construct: "if"},
+	{From: 2330, To: 2380, Line: 272, Col: 7, Construct: "if"},
+	{From: 2333, To: 2373, Line: 273, Col: 4, Construct: "if"},
+	{From: 2335, To: 2335, Line: 274, Col: 5, Construct: "set"},
+	{From: 2337, To: 2344, Line: 275, Col: 5, Construct: "for"},
+	{From: 2339, To: 2339, Line: 275, Col: 5, Construct: "set"},
+	{From: 2341, To: 2343, Line: 276, Col: 6, Construct: "set"},
+	{From: 2346, To: 2346, Line: 278, Col: 5, Construct: "{{ }}"},
+	{From: 2347, To: 2373, Line: 279, Col: 8, Construct: "if"},
+	{From: 2350, To: 2350, Line: 280, Col: 5, Construct: "set"},
+	{From: 2352, To: 2359, Line: 281, Col: 5, Construct: "for"},
+	{From: 2354, To: 2354, Line: 281, Col: 5, Construct: "set"},
+	{From: 2356, To: 2358, Line: 282, Col: 6, Construct: "set"},
+	{From: 2361, To: 2361, Line: 284, Col: 5, Construct: "{{ }}"},
+	{From: 2362, To: 2373, Line: 285, Col: 8, Construct: "if"},
+	{From: 2365, To: 2367, Line: 287, Col: 5, Construct: "set"},
+	{From: 2369, To: 2369, Line: 288, Col: 5, Construct: "{{ }}"},
+	{From: 2374, To: 2380, Line: 293, Col: 7, Construct: "if"},
+	{From: 2384, To: 2462, Line: 310, Col: 1, Construct: "macro"},
+	{From: 2389, To: 2389, Line: 311, Col: 2, Construct: "set"},
+	{From: 2391, To: 2455, Line: 313, Col: 2, Construct: "for"},
+	{From: 2399, To: 2399, Line: 314, Col: 3, Construct: "set"},
+	{From: 2401, To: 2412, Line: 317, Col: 3, Construct: "if"},
+	{From: 2403, To: 2411, Line: 318, Col: 4, Construct: "for"},
+	{From: 2405, To: 2410, Line: 319, Col: 5, Construct: "if"},
+	{From: 2407, To: 2407, Line: 319, Col: 5, Construct: "set"},
+	{From: 2409, To: 2409, Line: 320, Col: 6, Construct: "set"},
+	{From: 2414, To: 2414, Line: 326, Col: 3, Construct: "set"},
+	{From: 2416, To: 2416, Line: 327, Col: 3, Construct: "set"},
+	{From: 2418, To: 2429, Line: 328, Col: 3, Construct: "if"},
+	{From: 2420, To: 2422, Line: 329, Col: 4, Construct: "set"},
+	{From: 2424, To: 2424, Line: 330, Col: 4, Construct: "set"},
+	{From: 2428, To: 2428, Line: 332, Col: 4, Construct: "set"},
+	{From: 2431, To: 2431, Line: 336, Col: 3, Construct: "set"},
+	{From: 2433, To: 2444, Line: 337, Col: 3, Construct: "if"},
+	{From: 2435, To: 2437, Line: 338, Col: 4, Construct: "set"},
+	{From: 2439, To: 2439, Line: 339, Col: 4, Construct: "set"},
+	{From: 2443, To: 2443, Line: 341, Col: 4, Construct: "set"},
+	{From: 2446, To: 2446, Line: 344, Col: 3, Construct: "set"},
+	{From: 2448, To: 2448, Line: 344, Col: 3, Construct: "set"},
+	{From: 2450, To: 2450, Line: 346, Col: 3, Construct: "set"},
+	{From: 2452, To: 2452, Line: 346, Col: 3, Construct: "set"},
+	{From: 2454, To: 2454, Line: 349, Col: 3, Construct: "set"},
+	{From: 2457, To: 2457, Line: 349, Col: 3, Construct: "set"},
+	{From: 2459, To: 2459, Line: 352, Col: 2, Construct: "set"},
+	{From: 2461, To: 2461, Line: 354, Col: 2, Construct: "{{ }}"},
+	{From: 2464, To: 2607, Line: 360, Col: 1, Construct: "macro"},
+	{From: 2474, To: 2474, Line: 361, Col: 5, Construct: "set"},
+	{From: 2476, To: 2606, Line: 363, Col: 5, Construct: "if"},
+	{From: 2478, To: 2480, Line: 364, Col: 9, Construct: "{{ }}"},
+	{From: 2481, To: 2606, Line: 366, Col: 9, Construct: "if"},
+	{From: 2484, To: 2486, Line: 367, Col: 9, Construct: "{{ }}"},
+	{From: 2487, To: 2606, Line: 369, Col: 9, Construct: "if"},
+	{From: 2490, To: 2501, Line: 370, Col: 9, Construct: "if"},
+	{From: 2492, To: 2492, Line: 370, Col: 9, Construct: "set"},
+	{From: 2494, To: 2494, Line: 371, Col: 13, Construct: "set"},
+	{From: 2498, To: 2498, Line: 371, Col: 13, Construct: "set"},
+	{From: 2500, To: 2500, Line: 373, Col: 13, Construct: "set"},
+	{From: 2502, To: 2606, Line: 376, Col: 9, Construct: "if"},
+	{From: 2505, To: 2509, Line: 377, Col: 9, Construct: "set"},
+	{From: 2511, To: 2511, Line: 378, Col: 9, Construct: "set"},
+	{From: 2513, To: 2544, Line: 380, Col: 9, Construct: "for"},
+	{From: 2520, To: 2542, Line: 381, Col: 13, Construct: "if"},
+	{From: 2522, To: 2522, Line: 382, Col: 17, Construct: "set"},
+	{From: 2524, To: 2537, Line: 383, Col: 17, Construct: "if"},
+	{From: 2526, To: 2528, Line: 384, Col: 21, Construct: "set"},
+	{From: 2529, To: 2537, Line: 385, Col: 21, Construct: "if"},
+	{From: 2532, To: 2532, Line: 386, Col: 21, Construct: "set"},
+	{From: 2536, To: 2536, Line: 388, Col: 21, Construct: "set"},
+	{From: 2539, To: 2539, Line: 388, Col: 21, Construct: "set"},
+	{From: 2541, To: 2541, Line: 390, Col: 17, Construct: "set"},
+	{From: 2546, To: 2546, Line: 395, Col: 9, Construct: "set"},
+	{From: 2548, To: 2556, Line: 396, Col: 9, Construct: "for"},
+	{From: 2553, To: 2553, Line: 396, Col: 9, Construct: "set"},
+	{From: 2555, To: 2555, Line: 397, Col: 13, Construct: "set"},
+	{From: 2558, To: 2559, Line: 399, Col: 9, Construct: "{{ }}"},
+	{From: 2560, To: 2606, Line: 402, Col: 9, Construct: "if"},
+	{From: 2563, To: 2594, Line: 403, Col: 9, Construct: "if"},
+	{From: 2565, To: 2565, Line: 404, Col: 13, Construct: "set"},
+	{From: 2567, To: 2567, Line: 404, Col: 13, Construct: "set"},
+	{From: 2569, To: 2569, Line: 405, Col: 13, Construct: "set"},
+	{From: 2571, To: 2579, Line: 406, Col: 13, Construct: "for"},
+	{From: 2573, To: 2573, Line: 406, Col: 13, Construct: "set"},
+	{From: 2575, To: 2577, Line: 407, Col: 17, Construct: "set"},
+	{From: 2581, To: 2582, Line: 410, Col: 13, Construct: "{{ }}"},
+	{From: 2586, To: 2593, Line: 413, Col: 13, Construct: "if"},
+	{From: 2588, To: 2588, Line: 414, Col: 17, Construct: "{{ }}"},
+	{From: 2592, To: 2592, Line: 416, Col: 17, Construct: "{{ }}"},
+	{From: 2598, To: 2605, Line: 421, Col: 9, Construct: "if"},
+	{From: 2600, To: 2600, Line: 422, Col: 13, Construct: "{{ }}"},
+	{From: 2604, To: 2604, Line: 424, Col: 13, Construct: "{{ }}"},
+	{From: 2609, To: 2656, Line: 430, Col: 1, Construct: "macro"},
+	{From: 2614, To: 2614, Line: 431, Col: 5, Construct: "set"},
+	{From: 2616, To: 2616, Line: 432, Col: 5, Construct: "set"},
+	{From: 2618, To: 2653, Line: 433, Col: 5, Construct: "if"},
+	{From: 2620, To: 2620, Line: 433, Col: 5, Construct: "set"},
+	{From: 2622, To: 2622, Line: 434, Col: 9, Construct: "set"},
+	{From: 2624, To: 2652, Line: 435, Col: 9, Construct: "for"},
+	{From: 2626, To: 2651, Line: 437, Col: 13, Construct: "if"},
+	{From: 2629, To: 2650, Line: 438, Col: 17, Construct: "for"},
+	{From: 2633, To: 2643, Line: 439, Col: 21, Construct: "if"},
+	{From: 2636, To: 2638, Line: 442, Col: 25, Construct: "set"},
+	{From: 2642, To: 2642, Line: 444, Col: 25, Construct: "set"},
+	{From: 2645, To: 2645, Line: 446, Col: 21, Construct: "set"},
+	{From: 2647, To: 2647, Line: 446, Col: 21, Construct: "set"},
+	{From: 2649, To: 2649, Line: 447, Col: 21, Construct: "set"},
+	{From: 2655, To: 2655, Line: 453, Col: 5, Construct: "{{ }}"},
+	{From: 2658, To: 2668, Line: 460, Col: 1, Construct: "macro"},
+	{From: 2662, To: 2665, Line: 461, Col: 5, Construct: "if"},
+	{From: 2664, To: 2664, Line: 462, Col: 9, Construct: "set"},
+	{From: 2667, To: 2667, Line: 469, Col: 5, Construct: "{{ }}"},
+	{From: 2670, To: 2747, Line: 472, Col: 1, Construct: "macro"},
+	{From: 2682, To: 2685, Line: 473, Col: 5, Construct: "if"},
+	{From: 2684, To: 2684, Line: 474, Col: 9, Construct: "set"},
+	{From: 2687, To: 2692, Line: 477, Col: 5, Construct: "set"},
+	{From: 2694, To: 2697, Line: 478, Col: 5, Construct: "if"},
+	{From: 2696, To: 2696, Line: 479, Col: 9, Construct: "set"},
+	{From: 2699, To: 2736, Line: 482, Col: 5, Construct: "if"},
+	{From: 2701, To: 2701, Line: 483, Col: 9, Construct: "set"},
+	{From: 2703, To: 2729, Line: 484, Col: 13, Construct: "for"},
+	{From: 2709, To: 2713, Line: 485, Col: 17, Construct: "set"},
+	{From: 2715, To: 2728, Line: 491, Col: 17, Construct: "if"},
+	{From: 2717, To: 2717, Line: 492, Col: 21, Construct: "set"},
+	{From: 2719, To: 2719, Line: 492, Col: 21, Construct: "set"},
+	{From: 2721, To: 2721, Line: 493, Col: 21, Construct: "set"},
+	{From: 2725, To: 2725, Line: 493, Col: 21, Construct: "set"},
+	{From: 2727, To: 2727, Line: 495, Col: 21, Construct: "set"},
+	{From: 2731, To: 2731, Line: 499, Col: 9, Construct: "set"},
+	{From: 2735, To: 2735, Line: 501, Col: 9, Construct: "set"},
+	{From: 2738, To: 2746, Line: 504, Col: 5, Construct: "{{ }}"},
+	{From: 2749, To: 2791, Line: 509, Col: 1, Construct: "macro"},
+	{From: 2755, To: 2758, Line: 510, Col: 5, Construct: "if"},
+	{From: 2757, To: 2757, Line: 511, Col: 9, Construct: "{{ }}"},
+	{From: 2760, To: 2760, Line: 514, Col: 5, Construct: "set"},
+	{From: 2762, To: 2762, Line: 516, Col: 5, Construct: "set"},
+	{From: 2764, To: 2780, Line: 517, Col: 5, Construct: "for"},
+	{From: 2767, To: 2772, Line: 518, Col: 9, Construct: "set"},
+	{From: 2774, To: 2779, Line: 519, Col: 9, Construct: "if"},
+	{From: 2776, To: 2776, Line: 519, Col: 9, Construct: "set"},
+	{From: 2778, To: 2778, Line: 520, Col: 13, Construct: "set"},
+	{From: 2782, To: 2786, Line: 524, Col: 5, Construct: "set"},
+	{From: 2788, To: 2790, Line: 526, Col: 5, Construct: "{{ }}"},
+	{From: 2793, To: 2805, Line: 532, Col: 1, Construct: "macro"},
+	{From: 2797, To: 2804, Line: 533, Col: 5, Construct: "if"},
+	{From: 2799, To: 2799, Line: 534, Col: 9, Construct: "{{ }}"},
+	{From: 2803, To: 2803, Line: 536, Col: 9, Construct: "{{ }}"},
+	{From: 2807, To: 2850, Line: 542, Col: 1, Construct: "macro"},
+	{From: 2813, To: 2813, Line: 543, Col: 5, Construct: "set"},
+	{From: 2815, To: 2819, Line: 544, Col: 5, Construct: "if"},
+	{From: 2818, To: 2818, Line: 545, Col: 9, Construct: "set"},
+	{From: 2821, To: 2821, Line: 547, Col: 5, Construct: "set"},
+	{From: 2823, To: 2826, Line: 548, Col: 5, Construct: "if"},
+	{From: 2825, To: 2825, Line: 549, Col: 9, Construct: "{{ }}"},
+	{From: 2828, To: 2828, Line: 552, Col: 5, Construct: "{{ }}"},
+	{From: 2830, To: 2849, Line: 553, Col: 5, Construct: "if"},
+	{From: 2832, To: 2832, Line: 554, Col: 9, Construct: "set"},
+	{From: 2834, To: 2844, Line: 555, Col: 9, Construct: "for"},
+	{From: 2839, To: 2839, Line: 555, Col: 9, Construct: "set"},
+	{From: 2841, To: 2843, Line: 556, Col: 13, Construct: "set"},
+	{From: 2846, To: 2847, Line: 558, Col: 9, Construct: "{{ }}"},
+	{From: 2852, To: 2870, Line: 566, Col: 1, Construct: "macro"},
+	{From: 2856, To: 2856, Line: 567, Col: 5, Construct: "set"},
+	{From: 2858, To: 2866, Line: 568, Col: 5, Construct: "for"},
+	{From: 2860, To: 2860, Line: 568, Col: 5, Construct: "set"},
+	{From: 2862, To: 2864, Line: 569, Col: 9, Construct: "set"},
+	{From: 2868, To: 2869, Line: 572, Col: 5, Construct: "{{ }}"},
+	{From: 2872, To: 2920, Line: 578, Col: 1, Construct: "macro"},
+	{From: 2879, To: 2917, Line: 579, Col: 5, Construct: "if"},
+	{From: 2881, To: 2881, Line: 580, Col: 9, Construct: "set"},
+	{From: 2883, To: 2894, Line: 581, Col: 9, Construct: "for"},
+	{From: 2888, To: 2893, Line: 582, Col: 13, Construct: "if"},
+	{From: 2890, To: 2890, Line: 582, Col: 13, Construct: "set"},
+	{From: 2892, To: 2892, Line: 583, Col: 17, Construct: "set"},
+	{From: 2896, To: 2896, Line: 586, Col: 9, Construct: "set"},
+	{From: 2898, To: 2906, Line: 587, Col: 9, Construct: "for"},
+	{From: 2903, To: 2903, Line: 587, Col: 9, Construct: "set"},
+	{From: 2905, To: 2905, Line: 588, Col: 13, Construct: "set"},
+	{From: 2908, To: 2908, Line: 590, Col: 9, Construct: "set"},
+	{From: 2909, To: 2917, Line: 591, Col: 9, Construct: "if"},
+	{From: 2912, To: 2912, Line: 596, Col: 9, Construct: "set"},
+	{From: 2916, To: 2916, Line: 598, Col: 9, Construct: "set"},
+	{From: 2919, To: 2919, Line: 600, Col: 5, Construct: "{{ }}"},
+	{From: 2922, To: 2958, Line: 604, Col: 1, Construct: "macro"},
+	{From: 2928, To: 2939, Line: 605, Col: 5, Construct: "if"},
+	{From: 2930, To: 2930, Line: 606, Col: 9, Construct: "set"},
+	{From: 2931, To: 2939, Line: 607, Col: 9, Construct: "if"},
+	{From: 2934, To: 2934, Line: 608, Col: 9, Construct: "set"},
+	{From: 2938, To: 2938, Line: 610, Col: 9, Construct: "set"},
+	{From: 2941, To: 2944, Line: 613, Col: 5, Construct: "if"},
+	{From: 2943, To: 2943, Line: 614, Col: 9, Construct: "{{ }}"},
+	{From: 2946, To: 2946, Line: 617, Col: 5, Construct: "set"},
+	{From: 2948, To: 2955, Line: 618, Col: 5, Construct: "for"},
+	{From: 2950, To: 2950, Line: 618, Col: 5, Construct: "set"},
+	{From: 2952, To: 2954, Line: 619, Col: 9, Construct: "set"},
+	{From: 2957, To: 2957, Line: 621, Col: 5, Construct: "{{ }}"},
+	{From: 2960, To: 2960, Line: 627, Col: 1, Construct: "set"},
+	{From: 2962, To: 2962, Line: 707, Col: 1, Construct: "set"},
+	{From: 2964, To: 2992, Line: 718, Col: 1, Construct: "if"},
+	{From: 2966, To: 2966, Line: 719, Col: 5, Construct: "set"},
+	{From: 2968, To: 2981, Line: 720, Col: 5, Construct: "for"},
+	{From: 2970, To: 2972, Line: 722, Col: 9, Construct: "set"},
+	{From: 2974, To: 2974, Line: 722, Col: 9, Construct: "set"},
+	{From: 2976, To: 2976, Line: 724, Col: 9, Construct: "set"},
+	{From: 2978, To: 2978, Line: 724, Col: 9, Construct: "set"},
+	{From: 2980, To: 2980, Line: 725, Col: 9, Construct: "set"},
+	{From: 2983, To: 2983, Line: 728, Col: 5, Construct: "set"},
+	{From: 2985, To: 2985, Line: 729, Col: 5, Construct: "set"},
+	{From: 2989, To: 2989, Line: 731, Col: 5, Construct: "set"},
+	{From: 2991, To: 2991, Line: 732, Col: 5, Construct: "set"},
+	{From: 2994, To: 2997, Line: 739, Col: 1, Construct: "if"},
+	{From: 2996, To: 2996, Line: 740, Col: 5, Construct: "set"},
+	{From: 2999, To: 3002, Line: 743, Col: 1, Construct: "if"},
+	{From: 3001, To: 3001, Line: 744, Col: 5, Construct: "set"},
+	{From: 3004, To: 3007, Line: 747, Col: 1, Construct: "if"},
+	{From: 3006, To: 3006, Line: 748, Col: 5, Construct: "set"},
+	{From: 3009, To: 3012, Line: 751, Col: 1, Construct: "if"},
+	{From: 3011, To: 3011, Line: 752, Col: 5, Construct: "set"},
+	{From: 3014, To: 3017, Line: 761, Col: 1, Construct: "if"},
+	{From: 3016, To: 3016, Line: 762, Col: 5, Construct: "set"},
+	{From: 3019, To: 3019, Line: 766, Col: 1, Construct: "set"},
+	{From: 3021, To: 3029, Line: 767, Col: 1, Construct: "for"},
+	{From: 3025, To: 3028, Line: 768, Col: 5, Construct: "if"},
+	{From: 3027, To: 3027, Line: 769, Col: 9, Construct: "set"},
+	{From: 3032, To: 3034, Line: 777, Col: 1, Construct: "set"},
+	{From: 3036, To: 3053, Line: 782, Col: 1, Construct: "for"},
+	{From: 3038, To: 3042, Line: 783, Col: 5, Construct: "if"},
+	{From: 3041, To: 3041, Line: 784, Col: 9, Construct: "set"},
+	{From: 3044, To: 3047, Line: 787, Col: 5, Construct: "if"},
+	{From: 3046, To: 3046, Line: 788, Col: 9, Construct: "set"},
+	{From: 3049, To: 3052, Line: 791, Col: 5, Construct: "if"},
+	{From: 3051, To: 3051, Line: 792, Col: 9, Construct: "set"},
+	{From: 3055, To: 3055, Line: 799, Col: 1, Construct: "{{ }}"},
+	{From: 3057, To: 3088, Line: 804, Col: 1, Construct: "if"},
+	{From: 3059, To: 3067, Line: 805, Col: 5, Construct: "set"},
+	{From: 3069, To: 3071, Line: 811, Col: 5, Construct: "{{ }}"},
+	{From: 3072, To: 3088, Line: 813, Col: 5, Construct: "if"},
+	{From: 3075, To: 3075, Line: 815, Col: 5, Construct: "set"},
+	{From: 3076, To: 3088, Line: 817, Col: 5, Construct: "if"},
+	{From: 3079, To: 3081, Line: 820, Col: 5, Construct: "set"},
+	{From: 3083, To: 3085, Line: 821, Col: 5, Construct: "{{ }}"},
+	{From: 3087, To: 3087, Line: 822, Col: 5, Construct: "set"},
+	{From: 3090, To: 3103, Line: 827, Col: 1, Construct: "if"},
+	{From: 3092, To: 3094, Line: 828, Col: 5, Construct: "{{ }}"},
+	{From: 3096, To: 3096, Line: 829, Col: 5, Construct: "set"},
+	{From: 3097, To: 3103, Line: 830, Col: 5, Construct: "if"},
+	{From: 3100, To: 3102, Line: 831, Col: 5, Construct: "{{ }}"},
+	{From: 3105, To: 3110, Line: 835, Col: 1, Construct: "if"},
+	{From: 3107, To: 3109, Line: 836, Col: 5, Construct: "{{ }}"},
+	{From: 3112, To: 3113, Line: 850, Col: 1, Construct: "set"},
+	{From: 3115, To: 3475, Line: 854, Col: 1, Construct: "for"},
+	{From: 3128, To: 3462, Line: 856, Col: 5, Construct: "if"},
+	{From: 3130, To: 3130, Line: 858, Col: 9, Construct: "set"},
+	{From: 3131, To: 3462, Line: 861, Col: 9, Construct: "if"},
+	{From: 3134, To: 3134, Line: 862, Col: 9, Construct: "{{ }}"},
+	{From: 3135, To: 3462, Line: 869, Col: 9, Construct: "if"},
+	{From: 3138, To: 3143, Line: 870, Col: 9, Construct: "if"},
+	{From: 3140, To: 3142, Line: 871, Col: 13, Construct: "{{ }}"},
+	{From: 3144, To: 3462, Line: 876, Col: 9, Construct: "if"},
+	{From: 3147, To: 3149, Line: 877, Col: 9, Construct: "{{ }}"},
+	{From: 3150, To: 3462, Line: 881, Col: 9, Construct: "if"},
+	{From: 3153, To: 3153, Line: 882, Col: 9, Construct: "{{ }}"},
+	{From: 3154, To: 3462, Line: 894, Col: 9, Construct: "if"},
+	{From: 3157, To: 3160, Line: 895, Col: 9, Construct: "if"},
+	{From: 3159, To: 3159, Line: 896, Col: 13, Construct: "{{ }}"},
+	{From: 3162, To: 3164, Line: 898, Col: 9, Construct: "set"},
+	{From: 3166, To: 3168, Line: 899, Col: 9, Construct: "{{ }}"},
+	{From: 3170, To: 3193, Line: 907, Col: 9, Construct: "if"},
+	{From: 3172, To: 3174, Line: 908, Col: 13, Construct: "set"},
+	{From: 3176, To: 3192, Line: 909, Col: 13, Construct: "if"},
+	{From: 3178, To: 3191, Line: 910, Col: 17, Construct: "if"},
+	{From: 3180, To: 3182, Line: 911, Col: 21, Construct: "{{ }}"},
+	{From: 3186, To: 3190, Line: 913, Col: 21, Construct: "{{ }}"},
+	{From: 3194, To: 3462, Line: 920, Col: 9, Construct: "if"},
+	{From: 3197, To: 3199, Line: 921, Col: 9, Construct: "{{ }}"},
+	{From: 3202, To: 3218, Line: 925, Col: 9, Construct: "if"},
+	{From: 3204, To: 3217, Line: 926, Col: 13, Construct: "if"},
+	{From: 3206, To: 3208, Line: 927, Col: 17, Construct: "{{ }}"},
+	{From: 3212, To: 3216, Line: 929, Col: 17, Construct: "{{ }}"},
+	{From: 3219, To: 3462, Line: 940, Col: 9, Construct: "if"},
+	{From: 3222, To: 3225, Line: 941, Col: 9, Construct: "set"},
+	{From: 3227, To: 3227, Line: 943, Col: 9, Construct: "set"},
+	{From: 3229, To: 3238, Line: 944, Col: 9, Construct: "set"},
+	{From: 3240, To: 3240, Line: 945, Col: 9, Construct: "set"},
+	{From: 3242, To: 3270, Line: 946, Col: 9, Construct: "for"},
+	{From: 3245, To: 3269, Line: 947, Col: 13, Construct: "if"},
+	{From: 3247, To: 3268, Line: 948, Col: 17, Construct: "if"},
+	{From: 3249, To: 3249, Line: 949, Col: 21, Construct: "set"},
+	{From: 3251, To: 3259, Line: 950, Col: 21, Construct: "set"},
+	{From: 3261, To: 3261, Line: 951, Col: 21, Construct: "set"},
+	{From: 3263, To: 3263, Line: 952, Col: 21, Construct: "set"},
+	{From: 3267, To: 3267, Line: 954, Col: 21, Construct: "set"},
+	{From: 3272, To: 3272, Line: 958, Col: 9, Construct: "set"},
+	{From: 3274, To: 3274, Line: 962, Col: 9, Construct: "set"},
+	{From: 3276, To: 3286, Line: 963, Col: 9, Construct: "for"},
+	{From: 3278, To: 3285, Line: 964, Col: 13, Construct: "if"},
+	{From: 3280, To: 3280, Line: 967, Col: 17, Construct: "set"},
+	{From: 3284, To: 3284, Line: 969, Col: 17, Construct: "set"},
+	{From: 3288, To: 3290, Line: 972, Col: 9, Construct: "set"},
+	{From: 3292, To: 3294, Line: 973, Col: 9, Construct: "{{ }}"},
+	{From: 3295, To: 3462, Line: 977, Col: 9, Construct: "if"},
+	{From: 3298, To: 3299, Line: 993, Col: 9, Construct: "set"},
+	{From: 3301, To: 3312, Line: 994, Col: 9, Construct: "if"},
+	{From: 3304, To: 3311, Line: 998, Col: 13, Construct: "if"},
+	{From: 3308, To: 3308, Line: 1001, Col: 17, Construct: "set"},
+	{From: 3310, To: 3310, Line: 1002, Col: 17, Construct: "set"},
+	{From: 3314, To: 3317, Line: 1005, Col: 9, Construct: "if"},
+	{From: 3316, To: 3316, Line: 1006, Col: 13, Construct: "set"},
+	{From: 3319, To: 3319, Line: 1010, Col: 9, Construct: "set"},
+	{From: 3321, To: 3331, Line: 1011, Col: 9, Construct: "if"},
+	{From: 3323, To: 3326, Line: 1012, Col: 13, Construct: "for"},
+	{From: 3325, To: 3325, Line: 1013, Col: 17, Construct: "set"},
+	{From: 3327, To: 3331, Line: 1015, Col: 13, Construct: "if"},
+	{From: 3330, To: 3330, Line: 1016, Col: 13, Construct: "set"},
+	{From: 3333, To: 3335, Line: 1020, Col: 9, Construct: "set"},
+	{From: 3337, To: 3365, Line: 1021, Col: 9, Construct: "for"},
+	{From: 3340, To: 3364, Line: 1022, Col: 13, Construct: "if"},
+	{From: 3342, To: 3363, Line: 1023, Col: 17, Construct: "if"},
+	{From: 3344, To: 3344, Line: 1024, Col: 21, Construct: "set"},
+	{From: 3346, To: 3356, Line: 1025, Col: 21, Construct: "if"},
+	{From: 3348, To: 3348, Line: 1026, Col: 25, Construct: "set"},
+	{From: 3349, To: 3356, Line: 1027, Col: 25, Construct: "if"},
+	{From: 3352, To: 3355, Line: 1028, Col: 25, Construct: "for"},
+	{From: 3354, To: 3354, Line: 1029, Col: 29, Construct: "set"},
+	{From: 3358, To: 3358, Line: 1032, Col: 21, Construct: "set"},
+	{From: 3362, To: 3362, Line: 1034, Col: 21, Construct: "set"},
+	{From: 3367, To: 3367, Line: 1039, Col: 9, Construct: "set"},
+	{From: 3369, To: 3372, Line: 1040, Col: 9, Construct: "for"},
+	{From: 3371, To: 3371, Line: 1041, Col: 13, Construct: "set"},
+	{From: 3374, To: 3377, Line: 1043, Col: 9, Construct: "for"},
+	{From: 3376, To: 3376, Line: 1044, Col: 13, Construct: "set"},
+	{From: 3379, To: 3379, Line: 1047, Col: 9, Construct: "set"},
+	{From: 3381, To: 3385, Line: 1050, Col: 9, Construct: "set"},
+	{From: 3387, To: 3390, Line: 1051, Col: 9, Construct: "if"},
+	{From: 3389, To: 3389, Line: 1052, Col: 13, Construct: "set"},
+	{From: 3392, To: 3392, Line: 1056, Col: 9, Construct: "set"},
+	{From: 3394, To: 3397, Line: 1057, Col: 9, Construct: "if"},
+	{From: 3396, To: 3396, Line: 1058, Col: 13, Construct: "set"},
+	{From: 3399, To: 3402, Line: 1060, Col: 9, Construct: "if"},
+	{From: 3401, To: 3401, Line: 1061, Col: 13, Construct: "set"},
+	{From: 3404, To: 3428, Line: 1063, Col: 9, Construct: "if"},
+	{From: 3406, To: 3408, Line: 1064, Col: 13, Construct: "set"},
+	{From: 3410, To: 3410, Line: 1065, Col: 13, Construct: "set"},
+	{From: 3412, To: 3412, Line: 1068, Col: 13, Construct: "set"},
+	{From: 3414, To: 3425, Line: 1069, Col: 13, Construct: "for"},
+	{From: 3417, To: 3422, Line: 1070, Col: 17, Construct: "set"},
+	{From: 3424, To: 3424, Line: 1071, Col: 17, Construct: "set"},
+	{From: 3427, To: 3427, Line: 1073, Col: 13, Construct: "set"},
+	{From: 3430, To: 3433, Line: 1090, Col: 9, Construct: "if"},
+	{From: 3432, To: 3432, Line: 1091, Col: 13, Construct: "{{ }}"},
+	{From: 3435, To: 3435, Line: 1094, Col: 9, Construct: "set"},
+	{From: 3438, To: 3438, Line: 1103, Col: 9, Construct: "set"},
+	{From: 3440, To: 3442, Line: 1104, Col: 9, Construct: "set"},
+	{From: 3444, To: 3446, Line: 1108, Col: 9, Construct: "{{ }}"},
+	{From: 3448, To: 3455, Line: 1109, Col: 9, Construct: "if"},
+	{From: 3450, To: 3450, Line: 1110, Col: 13, Construct: "{{ }}"},
+	{From: 3454, To: 3454, Line: 1112, Col: 13, Construct: "{{ }}"},
+	{From: 3459, To: 3461, Line: 1118, Col: 9, Construct: "{{ }}"},
+	{From: 3464, To: 3474, Line: 1129, Col: 5, Construct: "if"},
+	{From: 3466, To: 3473, Line: 1132, Col: 9, Construct: "if"},
+	{From: 3468, To: 3468, Line: 1133, Col: 13, Construct: "{{ }}"},
+	{From: 3472, To: 3472, Line: 1135, Col: 13, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Glm45 = &runtime.Template{
 		ReasoningEnd:       "</think>\n",
 		LoadError:          "",
 	},
-	File:   "glm_4_5.jinja",
-	Func:   renderGlm45,
-	Name:   "glm_4_5",
-	Origin: "llama.cpp/glm_4_5.jinja",
-	SHA256: "0f25e04269293cd5dda8b73283c758817d28afea579ac30a5f95cd56f31a7447",
-	Spans:  spansGlm45,
+	File:      "glm_4_5.jinja",
+	Func:      renderGlm45,
+	LlamaFunc: renderGlm45Llama,
+	Name:      "glm_4_5",
+	Origin:    "llama.cpp/glm_4_5.jinja",
+	SHA256:    "0f25e04269293cd5dda8b73283c758817d28afea579ac30a5f95cd56f31a7447",
+	Spans:     spansGlm45,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -274,67 +275,359 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGlm45Llama renders glm_4_5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGlm45 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := in.Lookup("enable_thinking")
+	w.WriteString("[gMASK]<sop>")
+	// glm_4_5.jinja:2:1 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
+		// glm_4_5.jinja:10:1 {% for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// glm_4_5.jinja:11:1 {{ tool | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+			w.WriteString("\n")
+		}
+		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
+	}
+	// glm_4_5.jinja:23:1 {%- macro visible_text(content) -%}
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		// glm_4_5.jinja:24:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// glm_4_5.jinja:25:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
+			// glm_4_5.jinja:27:9 {%- for item in content -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
+				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+					// glm_4_5.jinja:29:17 {{- item.text }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
+				} else if runtime.IsString(item) {
+					// glm_4_5.jinja:30:17 {%- elif item is string -%}
+					// glm_4_5.jinja:31:17 {{- item }}
+					runtime.LlamaWrite(w, item)
+				}
+			}
+		} else {
+			// glm_4_5.jinja:34:9 {%- else -%}
+			// glm_4_5.jinja:35:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		}
+	}
+	// glm_4_5.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
+	nsLastUserIndex := runtime.Int(-1)
+	// glm_4_5.jinja:39:1 {%- for m in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		m := items[i]
+		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
+		if runtime.EqStr(runtime.LlamaAttr(m, "role"), "user") {
+			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
+			nsLastUserIndex = runtime.Int(int64(i))
+		}
+	}
+	// glm_4_5.jinja:44:1 {% for m in messages %}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		m := items2[i]
+		var userContent runtime.Value
+		var reasoningContent runtime.Value
+		var content runtime.Value
+		var parts runtime.Value
+		var beforeFirstClose runtime.Value
+		var innerParts runtime.Value
+		var extractedReasoning runtime.Value
+		var afterLastClose runtime.Value
+		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
+		mRole := runtime.LlamaAttr(m, "role")
+		if runtime.EqStr(mRole, "user") {
+			w.WriteString("<|user|>")
+			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
+			userContent = w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			})
+			// glm_4_5.jinja:47:1 {{ user_content }}
+			runtime.LlamaWrite(w, userContent)
+			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
+			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.MethodEndswith(userContent, runtime.Str("/nothink")).Truthy() {
+				w.WriteString("/nothink")
+			} else {
+				w.WriteString("")
+			}
+		} else if runtime.EqStr(mRole, "assistant") {
+			// glm_4_5.jinja:49:5 {%- elif m.role == 'assistant' -%}
+			w.WriteString("<|assistant|>")
+			// glm_4_5.jinja:51:1 {%- set reasoning_content = '' %}
+			reasoningContent = runtime.Str("")
+			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
+			content = w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			})
+			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
+			mReasoningContent := runtime.LlamaAttr(m, "reasoning_content")
+			if runtime.IsString(mReasoningContent) {
+				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
+				reasoningContent = mReasoningContent
+			} else {
+				// glm_4_5.jinja:55:5 {%- else %}
+				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
+					parts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
+					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
+					beforeFirstClose = runtime.FilterFirst(parts)
+					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
+					innerParts = runtime.MethodSplitSep(runtime.MethodRstripChars(beforeFirstClose, runtime.Str("\n")), runtime.Str("<think>"))
+					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
+					extractedReasoning = runtime.FilterLast(innerParts)
+					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
+					reasoningContent = runtime.MethodLstripChars(extractedReasoning, runtime.Str("\n"))
+					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
+					afterLastClose = runtime.FilterLast(parts)
+					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
+					content = runtime.MethodLstripChars(afterLastClose, runtime.Str("\n"))
+				}
+			}
+			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
+			if runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<think>"), runtime.MethodStrip(reasoningContent)), runtime.Str("</think>")))
+			} else {
+				// glm_4_5.jinja:68:5 {%- else -%}
+				w.WriteString("\n<think></think>")
+			}
+			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
+			if runtime.MethodStrip(content).Truthy() {
+				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), runtime.MethodStrip(content)))
+			}
+			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
+			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
+			if mToolCalls.Truthy() {
+				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
+				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(mToolCalls)) {
+					var tcObj runtime.Value
+					// glm_4_5.jinja:76:1 {%- if tc.function %}
+					tcFunction := runtime.LlamaAttr(tc, "function")
+					if tcFunction.Truthy() {
+						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
+						tcObj = tcFunction
+					} else {
+						// glm_4_5.jinja:78:5 {%- else %}
+						// glm_4_5.jinja:79:5 {%- set tc_obj = tc %}
+						tcObj = tc
+					}
+					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<tool_call>"), runtime.LlamaAttr(tcObj, "name")))
+					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
+					tcObjArguments := runtime.LlamaAttr(tcObj, "arguments")
+					if runtime.IsMapping(tcObjArguments) {
+						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
+						keys, values := runtime.DictItems(tcObjArguments)
+						for i := range w.Count(len(keys)) {
+							k := keys[i]
+							v := values[i]
+							w.WriteString("<arg_key>")
+							// glm_4_5.jinja:85:10 {{ k }}
+							runtime.LlamaWrite(w, k)
+							w.WriteString("</arg_key>\n<arg_value>")
+							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
+							if !runtime.IsString(v) {
+								runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, nil))
+							} else {
+								runtime.LlamaWrite(w, v)
+							}
+							w.WriteString("</arg_value>")
+						}
+					} else {
+						// glm_4_5.jinja:88:5 {%- else -%}
+						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
+						// glm_4_5.jinja:93:12 {{ tc_obj.arguments }}
+						runtime.LlamaWrite(w, tcObjArguments)
+						w.WriteString("</arg_value>")
+					}
+					w.WriteString("</tool_call>")
+				}
+			}
+		} else if runtime.EqStr(mRole, "tool") {
+			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
+			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
+			mContent := runtime.LlamaAttr(m, "content")
+			if runtime.IsString(mContent) {
+				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
+				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+					w.WriteString("<|observation|>")
+				}
+				w.WriteString("\n<tool_response>\n")
+				// glm_4_5.jinja:103:1 {{- m.content }}
+				runtime.LlamaWrite(w, mContent)
+				w.WriteString("\n</tool_response>")
+			} else {
+				// glm_4_5.jinja:105:5 {%- else -%}
+				w.WriteString("<|observation|>")
+				// glm_4_5.jinja:106:16 {% for tr in m.content %}
+				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(mContent)) {
+					w.WriteString("\n<tool_response>\n")
+					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
+					trOutput := runtime.LlamaAttr(tr, "output")
+					if runtime.IsDefined(trOutput) {
+						runtime.LlamaWrite(w, trOutput)
+					} else {
+						runtime.LlamaWrite(w, tr)
+					}
+					w.WriteString("\n</tool_response>")
+				}
+			}
+		} else if runtime.EqStr(mRole, "system") {
+			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
+			w.WriteString("<|system|>\n")
+			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			}))
+		}
+	}
+	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|assistant|>")
+		// glm_4_5.jinja:118:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
+		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
+			w.WriteString("\n<think></think>")
+		} else {
+			w.WriteString("")
+		}
+	}
+}
+
 // spansGlm45 is the position table of glm_4_5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGlm45 = []runtime.Span{
-	{From: 53, To: 62, Line: 2, Col: 1, Construct: "if"},
-	{From: 56, To: 61, Line: 10, Col: 1, Construct: "for"},
-	{From: 58, To: 59, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 89, Line: 23, Col: 1, Construct: "macro"},
-	{From: 67, To: 88, Line: 24, Col: 5, Construct: "if"},
-	{From: 69, To: 69, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 70, To: 88, Line: 26, Col: 9, Construct: "if"},
-	{From: 73, To: 83, Line: 27, Col: 9, Construct: "for"},
-	{From: 75, To: 82, Line: 28, Col: 13, Construct: "if"},
-	{From: 77, To: 77, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 78, To: 82, Line: 30, Col: 17, Construct: "if"},
-	{From: 81, To: 81, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 87, To: 87, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 91, To: 91, Line: 38, Col: 1, Construct: "set"},
-	{From: 93, To: 101, Line: 39, Col: 1, Construct: "for"},
-	{From: 97, To: 100, Line: 40, Col: 5, Construct: "if"},
-	{From: 99, To: 99, Line: 41, Col: 9, Construct: "set"},
-	{From: 103, To: 264, Line: 44, Col: 1, Construct: "for"},
-	{From: 115, To: 263, Line: 45, Col: 1, Construct: "if"},
-	{From: 119, To: 121, Line: 46, Col: 1, Construct: "set"},
-	{From: 123, To: 123, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 125, To: 129, Line: 48, Col: 1, Construct: "{{ }}"},
-	{From: 130, To: 263, Line: 49, Col: 5, Construct: "if"},
-	{From: 134, To: 134, Line: 51, Col: 1, Construct: "set"},
-	{From: 136, To: 138, Line: 52, Col: 1, Construct: "set"},
-	{From: 140, To: 163, Line: 53, Col: 1, Construct: "if"},
-	{From: 143, To: 143, Line: 54, Col: 5, Construct: "set"},
-	{From: 147, To: 162, Line: 56, Col: 5, Construct: "if"},
-	{From: 149, To: 149, Line: 57, Col: 9, Construct: "set"},
-	{From: 151, To: 151, Line: 58, Col: 9, Construct: "set"},
-	{From: 153, To: 153, Line: 59, Col: 9, Construct: "set"},
-	{From: 155, To: 155, Line: 60, Col: 9, Construct: "set"},
-	{From: 157, To: 157, Line: 61, Col: 9, Construct: "set"},
-	{From: 159, To: 159, Line: 62, Col: 9, Construct: "set"},
-	{From: 161, To: 161, Line: 63, Col: 9, Construct: "set"},
-	{From: 165, To: 173, Line: 66, Col: 1, Construct: "if"},
-	{From: 167, To: 169, Line: 67, Col: 1, Construct: "{{ }}"},
-	{From: 175, To: 179, Line: 71, Col: 1, Construct: "if"},
-	{From: 177, To: 178, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 181, To: 228, Line: 74, Col: 1, Construct: "if"},
-	{From: 184, To: 227, Line: 75, Col: 1, Construct: "for"},
-	{From: 187, To: 195, Line: 76, Col: 1, Construct: "if"},
-	{From: 190, To: 190, Line: 77, Col: 5, Construct: "set"},
-	{From: 194, To: 194, Line: 79, Col: 5, Construct: "set"},
-	{From: 197, To: 198, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 200, To: 226, Line: 82, Col: 1, Construct: "if"},
-	{From: 203, To: 218, Line: 83, Col: 5, Construct: "for"},
-	{From: 209, To: 210, Line: 85, Col: 10, Construct: "{{ }}"},
-	{From: 212, To: 217, Line: 86, Col: 12, Construct: "{{ }}"},
-	{From: 223, To: 224, Line: 93, Col: 12, Construct: "{{ }}"},
-	{From: 229, To: 263, Line: 97, Col: 5, Construct: "if"},
-	{From: 232, To: 257, Line: 98, Col: 1, Construct: "if"},
-	{From: 235, To: 238, Line: 99, Col: 1, Construct: "if"},
-	{From: 240, To: 241, Line: 103, Col: 1, Construct: "{{ }}"},
-	{From: 246, To: 256, Line: 106, Col: 16, Construct: "for"},
-	{From: 249, To: 255, Line: 109, Col: 1, Construct: "{{ }}"},
-	{From: 258, To: 263, Line: 112, Col: 5, Construct: "if"},
-	{From: 262, To: 262, Line: 114, Col: 1, Construct: "{{ }}"},
-	{From: 266, To: 274, Line: 117, Col: 1, Construct: "if"},
-	{From: 269, To: 273, Line: 118, Col: 18, Construct: "{{ }}"},
+	{From: 54, To: 63, Line: 2, Col: 1, Construct: "if"},
+	{From: 57, To: 62, Line: 10, Col: 1, Construct: "for"},
+	{From: 59, To: 60, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 90, Line: 23, Col: 1, Construct: "macro"},
+	{From: 68, To: 89, Line: 24, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 71, To: 89, Line: 26, Col: 9, Construct: "if"},
+	{From: 74, To: 84, Line: 27, Col: 9, Construct: "for"},
+	{From: 76, To: 83, Line: 28, Col: 13, Construct: "if"},
+	{From: 78, To: 78, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 79, To: 83, Line: 30, Col: 17, Construct: "if"},
+	{From: 82, To: 82, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 92, To: 92, Line: 38, Col: 1, Construct: "set"},
+	{From: 94, To: 102, Line: 39, Col: 1, Construct: "for"},
+	{From: 98, To: 101, Line: 40, Col: 5, Construct: "if"},
+	{From: 100, To: 100, Line: 41, Col: 9, Construct: "set"},
+	{From: 104, To: 265, Line: 44, Col: 1, Construct: "for"},
+	{From: 116, To: 264, Line: 45, Col: 1, Construct: "if"},
+	{From: 120, To: 122, Line: 46, Col: 1, Construct: "set"},
+	{From: 124, To: 124, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 126, To: 130, Line: 48, Col: 1, Construct: "{{ }}"},
+	{From: 131, To: 264, Line: 49, Col: 5, Construct: "if"},
+	{From: 135, To: 135, Line: 51, Col: 1, Construct: "set"},
+	{From: 137, To: 139, Line: 52, Col: 1, Construct: "set"},
+	{From: 141, To: 164, Line: 53, Col: 1, Construct: "if"},
+	{From: 144, To: 144, Line: 54, Col: 5, Construct: "set"},
+	{From: 148, To: 163, Line: 56, Col: 5, Construct: "if"},
+	{From: 150, To: 150, Line: 57, Col: 9, Construct: "set"},
+	{From: 152, To: 152, Line: 58, Col: 9, Construct: "set"},
+	{From: 154, To: 154, Line: 59, Col: 9, Construct: "set"},
+	{From: 156, To: 156, Line: 60, Col: 9, Construct: "set"},
+	{From: 158, To: 158, Line: 61, Col: 9, Construct: "set"},
+	{From: 160, To: 160, Line: 62, Col: 9, Construct: "set"},
+	{From: 162, To: 162, Line: 63, Col: 9, Construct: "set"},
+	{From: 166, To: 174, Line: 66, Col: 1, Construct: "if"},
+	{From: 168, To: 170, Line: 67, Col: 1, Construct: "{{ }}"},
+	{From: 176, To: 180, Line: 71, Col: 1, Construct: "if"},
+	{From: 178, To: 179, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 182, To: 229, Line: 74, Col: 1, Construct: "if"},
+	{From: 185, To: 228, Line: 75, Col: 1, Construct: "for"},
+	{From: 188, To: 196, Line: 76, Col: 1, Construct: "if"},
+	{From: 191, To: 191, Line: 77, Col: 5, Construct: "set"},
+	{From: 195, To: 195, Line: 79, Col: 5, Construct: "set"},
+	{From: 198, To: 199, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 201, To: 227, Line: 82, Col: 1, Construct: "if"},
+	{From: 204, To: 219, Line: 83, Col: 5, Construct: "for"},
+	{From: 210, To: 211, Line: 85, Col: 10, Construct: "{{ }}"},
+	{From: 213, To: 218, Line: 86, Col: 12, Construct: "{{ }}"},
+	{From: 224, To: 225, Line: 93, Col: 12, Construct: "{{ }}"},
+	{From: 230, To: 264, Line: 97, Col: 5, Construct: "if"},
+	{From: 233, To: 258, Line: 98, Col: 1, Construct: "if"},
+	{From: 236, To: 239, Line: 99, Col: 1, Construct: "if"},
+	{From: 241, To: 242, Line: 103, Col: 1, Construct: "{{ }}"},
+	{From: 247, To: 257, Line: 106, Col: 16, Construct: "for"},
+	{From: 250, To: 256, Line: 109, Col: 1, Construct: "{{ }}"},
+	{From: 259, To: 264, Line: 112, Col: 5, Construct: "if"},
+	{From: 263, To: 263, Line: 114, Col: 1, Construct: "{{ }}"},
+	{From: 267, To: 275, Line: 117, Col: 1, Construct: "if"},
+	{From: 270, To: 274, Line: 118, Col: 18, Construct: "{{ }}"},
+	{From: 288, To: 297, Line: 2, Col: 1, Construct: "if"},
+	{From: 291, To: 296, Line: 10, Col: 1, Construct: "for"},
+	{From: 293, To: 294, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 299, To: 324, Line: 23, Col: 1, Construct: "macro"},
+	{From: 302, To: 323, Line: 24, Col: 5, Construct: "if"},
+	{From: 304, To: 304, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 305, To: 323, Line: 26, Col: 9, Construct: "if"},
+	{From: 308, To: 318, Line: 27, Col: 9, Construct: "for"},
+	{From: 310, To: 317, Line: 28, Col: 13, Construct: "if"},
+	{From: 312, To: 312, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 313, To: 317, Line: 30, Col: 17, Construct: "if"},
+	{From: 316, To: 316, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 322, To: 322, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 326, To: 326, Line: 38, Col: 1, Construct: "set"},
+	{From: 328, To: 336, Line: 39, Col: 1, Construct: "for"},
+	{From: 332, To: 335, Line: 40, Col: 5, Construct: "if"},
+	{From: 334, To: 334, Line: 41, Col: 9, Construct: "set"},
+	{From: 338, To: 497, Line: 44, Col: 1, Construct: "for"},
+	{From: 350, To: 496, Line: 45, Col: 1, Construct: "if"},
+	{From: 354, To: 356, Line: 46, Col: 1, Construct: "set"},
+	{From: 358, To: 358, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 360, To: 364, Line: 48, Col: 1, Construct: "{{ }}"},
+	{From: 365, To: 496, Line: 49, Col: 5, Construct: "if"},
+	{From: 369, To: 369, Line: 51, Col: 1, Construct: "set"},
+	{From: 371, To: 373, Line: 52, Col: 1, Construct: "set"},
+	{From: 375, To: 398, Line: 53, Col: 1, Construct: "if"},
+	{From: 378, To: 378, Line: 54, Col: 5, Construct: "set"},
+	{From: 382, To: 397, Line: 56, Col: 5, Construct: "if"},
+	{From: 384, To: 384, Line: 57, Col: 9, Construct: "set"},
+	{From: 386, To: 386, Line: 58, Col: 9, Construct: "set"},
+	{From: 388, To: 388, Line: 59, Col: 9, Construct: "set"},
+	{From: 390, To: 390, Line: 60, Col: 9, Construct: "set"},
+	{From: 392, To: 392, Line: 61, Col: 9, Construct: "set"},
+	{From: 394, To: 394, Line: 62, Col: 9, Construct: "set"},
+	{From: 396, To: 396, Line: 63, Col: 9, Construct: "set"},
+	{From: 400, To: 406, Line: 66, Col: 1, Construct: "if"},
+	{From: 402, To: 402, Line: 67, Col: 1, Construct: "{{ }}"},
+	{From: 408, To: 411, Line: 71, Col: 1, Construct: "if"},
+	{From: 410, To: 410, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 413, To: 459, Line: 74, Col: 1, Construct: "if"},
+	{From: 416, To: 458, Line: 75, Col: 1, Construct: "for"},
+	{From: 419, To: 427, Line: 76, Col: 1, Construct: "if"},
+	{From: 422, To: 422, Line: 77, Col: 5, Construct: "set"},
+	{From: 426, To: 426, Line: 79, Col: 5, Construct: "set"},
+	{From: 429, To: 429, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 431, To: 457, Line: 82, Col: 1, Construct: "if"},
+	{From: 434, To: 449, Line: 83, Col: 5, Construct: "for"},
+	{From: 440, To: 441, Line: 85, Col: 10, Construct: "{{ }}"},
+	{From: 443, To: 448, Line: 86, Col: 12, Construct: "{{ }}"},
+	{From: 454, To: 455, Line: 93, Col: 12, Construct: "{{ }}"},
+	{From: 460, To: 496, Line: 97, Col: 5, Construct: "if"},
+	{From: 463, To: 488, Line: 98, Col: 1, Construct: "if"},
+	{From: 466, To: 469, Line: 99, Col: 1, Construct: "if"},
+	{From: 471, To: 472, Line: 103, Col: 1, Construct: "{{ }}"},
+	{From: 477, To: 487, Line: 106, Col: 16, Construct: "for"},
+	{From: 480, To: 486, Line: 109, Col: 1, Construct: "{{ }}"},
+	{From: 489, To: 496, Line: 112, Col: 5, Construct: "if"},
+	{From: 493, To: 495, Line: 114, Col: 1, Construct: "{{ }}"},
+	{From: 499, To: 507, Line: 117, Col: 1, Construct: "if"},
+	{From: 502, To: 506, Line: 118, Col: 18, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var GLM46 = &runtime.Template{
 		ReasoningEnd:       "</think>\n",
 		LoadError:          "",
 	},
-	File:   "GLM-4.6.jinja",
-	Func:   renderGLM46,
-	Name:   "GLM-4.6",
-	Origin: "llama.cpp/GLM-4.6.jinja",
-	SHA256: "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
-	Spans:  spansGLM46,
+	File:      "GLM-4.6.jinja",
+	Func:      renderGLM46,
+	LlamaFunc: renderGLM46Llama,
+	Name:      "GLM-4.6",
+	Origin:    "llama.cpp/GLM-4.6.jinja",
+	SHA256:    "8804f445c761b9f259e3c1126a579d481a22ca09b2a3d32bcc4eb91bc36e0301",
+	Spans:     spansGLM46,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -254,61 +255,329 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGLM46Llama renders GLM-4.6.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGLM46 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := in.Lookup("enable_thinking")
+	w.WriteString("[gMASK]<sop>")
+	// GLM-4.6.jinja:2:1 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
+		// GLM-4.6.jinja:10:1 {% for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// GLM-4.6.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteString("\n")
+		}
+		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
+	}
+	// GLM-4.6.jinja:23:1 {%- macro visible_text(content) -%}
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		// GLM-4.6.jinja:24:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// GLM-4.6.jinja:25:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
+			// GLM-4.6.jinja:27:9 {%- for item in content -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
+				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+					// GLM-4.6.jinja:29:17 {{- item.text }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
+				} else if runtime.IsString(item) {
+					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
+					// GLM-4.6.jinja:31:17 {{- item }}
+					runtime.LlamaWrite(w, item)
+				}
+			}
+		} else {
+			// GLM-4.6.jinja:34:9 {%- else -%}
+			// GLM-4.6.jinja:35:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		}
+	}
+	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
+	nsLastUserIndex := runtime.Int(-1)
+	// GLM-4.6.jinja:39:1 {%- for m in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		m := items[i]
+		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
+		if runtime.EqStr(runtime.LlamaAttr(m, "role"), "user") {
+			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
+			nsLastUserIndex = runtime.Int(int64(i))
+		}
+	}
+	// GLM-4.6.jinja:44:1 {% for m in messages %}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		m := items2[i]
+		var reasoningContent runtime.Value
+		var content runtime.Value
+		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
+		mRole := runtime.LlamaAttr(m, "role")
+		if runtime.EqStr(mRole, "user") {
+			w.WriteString("<|user|>\n")
+			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			}))
+			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
+			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.MethodEndswith(w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			}), runtime.Str("/nothink")).Truthy() {
+				w.WriteString("/nothink")
+			} else {
+				w.WriteString("")
+			}
+		} else if runtime.EqStr(mRole, "assistant") {
+			// GLM-4.6.jinja:48:5 {%- elif m.role == 'assistant' -%}
+			w.WriteString("<|assistant|>")
+			// GLM-4.6.jinja:50:1 {%- set reasoning_content = '' %}
+			reasoningContent = runtime.Str("")
+			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
+			content = w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			})
+			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
+			mReasoningContent := runtime.LlamaAttr(m, "reasoning_content")
+			if runtime.IsString(mReasoningContent) {
+				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
+				reasoningContent = mReasoningContent
+			} else {
+				// GLM-4.6.jinja:54:5 {%- else %}
+				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+				}
+			}
+			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
+			if runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<think>"), runtime.MethodStrip(reasoningContent)), runtime.Str("</think>")))
+			} else {
+				// GLM-4.6.jinja:62:5 {%- else -%}
+				w.WriteString("\n<think></think>")
+			}
+			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
+			if runtime.MethodStrip(content).Truthy() {
+				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), runtime.MethodStrip(content)))
+			}
+			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
+			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
+			if mToolCalls.Truthy() {
+				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
+				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(mToolCalls)) {
+					var args runtime.Value
+					// GLM-4.6.jinja:70:1 {%- if tc.function %}
+					tcFunction := runtime.LlamaAttr(tc, "function")
+					if tcFunction.Truthy() {
+						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
+						tc = tcFunction
+					}
+					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<tool_call>"), runtime.LlamaAttr(tc, "name")))
+					w.WriteString("\n")
+					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
+					args = runtime.Or(runtime.LlamaAttr(tc, "arguments"), func() runtime.Value {
+						return runtime.DictOf()
+					})
+					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
+					if !runtime.IsMapping(args) {
+						w.WriteString("    ")
+						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args))))
+						w.WriteString("\n")
+					}
+					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						k := keys[i]
+						v := values[i]
+						w.WriteString("<arg_key>")
+						// GLM-4.6.jinja:79:10 {{ k }}
+						runtime.LlamaWrite(w, k)
+						w.WriteString("</arg_key>\n<arg_value>")
+						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
+						if !runtime.IsString(v) {
+							runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+						} else {
+							runtime.LlamaWrite(w, v)
+						}
+						w.WriteString("</arg_value>\n")
+					}
+					w.WriteString("</tool_call>")
+				}
+			}
+		} else if runtime.EqStr(mRole, "tool") {
+			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
+			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
+			mContent := runtime.LlamaAttr(m, "content")
+			if runtime.IsString(mContent) {
+				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
+				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+					w.WriteString("<|observation|>")
+				}
+				w.WriteString("\n<tool_response>\n")
+				// GLM-4.6.jinja:90:1 {{- m.content }}
+				runtime.LlamaWrite(w, mContent)
+				w.WriteString("\n</tool_response>")
+			} else {
+				// GLM-4.6.jinja:92:5 {%- else -%}
+				w.WriteString("<|observation|>")
+				// GLM-4.6.jinja:93:16 {% for tr in m.content %}
+				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(mContent)) {
+					w.WriteString("\n<tool_response>\n")
+					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
+					trOutput := runtime.LlamaAttr(tr, "output")
+					if runtime.IsDefined(trOutput) {
+						runtime.LlamaWrite(w, trOutput)
+					} else {
+						runtime.LlamaWrite(w, tr)
+					}
+					w.WriteString("\n</tool_response>")
+				}
+			}
+		} else if runtime.EqStr(mRole, "system") {
+			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
+			w.WriteString("<|system|>\n")
+			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			}))
+		}
+	}
+	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|assistant|>")
+		// GLM-4.6.jinja:105:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
+		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
+			w.WriteString("\n<think></think>")
+		} else {
+			w.WriteString("")
+		}
+	}
+}
+
 // spansGLM46 is the position table of GLM-4.6.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGLM46 = []runtime.Span{
-	{From: 53, To: 62, Line: 2, Col: 1, Construct: "if"},
-	{From: 56, To: 61, Line: 10, Col: 1, Construct: "for"},
-	{From: 58, To: 59, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 89, Line: 23, Col: 1, Construct: "macro"},
-	{From: 67, To: 88, Line: 24, Col: 5, Construct: "if"},
-	{From: 69, To: 69, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 70, To: 88, Line: 26, Col: 9, Construct: "if"},
-	{From: 73, To: 83, Line: 27, Col: 9, Construct: "for"},
-	{From: 75, To: 82, Line: 28, Col: 13, Construct: "if"},
-	{From: 77, To: 77, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 78, To: 82, Line: 30, Col: 17, Construct: "if"},
-	{From: 81, To: 81, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 87, To: 87, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 91, To: 91, Line: 38, Col: 1, Construct: "set"},
-	{From: 93, To: 101, Line: 39, Col: 1, Construct: "for"},
-	{From: 97, To: 100, Line: 40, Col: 5, Construct: "if"},
-	{From: 99, To: 99, Line: 41, Col: 9, Construct: "set"},
-	{From: 103, To: 244, Line: 44, Col: 1, Construct: "for"},
-	{From: 109, To: 243, Line: 45, Col: 1, Construct: "if"},
-	{From: 113, To: 113, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 115, To: 121, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 122, To: 243, Line: 48, Col: 5, Construct: "if"},
-	{From: 126, To: 126, Line: 50, Col: 1, Construct: "set"},
-	{From: 128, To: 130, Line: 51, Col: 1, Construct: "set"},
-	{From: 132, To: 145, Line: 52, Col: 1, Construct: "if"},
-	{From: 135, To: 135, Line: 53, Col: 5, Construct: "set"},
-	{From: 139, To: 144, Line: 55, Col: 5, Construct: "if"},
-	{From: 141, To: 141, Line: 56, Col: 9, Construct: "set"},
-	{From: 143, To: 143, Line: 57, Col: 9, Construct: "set"},
-	{From: 147, To: 155, Line: 60, Col: 1, Construct: "if"},
-	{From: 149, To: 151, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 157, To: 161, Line: 65, Col: 1, Construct: "if"},
-	{From: 159, To: 160, Line: 66, Col: 1, Construct: "{{ }}"},
-	{From: 163, To: 208, Line: 68, Col: 1, Construct: "if"},
-	{From: 166, To: 207, Line: 69, Col: 1, Construct: "for"},
-	{From: 169, To: 173, Line: 70, Col: 1, Construct: "if"},
-	{From: 172, To: 172, Line: 71, Col: 5, Construct: "set"},
-	{From: 175, To: 177, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 179, To: 181, Line: 74, Col: 1, Construct: "set"},
-	{From: 183, To: 188, Line: 75, Col: 1, Construct: "if"},
-	{From: 186, To: 187, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 190, To: 206, Line: 78, Col: 1, Construct: "for"},
-	{From: 196, To: 197, Line: 79, Col: 10, Construct: "{{ }}"},
-	{From: 199, To: 204, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 209, To: 243, Line: 84, Col: 5, Construct: "if"},
-	{From: 212, To: 237, Line: 85, Col: 1, Construct: "if"},
-	{From: 215, To: 218, Line: 86, Col: 1, Construct: "if"},
-	{From: 220, To: 221, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 226, To: 236, Line: 93, Col: 16, Construct: "for"},
-	{From: 229, To: 235, Line: 96, Col: 1, Construct: "{{ }}"},
-	{From: 238, To: 243, Line: 99, Col: 5, Construct: "if"},
-	{From: 242, To: 242, Line: 101, Col: 1, Construct: "{{ }}"},
-	{From: 246, To: 254, Line: 104, Col: 1, Construct: "if"},
-	{From: 249, To: 253, Line: 105, Col: 18, Construct: "{{ }}"},
+	{From: 54, To: 63, Line: 2, Col: 1, Construct: "if"},
+	{From: 57, To: 62, Line: 10, Col: 1, Construct: "for"},
+	{From: 59, To: 60, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 90, Line: 23, Col: 1, Construct: "macro"},
+	{From: 68, To: 89, Line: 24, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 71, To: 89, Line: 26, Col: 9, Construct: "if"},
+	{From: 74, To: 84, Line: 27, Col: 9, Construct: "for"},
+	{From: 76, To: 83, Line: 28, Col: 13, Construct: "if"},
+	{From: 78, To: 78, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 79, To: 83, Line: 30, Col: 17, Construct: "if"},
+	{From: 82, To: 82, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 92, To: 92, Line: 38, Col: 1, Construct: "set"},
+	{From: 94, To: 102, Line: 39, Col: 1, Construct: "for"},
+	{From: 98, To: 101, Line: 40, Col: 5, Construct: "if"},
+	{From: 100, To: 100, Line: 41, Col: 9, Construct: "set"},
+	{From: 104, To: 245, Line: 44, Col: 1, Construct: "for"},
+	{From: 110, To: 244, Line: 45, Col: 1, Construct: "if"},
+	{From: 114, To: 114, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 116, To: 122, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 123, To: 244, Line: 48, Col: 5, Construct: "if"},
+	{From: 127, To: 127, Line: 50, Col: 1, Construct: "set"},
+	{From: 129, To: 131, Line: 51, Col: 1, Construct: "set"},
+	{From: 133, To: 146, Line: 52, Col: 1, Construct: "if"},
+	{From: 136, To: 136, Line: 53, Col: 5, Construct: "set"},
+	{From: 140, To: 145, Line: 55, Col: 5, Construct: "if"},
+	{From: 142, To: 142, Line: 56, Col: 9, Construct: "set"},
+	{From: 144, To: 144, Line: 57, Col: 9, Construct: "set"},
+	{From: 148, To: 156, Line: 60, Col: 1, Construct: "if"},
+	{From: 150, To: 152, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 158, To: 162, Line: 65, Col: 1, Construct: "if"},
+	{From: 160, To: 161, Line: 66, Col: 1, Construct: "{{ }}"},
+	{From: 164, To: 209, Line: 68, Col: 1, Construct: "if"},
+	{From: 167, To: 208, Line: 69, Col: 1, Construct: "for"},
+	{From: 170, To: 174, Line: 70, Col: 1, Construct: "if"},
+	{From: 173, To: 173, Line: 71, Col: 5, Construct: "set"},
+	{From: 176, To: 178, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 180, To: 182, Line: 74, Col: 1, Construct: "set"},
+	{From: 184, To: 189, Line: 75, Col: 1, Construct: "if"},
+	{From: 187, To: 188, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 191, To: 207, Line: 78, Col: 1, Construct: "for"},
+	{From: 197, To: 198, Line: 79, Col: 10, Construct: "{{ }}"},
+	{From: 200, To: 205, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 210, To: 244, Line: 84, Col: 5, Construct: "if"},
+	{From: 213, To: 238, Line: 85, Col: 1, Construct: "if"},
+	{From: 216, To: 219, Line: 86, Col: 1, Construct: "if"},
+	{From: 221, To: 222, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 227, To: 237, Line: 93, Col: 16, Construct: "for"},
+	{From: 230, To: 236, Line: 96, Col: 1, Construct: "{{ }}"},
+	{From: 239, To: 244, Line: 99, Col: 5, Construct: "if"},
+	{From: 243, To: 243, Line: 101, Col: 1, Construct: "{{ }}"},
+	{From: 247, To: 255, Line: 104, Col: 1, Construct: "if"},
+	{From: 250, To: 254, Line: 105, Col: 18, Construct: "{{ }}"},
+	{From: 268, To: 277, Line: 2, Col: 1, Construct: "if"},
+	{From: 271, To: 276, Line: 10, Col: 1, Construct: "for"},
+	{From: 273, To: 274, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 279, To: 304, Line: 23, Col: 1, Construct: "macro"},
+	{From: 282, To: 303, Line: 24, Col: 5, Construct: "if"},
+	{From: 284, To: 284, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 285, To: 303, Line: 26, Col: 9, Construct: "if"},
+	{From: 288, To: 298, Line: 27, Col: 9, Construct: "for"},
+	{From: 290, To: 297, Line: 28, Col: 13, Construct: "if"},
+	{From: 292, To: 292, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 293, To: 297, Line: 30, Col: 17, Construct: "if"},
+	{From: 296, To: 296, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 302, To: 302, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 306, To: 306, Line: 38, Col: 1, Construct: "set"},
+	{From: 308, To: 316, Line: 39, Col: 1, Construct: "for"},
+	{From: 312, To: 315, Line: 40, Col: 5, Construct: "if"},
+	{From: 314, To: 314, Line: 41, Col: 9, Construct: "set"},
+	{From: 318, To: 459, Line: 44, Col: 1, Construct: "for"},
+	{From: 324, To: 458, Line: 45, Col: 1, Construct: "if"},
+	{From: 328, To: 330, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 332, To: 338, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 339, To: 458, Line: 48, Col: 5, Construct: "if"},
+	{From: 343, To: 343, Line: 50, Col: 1, Construct: "set"},
+	{From: 345, To: 347, Line: 51, Col: 1, Construct: "set"},
+	{From: 349, To: 362, Line: 52, Col: 1, Construct: "if"},
+	{From: 352, To: 352, Line: 53, Col: 5, Construct: "set"},
+	{From: 356, To: 361, Line: 55, Col: 5, Construct: "if"},
+	{From: 358, To: 358, Line: 56, Col: 9, Construct: "set"},
+	{From: 360, To: 360, Line: 57, Col: 9, Construct: "set"},
+	{From: 364, To: 370, Line: 60, Col: 1, Construct: "if"},
+	{From: 366, To: 366, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 372, To: 375, Line: 65, Col: 1, Construct: "if"},
+	{From: 374, To: 374, Line: 66, Col: 1, Construct: "{{ }}"},
+	{From: 377, To: 421, Line: 68, Col: 1, Construct: "if"},
+	{From: 380, To: 420, Line: 69, Col: 1, Construct: "for"},
+	{From: 383, To: 387, Line: 70, Col: 1, Construct: "if"},
+	{From: 386, To: 386, Line: 71, Col: 5, Construct: "set"},
+	{From: 389, To: 390, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 392, To: 394, Line: 74, Col: 1, Construct: "set"},
+	{From: 396, To: 401, Line: 75, Col: 1, Construct: "if"},
+	{From: 399, To: 400, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 403, To: 419, Line: 78, Col: 1, Construct: "for"},
+	{From: 409, To: 410, Line: 79, Col: 10, Construct: "{{ }}"},
+	{From: 412, To: 417, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 422, To: 458, Line: 84, Col: 5, Construct: "if"},
+	{From: 425, To: 450, Line: 85, Col: 1, Construct: "if"},
+	{From: 428, To: 431, Line: 86, Col: 1, Construct: "if"},
+	{From: 433, To: 434, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 439, To: 449, Line: 93, Col: 16, Construct: "for"},
+	{From: 442, To: 448, Line: 96, Col: 1, Construct: "{{ }}"},
+	{From: 451, To: 458, Line: 99, Col: 5, Construct: "if"},
+	{From: 455, To: 457, Line: 101, Col: 1, Construct: "{{ }}"},
+	{From: 461, To: 469, Line: 104, Col: 1, Construct: "if"},
+	{From: 464, To: 468, Line: 105, Col: 18, Construct: "{{ }}"},
 }

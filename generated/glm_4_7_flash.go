@@ -28,12 +28,13 @@ var GLM47Flash = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "GLM-4.7-Flash.jinja",
-	Func:   renderGLM47Flash,
-	Name:   "GLM-4.7-Flash",
-	Origin: "llama.cpp/GLM-4.7-Flash.jinja",
-	SHA256: "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
-	Spans:  spansGLM47Flash,
+	File:      "GLM-4.7-Flash.jinja",
+	Func:      renderGLM47Flash,
+	LlamaFunc: renderGLM47FlashLlama,
+	Name:      "GLM-4.7-Flash",
+	Origin:    "llama.cpp/GLM-4.7-Flash.jinja",
+	SHA256:    "d63ad536c3c81880043e22ec7fd08db42b4d8fb7c89c7138bc562bfa25281375",
+	Spans:     spansGLM47Flash,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -237,58 +238,307 @@ func renderGLM47Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGLM47FlashLlama renders GLM-4.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGLM47Flash with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
+	clearThinkingInput := in.Lookup("clear_thinking")
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := in.Lookup("enable_thinking")
+	w.WriteString("[gMASK]<sop>")
+	// GLM-4.7-Flash.jinja:2:1 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
+		// GLM-4.7-Flash.jinja:10:1 {% for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// GLM-4.7-Flash.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteString("\n")
+		}
+		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
+	}
+	// GLM-4.7-Flash.jinja:17:1 {%- macro visible_text(content) -%}
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// GLM-4.7-Flash.jinja:19:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
+			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
+				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
+				} else if runtime.IsString(item) {
+					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
+					// GLM-4.7-Flash.jinja:25:17 {{- item }}
+					runtime.LlamaWrite(w, item)
+				}
+			}
+		} else {
+			// GLM-4.7-Flash.jinja:28:9 {%- else -%}
+			// GLM-4.7-Flash.jinja:29:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		}
+	}
+	// GLM-4.7-Flash.jinja:32:1 {%- set ns = namespace(last_user_index=-1) %}
+	nsLastUserIndex := runtime.Int(-1)
+	// GLM-4.7-Flash.jinja:33:1 {%- for m in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		m := items[i]
+		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
+		if runtime.EqStr(runtime.LlamaAttr(m, "role"), "user") {
+			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
+			nsLastUserIndex = runtime.Int(int64(i))
+		}
+	}
+	// GLM-4.7-Flash.jinja:38:1 {% for m in messages %}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		m := items2[i]
+		var reasoningContent runtime.Value
+		var content runtime.Value
+		clearThinking := clearThinkingInput
+		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
+		mRole := runtime.LlamaAttr(m, "role")
+		if runtime.EqStr(mRole, "user") {
+			w.WriteString("<|user|>")
+			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			}))
+		} else if runtime.EqStr(mRole, "assistant") {
+			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
+			w.WriteString("<|assistant|>")
+			// GLM-4.7-Flash.jinja:42:1 {%- set reasoning_content = '' %}
+			reasoningContent = runtime.Str("")
+			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
+			content = w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			})
+			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
+			mReasoningContent := runtime.LlamaAttr(m, "reasoning_content")
+			if runtime.IsString(mReasoningContent) {
+				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
+				reasoningContent = mReasoningContent
+			} else {
+				// GLM-4.7-Flash.jinja:46:5 {%- else %}
+				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+				}
+			}
+			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
+			if ((runtime.IsDefined(clearThinking) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
+				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>"), runtime.MethodStrip(reasoningContent)), runtime.Str("</think>")))
+			} else {
+				// GLM-4.7-Flash.jinja:54:5 {%- else -%}
+				w.WriteString("</think>")
+			}
+			// GLM-4.7-Flash.jinja:57:1 {%- if content.strip() -%}
+			if runtime.MethodStrip(content).Truthy() {
+				// GLM-4.7-Flash.jinja:58:1 {{ content.strip() }}
+				runtime.LlamaWrite(w, runtime.MethodStrip(content))
+			}
+			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
+			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
+			if mToolCalls.Truthy() {
+				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
+				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(mToolCalls)) {
+					var args runtime.Value
+					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
+					tcFunction := runtime.LlamaAttr(tc, "function")
+					if tcFunction.Truthy() {
+						// GLM-4.7-Flash.jinja:63:5 {%- set tc = tc.function %}
+						tc = tcFunction
+					}
+					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<tool_call>"), runtime.LlamaAttr(tc, "name")))
+					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
+					args = runtime.LlamaAttr(tc, "arguments")
+					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						k := keys[i]
+						v := values[i]
+						w.WriteString("<arg_key>")
+						// GLM-4.7-Flash.jinja:66:71 {{ k }}
+						runtime.LlamaWrite(w, k)
+						w.WriteString("</arg_key><arg_value>")
+						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
+						if !runtime.IsString(v) {
+							runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+						} else {
+							runtime.LlamaWrite(w, v)
+						}
+						w.WriteString("</arg_value>")
+					}
+					w.WriteString("</tool_call>")
+				}
+			}
+		} else if runtime.EqStr(mRole, "tool") {
+			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
+			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
+			mContent := runtime.LlamaAttr(m, "content")
+			if runtime.IsString(mContent) {
+				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
+				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+					w.WriteString("<|observation|>")
+				}
+				w.WriteString("<tool_response>")
+				// GLM-4.7-Flash.jinja:74:1 {{- m.content }}
+				runtime.LlamaWrite(w, mContent)
+				w.WriteString("</tool_response>")
+			} else {
+				// GLM-4.7-Flash.jinja:76:5 {%- else -%}
+				w.WriteString("<|observation|>")
+				// GLM-4.7-Flash.jinja:77:16 {% for tr in m.content %}
+				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(mContent)) {
+					w.WriteString("<tool_response>")
+					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
+					trOutput := runtime.LlamaAttr(tr, "output")
+					if runtime.IsDefined(trOutput) {
+						runtime.LlamaWrite(w, trOutput)
+					} else {
+						runtime.LlamaWrite(w, tr)
+					}
+					w.WriteString("</tool_response>")
+				}
+			}
+		} else if runtime.EqStr(mRole, "system") {
+			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
+			w.WriteString("<|system|>")
+			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(m, "content"))
+			}))
+		}
+	}
+	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|assistant|>")
+		// GLM-4.7-Flash.jinja:85:18 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
+		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
+			w.WriteString("</think>")
+		} else {
+			w.WriteString("<think>")
+		}
+	}
+}
+
 // spansGLM47Flash is the position table of GLM-4.7-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGLM47Flash = []runtime.Span{
-	{From: 54, To: 63, Line: 2, Col: 1, Construct: "if"},
-	{From: 57, To: 62, Line: 10, Col: 1, Construct: "for"},
-	{From: 59, To: 60, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 90, Line: 17, Col: 1, Construct: "macro"},
-	{From: 68, To: 89, Line: 18, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 71, To: 89, Line: 20, Col: 9, Construct: "if"},
-	{From: 74, To: 84, Line: 21, Col: 9, Construct: "for"},
-	{From: 76, To: 83, Line: 22, Col: 13, Construct: "if"},
-	{From: 78, To: 78, Line: 23, Col: 17, Construct: "{{ }}"},
-	{From: 79, To: 83, Line: 24, Col: 17, Construct: "if"},
-	{From: 82, To: 82, Line: 25, Col: 17, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 92, To: 92, Line: 32, Col: 1, Construct: "set"},
-	{From: 94, To: 102, Line: 33, Col: 1, Construct: "for"},
-	{From: 98, To: 101, Line: 34, Col: 5, Construct: "if"},
-	{From: 100, To: 100, Line: 35, Col: 9, Construct: "set"},
-	{From: 104, To: 227, Line: 38, Col: 1, Construct: "for"},
-	{From: 111, To: 226, Line: 39, Col: 1, Construct: "if"},
-	{From: 115, To: 115, Line: 39, Col: 36, Construct: "{{ }}"},
-	{From: 116, To: 226, Line: 40, Col: 5, Construct: "if"},
-	{From: 120, To: 120, Line: 42, Col: 1, Construct: "set"},
-	{From: 122, To: 124, Line: 43, Col: 1, Construct: "set"},
-	{From: 126, To: 139, Line: 44, Col: 1, Construct: "if"},
-	{From: 129, To: 129, Line: 45, Col: 5, Construct: "set"},
-	{From: 133, To: 138, Line: 47, Col: 5, Construct: "if"},
-	{From: 135, To: 135, Line: 48, Col: 9, Construct: "set"},
-	{From: 137, To: 137, Line: 49, Col: 9, Construct: "set"},
-	{From: 141, To: 149, Line: 52, Col: 1, Construct: "if"},
-	{From: 143, To: 145, Line: 53, Col: 1, Construct: "{{ }}"},
-	{From: 151, To: 154, Line: 57, Col: 1, Construct: "if"},
-	{From: 153, To: 153, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 156, To: 191, Line: 60, Col: 1, Construct: "if"},
-	{From: 159, To: 190, Line: 61, Col: 1, Construct: "for"},
-	{From: 162, To: 166, Line: 62, Col: 1, Construct: "if"},
-	{From: 165, To: 165, Line: 63, Col: 5, Construct: "set"},
-	{From: 168, To: 169, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 171, To: 171, Line: 66, Col: 1, Construct: "set"},
-	{From: 173, To: 189, Line: 66, Col: 31, Construct: "for"},
-	{From: 179, To: 180, Line: 66, Col: 71, Construct: "{{ }}"},
-	{From: 182, To: 187, Line: 66, Col: 99, Construct: "{{ }}"},
-	{From: 192, To: 226, Line: 68, Col: 5, Construct: "if"},
-	{From: 195, To: 220, Line: 69, Col: 1, Construct: "if"},
-	{From: 198, To: 201, Line: 70, Col: 1, Construct: "if"},
-	{From: 203, To: 204, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 209, To: 219, Line: 77, Col: 16, Construct: "for"},
-	{From: 212, To: 218, Line: 78, Col: 16, Construct: "{{ }}"},
-	{From: 221, To: 226, Line: 80, Col: 5, Construct: "if"},
-	{From: 225, To: 225, Line: 81, Col: 11, Construct: "{{ }}"},
-	{From: 229, To: 237, Line: 84, Col: 1, Construct: "if"},
-	{From: 232, To: 236, Line: 85, Col: 18, Construct: "{{ }}"},
+	{From: 55, To: 64, Line: 2, Col: 1, Construct: "if"},
+	{From: 58, To: 63, Line: 10, Col: 1, Construct: "for"},
+	{From: 60, To: 61, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 91, Line: 17, Col: 1, Construct: "macro"},
+	{From: 69, To: 90, Line: 18, Col: 5, Construct: "if"},
+	{From: 71, To: 71, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 72, To: 90, Line: 20, Col: 9, Construct: "if"},
+	{From: 75, To: 85, Line: 21, Col: 9, Construct: "for"},
+	{From: 77, To: 84, Line: 22, Col: 13, Construct: "if"},
+	{From: 79, To: 79, Line: 23, Col: 17, Construct: "{{ }}"},
+	{From: 80, To: 84, Line: 24, Col: 17, Construct: "if"},
+	{From: 83, To: 83, Line: 25, Col: 17, Construct: "{{ }}"},
+	{From: 89, To: 89, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 32, Col: 1, Construct: "set"},
+	{From: 95, To: 103, Line: 33, Col: 1, Construct: "for"},
+	{From: 99, To: 102, Line: 34, Col: 5, Construct: "if"},
+	{From: 101, To: 101, Line: 35, Col: 9, Construct: "set"},
+	{From: 105, To: 228, Line: 38, Col: 1, Construct: "for"},
+	{From: 112, To: 227, Line: 39, Col: 1, Construct: "if"},
+	{From: 116, To: 116, Line: 39, Col: 36, Construct: "{{ }}"},
+	{From: 117, To: 227, Line: 40, Col: 5, Construct: "if"},
+	{From: 121, To: 121, Line: 42, Col: 1, Construct: "set"},
+	{From: 123, To: 125, Line: 43, Col: 1, Construct: "set"},
+	{From: 127, To: 140, Line: 44, Col: 1, Construct: "if"},
+	{From: 130, To: 130, Line: 45, Col: 5, Construct: "set"},
+	{From: 134, To: 139, Line: 47, Col: 5, Construct: "if"},
+	{From: 136, To: 136, Line: 48, Col: 9, Construct: "set"},
+	{From: 138, To: 138, Line: 49, Col: 9, Construct: "set"},
+	{From: 142, To: 150, Line: 52, Col: 1, Construct: "if"},
+	{From: 144, To: 146, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 152, To: 155, Line: 57, Col: 1, Construct: "if"},
+	{From: 154, To: 154, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 157, To: 192, Line: 60, Col: 1, Construct: "if"},
+	{From: 160, To: 191, Line: 61, Col: 1, Construct: "for"},
+	{From: 163, To: 167, Line: 62, Col: 1, Construct: "if"},
+	{From: 166, To: 166, Line: 63, Col: 5, Construct: "set"},
+	{From: 169, To: 170, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 172, To: 172, Line: 66, Col: 1, Construct: "set"},
+	{From: 174, To: 190, Line: 66, Col: 31, Construct: "for"},
+	{From: 180, To: 181, Line: 66, Col: 71, Construct: "{{ }}"},
+	{From: 183, To: 188, Line: 66, Col: 99, Construct: "{{ }}"},
+	{From: 193, To: 227, Line: 68, Col: 5, Construct: "if"},
+	{From: 196, To: 221, Line: 69, Col: 1, Construct: "if"},
+	{From: 199, To: 202, Line: 70, Col: 1, Construct: "if"},
+	{From: 204, To: 205, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 210, To: 220, Line: 77, Col: 16, Construct: "for"},
+	{From: 213, To: 219, Line: 78, Col: 16, Construct: "{{ }}"},
+	{From: 222, To: 227, Line: 80, Col: 5, Construct: "if"},
+	{From: 226, To: 226, Line: 81, Col: 11, Construct: "{{ }}"},
+	{From: 230, To: 238, Line: 84, Col: 1, Construct: "if"},
+	{From: 233, To: 237, Line: 85, Col: 18, Construct: "{{ }}"},
+	{From: 252, To: 261, Line: 2, Col: 1, Construct: "if"},
+	{From: 255, To: 260, Line: 10, Col: 1, Construct: "for"},
+	{From: 257, To: 258, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 263, To: 288, Line: 17, Col: 1, Construct: "macro"},
+	{From: 266, To: 287, Line: 18, Col: 5, Construct: "if"},
+	{From: 268, To: 268, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 269, To: 287, Line: 20, Col: 9, Construct: "if"},
+	{From: 272, To: 282, Line: 21, Col: 9, Construct: "for"},
+	{From: 274, To: 281, Line: 22, Col: 13, Construct: "if"},
+	{From: 276, To: 276, Line: 23, Col: 17, Construct: "{{ }}"},
+	{From: 277, To: 281, Line: 24, Col: 17, Construct: "if"},
+	{From: 280, To: 280, Line: 25, Col: 17, Construct: "{{ }}"},
+	{From: 286, To: 286, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 290, To: 290, Line: 32, Col: 1, Construct: "set"},
+	{From: 292, To: 300, Line: 33, Col: 1, Construct: "for"},
+	{From: 296, To: 299, Line: 34, Col: 5, Construct: "if"},
+	{From: 298, To: 298, Line: 35, Col: 9, Construct: "set"},
+	{From: 302, To: 426, Line: 38, Col: 1, Construct: "for"},
+	{From: 309, To: 425, Line: 39, Col: 1, Construct: "if"},
+	{From: 313, To: 315, Line: 39, Col: 36, Construct: "{{ }}"},
+	{From: 316, To: 425, Line: 40, Col: 5, Construct: "if"},
+	{From: 320, To: 320, Line: 42, Col: 1, Construct: "set"},
+	{From: 322, To: 324, Line: 43, Col: 1, Construct: "set"},
+	{From: 326, To: 339, Line: 44, Col: 1, Construct: "if"},
+	{From: 329, To: 329, Line: 45, Col: 5, Construct: "set"},
+	{From: 333, To: 338, Line: 47, Col: 5, Construct: "if"},
+	{From: 335, To: 335, Line: 48, Col: 9, Construct: "set"},
+	{From: 337, To: 337, Line: 49, Col: 9, Construct: "set"},
+	{From: 341, To: 347, Line: 52, Col: 1, Construct: "if"},
+	{From: 343, To: 343, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 349, To: 352, Line: 57, Col: 1, Construct: "if"},
+	{From: 351, To: 351, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 354, To: 388, Line: 60, Col: 1, Construct: "if"},
+	{From: 357, To: 387, Line: 61, Col: 1, Construct: "for"},
+	{From: 360, To: 364, Line: 62, Col: 1, Construct: "if"},
+	{From: 363, To: 363, Line: 63, Col: 5, Construct: "set"},
+	{From: 366, To: 366, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 368, To: 368, Line: 66, Col: 1, Construct: "set"},
+	{From: 370, To: 386, Line: 66, Col: 31, Construct: "for"},
+	{From: 376, To: 377, Line: 66, Col: 71, Construct: "{{ }}"},
+	{From: 379, To: 384, Line: 66, Col: 99, Construct: "{{ }}"},
+	{From: 389, To: 425, Line: 68, Col: 5, Construct: "if"},
+	{From: 392, To: 417, Line: 69, Col: 1, Construct: "if"},
+	{From: 395, To: 398, Line: 70, Col: 1, Construct: "if"},
+	{From: 400, To: 401, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 406, To: 416, Line: 77, Col: 16, Construct: "for"},
+	{From: 409, To: 415, Line: 78, Col: 16, Construct: "{{ }}"},
+	{From: 418, To: 425, Line: 80, Col: 5, Construct: "if"},
+	{From: 422, To: 424, Line: 81, Col: 11, Construct: "{{ }}"},
+	{From: 428, To: 436, Line: 84, Col: 1, Construct: "if"},
+	{From: 431, To: 435, Line: 85, Col: 18, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Glmedge = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "glmedge.jinja",
-	Func:   renderGlmedge,
-	Name:   "glmedge",
-	Origin: "builtin/glmedge.jinja",
-	SHA256: "bd89cc16bfb580ed939f9f185b7721c0e05ca6c9473b85e63a62b7645b110ee3",
-	Spans:  spansGlmedge,
+	File:      "glmedge.jinja",
+	Func:      renderGlmedge,
+	LlamaFunc: renderGlmedgeLlama,
+	Name:      "glmedge",
+	Origin:    "builtin/glmedge.jinja",
+	SHA256:    "bd89cc16bfb580ed939f9f185b7721c0e05ca6c9473b85e63a62b7645b110ee3",
+	Spans:     spansGlmedge,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -56,9 +57,24 @@ func renderGlmedge(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|assistant|>")
 }
 
+// renderGlmedgeLlama renders glmedge.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGlmedge with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGlmedgeLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// glmedge.jinja:8:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")))
+	}
+	w.WriteString("<|assistant|>")
+}
+
 // spansGlmedge is the position table of glmedge.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGlmedge = []runtime.Span{
-	{From: 49, To: 56, Line: 8, Col: 1, Construct: "for"},
-	{From: 51, To: 54, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 57, Line: 8, Col: 1, Construct: "for"},
+	{From: 52, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 70, Line: 8, Col: 1, Construct: "for"},
+	{From: 68, To: 68, Line: 9, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var GoogleGemma22bIt = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "google-gemma-2-2b-it.jinja",
-	Func:   renderGoogleGemma22bIt,
-	Name:   "google-gemma-2-2b-it",
-	Origin: "llama.cpp/google-gemma-2-2b-it.jinja",
-	SHA256: "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
-	Spans:  spansGoogleGemma22bIt,
+	File:      "google-gemma-2-2b-it.jinja",
+	Func:      renderGoogleGemma22bIt,
+	LlamaFunc: renderGoogleGemma22bItLlama,
+	Name:      "google-gemma-2-2b-it",
+	Origin:    "llama.cpp/google-gemma-2-2b-it.jinja",
+	SHA256:    "ecd6ae513fe103f0eb62e8ab5bfa8d0fe45c1074fa398b089c93a7e70c15cfd6",
+	Spans:     spansGoogleGemma22bIt,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -87,18 +88,72 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGoogleGemma22bItLlama renders google-gemma-2-2b-it.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGoogleGemma22bIt with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGoogleGemma22bItLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
+	if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
+		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("System role not supported")))
+	}
+	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var role runtime.Value
+		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.Ne(runtime.Bool(runtime.EqStr(messageRole, "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+		}
+		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
+		if runtime.EqStr(messageRole, "assistant") {
+			// google-gemma-2-2b-it.jinja:1:352 {% set role = 'model' %}
+			role = runtime.Str("model")
+		} else {
+			// google-gemma-2-2b-it.jinja:1:379 {% else %}
+			// google-gemma-2-2b-it.jinja:1:386 {% set role = message['role'] %}
+			role = messageRole
+		}
+		// google-gemma-2-2b-it.jinja:1:429 {{ '<start_of_turn>' + role + '
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<start_of_turn>"), role, runtime.Str("\n")), runtime.FilterTrim(runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<end_of_turn>\n")))
+	}
+	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<start_of_turn>model\n")
+	}
+}
+
 // spansGoogleGemma22bIt is the position table of google-gemma-2-2b-it.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGoogleGemma22bIt = []runtime.Span{
-	{From: 51, To: 51, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 53, To: 56, Line: 1, Col: 16, Construct: "if"},
-	{From: 55, To: 55, Line: 1, Col: 56, Construct: "{{ }}"},
-	{From: 58, To: 83, Line: 1, Col: 117, Construct: "for"},
-	{From: 63, To: 67, Line: 1, Col: 146, Construct: "if"},
-	{From: 66, To: 66, Line: 1, Col: 208, Construct: "{{ }}"},
-	{From: 69, To: 76, Line: 1, Col: 311, Construct: "if"},
-	{From: 71, To: 71, Line: 1, Col: 352, Construct: "set"},
-	{From: 75, To: 75, Line: 1, Col: 386, Construct: "set"},
-	{From: 78, To: 82, Line: 2, Col: 31, Construct: "{{ }}"},
-	{From: 85, To: 87, Line: 3, Col: 17, Construct: "if"},
+	{From: 52, To: 52, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 57, Line: 1, Col: 16, Construct: "if"},
+	{From: 56, To: 56, Line: 1, Col: 56, Construct: "{{ }}"},
+	{From: 59, To: 84, Line: 1, Col: 117, Construct: "for"},
+	{From: 64, To: 68, Line: 1, Col: 146, Construct: "if"},
+	{From: 67, To: 67, Line: 1, Col: 208, Construct: "{{ }}"},
+	{From: 70, To: 77, Line: 1, Col: 311, Construct: "if"},
+	{From: 72, To: 72, Line: 1, Col: 352, Construct: "set"},
+	{From: 76, To: 76, Line: 1, Col: 386, Construct: "set"},
+	{From: 79, To: 83, Line: 2, Col: 31, Construct: "{{ }}"},
+	{From: 86, To: 88, Line: 3, Col: 17, Construct: "if"},
+	{From: 99, To: 99, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 101, To: 104, Line: 1, Col: 16, Construct: "if"},
+	{From: 103, To: 103, Line: 1, Col: 56, Construct: "{{ }}"},
+	{From: 106, To: 127, Line: 1, Col: 117, Construct: "for"},
+	{From: 111, To: 115, Line: 1, Col: 146, Construct: "if"},
+	{From: 114, To: 114, Line: 1, Col: 208, Construct: "{{ }}"},
+	{From: 117, To: 124, Line: 1, Col: 311, Construct: "if"},
+	{From: 119, To: 119, Line: 1, Col: 352, Construct: "set"},
+	{From: 123, To: 123, Line: 1, Col: 386, Construct: "set"},
+	{From: 126, To: 126, Line: 2, Col: 31, Construct: "{{ }}"},
+	{From: 129, To: 131, Line: 3, Col: 17, Construct: "if"},
 }

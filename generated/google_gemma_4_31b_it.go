@@ -28,12 +28,13 @@ var GoogleGemma431BIt = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "google-gemma-4-31B-it.jinja",
-	Func:   renderGoogleGemma431BIt,
-	Name:   "google-gemma-4-31B-it",
-	Origin: "llama.cpp/google-gemma-4-31B-it.jinja",
-	SHA256: "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
-	Spans:  spansGoogleGemma431BIt,
+	File:      "google-gemma-4-31B-it.jinja",
+	Func:      renderGoogleGemma431BIt,
+	LlamaFunc: renderGoogleGemma431BItLlama,
+	Name:      "google-gemma-4-31B-it",
+	Origin:    "llama.cpp/google-gemma-4-31B-it.jinja",
+	SHA256:    "85a08664d16d8f3be4416c92427b3ac10df1024ac566cc0b4bc3bab409393f98",
+	Spans:     spansGoogleGemma431BIt,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -834,232 +835,1247 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGoogleGemma431BItLlama renders google-gemma-4-31B-it.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGoogleGemma431BIt with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
+	formatArgument2 := runtime.Undefined("format_argument")
+	ns := runtime.Undefined("ns")
+	messages := in.Lookup("messages")
+	var loopMessages runtime.Value
+	bosToken := in.Lookup("bos_token")
+	enableThinking := in.Lookup("enable_thinking")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// google-gemma-4-31B-it.jinja:1:1 {%- macro format_parameters(properties, required) -%}
+	var formatParameters func(runtime.Value, runtime.Value)
+	formatParameters = func(properties, required runtime.Value) {
+		properties = runtime.Param(properties, "properties")
+		var standardKeys runtime.Value
+		var ns runtime.Value
+		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
+		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
+		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		keys, values := runtime.DictsortPairs(properties, nil, nil)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			value := values[i]
+			var addComma runtime.Value
+			var nsItems runtime.Value
+			// google-gemma-4-31B-it.jinja:5:9 {%- set add_comma = false -%}
+			addComma = runtime.Bool(false)
+			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
+			if runtime.LlamaNotIn(key, standardKeys) {
+				// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
+				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+					w.WriteString(",")
+				}
+				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				// google-gemma-4-31B-it.jinja:9:13 {{ key }}
+				runtime.LlamaWrite(w, key)
+				w.WriteString(":{")
+				// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
+				valueDescription := runtime.LlamaItemStr(value, "description")
+				if valueDescription.Truthy() {
+					w.WriteString("description:<|\"|>")
+					// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
+					runtime.LlamaWrite(w, valueDescription)
+					w.WriteString("<|\"|>")
+					// google-gemma-4-31B-it.jinja:12:17 {%- set add_comma = true -%}
+					addComma = runtime.Bool(true)
+				}
+				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
+				valueType := runtime.LlamaItemStr(value, "type")
+				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
+					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
+					valueEnum := runtime.LlamaItemStr(value, "enum")
+					if valueEnum.Truthy() {
+						// google-gemma-4-31B-it.jinja:16:21 {%- if add_comma %}
+						if addComma.Truthy() {
+							w.WriteString(",")
+						} else {
+							// google-gemma-4-31B-it.jinja:16:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:16:54 {%- set add_comma = true -%}
+							addComma = runtime.Bool(true)
+						}
+						w.WriteString("enum:")
+						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
+						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
+					}
+				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
+					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
+					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
+					valueItems := runtime.LlamaItemStr(value, "items")
+					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
+						// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
+						if addComma.Truthy() {
+							w.WriteString(",")
+						} else {
+							// google-gemma-4-31B-it.jinja:21:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:21:54 {%- set add_comma = true -%}
+							addComma = runtime.Bool(true)
+						}
+						w.WriteString("items:{")
+						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
+						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
+						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
+						for i := range w.Count(len(keys)) {
+							itemKey := keys[i]
+							itemValue := values[i]
+							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
+							if !runtime.IsNone(itemValue) {
+								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
+								if runtime.LlamaAttr(nsItems, "found_first").Truthy() {
+									w.WriteString(",")
+								}
+								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
+								runtime.CheckNamespace(nsItems)
+								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%}
+								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
+								// google-gemma-4-31B-it.jinja:28:29 {%- if item_key == 'properties' -%}
+								if runtime.EqStr(itemKey, "properties") {
+									w.WriteString("properties:{")
+									// google-gemma-4-31B-it.jinja:30:33 {%- if item_value is mapping -%}
+									if runtime.IsMapping(itemValue) {
+										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
+										runtime.LlamaWrite(w, w.Capture(func() {
+											formatParameters(itemValue, runtime.FilterDefault(runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
+										}))
+									}
+									w.WriteString("}")
+								} else if runtime.EqStr(itemKey, "required") {
+									// google-gemma-4-31B-it.jinja:34:33 {%- elif item_key == 'required' -%}
+									w.WriteString("required:[")
+									// google-gemma-4-31B-it.jinja:36:33 {%- for req_item in item_value -%}
+									items := runtime.Iterate(w, runtime.LlamaIterable(itemValue))
+									for i := range items {
+										reqItem := items[i]
+										w.WriteString("<|\"|>")
+										// google-gemma-4-31B-it.jinja:37:42 {{- req_item -}}
+										runtime.LlamaWrite(w, reqItem)
+										w.WriteString("<|\"|>")
+										// google-gemma-4-31B-it.jinja:38:37 {%- if not loop.last %}
+										if !(i == len(items)-1) {
+											w.WriteString(",")
+										}
+									}
+									w.WriteString("]")
+								} else if runtime.EqStr(itemKey, "type") {
+									// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
+									// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
+									if runtime.IsString(itemValue) {
+										w.WriteString("type:")
+										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
+									} else {
+										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
+										w.WriteString("type:")
+										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+									}
+								} else {
+									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
+									// google-gemma-4-31B-it.jinja:48:33 {{ item_key }}
+									runtime.LlamaWrite(w, itemKey)
+									w.WriteString(":")
+									// google-gemma-4-31B-it.jinja:48:48 {{ format_argument(item_value) }}
+									runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
+								}
+							}
+						}
+						w.WriteString("}")
+					}
+				}
+				// google-gemma-4-31B-it.jinja:55:13 {%- if value['nullable'] %}
+				if runtime.LlamaItemStr(value, "nullable").Truthy() {
+					// google-gemma-4-31B-it.jinja:56:17 {%- if add_comma %}
+					if addComma.Truthy() {
+						w.WriteString(",")
+					} else {
+						// google-gemma-4-31B-it.jinja:56:41 {%- else -%}
+						// google-gemma-4-31B-it.jinja:56:50 {%- set add_comma = true -%}
+						addComma = runtime.Bool(true)
+					}
+					w.WriteString("nullable:true")
+				}
+				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
+				if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
+					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
+					valueProperties := runtime.LlamaItemStr(value, "properties")
+					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
+						// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
+						if addComma.Truthy() {
+							w.WriteString(",")
+						} else {
+							// google-gemma-4-31B-it.jinja:61:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:61:54 {%- set add_comma = true -%}
+							addComma = runtime.Bool(true)
+						}
+						w.WriteString("properties:{")
+						// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatParameters(valueProperties, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
+						w.WriteString("}")
+					} else if runtime.IsMapping(value) {
+						// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
+						// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
+						if addComma.Truthy() {
+							w.WriteString(",")
+						} else {
+							// google-gemma-4-31B-it.jinja:66:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:66:54 {%- set add_comma = true -%}
+							addComma = runtime.Bool(true)
+						}
+						w.WriteString("properties:{")
+						// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatParameters(value, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
+						w.WriteString("}")
+					}
+					// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
+					valueRequired := runtime.LlamaItemStr(value, "required")
+					if valueRequired.Truthy() {
+						// google-gemma-4-31B-it.jinja:72:21 {%- if add_comma %}
+						if addComma.Truthy() {
+							w.WriteString(",")
+						} else {
+							// google-gemma-4-31B-it.jinja:72:45 {%- else -%}
+							// google-gemma-4-31B-it.jinja:72:54 {%- set add_comma = true -%}
+							addComma = runtime.Bool(true)
+						}
+						w.WriteString("required:[")
+						// google-gemma-4-31B-it.jinja:74:21 {%- for item in value['required'] | default([]) -%}
+						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil)))
+						for i := range items {
+							item := items[i]
+							w.WriteString("<|\"|>")
+							// google-gemma-4-31B-it.jinja:75:30 {{- item -}}
+							runtime.LlamaWrite(w, item)
+							w.WriteString("<|\"|>")
+							// google-gemma-4-31B-it.jinja:76:25 {%- if not loop.last %}
+							if !(i == len(items)-1) {
+								w.WriteString(",")
+							}
+						}
+						w.WriteString("]")
+					}
+				}
+				// google-gemma-4-31B-it.jinja:81:13 {%- if add_comma %}
+				if addComma.Truthy() {
+					w.WriteString(",")
+				} else {
+					// google-gemma-4-31B-it.jinja:81:37 {%- else -%}
+					// google-gemma-4-31B-it.jinja:81:46 {%- set add_comma = true -%}
+					addComma = runtime.Bool(true)
+				}
+				w.WriteString("type:<|\"|>")
+				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
+				runtime.LlamaWrite(w, runtime.FilterUpper(valueType))
+				w.WriteString("<|\"|>}")
+			}
+		}
+	}
+	// google-gemma-4-31B-it.jinja:86:1 {%- macro format_function_declaration(tool_data) -%}
+	formatFunctionDeclaration := func(toolData runtime.Value) {
+		toolData = runtime.Param(toolData, "tool_data")
+		var params runtime.Value
+		var responseDeclaration runtime.Value
+		w.WriteString("declaration:")
+		// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
+		toolDataFunction := runtime.LlamaItemStr(toolData, "function")
+		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "name"))
+		w.WriteString("{description:<|\"|>")
+		// google-gemma-4-31B-it.jinja:87:72 {{- tool_data['function']['description'] -}}
+		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "description"))
+		w.WriteString("<|\"|>")
+		// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
+		params = runtime.LlamaItemStr(toolDataFunction, "parameters")
+		// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
+		if params.Truthy() {
+			w.WriteString(",parameters:{")
+			// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
+			paramsProperties := runtime.LlamaItemStr(params, "properties")
+			if paramsProperties.Truthy() {
+				w.WriteString("properties:{")
+				// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatParameters(paramsProperties, runtime.LlamaItemStr(params, "required"))
+				}))
+				w.WriteString("},")
+			}
+			// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
+			paramsRequired := runtime.LlamaItemStr(params, "required")
+			if paramsRequired.Truthy() {
+				w.WriteString("required:[")
+				// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(paramsRequired))
+				for i := range items {
+					item := items[i]
+					w.WriteString("<|\"|>")
+					// google-gemma-4-31B-it.jinja:97:22 {{- item -}}
+					runtime.LlamaWrite(w, item)
+					w.WriteString("<|\"|>")
+					// google-gemma-4-31B-it.jinja:98:17 {{- ',' if not loop.last -}}
+					if !(i == len(items)-1) {
+						w.WriteString(",")
+					}
+				}
+				w.WriteString("],")
+			}
+			// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
+			paramsType := runtime.LlamaItemStr(params, "type")
+			if paramsType.Truthy() {
+				w.WriteString("type:<|\"|>")
+				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
+				runtime.LlamaWrite(w, runtime.FilterUpper(paramsType))
+				w.WriteString("<|\"|>}")
+			}
+		}
+		// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
+		if runtime.LlamaIn(runtime.Str("response"), toolDataFunction) {
+			// google-gemma-4-31B-it.jinja:107:9 {%- set response_declaration = tool_data['function']['response'] -%}
+			responseDeclaration = runtime.LlamaItemStr(toolDataFunction, "response")
+			w.WriteString(",response:{")
+			// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
+			responseDeclarationDescription := runtime.LlamaItemStr(responseDeclaration, "description")
+			if responseDeclarationDescription.Truthy() {
+				w.WriteString("description:<|\"|>")
+				// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
+				runtime.LlamaWrite(w, responseDeclarationDescription)
+				w.WriteString("<|\"|>,")
+			}
+			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
+			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
+			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
+				w.WriteString("type:<|\"|>")
+				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
+				runtime.LlamaWrite(w, runtime.FilterUpper(responseDeclarationType))
+				w.WriteString("<|\"|>}")
+			}
+		}
+		w.WriteString("}")
+	}
+	// google-gemma-4-31B-it.jinja:118:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	var formatArgument func(runtime.Value, runtime.Value)
+	formatArgument = func(argument, escapeKeys runtime.Value) {
+		argument = runtime.Param(argument, "argument")
+		if escapeKeys.IsMissing() {
+			escapeKeys = runtime.Bool(true)
+		}
+		var ns runtime.Value
+		// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
+		if runtime.IsString(argument) {
+			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>")))
+		} else if runtime.IsBoolean(argument) {
+			// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
+			// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
+			if argument.Truthy() {
+				w.WriteString("true")
+			} else {
+				w.WriteString("false")
+			}
+		} else if runtime.IsMapping(argument) {
+			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
+			w.WriteString("{")
+			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
+			keys, values := runtime.DictsortPairs(argument, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
+				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
+				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+					w.WriteString(",")
+				}
+				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%}
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
+				if escapeKeys.Truthy() {
+					// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), key, runtime.Str("<|\"|>")))
+				} else {
+					// google-gemma-4-31B-it.jinja:131:17 {%- else -%}
+					// google-gemma-4-31B-it.jinja:132:17 {{- key -}}
+					runtime.LlamaWrite(w, key)
+				}
+				w.WriteString(":")
+				// google-gemma-4-31B-it.jinja:134:14 {{- format_argument(value, escape_keys=escape_keys) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatArgument(value, escapeKeys)
+				}))
+			}
+			w.WriteString("}")
+		} else if runtime.IsSequence(argument) {
+			// google-gemma-4-31B-it.jinja:137:9 {%- elif argument is sequence -%}
+			w.WriteString("[")
+			// google-gemma-4-31B-it.jinja:139:9 {%- for item in argument -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(argument))
+			for i := range items {
+				item := items[i]
+				// google-gemma-4-31B-it.jinja:140:13 {{- format_argument(item, escape_keys=escape_keys) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatArgument(item, escapeKeys)
+				}))
+				// google-gemma-4-31B-it.jinja:141:13 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",")
+				}
+			}
+			w.WriteString("]")
+		} else {
+			// google-gemma-4-31B-it.jinja:144:9 {%- else -%}
+			// google-gemma-4-31B-it.jinja:145:9 {{- argument -}}
+			runtime.LlamaWrite(w, argument)
+		}
+	}
+	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+		Name:   "format_argument",
+		Params: []string{"argument", "escape_keys"},
+	}, func(args []runtime.Value) {
+		formatArgument(args[0], args[1])
+	})
+	// google-gemma-4-31B-it.jinja:148:1 {%- macro strip_thinking(text) -%}
+	stripThinking := func(text runtime.Value) {
+		text = runtime.Param(text, "text")
+		var ns runtime.Value
+		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
+		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(text, runtime.Str("<channel|>")))) {
+			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
+			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
+				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
+				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
+			} else {
+				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
+				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
+				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
+			}
+		}
+		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
+		runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(ns, "result"), nil, nil))
+	}
+	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
+	formatToolResponseBlock := func(toolName, response runtime.Value) {
+		toolName = runtime.Param(toolName, "tool_name")
+		response = runtime.Param(response, "response")
+		w.WriteString("<|tool_response>")
+		// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
+		if runtime.IsMapping(response) {
+			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("response:"), toolName, runtime.Str("{")))
+			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
+			keys, values := runtime.DictsortPairs(response, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
+				// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
+				runtime.LlamaWrite(w, key)
+				w.WriteString(":")
+				// google-gemma-4-31B-it.jinja:165:25 {{- format_argument(value, escape_keys=False) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatArgument(value, runtime.Bool(false))
+				}))
+				// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
+				if !(i == len(keys)-1) {
+					w.WriteString(",")
+				}
+			}
+			w.WriteString("}")
+		} else {
+			// google-gemma-4-31B-it.jinja:169:9 {%- else -%}
+			// google-gemma-4-31B-it.jinja:170:9 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("response:"), toolName, runtime.Str("{value:")), w.Capture(func() {
+				formatArgument(response, runtime.Bool(false))
+			})), runtime.Str("}")))
+		}
+		w.WriteString("<tool_response|>")
+	}
+	// google-gemma-4-31B-it.jinja:175:1 {%- set ns = namespace(prev_message_type=None) -%}
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
+	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
+	loopMessages = messages
+	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
+	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+		w.WriteString("<|turn>system\n")
+		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
+		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+			w.WriteString("<|think|>\n")
+			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
+		}
+		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
+			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
+			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		}
+		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
+		if tools.Truthy() {
+			// google-gemma-4-31B-it.jinja:194:9 {%- for tool in tools %}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+				w.WriteString("<|tool>")
+				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
+				runtime.LlamaWrite(w, runtime.FilterTrim(w.Capture(func() {
+					formatFunctionDeclaration(tool)
+				}), nil, nil))
+				w.WriteString("<tool|>")
+			}
+			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
+		}
+		w.WriteString("<turn|>\n")
+	}
+	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
+	nsTurnLastUserIdx := runtime.Int(-1)
+	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
+	for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.FilterLength(loopMessages)))) {
+		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, i), "role"), "user") {
+			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
+			nsTurnLastUserIdx = i
+		}
+	}
+	// google-gemma-4-31B-it.jinja:214:1 {%- for message in loop_messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	for i := range items {
+		message := items[i]
+		var role runtime.Value
+		var continueSameModelTurn runtime.Value
+		var thinkingText runtime.Value
+		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
+		if !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.None())
+			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
+			if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+				role = runtime.Str("model")
+			} else {
+				role = runtime.LlamaItemStr(message, "role")
+			}
+			// google-gemma-4-31B-it.jinja:219:5 {%- set prev_nt = namespace(role=None, found=false) -%}
+			prevNtRole := runtime.None()
+			prevNtFound := false
+			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
+			if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) {
+				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
+				for _, j := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
+					if !prevNtFound {
+						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
+						if !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, j), "role"), "tool") {
+							// google-gemma-4-31B-it.jinja:224:21 {%- set prev_nt.role = loop_messages[j]['role'] -%}
+							prevNtRole = runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, j), "role")
+							// google-gemma-4-31B-it.jinja:225:21 {%- set prev_nt.found = true -%}
+							prevNtFound = true
+						}
+					}
+				}
+			}
+			// google-gemma-4-31B-it.jinja:230:5 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
+			continueSameModelTurn = runtime.And(runtime.Bool(runtime.EqStr(role, "model")), func() runtime.Value {
+				return runtime.Bool(runtime.EqStr(prevNtRole, "assistant"))
+			})
+			// google-gemma-4-31B-it.jinja:231:5 {%- if not continue_same_model_turn -%}
+			if !continueSameModelTurn.Truthy() {
+				// google-gemma-4-31B-it.jinja:232:9 {{- '<|turn>' + role + '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|turn>"), role, runtime.Str("\n")))
+			}
+			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
+			thinkingText = runtime.Or(runtime.MethodGet(message, runtime.Str("reasoning")), func() runtime.Value {
+				return runtime.MethodGet(message, runtime.Str("reasoning_content"))
+			})
+			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
+			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsTurnLastUserIdx)) && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|channel>thought\n"), thinkingText, runtime.Str("\n<channel|>")))
+			}
+			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
+			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var function runtime.Value
+					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
+					function = runtime.LlamaItemStr(toolCall, "function")
+					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call>call:"), runtime.LlamaItemStr(function, "name")), runtime.Str("{")))
+					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
+					functionArguments := runtime.LlamaItemStr(function, "arguments")
+					if runtime.IsMapping(functionArguments) {
+						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
+						nsArgsFoundFirst := false
+						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
+						keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
+						for i := range w.Count(len(keys)) {
+							key := keys[i]
+							value := values[i]
+							// google-gemma-4-31B-it.jinja:248:29 {%- if ns_args.found_first %}
+							if nsArgsFoundFirst {
+								w.WriteString(",")
+							}
+							// google-gemma-4-31B-it.jinja:249:29 {%- set ns_args.found_first = true -%}
+							nsArgsFoundFirst = true
+							// google-gemma-4-31B-it.jinja:250:29 {{- key -}}
+							runtime.LlamaWrite(w, key)
+							w.WriteString(":")
+							// google-gemma-4-31B-it.jinja:250:41 {{- format_argument(value, escape_keys=False) -}}
+							runtime.LlamaWrite(w, w.Capture(func() {
+								formatArgument(value, runtime.Bool(false))
+							}))
+						}
+					} else if runtime.IsString(functionArguments) {
+						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
+						// google-gemma-4-31B-it.jinja:253:25 {{- function['arguments'] -}}
+						runtime.LlamaWrite(w, functionArguments)
+					}
+					w.WriteString("}<tool_call|>")
+				}
+				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%}
+				runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+			}
+			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
+			nsTrOutFlag := false
+			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
+			if runtime.MethodGet(message, runtime.Str("tool_responses")).Truthy() {
+				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
+				for _, toolResponse := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_responses"))) {
+					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
+					runtime.LlamaWrite(w, w.Capture(func() {
+						formatToolResponseBlock(runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.LlamaItemStr(toolResponse, "response"))
+					}))
+					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
+					nsTrOutFlag = true
+					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
+					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+				}
+			} else if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
+				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
+				nsToolScanStopped := false
+				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
+				for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.FilterLength(loopMessages)))) {
+					var follow runtime.Value
+					var toolBody runtime.Value
+					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
+					if nsToolScanStopped {
+					} else if !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, k), "role"), "tool") {
+						// google-gemma-4-31B-it.jinja:273:25 {%- elif loop_messages[k]['role'] != 'tool' -%}
+						// google-gemma-4-31B-it.jinja:274:25 {%- set ns_tool_scan.stopped = true -%}
+						nsToolScanStopped = true
+					} else {
+						// google-gemma-4-31B-it.jinja:275:25 {%- else -%}
+						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
+						follow = runtime.LlamaItem(loopMessages, k)
+						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
+						nsTnameName := runtime.FilterDefault(runtime.MethodGet(follow, runtime.Str("name")), []runtime.Value{runtime.Str("unknown")}, nil)
+						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
+						for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
+							if runtime.Eq(runtime.MethodGet(tc, runtime.Str("id")), runtime.MethodGet(follow, runtime.Str("tool_call_id"))) {
+								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
+								nsTnameName = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name")
+							}
+						}
+						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
+						toolBody = runtime.MethodGet(follow, runtime.Str("content"))
+						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
+						if runtime.IsString(toolBody) {
+							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
+							runtime.LlamaWrite(w, w.Capture(func() {
+								formatToolResponseBlock(nsTnameName, toolBody)
+							}))
+						} else if runtime.IsSequence(toolBody) && !runtime.IsString(toolBody) {
+							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
+							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
+							nsTxtS := runtime.Str("")
+							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
+							for _, part := range runtime.Iterate(w, runtime.LlamaIterable(toolBody)) {
+								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
+								if runtime.EqStr(runtime.MethodGet(part, runtime.Str("type")), "text") {
+									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
+									nsTxtS = runtime.LlamaAdd(nsTxtS, runtime.FilterDefault(runtime.MethodGet(part, runtime.Str("text")), []runtime.Value{runtime.Str("")}, nil))
+								}
+							}
+							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
+							runtime.LlamaWrite(w, w.Capture(func() {
+								formatToolResponseBlock(nsTnameName, nsTxtS)
+							}))
+						} else {
+							// google-gemma-4-31B-it.jinja:296:29 {%- else -%}
+							// google-gemma-4-31B-it.jinja:297:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
+							runtime.LlamaWrite(w, w.Capture(func() {
+								formatToolResponseBlock(nsTnameName, toolBody)
+							}))
+						}
+						// google-gemma-4-31B-it.jinja:299:25 {%- set ns_tr_out.flag = true -%}
+						nsTrOutFlag = true
+						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%}
+						runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+					}
+				}
+			}
+			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if runtime.IsString(messageContent) {
+				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
+				if runtime.EqStr(role, "model") {
+					// google-gemma-4-31B-it.jinja:307:21 {{- strip_thinking(message['content']) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						stripThinking(messageContent)
+					}))
+				} else {
+					// google-gemma-4-31B-it.jinja:308:21 {%- else -%}
+					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
+					runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+				}
+			} else if runtime.IsSequence(messageContent) {
+				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
+				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
+					itemType := runtime.LlamaItemStr(item, "type")
+					if runtime.EqStr(itemType, "text") {
+						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
+						if runtime.EqStr(role, "model") {
+							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
+							runtime.LlamaWrite(w, w.Capture(func() {
+								stripThinking(runtime.LlamaItemStr(item, "text"))
+							}))
+						} else {
+							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
+							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
+							runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(item, "text"), nil, nil))
+						}
+					} else if runtime.EqStr(itemType, "image") {
+						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
+						w.WriteString("<|image|>")
+						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
+						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
+					} else if runtime.EqStr(itemType, "audio") {
+						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
+						w.WriteString("<|audio|>")
+						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
+						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
+					} else if runtime.EqStr(itemType, "video") {
+						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
+						w.WriteString("<|video|>")
+						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%}
+						runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
+					}
+				}
+			}
+			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
+			if runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
+				w.WriteString("<|tool_response>")
+			} else if !(nsTrOutFlag && !runtime.MethodGet(message, runtime.Str("content")).Truthy()) {
+				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
+				w.WriteString("<turn|>\n")
+			}
+		}
+	}
+	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// google-gemma-4-31B-it.jinja:341:5 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
+		if !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_response") && !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_call") {
+			w.WriteString("<|turn>model\n")
+			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
+			if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+				w.WriteString("<|channel>thought\n<channel|>")
+			}
+		}
+	}
+}
+
 // spansGoogleGemma431BIt is the position table of google-gemma-4-31B-it.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGoogleGemma431BIt = []runtime.Span{
-	{From: 56, To: 290, Line: 1, Col: 1, Construct: "macro"},
-	{From: 62, To: 62, Line: 2, Col: 5, Construct: "set"},
-	{From: 64, To: 64, Line: 3, Col: 5, Construct: "set"},
-	{From: 66, To: 289, Line: 4, Col: 5, Construct: "for"},
-	{From: 73, To: 73, Line: 5, Col: 9, Construct: "set"},
-	{From: 75, To: 288, Line: 6, Col: 9, Construct: "if"},
-	{From: 77, To: 79, Line: 7, Col: 13, Construct: "if"},
-	{From: 81, To: 81, Line: 7, Col: 13, Construct: "set"},
-	{From: 83, To: 83, Line: 8, Col: 13, Construct: "set"},
-	{From: 85, To: 86, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 88, To: 96, Line: 10, Col: 13, Construct: "if"},
-	{From: 92, To: 93, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 12, Col: 17, Construct: "set"},
-	{From: 98, To: 199, Line: 14, Col: 13, Construct: "if"},
-	{From: 101, To: 114, Line: 15, Col: 17, Construct: "if"},
-	{From: 104, To: 111, Line: 16, Col: 21, Construct: "if"},
-	{From: 109, To: 109, Line: 16, Col: 54, Construct: "set"},
-	{From: 113, To: 113, Line: 17, Col: 26, Construct: "{{ }}"},
-	{From: 115, To: 199, Line: 19, Col: 17, Construct: "if"},
-	{From: 118, To: 198, Line: 20, Col: 17, Construct: "if"},
-	{From: 121, To: 128, Line: 21, Col: 21, Construct: "if"},
-	{From: 126, To: 126, Line: 21, Col: 54, Construct: "set"},
-	{From: 130, To: 130, Line: 23, Col: 21, Construct: "set"},
-	{From: 132, To: 197, Line: 24, Col: 21, Construct: "for"},
-	{From: 137, To: 195, Line: 25, Col: 25, Construct: "if"},
-	{From: 139, To: 141, Line: 26, Col: 29, Construct: "if"},
-	{From: 143, To: 143, Line: 26, Col: 29, Construct: "set"},
-	{From: 145, To: 145, Line: 27, Col: 29, Construct: "set"},
-	{From: 147, To: 194, Line: 28, Col: 29, Construct: "if"},
-	{From: 150, To: 156, Line: 30, Col: 33, Construct: "if"},
-	{From: 152, To: 154, Line: 31, Col: 37, Construct: "{{ }}"},
-	{From: 157, To: 194, Line: 34, Col: 33, Construct: "if"},
-	{From: 161, To: 173, Line: 36, Col: 33, Construct: "for"},
-	{From: 166, To: 167, Line: 37, Col: 42, Construct: "{{ }}"},
-	{From: 169, To: 171, Line: 38, Col: 37, Construct: "if"},
-	{From: 174, To: 194, Line: 41, Col: 33, Construct: "if"},
-	{From: 177, To: 186, Line: 42, Col: 33, Construct: "if"},
-	{From: 180, To: 180, Line: 43, Col: 42, Construct: "{{ }}"},
-	{From: 185, To: 185, Line: 45, Col: 42, Construct: "{{ }}"},
-	{From: 190, To: 191, Line: 48, Col: 33, Construct: "{{ }}"},
-	{From: 193, To: 193, Line: 48, Col: 48, Construct: "{{ }}"},
-	{From: 201, To: 211, Line: 55, Col: 13, Construct: "if"},
-	{From: 203, To: 210, Line: 56, Col: 17, Construct: "if"},
-	{From: 208, To: 208, Line: 56, Col: 50, Construct: "set"},
-	{From: 213, To: 275, Line: 59, Col: 13, Construct: "if"},
-	{From: 215, To: 247, Line: 60, Col: 17, Construct: "if"},
-	{From: 218, To: 225, Line: 61, Col: 21, Construct: "if"},
-	{From: 223, To: 223, Line: 61, Col: 54, Construct: "set"},
-	{From: 227, To: 230, Line: 63, Col: 21, Construct: "{{ }}"},
-	{From: 231, To: 247, Line: 65, Col: 21, Construct: "if"},
-	{From: 234, To: 241, Line: 66, Col: 21, Construct: "if"},
-	{From: 239, To: 239, Line: 66, Col: 54, Construct: "set"},
-	{From: 243, To: 246, Line: 68, Col: 21, Construct: "{{ }}"},
-	{From: 249, To: 274, Line: 71, Col: 17, Construct: "if"},
-	{From: 252, To: 259, Line: 72, Col: 21, Construct: "if"},
-	{From: 257, To: 257, Line: 72, Col: 54, Construct: "set"},
-	{From: 261, To: 273, Line: 74, Col: 21, Construct: "for"},
-	{From: 266, To: 267, Line: 75, Col: 30, Construct: "{{ }}"},
-	{From: 269, To: 271, Line: 76, Col: 25, Construct: "if"},
-	{From: 277, To: 284, Line: 81, Col: 13, Construct: "if"},
-	{From: 282, To: 282, Line: 81, Col: 46, Construct: "set"},
-	{From: 286, To: 287, Line: 82, Col: 23, Construct: "{{ }}"},
-	{From: 292, To: 370, Line: 86, Col: 1, Construct: "macro"},
-	{From: 298, To: 300, Line: 87, Col: 17, Construct: "{{ }}"},
-	{From: 302, To: 303, Line: 87, Col: 72, Construct: "{{ }}"},
-	{From: 305, To: 305, Line: 88, Col: 5, Construct: "set"},
-	{From: 307, To: 346, Line: 89, Col: 5, Construct: "if"},
-	{From: 310, To: 318, Line: 91, Col: 9, Construct: "if"},
-	{From: 314, To: 317, Line: 92, Col: 26, Construct: "{{ }}"},
-	{From: 320, To: 337, Line: 94, Col: 9, Construct: "if"},
-	{From: 324, To: 336, Line: 96, Col: 13, Construct: "for"},
-	{From: 329, To: 330, Line: 97, Col: 22, Construct: "{{ }}"},
-	{From: 332, To: 334, Line: 98, Col: 17, Construct: "{{ }}"},
-	{From: 339, To: 345, Line: 102, Col: 9, Construct: "if"},
-	{From: 343, To: 344, Line: 103, Col: 23, Construct: "{{ }}"},
-	{From: 348, To: 369, Line: 106, Col: 5, Construct: "if"},
-	{From: 350, To: 351, Line: 107, Col: 9, Construct: "set"},
-	{From: 353, To: 359, Line: 109, Col: 9, Construct: "if"},
-	{From: 357, To: 358, Line: 110, Col: 30, Construct: "{{ }}"},
-	{From: 361, To: 367, Line: 112, Col: 9, Construct: "if"},
-	{From: 365, To: 366, Line: 113, Col: 23, Construct: "{{ }}"},
-	{From: 372, To: 457, Line: 118, Col: 1, Construct: "macro"},
-	{From: 380, To: 450, Line: 119, Col: 5, Construct: "if"},
-	{From: 382, To: 384, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 385, To: 450, Line: 121, Col: 9, Construct: "if"},
-	{From: 388, To: 392, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 393, To: 450, Line: 123, Col: 9, Construct: "if"},
-	{From: 397, To: 397, Line: 125, Col: 9, Construct: "set"},
-	{From: 399, To: 428, Line: 126, Col: 9, Construct: "for"},
-	{From: 404, To: 406, Line: 127, Col: 13, Construct: "if"},
-	{From: 408, To: 408, Line: 127, Col: 13, Construct: "set"},
-	{From: 410, To: 410, Line: 128, Col: 13, Construct: "set"},
-	{From: 412, To: 422, Line: 129, Col: 13, Construct: "if"},
-	{From: 414, To: 416, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 420, To: 420, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 424, To: 426, Line: 134, Col: 14, Construct: "{{ }}"},
-	{From: 429, To: 450, Line: 137, Col: 9, Construct: "if"},
-	{From: 433, To: 445, Line: 139, Col: 9, Construct: "for"},
-	{From: 437, To: 439, Line: 140, Col: 13, Construct: "{{ }}"},
-	{From: 441, To: 443, Line: 141, Col: 13, Construct: "if"},
-	{From: 449, To: 449, Line: 145, Col: 9, Construct: "{{ }}"},
-	{From: 459, To: 482, Line: 148, Col: 1, Construct: "macro"},
-	{From: 463, To: 463, Line: 149, Col: 5, Construct: "set"},
-	{From: 465, To: 479, Line: 150, Col: 5, Construct: "for"},
-	{From: 467, To: 478, Line: 151, Col: 9, Construct: "if"},
-	{From: 469, To: 469, Line: 151, Col: 9, Construct: "set"},
-	{From: 471, To: 471, Line: 152, Col: 13, Construct: "set"},
-	{From: 475, To: 475, Line: 152, Col: 13, Construct: "set"},
-	{From: 477, To: 477, Line: 154, Col: 13, Construct: "set"},
-	{From: 481, To: 481, Line: 157, Col: 5, Construct: "{{ }}"},
-	{From: 484, To: 524, Line: 160, Col: 1, Construct: "macro"},
-	{From: 489, To: 523, Line: 162, Col: 5, Construct: "if"},
-	{From: 491, To: 493, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 495, To: 511, Line: 164, Col: 9, Construct: "for"},
-	{From: 500, To: 501, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 503, To: 505, Line: 165, Col: 25, Construct: "{{ }}"},
-	{From: 507, To: 509, Line: 166, Col: 13, Construct: "if"},
-	{From: 515, To: 521, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 526, To: 526, Line: 175, Col: 1, Construct: "set"},
-	{From: 528, To: 528, Line: 176, Col: 1, Construct: "set"},
-	{From: 530, To: 530, Line: 177, Col: 1, Construct: "{{ }}"},
-	{From: 532, To: 567, Line: 179, Col: 1, Construct: "if"},
-	{From: 535, To: 541, Line: 183, Col: 5, Construct: "if"},
-	{From: 538, To: 538, Line: 183, Col: 5, Construct: "set"},
-	{From: 540, To: 540, Line: 185, Col: 9, Construct: "set"},
-	{From: 543, To: 549, Line: 188, Col: 5, Construct: "if"},
-	{From: 546, To: 546, Line: 189, Col: 9, Construct: "{{ }}"},
-	{From: 548, To: 548, Line: 190, Col: 9, Construct: "set"},
-	{From: 551, To: 566, Line: 193, Col: 5, Construct: "if"},
-	{From: 553, To: 560, Line: 194, Col: 9, Construct: "for"},
-	{From: 556, To: 559, Line: 196, Col: 13, Construct: "{{ }}"},
-	{From: 562, To: 562, Line: 196, Col: 13, Construct: "set"},
-	{From: 564, To: 564, Line: 199, Col: 9, Construct: "set"},
-	{From: 569, To: 569, Line: 206, Col: 1, Construct: "set"},
-	{From: 571, To: 577, Line: 207, Col: 1, Construct: "for"},
-	{From: 573, To: 576, Line: 208, Col: 5, Construct: "if"},
-	{From: 575, To: 575, Line: 209, Col: 9, Construct: "set"},
-	{From: 579, To: 823, Line: 214, Col: 1, Construct: "for"},
-	{From: 586, To: 822, Line: 215, Col: 5, Construct: "if"},
-	{From: 588, To: 588, Line: 215, Col: 5, Construct: "set"},
-	{From: 590, To: 590, Line: 216, Col: 5, Construct: "set"},
-	{From: 592, To: 596, Line: 217, Col: 5, Construct: "set"},
-	{From: 598, To: 599, Line: 219, Col: 5, Construct: "set"},
-	{From: 601, To: 615, Line: 220, Col: 5, Construct: "if"},
-	{From: 603, To: 614, Line: 221, Col: 9, Construct: "for"},
-	{From: 605, To: 613, Line: 222, Col: 13, Construct: "if"},
-	{From: 607, To: 612, Line: 223, Col: 17, Construct: "if"},
-	{From: 609, To: 609, Line: 224, Col: 21, Construct: "set"},
-	{From: 611, To: 611, Line: 225, Col: 21, Construct: "set"},
-	{From: 617, To: 619, Line: 230, Col: 5, Construct: "set"},
-	{From: 621, To: 626, Line: 231, Col: 5, Construct: "if"},
-	{From: 623, To: 625, Line: 232, Col: 9, Construct: "{{ }}"},
-	{From: 628, To: 630, Line: 236, Col: 5, Construct: "set"},
-	{From: 632, To: 637, Line: 237, Col: 5, Construct: "if"},
-	{From: 634, To: 636, Line: 238, Col: 9, Construct: "{{ }}"},
-	{From: 639, To: 685, Line: 241, Col: 13, Construct: "if"},
-	{From: 642, To: 680, Line: 242, Col: 17, Construct: "for"},
-	{From: 645, To: 645, Line: 243, Col: 21, Construct: "set"},
-	{From: 647, To: 649, Line: 244, Col: 21, Construct: "{{ }}"},
-	{From: 651, To: 679, Line: 245, Col: 21, Construct: "if"},
-	{From: 654, To: 654, Line: 246, Col: 25, Construct: "set"},
-	{From: 656, To: 673, Line: 247, Col: 25, Construct: "for"},
-	{From: 661, To: 663, Line: 248, Col: 29, Construct: "if"},
-	{From: 665, To: 665, Line: 249, Col: 29, Construct: "set"},
-	{From: 667, To: 668, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 670, To: 672, Line: 250, Col: 41, Construct: "{{ }}"},
-	{From: 674, To: 678, Line: 252, Col: 25, Construct: "if"},
-	{From: 677, To: 677, Line: 253, Col: 25, Construct: "{{ }}"},
-	{From: 682, To: 682, Line: 253, Col: 25, Construct: "set"},
-	{From: 684, To: 684, Line: 257, Col: 17, Construct: "set"},
-	{From: 687, To: 687, Line: 260, Col: 13, Construct: "set"},
-	{From: 689, To: 762, Line: 261, Col: 13, Construct: "if"},
-	{From: 691, To: 700, Line: 263, Col: 17, Construct: "for"},
-	{From: 693, To: 693, Line: 264, Col: 21, Construct: "{{ }}"},
-	{From: 695, To: 695, Line: 265, Col: 21, Construct: "set"},
-	{From: 697, To: 697, Line: 265, Col: 21, Construct: "set"},
-	{From: 699, To: 699, Line: 266, Col: 21, Construct: "set"},
-	{From: 701, To: 762, Line: 268, Col: 17, Construct: "if"},
-	{From: 704, To: 704, Line: 270, Col: 17, Construct: "set"},
-	{From: 706, To: 761, Line: 271, Col: 17, Construct: "for"},
-	{From: 710, To: 760, Line: 272, Col: 21, Construct: "if"},
-	{From: 711, To: 760, Line: 273, Col: 25, Construct: "if"},
-	{From: 714, To: 714, Line: 274, Col: 25, Construct: "set"},
-	{From: 718, To: 718, Line: 276, Col: 25, Construct: "set"},
-	{From: 720, To: 720, Line: 278, Col: 25, Construct: "set"},
-	{From: 722, To: 728, Line: 279, Col: 25, Construct: "for"},
-	{From: 724, To: 727, Line: 280, Col: 29, Construct: "if"},
-	{From: 726, To: 726, Line: 281, Col: 33, Construct: "set"},
-	{From: 730, To: 730, Line: 285, Col: 25, Construct: "set"},
-	{From: 732, To: 753, Line: 286, Col: 25, Construct: "if"},
-	{From: 734, To: 734, Line: 287, Col: 29, Construct: "{{ }}"},
-	{From: 735, To: 753, Line: 288, Col: 29, Construct: "if"},
-	{From: 738, To: 738, Line: 289, Col: 29, Construct: "set"},
-	{From: 740, To: 746, Line: 290, Col: 29, Construct: "for"},
-	{From: 742, To: 745, Line: 291, Col: 33, Construct: "if"},
-	{From: 744, To: 744, Line: 292, Col: 37, Construct: "set"},
-	{From: 748, To: 748, Line: 295, Col: 29, Construct: "{{ }}"},
-	{From: 752, To: 752, Line: 297, Col: 29, Construct: "{{ }}"},
-	{From: 755, To: 755, Line: 299, Col: 25, Construct: "set"},
-	{From: 757, To: 757, Line: 299, Col: 25, Construct: "set"},
-	{From: 759, To: 759, Line: 300, Col: 25, Construct: "set"},
-	{From: 764, To: 814, Line: 305, Col: 13, Construct: "if"},
-	{From: 767, To: 774, Line: 306, Col: 17, Construct: "if"},
-	{From: 769, To: 769, Line: 307, Col: 21, Construct: "{{ }}"},
-	{From: 773, To: 773, Line: 309, Col: 21, Construct: "{{ }}"},
-	{From: 775, To: 814, Line: 311, Col: 17, Construct: "if"},
-	{From: 778, To: 813, Line: 312, Col: 17, Construct: "for"},
-	{From: 780, To: 812, Line: 313, Col: 21, Construct: "if"},
-	{From: 783, To: 790, Line: 314, Col: 25, Construct: "if"},
-	{From: 785, To: 785, Line: 315, Col: 29, Construct: "{{ }}"},
-	{From: 789, To: 789, Line: 317, Col: 29, Construct: "{{ }}"},
-	{From: 791, To: 812, Line: 319, Col: 25, Construct: "if"},
-	{From: 795, To: 795, Line: 319, Col: 25, Construct: "set"},
-	{From: 797, To: 797, Line: 321, Col: 25, Construct: "set"},
-	{From: 798, To: 812, Line: 322, Col: 25, Construct: "if"},
-	{From: 802, To: 802, Line: 322, Col: 25, Construct: "set"},
-	{From: 804, To: 804, Line: 324, Col: 25, Construct: "set"},
-	{From: 805, To: 812, Line: 325, Col: 25, Construct: "if"},
-	{From: 809, To: 809, Line: 325, Col: 25, Construct: "set"},
-	{From: 811, To: 811, Line: 327, Col: 25, Construct: "set"},
-	{From: 816, To: 821, Line: 332, Col: 9, Construct: "if"},
-	{From: 818, To: 821, Line: 334, Col: 13, Construct: "if"},
-	{From: 825, To: 834, Line: 340, Col: 1, Construct: "if"},
-	{From: 827, To: 833, Line: 341, Col: 5, Construct: "if"},
-	{From: 830, To: 832, Line: 343, Col: 9, Construct: "if"},
+	{From: 57, To: 291, Line: 1, Col: 1, Construct: "macro"},
+	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
+	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
+	{From: 67, To: 290, Line: 4, Col: 5, Construct: "for"},
+	{From: 74, To: 74, Line: 5, Col: 9, Construct: "set"},
+	{From: 76, To: 289, Line: 6, Col: 9, Construct: "if"},
+	{From: 78, To: 80, Line: 7, Col: 13, Construct: "if"},
+	{From: 82, To: 82, Line: 7, Col: 13, Construct: "set"},
+	{From: 84, To: 84, Line: 8, Col: 13, Construct: "set"},
+	{From: 86, To: 87, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 89, To: 97, Line: 10, Col: 13, Construct: "if"},
+	{From: 93, To: 94, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 96, To: 96, Line: 12, Col: 17, Construct: "set"},
+	{From: 99, To: 200, Line: 14, Col: 13, Construct: "if"},
+	{From: 102, To: 115, Line: 15, Col: 17, Construct: "if"},
+	{From: 105, To: 112, Line: 16, Col: 21, Construct: "if"},
+	{From: 110, To: 110, Line: 16, Col: 54, Construct: "set"},
+	{From: 114, To: 114, Line: 17, Col: 26, Construct: "{{ }}"},
+	{From: 116, To: 200, Line: 19, Col: 17, Construct: "if"},
+	{From: 119, To: 199, Line: 20, Col: 17, Construct: "if"},
+	{From: 122, To: 129, Line: 21, Col: 21, Construct: "if"},
+	{From: 127, To: 127, Line: 21, Col: 54, Construct: "set"},
+	{From: 131, To: 131, Line: 23, Col: 21, Construct: "set"},
+	{From: 133, To: 198, Line: 24, Col: 21, Construct: "for"},
+	{From: 138, To: 196, Line: 25, Col: 25, Construct: "if"},
+	{From: 140, To: 142, Line: 26, Col: 29, Construct: "if"},
+	{From: 144, To: 144, Line: 26, Col: 29, Construct: "set"},
+	{From: 146, To: 146, Line: 27, Col: 29, Construct: "set"},
+	{From: 148, To: 195, Line: 28, Col: 29, Construct: "if"},
+	{From: 151, To: 157, Line: 30, Col: 33, Construct: "if"},
+	{From: 153, To: 155, Line: 31, Col: 37, Construct: "{{ }}"},
+	{From: 158, To: 195, Line: 34, Col: 33, Construct: "if"},
+	{From: 162, To: 174, Line: 36, Col: 33, Construct: "for"},
+	{From: 167, To: 168, Line: 37, Col: 42, Construct: "{{ }}"},
+	{From: 170, To: 172, Line: 38, Col: 37, Construct: "if"},
+	{From: 175, To: 195, Line: 41, Col: 33, Construct: "if"},
+	{From: 178, To: 187, Line: 42, Col: 33, Construct: "if"},
+	{From: 181, To: 181, Line: 43, Col: 42, Construct: "{{ }}"},
+	{From: 186, To: 186, Line: 45, Col: 42, Construct: "{{ }}"},
+	{From: 191, To: 192, Line: 48, Col: 33, Construct: "{{ }}"},
+	{From: 194, To: 194, Line: 48, Col: 48, Construct: "{{ }}"},
+	{From: 202, To: 212, Line: 55, Col: 13, Construct: "if"},
+	{From: 204, To: 211, Line: 56, Col: 17, Construct: "if"},
+	{From: 209, To: 209, Line: 56, Col: 50, Construct: "set"},
+	{From: 214, To: 276, Line: 59, Col: 13, Construct: "if"},
+	{From: 216, To: 248, Line: 60, Col: 17, Construct: "if"},
+	{From: 219, To: 226, Line: 61, Col: 21, Construct: "if"},
+	{From: 224, To: 224, Line: 61, Col: 54, Construct: "set"},
+	{From: 228, To: 231, Line: 63, Col: 21, Construct: "{{ }}"},
+	{From: 232, To: 248, Line: 65, Col: 21, Construct: "if"},
+	{From: 235, To: 242, Line: 66, Col: 21, Construct: "if"},
+	{From: 240, To: 240, Line: 66, Col: 54, Construct: "set"},
+	{From: 244, To: 247, Line: 68, Col: 21, Construct: "{{ }}"},
+	{From: 250, To: 275, Line: 71, Col: 17, Construct: "if"},
+	{From: 253, To: 260, Line: 72, Col: 21, Construct: "if"},
+	{From: 258, To: 258, Line: 72, Col: 54, Construct: "set"},
+	{From: 262, To: 274, Line: 74, Col: 21, Construct: "for"},
+	{From: 267, To: 268, Line: 75, Col: 30, Construct: "{{ }}"},
+	{From: 270, To: 272, Line: 76, Col: 25, Construct: "if"},
+	{From: 278, To: 285, Line: 81, Col: 13, Construct: "if"},
+	{From: 283, To: 283, Line: 81, Col: 46, Construct: "set"},
+	{From: 287, To: 288, Line: 82, Col: 23, Construct: "{{ }}"},
+	{From: 293, To: 371, Line: 86, Col: 1, Construct: "macro"},
+	{From: 299, To: 301, Line: 87, Col: 17, Construct: "{{ }}"},
+	{From: 303, To: 304, Line: 87, Col: 72, Construct: "{{ }}"},
+	{From: 306, To: 306, Line: 88, Col: 5, Construct: "set"},
+	{From: 308, To: 347, Line: 89, Col: 5, Construct: "if"},
+	{From: 311, To: 319, Line: 91, Col: 9, Construct: "if"},
+	{From: 315, To: 318, Line: 92, Col: 26, Construct: "{{ }}"},
+	{From: 321, To: 338, Line: 94, Col: 9, Construct: "if"},
+	{From: 325, To: 337, Line: 96, Col: 13, Construct: "for"},
+	{From: 330, To: 331, Line: 97, Col: 22, Construct: "{{ }}"},
+	{From: 333, To: 335, Line: 98, Col: 17, Construct: "{{ }}"},
+	{From: 340, To: 346, Line: 102, Col: 9, Construct: "if"},
+	{From: 344, To: 345, Line: 103, Col: 23, Construct: "{{ }}"},
+	{From: 349, To: 370, Line: 106, Col: 5, Construct: "if"},
+	{From: 351, To: 352, Line: 107, Col: 9, Construct: "set"},
+	{From: 354, To: 360, Line: 109, Col: 9, Construct: "if"},
+	{From: 358, To: 359, Line: 110, Col: 30, Construct: "{{ }}"},
+	{From: 362, To: 368, Line: 112, Col: 9, Construct: "if"},
+	{From: 366, To: 367, Line: 113, Col: 23, Construct: "{{ }}"},
+	{From: 373, To: 458, Line: 118, Col: 1, Construct: "macro"},
+	{From: 381, To: 451, Line: 119, Col: 5, Construct: "if"},
+	{From: 383, To: 385, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 386, To: 451, Line: 121, Col: 9, Construct: "if"},
+	{From: 389, To: 393, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 394, To: 451, Line: 123, Col: 9, Construct: "if"},
+	{From: 398, To: 398, Line: 125, Col: 9, Construct: "set"},
+	{From: 400, To: 429, Line: 126, Col: 9, Construct: "for"},
+	{From: 405, To: 407, Line: 127, Col: 13, Construct: "if"},
+	{From: 409, To: 409, Line: 127, Col: 13, Construct: "set"},
+	{From: 411, To: 411, Line: 128, Col: 13, Construct: "set"},
+	{From: 413, To: 423, Line: 129, Col: 13, Construct: "if"},
+	{From: 415, To: 417, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 421, To: 421, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 425, To: 427, Line: 134, Col: 14, Construct: "{{ }}"},
+	{From: 430, To: 451, Line: 137, Col: 9, Construct: "if"},
+	{From: 434, To: 446, Line: 139, Col: 9, Construct: "for"},
+	{From: 438, To: 440, Line: 140, Col: 13, Construct: "{{ }}"},
+	{From: 442, To: 444, Line: 141, Col: 13, Construct: "if"},
+	{From: 450, To: 450, Line: 145, Col: 9, Construct: "{{ }}"},
+	{From: 460, To: 483, Line: 148, Col: 1, Construct: "macro"},
+	{From: 464, To: 464, Line: 149, Col: 5, Construct: "set"},
+	{From: 466, To: 480, Line: 150, Col: 5, Construct: "for"},
+	{From: 468, To: 479, Line: 151, Col: 9, Construct: "if"},
+	{From: 470, To: 470, Line: 151, Col: 9, Construct: "set"},
+	{From: 472, To: 472, Line: 152, Col: 13, Construct: "set"},
+	{From: 476, To: 476, Line: 152, Col: 13, Construct: "set"},
+	{From: 478, To: 478, Line: 154, Col: 13, Construct: "set"},
+	{From: 482, To: 482, Line: 157, Col: 5, Construct: "{{ }}"},
+	{From: 485, To: 525, Line: 160, Col: 1, Construct: "macro"},
+	{From: 490, To: 524, Line: 162, Col: 5, Construct: "if"},
+	{From: 492, To: 494, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 496, To: 512, Line: 164, Col: 9, Construct: "for"},
+	{From: 501, To: 502, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 504, To: 506, Line: 165, Col: 25, Construct: "{{ }}"},
+	{From: 508, To: 510, Line: 166, Col: 13, Construct: "if"},
+	{From: 516, To: 522, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 527, To: 527, Line: 175, Col: 1, Construct: "set"},
+	{From: 529, To: 529, Line: 176, Col: 1, Construct: "set"},
+	{From: 531, To: 531, Line: 177, Col: 1, Construct: "{{ }}"},
+	{From: 533, To: 568, Line: 179, Col: 1, Construct: "if"},
+	{From: 536, To: 542, Line: 183, Col: 5, Construct: "if"},
+	{From: 539, To: 539, Line: 183, Col: 5, Construct: "set"},
+	{From: 541, To: 541, Line: 185, Col: 9, Construct: "set"},
+	{From: 544, To: 550, Line: 188, Col: 5, Construct: "if"},
+	{From: 547, To: 547, Line: 189, Col: 9, Construct: "{{ }}"},
+	{From: 549, To: 549, Line: 190, Col: 9, Construct: "set"},
+	{From: 552, To: 567, Line: 193, Col: 5, Construct: "if"},
+	{From: 554, To: 561, Line: 194, Col: 9, Construct: "for"},
+	{From: 557, To: 560, Line: 196, Col: 13, Construct: "{{ }}"},
+	{From: 563, To: 563, Line: 196, Col: 13, Construct: "set"},
+	{From: 565, To: 565, Line: 199, Col: 9, Construct: "set"},
+	{From: 570, To: 570, Line: 206, Col: 1, Construct: "set"},
+	{From: 572, To: 578, Line: 207, Col: 1, Construct: "for"},
+	{From: 574, To: 577, Line: 208, Col: 5, Construct: "if"},
+	{From: 576, To: 576, Line: 209, Col: 9, Construct: "set"},
+	{From: 580, To: 824, Line: 214, Col: 1, Construct: "for"},
+	{From: 587, To: 823, Line: 215, Col: 5, Construct: "if"},
+	{From: 589, To: 589, Line: 215, Col: 5, Construct: "set"},
+	{From: 591, To: 591, Line: 216, Col: 5, Construct: "set"},
+	{From: 593, To: 597, Line: 217, Col: 5, Construct: "set"},
+	{From: 599, To: 600, Line: 219, Col: 5, Construct: "set"},
+	{From: 602, To: 616, Line: 220, Col: 5, Construct: "if"},
+	{From: 604, To: 615, Line: 221, Col: 9, Construct: "for"},
+	{From: 606, To: 614, Line: 222, Col: 13, Construct: "if"},
+	{From: 608, To: 613, Line: 223, Col: 17, Construct: "if"},
+	{From: 610, To: 610, Line: 224, Col: 21, Construct: "set"},
+	{From: 612, To: 612, Line: 225, Col: 21, Construct: "set"},
+	{From: 618, To: 620, Line: 230, Col: 5, Construct: "set"},
+	{From: 622, To: 627, Line: 231, Col: 5, Construct: "if"},
+	{From: 624, To: 626, Line: 232, Col: 9, Construct: "{{ }}"},
+	{From: 629, To: 631, Line: 236, Col: 5, Construct: "set"},
+	{From: 633, To: 638, Line: 237, Col: 5, Construct: "if"},
+	{From: 635, To: 637, Line: 238, Col: 9, Construct: "{{ }}"},
+	{From: 640, To: 686, Line: 241, Col: 13, Construct: "if"},
+	{From: 643, To: 681, Line: 242, Col: 17, Construct: "for"},
+	{From: 646, To: 646, Line: 243, Col: 21, Construct: "set"},
+	{From: 648, To: 650, Line: 244, Col: 21, Construct: "{{ }}"},
+	{From: 652, To: 680, Line: 245, Col: 21, Construct: "if"},
+	{From: 655, To: 655, Line: 246, Col: 25, Construct: "set"},
+	{From: 657, To: 674, Line: 247, Col: 25, Construct: "for"},
+	{From: 662, To: 664, Line: 248, Col: 29, Construct: "if"},
+	{From: 666, To: 666, Line: 249, Col: 29, Construct: "set"},
+	{From: 668, To: 669, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 671, To: 673, Line: 250, Col: 41, Construct: "{{ }}"},
+	{From: 675, To: 679, Line: 252, Col: 25, Construct: "if"},
+	{From: 678, To: 678, Line: 253, Col: 25, Construct: "{{ }}"},
+	{From: 683, To: 683, Line: 253, Col: 25, Construct: "set"},
+	{From: 685, To: 685, Line: 257, Col: 17, Construct: "set"},
+	{From: 688, To: 688, Line: 260, Col: 13, Construct: "set"},
+	{From: 690, To: 763, Line: 261, Col: 13, Construct: "if"},
+	{From: 692, To: 701, Line: 263, Col: 17, Construct: "for"},
+	{From: 694, To: 694, Line: 264, Col: 21, Construct: "{{ }}"},
+	{From: 696, To: 696, Line: 265, Col: 21, Construct: "set"},
+	{From: 698, To: 698, Line: 265, Col: 21, Construct: "set"},
+	{From: 700, To: 700, Line: 266, Col: 21, Construct: "set"},
+	{From: 702, To: 763, Line: 268, Col: 17, Construct: "if"},
+	{From: 705, To: 705, Line: 270, Col: 17, Construct: "set"},
+	{From: 707, To: 762, Line: 271, Col: 17, Construct: "for"},
+	{From: 711, To: 761, Line: 272, Col: 21, Construct: "if"},
+	{From: 712, To: 761, Line: 273, Col: 25, Construct: "if"},
+	{From: 715, To: 715, Line: 274, Col: 25, Construct: "set"},
+	{From: 719, To: 719, Line: 276, Col: 25, Construct: "set"},
+	{From: 721, To: 721, Line: 278, Col: 25, Construct: "set"},
+	{From: 723, To: 729, Line: 279, Col: 25, Construct: "for"},
+	{From: 725, To: 728, Line: 280, Col: 29, Construct: "if"},
+	{From: 727, To: 727, Line: 281, Col: 33, Construct: "set"},
+	{From: 731, To: 731, Line: 285, Col: 25, Construct: "set"},
+	{From: 733, To: 754, Line: 286, Col: 25, Construct: "if"},
+	{From: 735, To: 735, Line: 287, Col: 29, Construct: "{{ }}"},
+	{From: 736, To: 754, Line: 288, Col: 29, Construct: "if"},
+	{From: 739, To: 739, Line: 289, Col: 29, Construct: "set"},
+	{From: 741, To: 747, Line: 290, Col: 29, Construct: "for"},
+	{From: 743, To: 746, Line: 291, Col: 33, Construct: "if"},
+	{From: 745, To: 745, Line: 292, Col: 37, Construct: "set"},
+	{From: 749, To: 749, Line: 295, Col: 29, Construct: "{{ }}"},
+	{From: 753, To: 753, Line: 297, Col: 29, Construct: "{{ }}"},
+	{From: 756, To: 756, Line: 299, Col: 25, Construct: "set"},
+	{From: 758, To: 758, Line: 299, Col: 25, Construct: "set"},
+	{From: 760, To: 760, Line: 300, Col: 25, Construct: "set"},
+	{From: 765, To: 815, Line: 305, Col: 13, Construct: "if"},
+	{From: 768, To: 775, Line: 306, Col: 17, Construct: "if"},
+	{From: 770, To: 770, Line: 307, Col: 21, Construct: "{{ }}"},
+	{From: 774, To: 774, Line: 309, Col: 21, Construct: "{{ }}"},
+	{From: 776, To: 815, Line: 311, Col: 17, Construct: "if"},
+	{From: 779, To: 814, Line: 312, Col: 17, Construct: "for"},
+	{From: 781, To: 813, Line: 313, Col: 21, Construct: "if"},
+	{From: 784, To: 791, Line: 314, Col: 25, Construct: "if"},
+	{From: 786, To: 786, Line: 315, Col: 29, Construct: "{{ }}"},
+	{From: 790, To: 790, Line: 317, Col: 29, Construct: "{{ }}"},
+	{From: 792, To: 813, Line: 319, Col: 25, Construct: "if"},
+	{From: 796, To: 796, Line: 319, Col: 25, Construct: "set"},
+	{From: 798, To: 798, Line: 321, Col: 25, Construct: "set"},
+	{From: 799, To: 813, Line: 322, Col: 25, Construct: "if"},
+	{From: 803, To: 803, Line: 322, Col: 25, Construct: "set"},
+	{From: 805, To: 805, Line: 324, Col: 25, Construct: "set"},
+	{From: 806, To: 813, Line: 325, Col: 25, Construct: "if"},
+	{From: 810, To: 810, Line: 325, Col: 25, Construct: "set"},
+	{From: 812, To: 812, Line: 327, Col: 25, Construct: "set"},
+	{From: 817, To: 822, Line: 332, Col: 9, Construct: "if"},
+	{From: 819, To: 822, Line: 334, Col: 13, Construct: "if"},
+	{From: 826, To: 835, Line: 340, Col: 1, Construct: "if"},
+	{From: 828, To: 834, Line: 341, Col: 5, Construct: "if"},
+	{From: 831, To: 833, Line: 343, Col: 9, Construct: "if"},
+	{From: 851, To: 1085, Line: 1, Col: 1, Construct: "macro"},
+	{From: 857, To: 857, Line: 2, Col: 5, Construct: "set"},
+	{From: 859, To: 859, Line: 3, Col: 5, Construct: "set"},
+	{From: 861, To: 1084, Line: 4, Col: 5, Construct: "for"},
+	{From: 868, To: 868, Line: 5, Col: 9, Construct: "set"},
+	{From: 870, To: 1083, Line: 6, Col: 9, Construct: "if"},
+	{From: 872, To: 874, Line: 7, Col: 13, Construct: "if"},
+	{From: 876, To: 876, Line: 7, Col: 13, Construct: "set"},
+	{From: 878, To: 878, Line: 8, Col: 13, Construct: "set"},
+	{From: 880, To: 881, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 883, To: 891, Line: 10, Col: 13, Construct: "if"},
+	{From: 887, To: 888, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 890, To: 890, Line: 12, Col: 17, Construct: "set"},
+	{From: 893, To: 994, Line: 14, Col: 13, Construct: "if"},
+	{From: 896, To: 909, Line: 15, Col: 17, Construct: "if"},
+	{From: 899, To: 906, Line: 16, Col: 21, Construct: "if"},
+	{From: 904, To: 904, Line: 16, Col: 54, Construct: "set"},
+	{From: 908, To: 908, Line: 17, Col: 26, Construct: "{{ }}"},
+	{From: 910, To: 994, Line: 19, Col: 17, Construct: "if"},
+	{From: 913, To: 993, Line: 20, Col: 17, Construct: "if"},
+	{From: 916, To: 923, Line: 21, Col: 21, Construct: "if"},
+	{From: 921, To: 921, Line: 21, Col: 54, Construct: "set"},
+	{From: 925, To: 925, Line: 23, Col: 21, Construct: "set"},
+	{From: 927, To: 992, Line: 24, Col: 21, Construct: "for"},
+	{From: 932, To: 990, Line: 25, Col: 25, Construct: "if"},
+	{From: 934, To: 936, Line: 26, Col: 29, Construct: "if"},
+	{From: 938, To: 938, Line: 26, Col: 29, Construct: "set"},
+	{From: 940, To: 940, Line: 27, Col: 29, Construct: "set"},
+	{From: 942, To: 989, Line: 28, Col: 29, Construct: "if"},
+	{From: 945, To: 951, Line: 30, Col: 33, Construct: "if"},
+	{From: 947, To: 949, Line: 31, Col: 37, Construct: "{{ }}"},
+	{From: 952, To: 989, Line: 34, Col: 33, Construct: "if"},
+	{From: 956, To: 968, Line: 36, Col: 33, Construct: "for"},
+	{From: 961, To: 962, Line: 37, Col: 42, Construct: "{{ }}"},
+	{From: 964, To: 966, Line: 38, Col: 37, Construct: "if"},
+	{From: 969, To: 989, Line: 41, Col: 33, Construct: "if"},
+	{From: 972, To: 981, Line: 42, Col: 33, Construct: "if"},
+	{From: 975, To: 975, Line: 43, Col: 42, Construct: "{{ }}"},
+	{From: 980, To: 980, Line: 45, Col: 42, Construct: "{{ }}"},
+	{From: 985, To: 986, Line: 48, Col: 33, Construct: "{{ }}"},
+	{From: 988, To: 988, Line: 48, Col: 48, Construct: "{{ }}"},
+	{From: 996, To: 1006, Line: 55, Col: 13, Construct: "if"},
+	{From: 998, To: 1005, Line: 56, Col: 17, Construct: "if"},
+	{From: 1003, To: 1003, Line: 56, Col: 50, Construct: "set"},
+	{From: 1008, To: 1070, Line: 59, Col: 13, Construct: "if"},
+	{From: 1010, To: 1042, Line: 60, Col: 17, Construct: "if"},
+	{From: 1013, To: 1020, Line: 61, Col: 21, Construct: "if"},
+	{From: 1018, To: 1018, Line: 61, Col: 54, Construct: "set"},
+	{From: 1022, To: 1025, Line: 63, Col: 21, Construct: "{{ }}"},
+	{From: 1026, To: 1042, Line: 65, Col: 21, Construct: "if"},
+	{From: 1029, To: 1036, Line: 66, Col: 21, Construct: "if"},
+	{From: 1034, To: 1034, Line: 66, Col: 54, Construct: "set"},
+	{From: 1038, To: 1041, Line: 68, Col: 21, Construct: "{{ }}"},
+	{From: 1044, To: 1069, Line: 71, Col: 17, Construct: "if"},
+	{From: 1047, To: 1054, Line: 72, Col: 21, Construct: "if"},
+	{From: 1052, To: 1052, Line: 72, Col: 54, Construct: "set"},
+	{From: 1056, To: 1068, Line: 74, Col: 21, Construct: "for"},
+	{From: 1061, To: 1062, Line: 75, Col: 30, Construct: "{{ }}"},
+	{From: 1064, To: 1066, Line: 76, Col: 25, Construct: "if"},
+	{From: 1072, To: 1079, Line: 81, Col: 13, Construct: "if"},
+	{From: 1077, To: 1077, Line: 81, Col: 46, Construct: "set"},
+	{From: 1081, To: 1082, Line: 82, Col: 23, Construct: "{{ }}"},
+	{From: 1087, To: 1165, Line: 86, Col: 1, Construct: "macro"},
+	{From: 1093, To: 1095, Line: 87, Col: 17, Construct: "{{ }}"},
+	{From: 1097, To: 1098, Line: 87, Col: 72, Construct: "{{ }}"},
+	{From: 1100, To: 1100, Line: 88, Col: 5, Construct: "set"},
+	{From: 1102, To: 1141, Line: 89, Col: 5, Construct: "if"},
+	{From: 1105, To: 1113, Line: 91, Col: 9, Construct: "if"},
+	{From: 1109, To: 1112, Line: 92, Col: 26, Construct: "{{ }}"},
+	{From: 1115, To: 1132, Line: 94, Col: 9, Construct: "if"},
+	{From: 1119, To: 1131, Line: 96, Col: 13, Construct: "for"},
+	{From: 1124, To: 1125, Line: 97, Col: 22, Construct: "{{ }}"},
+	{From: 1127, To: 1129, Line: 98, Col: 17, Construct: "{{ }}"},
+	{From: 1134, To: 1140, Line: 102, Col: 9, Construct: "if"},
+	{From: 1138, To: 1139, Line: 103, Col: 23, Construct: "{{ }}"},
+	{From: 1143, To: 1164, Line: 106, Col: 5, Construct: "if"},
+	{From: 1145, To: 1146, Line: 107, Col: 9, Construct: "set"},
+	{From: 1148, To: 1154, Line: 109, Col: 9, Construct: "if"},
+	{From: 1152, To: 1153, Line: 110, Col: 30, Construct: "{{ }}"},
+	{From: 1156, To: 1162, Line: 112, Col: 9, Construct: "if"},
+	{From: 1160, To: 1161, Line: 113, Col: 23, Construct: "{{ }}"},
+	{From: 1167, To: 1248, Line: 118, Col: 1, Construct: "macro"},
+	{From: 1175, To: 1241, Line: 119, Col: 5, Construct: "if"},
+	{From: 1177, To: 1177, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 1178, To: 1241, Line: 121, Col: 9, Construct: "if"},
+	{From: 1181, To: 1185, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 1186, To: 1241, Line: 123, Col: 9, Construct: "if"},
+	{From: 1190, To: 1190, Line: 125, Col: 9, Construct: "set"},
+	{From: 1192, To: 1219, Line: 126, Col: 9, Construct: "for"},
+	{From: 1197, To: 1199, Line: 127, Col: 13, Construct: "if"},
+	{From: 1201, To: 1201, Line: 127, Col: 13, Construct: "set"},
+	{From: 1203, To: 1203, Line: 128, Col: 13, Construct: "set"},
+	{From: 1205, To: 1213, Line: 129, Col: 13, Construct: "if"},
+	{From: 1207, To: 1207, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 1211, To: 1211, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 1215, To: 1217, Line: 134, Col: 14, Construct: "{{ }}"},
+	{From: 1220, To: 1241, Line: 137, Col: 9, Construct: "if"},
+	{From: 1224, To: 1236, Line: 139, Col: 9, Construct: "for"},
+	{From: 1228, To: 1230, Line: 140, Col: 13, Construct: "{{ }}"},
+	{From: 1232, To: 1234, Line: 141, Col: 13, Construct: "if"},
+	{From: 1240, To: 1240, Line: 145, Col: 9, Construct: "{{ }}"},
+	{From: 1250, To: 1273, Line: 148, Col: 1, Construct: "macro"},
+	{From: 1254, To: 1254, Line: 149, Col: 5, Construct: "set"},
+	{From: 1256, To: 1270, Line: 150, Col: 5, Construct: "for"},
+	{From: 1258, To: 1269, Line: 151, Col: 9, Construct: "if"},
+	{From: 1260, To: 1260, Line: 151, Col: 9, Construct: "set"},
+	{From: 1262, To: 1262, Line: 152, Col: 13, Construct: "set"},
+	{From: 1266, To: 1266, Line: 152, Col: 13, Construct: "set"},
+	{From: 1268, To: 1268, Line: 154, Col: 13, Construct: "set"},
+	{From: 1272, To: 1272, Line: 157, Col: 5, Construct: "{{ }}"},
+	{From: 1275, To: 1309, Line: 160, Col: 1, Construct: "macro"},
+	{From: 1280, To: 1308, Line: 162, Col: 5, Construct: "if"},
+	{From: 1282, To: 1282, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 1284, To: 1300, Line: 164, Col: 9, Construct: "for"},
+	{From: 1289, To: 1290, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 1292, To: 1294, Line: 165, Col: 25, Construct: "{{ }}"},
+	{From: 1296, To: 1298, Line: 166, Col: 13, Construct: "if"},
+	{From: 1304, To: 1306, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 1311, To: 1311, Line: 175, Col: 1, Construct: "set"},
+	{From: 1313, To: 1313, Line: 176, Col: 1, Construct: "set"},
+	{From: 1315, To: 1315, Line: 177, Col: 1, Construct: "{{ }}"},
+	{From: 1317, To: 1352, Line: 179, Col: 1, Construct: "if"},
+	{From: 1320, To: 1326, Line: 183, Col: 5, Construct: "if"},
+	{From: 1323, To: 1323, Line: 183, Col: 5, Construct: "set"},
+	{From: 1325, To: 1325, Line: 185, Col: 9, Construct: "set"},
+	{From: 1328, To: 1334, Line: 188, Col: 5, Construct: "if"},
+	{From: 1331, To: 1331, Line: 189, Col: 9, Construct: "{{ }}"},
+	{From: 1333, To: 1333, Line: 190, Col: 9, Construct: "set"},
+	{From: 1336, To: 1351, Line: 193, Col: 5, Construct: "if"},
+	{From: 1338, To: 1345, Line: 194, Col: 9, Construct: "for"},
+	{From: 1341, To: 1344, Line: 196, Col: 13, Construct: "{{ }}"},
+	{From: 1347, To: 1347, Line: 196, Col: 13, Construct: "set"},
+	{From: 1349, To: 1349, Line: 199, Col: 9, Construct: "set"},
+	{From: 1354, To: 1354, Line: 206, Col: 1, Construct: "set"},
+	{From: 1356, To: 1362, Line: 207, Col: 1, Construct: "for"},
+	{From: 1358, To: 1361, Line: 208, Col: 5, Construct: "if"},
+	{From: 1360, To: 1360, Line: 209, Col: 9, Construct: "set"},
+	{From: 1364, To: 1614, Line: 214, Col: 1, Construct: "for"},
+	{From: 1371, To: 1613, Line: 215, Col: 5, Construct: "if"},
+	{From: 1373, To: 1373, Line: 215, Col: 5, Construct: "set"},
+	{From: 1375, To: 1375, Line: 216, Col: 5, Construct: "set"},
+	{From: 1377, To: 1381, Line: 217, Col: 5, Construct: "set"},
+	{From: 1383, To: 1384, Line: 219, Col: 5, Construct: "set"},
+	{From: 1386, To: 1400, Line: 220, Col: 5, Construct: "if"},
+	{From: 1388, To: 1399, Line: 221, Col: 9, Construct: "for"},
+	{From: 1390, To: 1398, Line: 222, Col: 13, Construct: "if"},
+	{From: 1392, To: 1397, Line: 223, Col: 17, Construct: "if"},
+	{From: 1394, To: 1394, Line: 224, Col: 21, Construct: "set"},
+	{From: 1396, To: 1396, Line: 225, Col: 21, Construct: "set"},
+	{From: 1402, To: 1404, Line: 230, Col: 5, Construct: "set"},
+	{From: 1406, To: 1409, Line: 231, Col: 5, Construct: "if"},
+	{From: 1408, To: 1408, Line: 232, Col: 9, Construct: "{{ }}"},
+	{From: 1411, To: 1413, Line: 236, Col: 5, Construct: "set"},
+	{From: 1415, To: 1418, Line: 237, Col: 5, Construct: "if"},
+	{From: 1417, To: 1417, Line: 238, Col: 9, Construct: "{{ }}"},
+	{From: 1420, To: 1464, Line: 241, Col: 13, Construct: "if"},
+	{From: 1423, To: 1459, Line: 242, Col: 17, Construct: "for"},
+	{From: 1426, To: 1426, Line: 243, Col: 21, Construct: "set"},
+	{From: 1428, To: 1428, Line: 244, Col: 21, Construct: "{{ }}"},
+	{From: 1430, To: 1458, Line: 245, Col: 21, Construct: "if"},
+	{From: 1433, To: 1433, Line: 246, Col: 25, Construct: "set"},
+	{From: 1435, To: 1452, Line: 247, Col: 25, Construct: "for"},
+	{From: 1440, To: 1442, Line: 248, Col: 29, Construct: "if"},
+	{From: 1444, To: 1444, Line: 249, Col: 29, Construct: "set"},
+	{From: 1446, To: 1447, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 1449, To: 1451, Line: 250, Col: 41, Construct: "{{ }}"},
+	{From: 1453, To: 1457, Line: 252, Col: 25, Construct: "if"},
+	{From: 1456, To: 1456, Line: 253, Col: 25, Construct: "{{ }}"},
+	{From: 1461, To: 1461, Line: 253, Col: 25, Construct: "set"},
+	{From: 1463, To: 1463, Line: 257, Col: 17, Construct: "set"},
+	{From: 1466, To: 1466, Line: 260, Col: 13, Construct: "set"},
+	{From: 1468, To: 1549, Line: 261, Col: 13, Construct: "if"},
+	{From: 1470, To: 1481, Line: 263, Col: 17, Construct: "for"},
+	{From: 1472, To: 1474, Line: 264, Col: 21, Construct: "{{ }}"},
+	{From: 1476, To: 1476, Line: 265, Col: 21, Construct: "set"},
+	{From: 1478, To: 1478, Line: 265, Col: 21, Construct: "set"},
+	{From: 1480, To: 1480, Line: 266, Col: 21, Construct: "set"},
+	{From: 1482, To: 1549, Line: 268, Col: 17, Construct: "if"},
+	{From: 1485, To: 1485, Line: 270, Col: 17, Construct: "set"},
+	{From: 1487, To: 1548, Line: 271, Col: 17, Construct: "for"},
+	{From: 1491, To: 1547, Line: 272, Col: 21, Construct: "if"},
+	{From: 1492, To: 1547, Line: 273, Col: 25, Construct: "if"},
+	{From: 1495, To: 1495, Line: 274, Col: 25, Construct: "set"},
+	{From: 1499, To: 1499, Line: 276, Col: 25, Construct: "set"},
+	{From: 1501, To: 1501, Line: 278, Col: 25, Construct: "set"},
+	{From: 1503, To: 1509, Line: 279, Col: 25, Construct: "for"},
+	{From: 1505, To: 1508, Line: 280, Col: 29, Construct: "if"},
+	{From: 1507, To: 1507, Line: 281, Col: 33, Construct: "set"},
+	{From: 1511, To: 1511, Line: 285, Col: 25, Construct: "set"},
+	{From: 1513, To: 1540, Line: 286, Col: 25, Construct: "if"},
+	{From: 1515, To: 1517, Line: 287, Col: 29, Construct: "{{ }}"},
+	{From: 1518, To: 1540, Line: 288, Col: 29, Construct: "if"},
+	{From: 1521, To: 1521, Line: 289, Col: 29, Construct: "set"},
+	{From: 1523, To: 1529, Line: 290, Col: 29, Construct: "for"},
+	{From: 1525, To: 1528, Line: 291, Col: 33, Construct: "if"},
+	{From: 1527, To: 1527, Line: 292, Col: 37, Construct: "set"},
+	{From: 1531, To: 1533, Line: 295, Col: 29, Construct: "{{ }}"},
+	{From: 1537, To: 1539, Line: 297, Col: 29, Construct: "{{ }}"},
+	{From: 1542, To: 1542, Line: 299, Col: 25, Construct: "set"},
+	{From: 1544, To: 1544, Line: 299, Col: 25, Construct: "set"},
+	{From: 1546, To: 1546, Line: 300, Col: 25, Construct: "set"},
+	{From: 1551, To: 1605, Line: 305, Col: 13, Construct: "if"},
+	{From: 1554, To: 1563, Line: 306, Col: 17, Construct: "if"},
+	{From: 1556, To: 1558, Line: 307, Col: 21, Construct: "{{ }}"},
+	{From: 1562, To: 1562, Line: 309, Col: 21, Construct: "{{ }}"},
+	{From: 1564, To: 1605, Line: 311, Col: 17, Construct: "if"},
+	{From: 1567, To: 1604, Line: 312, Col: 17, Construct: "for"},
+	{From: 1569, To: 1603, Line: 313, Col: 21, Construct: "if"},
+	{From: 1572, To: 1581, Line: 314, Col: 25, Construct: "if"},
+	{From: 1574, To: 1576, Line: 315, Col: 29, Construct: "{{ }}"},
+	{From: 1580, To: 1580, Line: 317, Col: 29, Construct: "{{ }}"},
+	{From: 1582, To: 1603, Line: 319, Col: 25, Construct: "if"},
+	{From: 1586, To: 1586, Line: 319, Col: 25, Construct: "set"},
+	{From: 1588, To: 1588, Line: 321, Col: 25, Construct: "set"},
+	{From: 1589, To: 1603, Line: 322, Col: 25, Construct: "if"},
+	{From: 1593, To: 1593, Line: 322, Col: 25, Construct: "set"},
+	{From: 1595, To: 1595, Line: 324, Col: 25, Construct: "set"},
+	{From: 1596, To: 1603, Line: 325, Col: 25, Construct: "if"},
+	{From: 1600, To: 1600, Line: 325, Col: 25, Construct: "set"},
+	{From: 1602, To: 1602, Line: 327, Col: 25, Construct: "set"},
+	{From: 1607, To: 1612, Line: 332, Col: 9, Construct: "if"},
+	{From: 1609, To: 1612, Line: 334, Col: 13, Construct: "if"},
+	{From: 1616, To: 1625, Line: 340, Col: 1, Construct: "if"},
+	{From: 1618, To: 1624, Line: 341, Col: 5, Construct: "if"},
+	{From: 1621, To: 1623, Line: 343, Col: 9, Construct: "if"},
 }

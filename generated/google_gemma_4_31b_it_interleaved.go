@@ -28,12 +28,13 @@ var GoogleGemma431BItInterleaved = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "google-gemma-4-31B-it-interleaved.jinja",
-	Func:   renderGoogleGemma431BItInterleaved,
-	Name:   "google-gemma-4-31B-it-interleaved",
-	Origin: "llama.cpp/google-gemma-4-31B-it-interleaved.jinja",
-	SHA256: "65f93a25708c952457106a30e185ba7beffddd726121c8d7e3f3e08b23c16c67",
-	Spans:  spansGoogleGemma431BItInterleaved,
+	File:      "google-gemma-4-31B-it-interleaved.jinja",
+	Func:      renderGoogleGemma431BItInterleaved,
+	LlamaFunc: renderGoogleGemma431BItInterleavedLlama,
+	Name:      "google-gemma-4-31B-it-interleaved",
+	Origin:    "llama.cpp/google-gemma-4-31B-it-interleaved.jinja",
+	SHA256:    "65f93a25708c952457106a30e185ba7beffddd726121c8d7e3f3e08b23c16c67",
+	Spans:     spansGoogleGemma431BItInterleaved,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -698,185 +699,1011 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderGoogleGemma431BItInterleavedLlama renders google-gemma-4-31B-it-interleaved.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGoogleGemma431BItInterleaved with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Input) {
+	formatArgument2 := runtime.Undefined("format_argument")
+	ns := runtime.Undefined("ns")
+	messages := in.Lookup("messages")
+	var loopMessages runtime.Value
+	bosToken := in.Lookup("bos_token")
+	enableThinking := in.Lookup("enable_thinking")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// google-gemma-4-31B-it-interleaved.jinja:1:1 {%- macro format_parameters(properties, required) -%}
+	var formatParameters func(runtime.Value, runtime.Value)
+	formatParameters = func(properties, required runtime.Value) {
+		properties = runtime.Param(properties, "properties")
+		var standardKeys runtime.Value
+		var ns runtime.Value
+		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
+		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
+		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		keys, values := runtime.DictsortPairs(properties, nil, nil)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			value := values[i]
+			var addComma runtime.Value
+			var nsItems runtime.Value
+			// google-gemma-4-31B-it-interleaved.jinja:5:9 {%- set add_comma = false -%}
+			addComma = runtime.Bool(false)
+			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
+			if runtime.LlamaNotIn(key, standardKeys) {
+				// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
+				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+					w.WriteString(",")
+				}
+				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
+				runtime.LlamaWrite(w, key)
+				w.WriteString(":{")
+				// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
+				valueDescription := runtime.LlamaItemStr(value, "description")
+				if valueDescription.Truthy() {
+					w.WriteString("description:<|\"|>")
+					// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
+					runtime.LlamaWrite(w, valueDescription)
+					w.WriteString("<|\"|>")
+					// google-gemma-4-31B-it-interleaved.jinja:12:17 {%- set add_comma = true -%}
+					addComma = runtime.Bool(true)
+				}
+				// google-gemma-4-31B-it-interleaved.jinja:14:13 {%- if value['nullable'] %}
+				if runtime.LlamaItemStr(value, "nullable").Truthy() {
+					// google-gemma-4-31B-it-interleaved.jinja:15:17 {%- if add_comma %}
+					if addComma.Truthy() {
+						w.WriteString(",")
+					} else {
+						// google-gemma-4-31B-it-interleaved.jinja:15:41 {%- else -%}
+						// google-gemma-4-31B-it-interleaved.jinja:15:50 {%- set add_comma = true -%}
+						addComma = runtime.Bool(true)
+					}
+					w.WriteString("nullable:true")
+				}
+				// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
+				valueType := runtime.LlamaItemStr(value, "type")
+				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
+					// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
+					valueEnum := runtime.LlamaItemStr(value, "enum")
+					if valueEnum.Truthy() {
+						// google-gemma-4-31B-it-interleaved.jinja:20:21 {%- if add_comma %}
+						if addComma.Truthy() {
+							w.WriteString(",")
+						} else {
+							// google-gemma-4-31B-it-interleaved.jinja:20:45 {%- else -%}
+							// google-gemma-4-31B-it-interleaved.jinja:20:54 {%- set add_comma = true -%}
+							addComma = runtime.Bool(true)
+						}
+						w.WriteString("enum:")
+						// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
+						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
+					}
+				} else if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
+					// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
+					w.WriteString(",properties:{")
+					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
+					valueProperties := runtime.LlamaItemStr(value, "properties")
+					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
+						// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatParameters(valueProperties, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
+					} else if runtime.IsMapping(value) {
+						// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
+						// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatParameters(value, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						}))
+					}
+					w.WriteString("}")
+					// google-gemma-4-31B-it-interleaved.jinja:31:17 {%- if value['required'] -%}
+					valueRequired := runtime.LlamaItemStr(value, "required")
+					if valueRequired.Truthy() {
+						w.WriteString(",required:[")
+						// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
+						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil)))
+						for i := range items {
+							item := items[i]
+							w.WriteString("<|\"|>")
+							// google-gemma-4-31B-it-interleaved.jinja:34:30 {{- item -}}
+							runtime.LlamaWrite(w, item)
+							w.WriteString("<|\"|>")
+							// google-gemma-4-31B-it-interleaved.jinja:35:25 {%- if not loop.last %}
+							if !(i == len(items)-1) {
+								w.WriteString(",")
+							}
+						}
+						w.WriteString("]")
+					}
+				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
+					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
+					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
+					valueItems := runtime.LlamaItemStr(value, "items")
+					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
+						w.WriteString(",items:{")
+						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
+						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
+						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
+						for i := range w.Count(len(keys)) {
+							itemKey := keys[i]
+							itemValue := values[i]
+							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
+							if !runtime.IsNone(itemValue) {
+								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
+								if runtime.LlamaAttr(nsItems, "found_first").Truthy() {
+									w.WriteString(",")
+								}
+								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
+								runtime.CheckNamespace(nsItems)
+								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%}
+								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
+								// google-gemma-4-31B-it-interleaved.jinja:47:29 {%- if item_key == 'properties' -%}
+								if runtime.EqStr(itemKey, "properties") {
+									w.WriteString("properties:{")
+									// google-gemma-4-31B-it-interleaved.jinja:49:33 {%- if item_value is mapping -%}
+									if runtime.IsMapping(itemValue) {
+										// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
+										runtime.LlamaWrite(w, w.Capture(func() {
+											formatParameters(itemValue, runtime.FilterDefault(runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
+										}))
+									}
+									w.WriteString("}")
+								} else if runtime.EqStr(itemKey, "required") {
+									// google-gemma-4-31B-it-interleaved.jinja:53:33 {%- elif item_key == 'required' -%}
+									w.WriteString("required:[")
+									// google-gemma-4-31B-it-interleaved.jinja:55:33 {%- for req_item in item_value -%}
+									items := runtime.Iterate(w, runtime.LlamaIterable(itemValue))
+									for i := range items {
+										reqItem := items[i]
+										w.WriteString("<|\"|>")
+										// google-gemma-4-31B-it-interleaved.jinja:56:42 {{- req_item -}}
+										runtime.LlamaWrite(w, reqItem)
+										w.WriteString("<|\"|>")
+										// google-gemma-4-31B-it-interleaved.jinja:57:37 {%- if not loop.last %}
+										if !(i == len(items)-1) {
+											w.WriteString(",")
+										}
+									}
+									w.WriteString("]")
+								} else if runtime.EqStr(itemKey, "type") {
+									// google-gemma-4-31B-it-interleaved.jinja:60:33 {%- elif item_key == 'type' -%}
+									// google-gemma-4-31B-it-interleaved.jinja:61:33 {%- if item_value is string -%}
+									if runtime.IsString(itemValue) {
+										w.WriteString("type:")
+										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
+									} else {
+										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
+										w.WriteString("type:")
+										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+									}
+								} else {
+									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
+									// google-gemma-4-31B-it-interleaved.jinja:67:33 {{ item_key }}
+									runtime.LlamaWrite(w, itemKey)
+									w.WriteString(":")
+									// google-gemma-4-31B-it-interleaved.jinja:67:48 {{ format_argument(item_value) }}
+									runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
+								}
+							}
+						}
+						w.WriteString("}")
+					}
+				}
+				// google-gemma-4-31B-it-interleaved.jinja:74:13 {%- if add_comma %}
+				if addComma.Truthy() {
+					w.WriteString(",")
+				} else {
+					// google-gemma-4-31B-it-interleaved.jinja:74:37 {%- else -%}
+					// google-gemma-4-31B-it-interleaved.jinja:74:46 {%- set add_comma = true -%}
+					addComma = runtime.Bool(true)
+				}
+				w.WriteString("type:<|\"|>")
+				// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
+				runtime.LlamaWrite(w, runtime.FilterUpper(valueType))
+				w.WriteString("<|\"|>}")
+			}
+		}
+	}
+	// google-gemma-4-31B-it-interleaved.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
+	formatFunctionDeclaration := func(toolData runtime.Value) {
+		toolData = runtime.Param(toolData, "tool_data")
+		var params runtime.Value
+		var responseDeclaration runtime.Value
+		w.WriteString("declaration:")
+		// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
+		toolDataFunction := runtime.LlamaItemStr(toolData, "function")
+		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "name"))
+		w.WriteString("{description:<|\"|>")
+		// google-gemma-4-31B-it-interleaved.jinja:80:72 {{- tool_data['function']['description'] -}}
+		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "description"))
+		w.WriteString("<|\"|>")
+		// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
+		params = runtime.LlamaItemStr(toolDataFunction, "parameters")
+		// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
+		if params.Truthy() {
+			w.WriteString(",parameters:{")
+			// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
+			paramsProperties := runtime.LlamaItemStr(params, "properties")
+			if paramsProperties.Truthy() {
+				w.WriteString("properties:{")
+				// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatParameters(paramsProperties, runtime.LlamaItemStr(params, "required"))
+				}))
+				w.WriteString("},")
+			}
+			// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
+			paramsRequired := runtime.LlamaItemStr(params, "required")
+			if paramsRequired.Truthy() {
+				w.WriteString("required:[")
+				// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(paramsRequired))
+				for i := range items {
+					item := items[i]
+					w.WriteString("<|\"|>")
+					// google-gemma-4-31B-it-interleaved.jinja:90:22 {{- item -}}
+					runtime.LlamaWrite(w, item)
+					w.WriteString("<|\"|>")
+					// google-gemma-4-31B-it-interleaved.jinja:91:17 {{- ',' if not loop.last -}}
+					if !(i == len(items)-1) {
+						w.WriteString(",")
+					}
+				}
+				w.WriteString("],")
+			}
+			// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
+			paramsType := runtime.LlamaItemStr(params, "type")
+			if paramsType.Truthy() {
+				w.WriteString("type:<|\"|>")
+				// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
+				runtime.LlamaWrite(w, runtime.FilterUpper(paramsType))
+				w.WriteString("<|\"|>}")
+			}
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
+		if runtime.LlamaIn(runtime.Str("response"), toolDataFunction) {
+			// google-gemma-4-31B-it-interleaved.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
+			responseDeclaration = runtime.LlamaItemStr(toolDataFunction, "response")
+			w.WriteString(",response:{")
+			// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
+			responseDeclarationDescription := runtime.LlamaItemStr(responseDeclaration, "description")
+			if responseDeclarationDescription.Truthy() {
+				w.WriteString("description:<|\"|>")
+				// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
+				runtime.LlamaWrite(w, responseDeclarationDescription)
+				w.WriteString("<|\"|>,")
+			}
+			// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
+			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
+			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
+				w.WriteString("type:<|\"|>")
+				// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
+				runtime.LlamaWrite(w, runtime.FilterUpper(responseDeclarationType))
+				w.WriteString("<|\"|>}")
+			}
+		}
+		w.WriteString("}")
+	}
+	// google-gemma-4-31B-it-interleaved.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	var formatArgument func(runtime.Value, runtime.Value)
+	formatArgument = func(argument, escapeKeys runtime.Value) {
+		argument = runtime.Param(argument, "argument")
+		if escapeKeys.IsMissing() {
+			escapeKeys = runtime.Bool(true)
+		}
+		var ns runtime.Value
+		// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
+		if runtime.IsString(argument) {
+			// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>")))
+		} else if runtime.IsBoolean(argument) {
+			// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
+			// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
+			if argument.Truthy() {
+				w.WriteString("true")
+			} else {
+				w.WriteString("false")
+			}
+		} else if runtime.IsMapping(argument) {
+			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
+			w.WriteString("{")
+			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
+			keys, values := runtime.DictsortPairs(argument, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				value := values[i]
+				// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
+				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+					w.WriteString(",")
+				}
+				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%}
+				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
+				if escapeKeys.Truthy() {
+					// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), key, runtime.Str("<|\"|>")))
+				} else {
+					// google-gemma-4-31B-it-interleaved.jinja:124:17 {%- else -%}
+					// google-gemma-4-31B-it-interleaved.jinja:125:17 {{- key -}}
+					runtime.LlamaWrite(w, key)
+				}
+				w.WriteString(":")
+				// google-gemma-4-31B-it-interleaved.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatArgument(value, escapeKeys)
+				}))
+			}
+			w.WriteString("}")
+		} else if runtime.IsSequence(argument) {
+			// google-gemma-4-31B-it-interleaved.jinja:130:9 {%- elif argument is sequence -%}
+			w.WriteString("[")
+			// google-gemma-4-31B-it-interleaved.jinja:132:9 {%- for item in argument -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(argument))
+			for i := range items {
+				item := items[i]
+				// google-gemma-4-31B-it-interleaved.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					formatArgument(item, escapeKeys)
+				}))
+				// google-gemma-4-31B-it-interleaved.jinja:134:13 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",")
+				}
+			}
+			w.WriteString("]")
+		} else {
+			// google-gemma-4-31B-it-interleaved.jinja:137:9 {%- else -%}
+			// google-gemma-4-31B-it-interleaved.jinja:138:9 {{- argument -}}
+			runtime.LlamaWrite(w, argument)
+		}
+	}
+	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+		Name:   "format_argument",
+		Params: []string{"argument", "escape_keys"},
+	}, func(args []runtime.Value) {
+		formatArgument(args[0], args[1])
+	})
+	// google-gemma-4-31B-it-interleaved.jinja:141:1 {%- macro strip_thinking(text) -%}
+	stripThinking := func(text runtime.Value) {
+		text = runtime.Param(text, "text")
+		var ns runtime.Value
+		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
+		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
+		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(text, runtime.Str("<channel|>")))) {
+			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
+			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
+				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
+				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
+			} else {
+				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
+				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
+				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
+			}
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
+		runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(ns, "result"), nil, nil))
+	}
+	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
+	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
+	loopMessages = messages
+	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
+	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+		w.WriteString("<|turn>system\n")
+		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
+		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+			w.WriteString("<|think|>\n")
+			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
+			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
+			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:171:5 {%- if tools -%}
+		if tools.Truthy() {
+			// google-gemma-4-31B-it-interleaved.jinja:172:9 {%- for tool in tools %}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+				w.WriteString("<|tool>")
+				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
+				runtime.LlamaWrite(w, runtime.FilterTrim(w.Capture(func() {
+					formatFunctionDeclaration(tool)
+				}), nil, nil))
+				w.WriteString("<tool|>")
+			}
+			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
+		}
+		w.WriteString("<turn|>\n")
+	}
+	// google-gemma-4-31B-it-interleaved.jinja:184:1 {%- for message in loop_messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	for i := range items {
+		message := items[i]
+		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
+			runtime.SetAttr(ns, "last_user_message", runtime.Int(int64(i)))
+		}
+	}
+	// google-gemma-4-31B-it-interleaved.jinja:191:1 {%- for message in loop_messages -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	for i := range items2 {
+		message := items2[i]
+		var role runtime.Value
+		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			role = runtime.Str("model")
+		} else {
+			role = messageRole
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
+		if !(runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_response") && runtime.LlamaItemStr(message, "tool_calls").Truthy()) {
+			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|turn>"), role, runtime.Str("\n")))
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
+		runtime.SetAttr(ns, "prev_message_type", runtime.None())
+		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
+		messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+		if messageToolCalls.Truthy() {
+			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
+			messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
+			if messageReasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_user_message")) {
+				w.WriteString("<|channel>thought\n")
+				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
+				runtime.LlamaWrite(w, messageReasoningContent)
+				w.WriteString("<channel|>")
+			}
+			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var function runtime.Value
+				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
+				function = runtime.LlamaItemStr(toolCall, "function")
+				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call>call:"), runtime.LlamaItemStr(function, "name")), runtime.Str("{")))
+				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
+				functionArguments := runtime.LlamaItemStr(function, "arguments")
+				if runtime.IsMapping(functionArguments) {
+					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
+					nsArgsFoundFirst := false
+					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
+					keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
+						// google-gemma-4-31B-it-interleaved.jinja:212:29 {%- if ns_args.found_first %}
+						if nsArgsFoundFirst {
+							w.WriteString(",")
+						}
+						// google-gemma-4-31B-it-interleaved.jinja:213:29 {%- set ns_args.found_first = true -%}
+						nsArgsFoundFirst = true
+						// google-gemma-4-31B-it-interleaved.jinja:214:29 {{- key -}}
+						runtime.LlamaWrite(w, key)
+						w.WriteString(":")
+						// google-gemma-4-31B-it-interleaved.jinja:214:41 {{- format_argument(value, escape_keys=False) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatArgument(value, runtime.Bool(false))
+						}))
+					}
+				} else if runtime.IsString(functionArguments) {
+					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
+					// google-gemma-4-31B-it-interleaved.jinja:217:25 {{- function['arguments'] -}}
+					runtime.LlamaWrite(w, functionArguments)
+				}
+				w.WriteString("}<tool_call|>")
+			}
+			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
+		messageToolResponses := runtime.LlamaItemStr(message, "tool_responses")
+		if messageToolResponses.Truthy() {
+			// google-gemma-4-31B-it-interleaved.jinja:226:17 {%- for tool_response in message['tool_responses'] -%}
+			for _, toolResponse := range runtime.Iterate(w, runtime.LlamaIterable(messageToolResponses)) {
+				w.WriteString("<|tool_response>")
+				// google-gemma-4-31B-it-interleaved.jinja:228:21 {%- if tool_response['response'] is mapping -%}
+				toolResponseResponse := runtime.LlamaItemStr(toolResponse, "response")
+				if runtime.IsMapping(toolResponseResponse) {
+					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
+					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
+					keys, values := runtime.DictsortPairs(toolResponseResponse, nil, nil)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
+						// google-gemma-4-31B-it-interleaved.jinja:231:29 {{- key -}}
+						runtime.LlamaWrite(w, key)
+						w.WriteString(":")
+						// google-gemma-4-31B-it-interleaved.jinja:231:41 {{- format_argument(value, escape_keys=False) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							formatArgument(value, runtime.Bool(false))
+						}))
+						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
+						if !(i == len(keys)-1) {
+							w.WriteString(",")
+						}
+					}
+					w.WriteString("}")
+				} else {
+					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
+					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), w.Capture(func() {
+						formatArgument(toolResponseResponse, runtime.Bool(false))
+					})), runtime.Str("}")))
+				}
+				w.WriteString("<tool_response|>")
+			}
+			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%}
+			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
+		messageContent := runtime.LlamaItemStr(message, "content")
+		if runtime.IsString(messageContent) {
+			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
+			if runtime.EqStr(role, "model") {
+				// google-gemma-4-31B-it-interleaved.jinja:245:21 {{- strip_thinking(message['content']) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					stripThinking(messageContent)
+				}))
+			} else {
+				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
+				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
+				runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+			}
+		} else if runtime.IsSequence(messageContent) {
+			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
+			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
+				itemType := runtime.LlamaItemStr(item, "type")
+				if runtime.EqStr(itemType, "text") {
+					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
+					if runtime.EqStr(role, "model") {
+						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							stripThinking(runtime.LlamaItemStr(item, "text"))
+						}))
+					} else {
+						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
+						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
+						runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(item, "text"), nil, nil))
+					}
+				} else if runtime.EqStr(itemType, "image") {
+					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
+					w.WriteString("<|image|>")
+					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
+					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
+				} else if runtime.EqStr(itemType, "audio") {
+					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
+					w.WriteString("<|audio|>")
+					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
+					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
+				} else if runtime.EqStr(itemType, "video") {
+					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
+					w.WriteString("<|video|>")
+					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%}
+					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
+				}
+			}
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:270:9 {%- if not (message['tool_responses'] and not message['content']) -%}
+		if !(messageToolResponses.Truthy() && !messageContent.Truthy()) {
+			w.WriteString("<turn|>\n")
+		}
+	}
+	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// google-gemma-4-31B-it-interleaved.jinja:276:5 {%- if ns.prev_message_type != 'tool_response' -%}
+		if !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_response") {
+			w.WriteString("<|turn>model\n")
+		}
+		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
+		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+			w.WriteString("<|channel>thought\n<channel|>")
+		}
+	}
+}
+
 // spansGoogleGemma431BItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGoogleGemma431BItInterleaved = []runtime.Span{
-	{From: 56, To: 255, Line: 1, Col: 1, Construct: "macro"},
-	{From: 62, To: 62, Line: 2, Col: 5, Construct: "set"},
-	{From: 64, To: 64, Line: 3, Col: 5, Construct: "set"},
-	{From: 66, To: 254, Line: 4, Col: 5, Construct: "for"},
-	{From: 73, To: 73, Line: 5, Col: 9, Construct: "set"},
-	{From: 75, To: 253, Line: 6, Col: 9, Construct: "if"},
-	{From: 77, To: 79, Line: 7, Col: 13, Construct: "if"},
-	{From: 81, To: 81, Line: 7, Col: 13, Construct: "set"},
-	{From: 83, To: 83, Line: 8, Col: 13, Construct: "set"},
-	{From: 85, To: 86, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 88, To: 96, Line: 10, Col: 13, Construct: "if"},
-	{From: 92, To: 93, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 12, Col: 17, Construct: "set"},
-	{From: 98, To: 108, Line: 14, Col: 13, Construct: "if"},
-	{From: 100, To: 107, Line: 15, Col: 17, Construct: "if"},
-	{From: 105, To: 105, Line: 15, Col: 50, Construct: "set"},
-	{From: 110, To: 240, Line: 18, Col: 13, Construct: "if"},
-	{From: 113, To: 126, Line: 19, Col: 17, Construct: "if"},
-	{From: 116, To: 123, Line: 20, Col: 21, Construct: "if"},
-	{From: 121, To: 121, Line: 20, Col: 54, Construct: "set"},
-	{From: 125, To: 125, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 127, To: 240, Line: 23, Col: 17, Construct: "if"},
-	{From: 131, To: 144, Line: 25, Col: 17, Construct: "if"},
-	{From: 134, To: 136, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 137, To: 143, Line: 27, Col: 21, Construct: "if"},
-	{From: 140, To: 142, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 146, To: 163, Line: 31, Col: 17, Construct: "if"},
-	{From: 150, To: 162, Line: 33, Col: 21, Construct: "for"},
-	{From: 155, To: 156, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 158, To: 160, Line: 35, Col: 25, Construct: "if"},
-	{From: 164, To: 240, Line: 39, Col: 17, Construct: "if"},
-	{From: 167, To: 239, Line: 40, Col: 17, Construct: "if"},
-	{From: 171, To: 171, Line: 42, Col: 21, Construct: "set"},
-	{From: 173, To: 238, Line: 43, Col: 21, Construct: "for"},
-	{From: 178, To: 236, Line: 44, Col: 25, Construct: "if"},
-	{From: 180, To: 182, Line: 45, Col: 29, Construct: "if"},
-	{From: 184, To: 184, Line: 45, Col: 29, Construct: "set"},
-	{From: 186, To: 186, Line: 46, Col: 29, Construct: "set"},
-	{From: 188, To: 235, Line: 47, Col: 29, Construct: "if"},
-	{From: 191, To: 197, Line: 49, Col: 33, Construct: "if"},
-	{From: 193, To: 195, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 198, To: 235, Line: 53, Col: 33, Construct: "if"},
-	{From: 202, To: 214, Line: 55, Col: 33, Construct: "for"},
-	{From: 207, To: 208, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 210, To: 212, Line: 57, Col: 37, Construct: "if"},
-	{From: 215, To: 235, Line: 60, Col: 33, Construct: "if"},
-	{From: 218, To: 227, Line: 61, Col: 33, Construct: "if"},
-	{From: 221, To: 221, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 226, To: 226, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 231, To: 232, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 234, To: 234, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 242, To: 249, Line: 74, Col: 13, Construct: "if"},
-	{From: 247, To: 247, Line: 74, Col: 46, Construct: "set"},
-	{From: 251, To: 252, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 257, To: 335, Line: 79, Col: 1, Construct: "macro"},
-	{From: 263, To: 265, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 267, To: 268, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 270, To: 270, Line: 81, Col: 5, Construct: "set"},
-	{From: 272, To: 311, Line: 82, Col: 5, Construct: "if"},
-	{From: 275, To: 283, Line: 84, Col: 9, Construct: "if"},
-	{From: 279, To: 282, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 285, To: 302, Line: 87, Col: 9, Construct: "if"},
-	{From: 289, To: 301, Line: 89, Col: 13, Construct: "for"},
-	{From: 294, To: 295, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 297, To: 299, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 304, To: 310, Line: 95, Col: 9, Construct: "if"},
-	{From: 308, To: 309, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 313, To: 334, Line: 99, Col: 5, Construct: "if"},
-	{From: 315, To: 316, Line: 100, Col: 9, Construct: "set"},
-	{From: 318, To: 324, Line: 102, Col: 9, Construct: "if"},
-	{From: 322, To: 323, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 326, To: 332, Line: 105, Col: 9, Construct: "if"},
-	{From: 330, To: 331, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 337, To: 422, Line: 111, Col: 1, Construct: "macro"},
-	{From: 345, To: 415, Line: 112, Col: 5, Construct: "if"},
-	{From: 347, To: 349, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 350, To: 415, Line: 114, Col: 9, Construct: "if"},
-	{From: 353, To: 357, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 358, To: 415, Line: 116, Col: 9, Construct: "if"},
-	{From: 362, To: 362, Line: 118, Col: 9, Construct: "set"},
-	{From: 364, To: 393, Line: 119, Col: 9, Construct: "for"},
-	{From: 369, To: 371, Line: 120, Col: 13, Construct: "if"},
-	{From: 373, To: 373, Line: 120, Col: 13, Construct: "set"},
-	{From: 375, To: 375, Line: 121, Col: 13, Construct: "set"},
-	{From: 377, To: 387, Line: 122, Col: 13, Construct: "if"},
-	{From: 379, To: 381, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 385, To: 385, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 389, To: 391, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 394, To: 415, Line: 130, Col: 9, Construct: "if"},
-	{From: 398, To: 410, Line: 132, Col: 9, Construct: "for"},
-	{From: 402, To: 404, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 406, To: 408, Line: 134, Col: 13, Construct: "if"},
-	{From: 414, To: 414, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 424, To: 447, Line: 141, Col: 1, Construct: "macro"},
-	{From: 428, To: 428, Line: 142, Col: 5, Construct: "set"},
-	{From: 430, To: 444, Line: 143, Col: 5, Construct: "for"},
-	{From: 432, To: 443, Line: 144, Col: 9, Construct: "if"},
-	{From: 434, To: 434, Line: 144, Col: 9, Construct: "set"},
-	{From: 436, To: 436, Line: 145, Col: 13, Construct: "set"},
-	{From: 440, To: 440, Line: 145, Col: 13, Construct: "set"},
-	{From: 442, To: 442, Line: 147, Col: 13, Construct: "set"},
-	{From: 446, To: 446, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 449, To: 449, Line: 153, Col: 1, Construct: "set"},
-	{From: 451, To: 451, Line: 154, Col: 1, Construct: "set"},
-	{From: 453, To: 453, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 455, To: 490, Line: 157, Col: 1, Construct: "if"},
-	{From: 458, To: 464, Line: 161, Col: 5, Construct: "if"},
-	{From: 461, To: 461, Line: 161, Col: 5, Construct: "set"},
-	{From: 463, To: 463, Line: 163, Col: 9, Construct: "set"},
-	{From: 466, To: 472, Line: 166, Col: 5, Construct: "if"},
-	{From: 469, To: 469, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 471, To: 471, Line: 168, Col: 9, Construct: "set"},
-	{From: 474, To: 489, Line: 171, Col: 5, Construct: "if"},
-	{From: 476, To: 483, Line: 172, Col: 9, Construct: "for"},
-	{From: 479, To: 482, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 485, To: 485, Line: 174, Col: 13, Construct: "set"},
-	{From: 487, To: 487, Line: 177, Col: 9, Construct: "set"},
-	{From: 492, To: 502, Line: 184, Col: 1, Construct: "for"},
-	{From: 496, To: 501, Line: 185, Col: 5, Construct: "if"},
-	{From: 498, To: 498, Line: 185, Col: 5, Construct: "set"},
-	{From: 500, To: 500, Line: 186, Col: 9, Construct: "set"},
-	{From: 504, To: 687, Line: 191, Col: 1, Construct: "for"},
-	{From: 509, To: 514, Line: 192, Col: 5, Construct: "set"},
-	{From: 516, To: 521, Line: 193, Col: 9, Construct: "if"},
-	{From: 518, To: 520, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 523, To: 523, Line: 194, Col: 9, Construct: "set"},
-	{From: 525, To: 525, Line: 197, Col: 9, Construct: "set"},
-	{From: 527, To: 581, Line: 199, Col: 13, Construct: "if"},
-	{From: 530, To: 536, Line: 201, Col: 17, Construct: "if"},
-	{From: 534, To: 535, Line: 203, Col: 19, Construct: "{{ }}"},
-	{From: 538, To: 576, Line: 206, Col: 17, Construct: "for"},
-	{From: 541, To: 541, Line: 207, Col: 21, Construct: "set"},
-	{From: 543, To: 545, Line: 208, Col: 21, Construct: "{{ }}"},
-	{From: 547, To: 575, Line: 209, Col: 21, Construct: "if"},
-	{From: 550, To: 550, Line: 210, Col: 25, Construct: "set"},
-	{From: 552, To: 569, Line: 211, Col: 25, Construct: "for"},
-	{From: 557, To: 559, Line: 212, Col: 29, Construct: "if"},
-	{From: 561, To: 561, Line: 213, Col: 29, Construct: "set"},
-	{From: 563, To: 564, Line: 214, Col: 29, Construct: "{{ }}"},
-	{From: 566, To: 568, Line: 214, Col: 41, Construct: "{{ }}"},
-	{From: 570, To: 574, Line: 216, Col: 25, Construct: "if"},
-	{From: 573, To: 573, Line: 217, Col: 25, Construct: "{{ }}"},
-	{From: 578, To: 578, Line: 217, Col: 25, Construct: "set"},
-	{From: 580, To: 580, Line: 221, Col: 17, Construct: "set"},
-	{From: 583, To: 630, Line: 224, Col: 13, Construct: "if"},
-	{From: 586, To: 625, Line: 226, Col: 17, Construct: "for"},
-	{From: 589, To: 624, Line: 228, Col: 21, Construct: "if"},
-	{From: 592, To: 594, Line: 229, Col: 25, Construct: "{{ }}"},
-	{From: 596, To: 612, Line: 230, Col: 25, Construct: "for"},
-	{From: 601, To: 602, Line: 231, Col: 29, Construct: "{{ }}"},
-	{From: 604, To: 606, Line: 231, Col: 41, Construct: "{{ }}"},
-	{From: 608, To: 610, Line: 232, Col: 29, Construct: "if"},
-	{From: 616, To: 622, Line: 236, Col: 25, Construct: "{{ }}"},
-	{From: 627, To: 627, Line: 236, Col: 25, Construct: "set"},
-	{From: 629, To: 629, Line: 240, Col: 17, Construct: "set"},
-	{From: 632, To: 682, Line: 243, Col: 13, Construct: "if"},
-	{From: 635, To: 642, Line: 244, Col: 17, Construct: "if"},
-	{From: 637, To: 637, Line: 245, Col: 21, Construct: "{{ }}"},
-	{From: 641, To: 641, Line: 247, Col: 21, Construct: "{{ }}"},
-	{From: 643, To: 682, Line: 249, Col: 17, Construct: "if"},
-	{From: 646, To: 681, Line: 250, Col: 17, Construct: "for"},
-	{From: 648, To: 680, Line: 251, Col: 21, Construct: "if"},
-	{From: 651, To: 658, Line: 252, Col: 25, Construct: "if"},
-	{From: 653, To: 653, Line: 253, Col: 29, Construct: "{{ }}"},
-	{From: 657, To: 657, Line: 255, Col: 29, Construct: "{{ }}"},
-	{From: 659, To: 680, Line: 257, Col: 25, Construct: "if"},
-	{From: 663, To: 663, Line: 257, Col: 25, Construct: "set"},
-	{From: 665, To: 665, Line: 259, Col: 25, Construct: "set"},
-	{From: 666, To: 680, Line: 260, Col: 25, Construct: "if"},
-	{From: 670, To: 670, Line: 260, Col: 25, Construct: "set"},
-	{From: 672, To: 672, Line: 262, Col: 25, Construct: "set"},
-	{From: 673, To: 680, Line: 263, Col: 25, Construct: "if"},
-	{From: 677, To: 677, Line: 263, Col: 25, Construct: "set"},
-	{From: 679, To: 679, Line: 265, Col: 25, Construct: "set"},
-	{From: 684, To: 686, Line: 270, Col: 9, Construct: "if"},
-	{From: 689, To: 698, Line: 275, Col: 1, Construct: "if"},
-	{From: 691, To: 693, Line: 276, Col: 5, Construct: "if"},
-	{From: 695, To: 697, Line: 279, Col: 5, Construct: "if"},
+	{From: 57, To: 256, Line: 1, Col: 1, Construct: "macro"},
+	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
+	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
+	{From: 67, To: 255, Line: 4, Col: 5, Construct: "for"},
+	{From: 74, To: 74, Line: 5, Col: 9, Construct: "set"},
+	{From: 76, To: 254, Line: 6, Col: 9, Construct: "if"},
+	{From: 78, To: 80, Line: 7, Col: 13, Construct: "if"},
+	{From: 82, To: 82, Line: 7, Col: 13, Construct: "set"},
+	{From: 84, To: 84, Line: 8, Col: 13, Construct: "set"},
+	{From: 86, To: 87, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 89, To: 97, Line: 10, Col: 13, Construct: "if"},
+	{From: 93, To: 94, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 96, To: 96, Line: 12, Col: 17, Construct: "set"},
+	{From: 99, To: 109, Line: 14, Col: 13, Construct: "if"},
+	{From: 101, To: 108, Line: 15, Col: 17, Construct: "if"},
+	{From: 106, To: 106, Line: 15, Col: 50, Construct: "set"},
+	{From: 111, To: 241, Line: 18, Col: 13, Construct: "if"},
+	{From: 114, To: 127, Line: 19, Col: 17, Construct: "if"},
+	{From: 117, To: 124, Line: 20, Col: 21, Construct: "if"},
+	{From: 122, To: 122, Line: 20, Col: 54, Construct: "set"},
+	{From: 126, To: 126, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 128, To: 241, Line: 23, Col: 17, Construct: "if"},
+	{From: 132, To: 145, Line: 25, Col: 17, Construct: "if"},
+	{From: 135, To: 137, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 138, To: 144, Line: 27, Col: 21, Construct: "if"},
+	{From: 141, To: 143, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 147, To: 164, Line: 31, Col: 17, Construct: "if"},
+	{From: 151, To: 163, Line: 33, Col: 21, Construct: "for"},
+	{From: 156, To: 157, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 159, To: 161, Line: 35, Col: 25, Construct: "if"},
+	{From: 165, To: 241, Line: 39, Col: 17, Construct: "if"},
+	{From: 168, To: 240, Line: 40, Col: 17, Construct: "if"},
+	{From: 172, To: 172, Line: 42, Col: 21, Construct: "set"},
+	{From: 174, To: 239, Line: 43, Col: 21, Construct: "for"},
+	{From: 179, To: 237, Line: 44, Col: 25, Construct: "if"},
+	{From: 181, To: 183, Line: 45, Col: 29, Construct: "if"},
+	{From: 185, To: 185, Line: 45, Col: 29, Construct: "set"},
+	{From: 187, To: 187, Line: 46, Col: 29, Construct: "set"},
+	{From: 189, To: 236, Line: 47, Col: 29, Construct: "if"},
+	{From: 192, To: 198, Line: 49, Col: 33, Construct: "if"},
+	{From: 194, To: 196, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 199, To: 236, Line: 53, Col: 33, Construct: "if"},
+	{From: 203, To: 215, Line: 55, Col: 33, Construct: "for"},
+	{From: 208, To: 209, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 211, To: 213, Line: 57, Col: 37, Construct: "if"},
+	{From: 216, To: 236, Line: 60, Col: 33, Construct: "if"},
+	{From: 219, To: 228, Line: 61, Col: 33, Construct: "if"},
+	{From: 222, To: 222, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 227, To: 227, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 232, To: 233, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 235, To: 235, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 243, To: 250, Line: 74, Col: 13, Construct: "if"},
+	{From: 248, To: 248, Line: 74, Col: 46, Construct: "set"},
+	{From: 252, To: 253, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 258, To: 336, Line: 79, Col: 1, Construct: "macro"},
+	{From: 264, To: 266, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 268, To: 269, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 271, To: 271, Line: 81, Col: 5, Construct: "set"},
+	{From: 273, To: 312, Line: 82, Col: 5, Construct: "if"},
+	{From: 276, To: 284, Line: 84, Col: 9, Construct: "if"},
+	{From: 280, To: 283, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 286, To: 303, Line: 87, Col: 9, Construct: "if"},
+	{From: 290, To: 302, Line: 89, Col: 13, Construct: "for"},
+	{From: 295, To: 296, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 298, To: 300, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 305, To: 311, Line: 95, Col: 9, Construct: "if"},
+	{From: 309, To: 310, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 314, To: 335, Line: 99, Col: 5, Construct: "if"},
+	{From: 316, To: 317, Line: 100, Col: 9, Construct: "set"},
+	{From: 319, To: 325, Line: 102, Col: 9, Construct: "if"},
+	{From: 323, To: 324, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 327, To: 333, Line: 105, Col: 9, Construct: "if"},
+	{From: 331, To: 332, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 338, To: 423, Line: 111, Col: 1, Construct: "macro"},
+	{From: 346, To: 416, Line: 112, Col: 5, Construct: "if"},
+	{From: 348, To: 350, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 351, To: 416, Line: 114, Col: 9, Construct: "if"},
+	{From: 354, To: 358, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 359, To: 416, Line: 116, Col: 9, Construct: "if"},
+	{From: 363, To: 363, Line: 118, Col: 9, Construct: "set"},
+	{From: 365, To: 394, Line: 119, Col: 9, Construct: "for"},
+	{From: 370, To: 372, Line: 120, Col: 13, Construct: "if"},
+	{From: 374, To: 374, Line: 120, Col: 13, Construct: "set"},
+	{From: 376, To: 376, Line: 121, Col: 13, Construct: "set"},
+	{From: 378, To: 388, Line: 122, Col: 13, Construct: "if"},
+	{From: 380, To: 382, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 386, To: 386, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 390, To: 392, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 395, To: 416, Line: 130, Col: 9, Construct: "if"},
+	{From: 399, To: 411, Line: 132, Col: 9, Construct: "for"},
+	{From: 403, To: 405, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 407, To: 409, Line: 134, Col: 13, Construct: "if"},
+	{From: 415, To: 415, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 425, To: 448, Line: 141, Col: 1, Construct: "macro"},
+	{From: 429, To: 429, Line: 142, Col: 5, Construct: "set"},
+	{From: 431, To: 445, Line: 143, Col: 5, Construct: "for"},
+	{From: 433, To: 444, Line: 144, Col: 9, Construct: "if"},
+	{From: 435, To: 435, Line: 144, Col: 9, Construct: "set"},
+	{From: 437, To: 437, Line: 145, Col: 13, Construct: "set"},
+	{From: 441, To: 441, Line: 145, Col: 13, Construct: "set"},
+	{From: 443, To: 443, Line: 147, Col: 13, Construct: "set"},
+	{From: 447, To: 447, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 450, To: 450, Line: 153, Col: 1, Construct: "set"},
+	{From: 452, To: 452, Line: 154, Col: 1, Construct: "set"},
+	{From: 454, To: 454, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 456, To: 491, Line: 157, Col: 1, Construct: "if"},
+	{From: 459, To: 465, Line: 161, Col: 5, Construct: "if"},
+	{From: 462, To: 462, Line: 161, Col: 5, Construct: "set"},
+	{From: 464, To: 464, Line: 163, Col: 9, Construct: "set"},
+	{From: 467, To: 473, Line: 166, Col: 5, Construct: "if"},
+	{From: 470, To: 470, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 472, To: 472, Line: 168, Col: 9, Construct: "set"},
+	{From: 475, To: 490, Line: 171, Col: 5, Construct: "if"},
+	{From: 477, To: 484, Line: 172, Col: 9, Construct: "for"},
+	{From: 480, To: 483, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 486, To: 486, Line: 174, Col: 13, Construct: "set"},
+	{From: 488, To: 488, Line: 177, Col: 9, Construct: "set"},
+	{From: 493, To: 503, Line: 184, Col: 1, Construct: "for"},
+	{From: 497, To: 502, Line: 185, Col: 5, Construct: "if"},
+	{From: 499, To: 499, Line: 185, Col: 5, Construct: "set"},
+	{From: 501, To: 501, Line: 186, Col: 9, Construct: "set"},
+	{From: 505, To: 688, Line: 191, Col: 1, Construct: "for"},
+	{From: 510, To: 515, Line: 192, Col: 5, Construct: "set"},
+	{From: 517, To: 522, Line: 193, Col: 9, Construct: "if"},
+	{From: 519, To: 521, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 524, To: 524, Line: 194, Col: 9, Construct: "set"},
+	{From: 526, To: 526, Line: 197, Col: 9, Construct: "set"},
+	{From: 528, To: 582, Line: 199, Col: 13, Construct: "if"},
+	{From: 531, To: 537, Line: 201, Col: 17, Construct: "if"},
+	{From: 535, To: 536, Line: 203, Col: 19, Construct: "{{ }}"},
+	{From: 539, To: 577, Line: 206, Col: 17, Construct: "for"},
+	{From: 542, To: 542, Line: 207, Col: 21, Construct: "set"},
+	{From: 544, To: 546, Line: 208, Col: 21, Construct: "{{ }}"},
+	{From: 548, To: 576, Line: 209, Col: 21, Construct: "if"},
+	{From: 551, To: 551, Line: 210, Col: 25, Construct: "set"},
+	{From: 553, To: 570, Line: 211, Col: 25, Construct: "for"},
+	{From: 558, To: 560, Line: 212, Col: 29, Construct: "if"},
+	{From: 562, To: 562, Line: 213, Col: 29, Construct: "set"},
+	{From: 564, To: 565, Line: 214, Col: 29, Construct: "{{ }}"},
+	{From: 567, To: 569, Line: 214, Col: 41, Construct: "{{ }}"},
+	{From: 571, To: 575, Line: 216, Col: 25, Construct: "if"},
+	{From: 574, To: 574, Line: 217, Col: 25, Construct: "{{ }}"},
+	{From: 579, To: 579, Line: 217, Col: 25, Construct: "set"},
+	{From: 581, To: 581, Line: 221, Col: 17, Construct: "set"},
+	{From: 584, To: 631, Line: 224, Col: 13, Construct: "if"},
+	{From: 587, To: 626, Line: 226, Col: 17, Construct: "for"},
+	{From: 590, To: 625, Line: 228, Col: 21, Construct: "if"},
+	{From: 593, To: 595, Line: 229, Col: 25, Construct: "{{ }}"},
+	{From: 597, To: 613, Line: 230, Col: 25, Construct: "for"},
+	{From: 602, To: 603, Line: 231, Col: 29, Construct: "{{ }}"},
+	{From: 605, To: 607, Line: 231, Col: 41, Construct: "{{ }}"},
+	{From: 609, To: 611, Line: 232, Col: 29, Construct: "if"},
+	{From: 617, To: 623, Line: 236, Col: 25, Construct: "{{ }}"},
+	{From: 628, To: 628, Line: 236, Col: 25, Construct: "set"},
+	{From: 630, To: 630, Line: 240, Col: 17, Construct: "set"},
+	{From: 633, To: 683, Line: 243, Col: 13, Construct: "if"},
+	{From: 636, To: 643, Line: 244, Col: 17, Construct: "if"},
+	{From: 638, To: 638, Line: 245, Col: 21, Construct: "{{ }}"},
+	{From: 642, To: 642, Line: 247, Col: 21, Construct: "{{ }}"},
+	{From: 644, To: 683, Line: 249, Col: 17, Construct: "if"},
+	{From: 647, To: 682, Line: 250, Col: 17, Construct: "for"},
+	{From: 649, To: 681, Line: 251, Col: 21, Construct: "if"},
+	{From: 652, To: 659, Line: 252, Col: 25, Construct: "if"},
+	{From: 654, To: 654, Line: 253, Col: 29, Construct: "{{ }}"},
+	{From: 658, To: 658, Line: 255, Col: 29, Construct: "{{ }}"},
+	{From: 660, To: 681, Line: 257, Col: 25, Construct: "if"},
+	{From: 664, To: 664, Line: 257, Col: 25, Construct: "set"},
+	{From: 666, To: 666, Line: 259, Col: 25, Construct: "set"},
+	{From: 667, To: 681, Line: 260, Col: 25, Construct: "if"},
+	{From: 671, To: 671, Line: 260, Col: 25, Construct: "set"},
+	{From: 673, To: 673, Line: 262, Col: 25, Construct: "set"},
+	{From: 674, To: 681, Line: 263, Col: 25, Construct: "if"},
+	{From: 678, To: 678, Line: 263, Col: 25, Construct: "set"},
+	{From: 680, To: 680, Line: 265, Col: 25, Construct: "set"},
+	{From: 685, To: 687, Line: 270, Col: 9, Construct: "if"},
+	{From: 690, To: 699, Line: 275, Col: 1, Construct: "if"},
+	{From: 692, To: 694, Line: 276, Col: 5, Construct: "if"},
+	{From: 696, To: 698, Line: 279, Col: 5, Construct: "if"},
+	{From: 715, To: 914, Line: 1, Col: 1, Construct: "macro"},
+	{From: 721, To: 721, Line: 2, Col: 5, Construct: "set"},
+	{From: 723, To: 723, Line: 3, Col: 5, Construct: "set"},
+	{From: 725, To: 913, Line: 4, Col: 5, Construct: "for"},
+	{From: 732, To: 732, Line: 5, Col: 9, Construct: "set"},
+	{From: 734, To: 912, Line: 6, Col: 9, Construct: "if"},
+	{From: 736, To: 738, Line: 7, Col: 13, Construct: "if"},
+	{From: 740, To: 740, Line: 7, Col: 13, Construct: "set"},
+	{From: 742, To: 742, Line: 8, Col: 13, Construct: "set"},
+	{From: 744, To: 745, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 747, To: 755, Line: 10, Col: 13, Construct: "if"},
+	{From: 751, To: 752, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 754, To: 754, Line: 12, Col: 17, Construct: "set"},
+	{From: 757, To: 767, Line: 14, Col: 13, Construct: "if"},
+	{From: 759, To: 766, Line: 15, Col: 17, Construct: "if"},
+	{From: 764, To: 764, Line: 15, Col: 50, Construct: "set"},
+	{From: 769, To: 899, Line: 18, Col: 13, Construct: "if"},
+	{From: 772, To: 785, Line: 19, Col: 17, Construct: "if"},
+	{From: 775, To: 782, Line: 20, Col: 21, Construct: "if"},
+	{From: 780, To: 780, Line: 20, Col: 54, Construct: "set"},
+	{From: 784, To: 784, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 786, To: 899, Line: 23, Col: 17, Construct: "if"},
+	{From: 790, To: 803, Line: 25, Col: 17, Construct: "if"},
+	{From: 793, To: 795, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 796, To: 802, Line: 27, Col: 21, Construct: "if"},
+	{From: 799, To: 801, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 805, To: 822, Line: 31, Col: 17, Construct: "if"},
+	{From: 809, To: 821, Line: 33, Col: 21, Construct: "for"},
+	{From: 814, To: 815, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 817, To: 819, Line: 35, Col: 25, Construct: "if"},
+	{From: 823, To: 899, Line: 39, Col: 17, Construct: "if"},
+	{From: 826, To: 898, Line: 40, Col: 17, Construct: "if"},
+	{From: 830, To: 830, Line: 42, Col: 21, Construct: "set"},
+	{From: 832, To: 897, Line: 43, Col: 21, Construct: "for"},
+	{From: 837, To: 895, Line: 44, Col: 25, Construct: "if"},
+	{From: 839, To: 841, Line: 45, Col: 29, Construct: "if"},
+	{From: 843, To: 843, Line: 45, Col: 29, Construct: "set"},
+	{From: 845, To: 845, Line: 46, Col: 29, Construct: "set"},
+	{From: 847, To: 894, Line: 47, Col: 29, Construct: "if"},
+	{From: 850, To: 856, Line: 49, Col: 33, Construct: "if"},
+	{From: 852, To: 854, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 857, To: 894, Line: 53, Col: 33, Construct: "if"},
+	{From: 861, To: 873, Line: 55, Col: 33, Construct: "for"},
+	{From: 866, To: 867, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 869, To: 871, Line: 57, Col: 37, Construct: "if"},
+	{From: 874, To: 894, Line: 60, Col: 33, Construct: "if"},
+	{From: 877, To: 886, Line: 61, Col: 33, Construct: "if"},
+	{From: 880, To: 880, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 885, To: 885, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 890, To: 891, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 893, To: 893, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 901, To: 908, Line: 74, Col: 13, Construct: "if"},
+	{From: 906, To: 906, Line: 74, Col: 46, Construct: "set"},
+	{From: 910, To: 911, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 916, To: 994, Line: 79, Col: 1, Construct: "macro"},
+	{From: 922, To: 924, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 926, To: 927, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 929, To: 929, Line: 81, Col: 5, Construct: "set"},
+	{From: 931, To: 970, Line: 82, Col: 5, Construct: "if"},
+	{From: 934, To: 942, Line: 84, Col: 9, Construct: "if"},
+	{From: 938, To: 941, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 944, To: 961, Line: 87, Col: 9, Construct: "if"},
+	{From: 948, To: 960, Line: 89, Col: 13, Construct: "for"},
+	{From: 953, To: 954, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 956, To: 958, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 963, To: 969, Line: 95, Col: 9, Construct: "if"},
+	{From: 967, To: 968, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 972, To: 993, Line: 99, Col: 5, Construct: "if"},
+	{From: 974, To: 975, Line: 100, Col: 9, Construct: "set"},
+	{From: 977, To: 983, Line: 102, Col: 9, Construct: "if"},
+	{From: 981, To: 982, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 985, To: 991, Line: 105, Col: 9, Construct: "if"},
+	{From: 989, To: 990, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 996, To: 1077, Line: 111, Col: 1, Construct: "macro"},
+	{From: 1004, To: 1070, Line: 112, Col: 5, Construct: "if"},
+	{From: 1006, To: 1006, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 1007, To: 1070, Line: 114, Col: 9, Construct: "if"},
+	{From: 1010, To: 1014, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 1015, To: 1070, Line: 116, Col: 9, Construct: "if"},
+	{From: 1019, To: 1019, Line: 118, Col: 9, Construct: "set"},
+	{From: 1021, To: 1048, Line: 119, Col: 9, Construct: "for"},
+	{From: 1026, To: 1028, Line: 120, Col: 13, Construct: "if"},
+	{From: 1030, To: 1030, Line: 120, Col: 13, Construct: "set"},
+	{From: 1032, To: 1032, Line: 121, Col: 13, Construct: "set"},
+	{From: 1034, To: 1042, Line: 122, Col: 13, Construct: "if"},
+	{From: 1036, To: 1036, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 1040, To: 1040, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 1044, To: 1046, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 1049, To: 1070, Line: 130, Col: 9, Construct: "if"},
+	{From: 1053, To: 1065, Line: 132, Col: 9, Construct: "for"},
+	{From: 1057, To: 1059, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1061, To: 1063, Line: 134, Col: 13, Construct: "if"},
+	{From: 1069, To: 1069, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 1079, To: 1102, Line: 141, Col: 1, Construct: "macro"},
+	{From: 1083, To: 1083, Line: 142, Col: 5, Construct: "set"},
+	{From: 1085, To: 1099, Line: 143, Col: 5, Construct: "for"},
+	{From: 1087, To: 1098, Line: 144, Col: 9, Construct: "if"},
+	{From: 1089, To: 1089, Line: 144, Col: 9, Construct: "set"},
+	{From: 1091, To: 1091, Line: 145, Col: 13, Construct: "set"},
+	{From: 1095, To: 1095, Line: 145, Col: 13, Construct: "set"},
+	{From: 1097, To: 1097, Line: 147, Col: 13, Construct: "set"},
+	{From: 1101, To: 1101, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 1104, To: 1104, Line: 153, Col: 1, Construct: "set"},
+	{From: 1106, To: 1106, Line: 154, Col: 1, Construct: "set"},
+	{From: 1108, To: 1108, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 1110, To: 1145, Line: 157, Col: 1, Construct: "if"},
+	{From: 1113, To: 1119, Line: 161, Col: 5, Construct: "if"},
+	{From: 1116, To: 1116, Line: 161, Col: 5, Construct: "set"},
+	{From: 1118, To: 1118, Line: 163, Col: 9, Construct: "set"},
+	{From: 1121, To: 1127, Line: 166, Col: 5, Construct: "if"},
+	{From: 1124, To: 1124, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 1126, To: 1126, Line: 168, Col: 9, Construct: "set"},
+	{From: 1129, To: 1144, Line: 171, Col: 5, Construct: "if"},
+	{From: 1131, To: 1138, Line: 172, Col: 9, Construct: "for"},
+	{From: 1134, To: 1137, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 1140, To: 1140, Line: 174, Col: 13, Construct: "set"},
+	{From: 1142, To: 1142, Line: 177, Col: 9, Construct: "set"},
+	{From: 1147, To: 1157, Line: 184, Col: 1, Construct: "for"},
+	{From: 1151, To: 1156, Line: 185, Col: 5, Construct: "if"},
+	{From: 1153, To: 1153, Line: 185, Col: 5, Construct: "set"},
+	{From: 1155, To: 1155, Line: 186, Col: 9, Construct: "set"},
+	{From: 1159, To: 1336, Line: 191, Col: 1, Construct: "for"},
+	{From: 1164, To: 1169, Line: 192, Col: 5, Construct: "set"},
+	{From: 1171, To: 1174, Line: 193, Col: 9, Construct: "if"},
+	{From: 1173, To: 1173, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 1176, To: 1176, Line: 194, Col: 9, Construct: "set"},
+	{From: 1178, To: 1178, Line: 197, Col: 9, Construct: "set"},
+	{From: 1180, To: 1232, Line: 199, Col: 13, Construct: "if"},
+	{From: 1183, To: 1189, Line: 201, Col: 17, Construct: "if"},
+	{From: 1187, To: 1188, Line: 203, Col: 19, Construct: "{{ }}"},
+	{From: 1191, To: 1227, Line: 206, Col: 17, Construct: "for"},
+	{From: 1194, To: 1194, Line: 207, Col: 21, Construct: "set"},
+	{From: 1196, To: 1196, Line: 208, Col: 21, Construct: "{{ }}"},
+	{From: 1198, To: 1226, Line: 209, Col: 21, Construct: "if"},
+	{From: 1201, To: 1201, Line: 210, Col: 25, Construct: "set"},
+	{From: 1203, To: 1220, Line: 211, Col: 25, Construct: "for"},
+	{From: 1208, To: 1210, Line: 212, Col: 29, Construct: "if"},
+	{From: 1212, To: 1212, Line: 213, Col: 29, Construct: "set"},
+	{From: 1214, To: 1215, Line: 214, Col: 29, Construct: "{{ }}"},
+	{From: 1217, To: 1219, Line: 214, Col: 41, Construct: "{{ }}"},
+	{From: 1221, To: 1225, Line: 216, Col: 25, Construct: "if"},
+	{From: 1224, To: 1224, Line: 217, Col: 25, Construct: "{{ }}"},
+	{From: 1229, To: 1229, Line: 217, Col: 25, Construct: "set"},
+	{From: 1231, To: 1231, Line: 221, Col: 17, Construct: "set"},
+	{From: 1234, To: 1275, Line: 224, Col: 13, Construct: "if"},
+	{From: 1237, To: 1270, Line: 226, Col: 17, Construct: "for"},
+	{From: 1240, To: 1269, Line: 228, Col: 21, Construct: "if"},
+	{From: 1243, To: 1243, Line: 229, Col: 25, Construct: "{{ }}"},
+	{From: 1245, To: 1261, Line: 230, Col: 25, Construct: "for"},
+	{From: 1250, To: 1251, Line: 231, Col: 29, Construct: "{{ }}"},
+	{From: 1253, To: 1255, Line: 231, Col: 41, Construct: "{{ }}"},
+	{From: 1257, To: 1259, Line: 232, Col: 29, Construct: "if"},
+	{From: 1265, To: 1267, Line: 236, Col: 25, Construct: "{{ }}"},
+	{From: 1272, To: 1272, Line: 236, Col: 25, Construct: "set"},
+	{From: 1274, To: 1274, Line: 240, Col: 17, Construct: "set"},
+	{From: 1277, To: 1331, Line: 243, Col: 13, Construct: "if"},
+	{From: 1280, To: 1289, Line: 244, Col: 17, Construct: "if"},
+	{From: 1282, To: 1284, Line: 245, Col: 21, Construct: "{{ }}"},
+	{From: 1288, To: 1288, Line: 247, Col: 21, Construct: "{{ }}"},
+	{From: 1290, To: 1331, Line: 249, Col: 17, Construct: "if"},
+	{From: 1293, To: 1330, Line: 250, Col: 17, Construct: "for"},
+	{From: 1295, To: 1329, Line: 251, Col: 21, Construct: "if"},
+	{From: 1298, To: 1307, Line: 252, Col: 25, Construct: "if"},
+	{From: 1300, To: 1302, Line: 253, Col: 29, Construct: "{{ }}"},
+	{From: 1306, To: 1306, Line: 255, Col: 29, Construct: "{{ }}"},
+	{From: 1308, To: 1329, Line: 257, Col: 25, Construct: "if"},
+	{From: 1312, To: 1312, Line: 257, Col: 25, Construct: "set"},
+	{From: 1314, To: 1314, Line: 259, Col: 25, Construct: "set"},
+	{From: 1315, To: 1329, Line: 260, Col: 25, Construct: "if"},
+	{From: 1319, To: 1319, Line: 260, Col: 25, Construct: "set"},
+	{From: 1321, To: 1321, Line: 262, Col: 25, Construct: "set"},
+	{From: 1322, To: 1329, Line: 263, Col: 25, Construct: "if"},
+	{From: 1326, To: 1326, Line: 263, Col: 25, Construct: "set"},
+	{From: 1328, To: 1328, Line: 265, Col: 25, Construct: "set"},
+	{From: 1333, To: 1335, Line: 270, Col: 9, Construct: "if"},
+	{From: 1338, To: 1347, Line: 275, Col: 1, Construct: "if"},
+	{From: 1340, To: 1342, Line: 276, Col: 5, Construct: "if"},
+	{From: 1344, To: 1346, Line: 279, Col: 5, Construct: "if"},
 }

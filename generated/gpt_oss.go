@@ -28,12 +28,13 @@ var GptOss = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "gpt-oss.jinja",
-	Func:   renderGptOss,
-	Name:   "gpt-oss",
-	Origin: "builtin/gpt-oss.jinja",
-	SHA256: "ef74357e57570dbe570d8e6af9500af07a7763cd7e48b595fc143397bad6b373",
-	Spans:  spansGptOss,
+	File:      "gpt-oss.jinja",
+	Func:      renderGptOss,
+	LlamaFunc: renderGptOssLlama,
+	Name:      "gpt-oss",
+	Origin:    "builtin/gpt-oss.jinja",
+	SHA256:    "ef74357e57570dbe570d8e6af9500af07a7763cd7e48b595fc143397bad6b373",
+	Spans:     spansGptOss,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -63,10 +64,33 @@ func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|start|>assistant")
 }
 
+// renderGptOssLlama renders gpt-oss.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGptOss with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGptOssLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// gpt-oss.jinja:12:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>"), messageRole), runtime.Str("<|message|>")), runtime.LlamaItemStr(message, "content")))
+		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
+		if runtime.EqStr(messageRole, "assistant") {
+			w.WriteString("<|return|>")
+		} else {
+			w.WriteString("<|end|>")
+		}
+	}
+	w.WriteString("<|start|>assistant")
+}
+
 // spansGptOss is the position table of gpt-oss.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGptOss = []runtime.Span{
-	{From: 49, To: 63, Line: 12, Col: 1, Construct: "for"},
-	{From: 51, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 61, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 64, Line: 12, Col: 1, Construct: "for"},
+	{From: 52, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 62, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 84, Line: 12, Col: 1, Construct: "for"},
+	{From: 75, To: 76, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 82, Line: 14, Col: 1, Construct: "{{ }}"},
 }

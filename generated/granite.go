@@ -28,12 +28,13 @@ var Granite = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "granite.jinja",
-	Func:   renderGranite,
-	Name:   "granite",
-	Origin: "builtin/granite.jinja",
-	SHA256: "7779ac46dec9f9f13d9af2215a636efcb09a4c7d3be684b8d82f8e6456df6a0d",
-	Spans:  spansGranite,
+	File:      "granite.jinja",
+	Func:      renderGranite,
+	LlamaFunc: renderGraniteLlama,
+	Name:      "granite",
+	Origin:    "builtin/granite.jinja",
+	SHA256:    "7779ac46dec9f9f13d9af2215a636efcb09a4c7d3be684b8d82f8e6456df6a0d",
+	Spans:     spansGranite,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -62,11 +63,35 @@ func renderGranite(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
 
+// renderGraniteLlama renders granite.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGranite with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGraniteLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// granite.jinja:8:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")))
+		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
+		if runtime.EqStr(messageRole, "assistant_tool_call") {
+			w.WriteString("<|tool_call|>")
+		}
+		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|end_of_text|>\n")))
+	}
+	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
+}
+
 // spansGranite is the position table of granite.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGranite = []runtime.Span{
-	{From: 49, To: 62, Line: 8, Col: 1, Construct: "for"},
-	{From: 51, To: 54, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 58, Line: 10, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 63, Line: 8, Col: 1, Construct: "for"},
+	{From: 52, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 59, Line: 10, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 83, Line: 8, Col: 1, Construct: "for"},
+	{From: 74, To: 75, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 79, Line: 10, Col: 1, Construct: "if"},
+	{From: 81, To: 81, Line: 13, Col: 1, Construct: "{{ }}"},
 }

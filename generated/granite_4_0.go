@@ -28,12 +28,13 @@ var Granite40 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "granite-4.0.jinja",
-	Func:   renderGranite40,
-	Name:   "granite-4.0",
-	Origin: "builtin/granite-4.0.jinja",
-	SHA256: "8b322f5055e321a5cb6993d2a8d90c9596b98b30cbdbd55c80738c7c1d741ff6",
-	Spans:  spansGranite40,
+	File:      "granite-4.0.jinja",
+	Func:      renderGranite40,
+	LlamaFunc: renderGranite40Llama,
+	Name:      "granite-4.0",
+	Origin:    "builtin/granite-4.0.jinja",
+	SHA256:    "8b322f5055e321a5cb6993d2a8d90c9596b98b30cbdbd55c80738c7c1d741ff6",
+	Spans:     spansGranite40,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -64,11 +65,37 @@ func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
 
+// renderGranite40Llama renders granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGranite40 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGranite40Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// granite-4.0.jinja:9:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "assistant_tool_call") {
+			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
+		} else {
+			// granite-4.0.jinja:12:5 {%- else %}
+			// granite-4.0.jinja:13:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")))
+		}
+		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|end_of_text|>\n")))
+	}
+	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
+}
+
 // spansGranite40 is the position table of granite-4.0.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGranite40 = []runtime.Span{
-	{From: 49, To: 64, Line: 9, Col: 1, Construct: "for"},
-	{From: 51, To: 60, Line: 10, Col: 1, Construct: "if"},
-	{From: 57, To: 59, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 65, Line: 9, Col: 1, Construct: "for"},
+	{From: 52, To: 61, Line: 10, Col: 1, Construct: "if"},
+	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 87, Line: 9, Col: 1, Construct: "for"},
+	{From: 76, To: 83, Line: 10, Col: 1, Construct: "if"},
+	{From: 82, To: 82, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 85, Line: 15, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Grok2 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "grok-2.jinja",
-	Func:   renderGrok2,
-	Name:   "grok-2",
-	Origin: "builtin/grok-2.jinja",
-	SHA256: "b6516989acdca552cab4a3976b9438cdd479684e8d1511b7b6c0b76b612a81fc",
-	Spans:  spansGrok2,
+	File:      "grok-2.jinja",
+	Func:      renderGrok2,
+	LlamaFunc: renderGrok2Llama,
+	Name:      "grok-2",
+	Origin:    "builtin/grok-2.jinja",
+	SHA256:    "b6516989acdca552cab4a3976b9438cdd479684e8d1511b7b6c0b76b612a81fc",
+	Spans:     spansGrok2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -74,15 +75,51 @@ func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("Assistant:")
 }
 
+// renderGrok2Llama renders grok-2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderGrok2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderGrok2Llama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// grok-2.jinja:13:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// grok-2.jinja:14:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("System: "), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|separator|>\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
+			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Human: "), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|separator|>\n\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}
+			// grok-2.jinja:19:1 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.LlamaItemStr(message, "content")), runtime.Str("<|separator|>\n\n")))
+		}
+	}
+	w.WriteString("Assistant:")
+}
+
 // spansGrok2 is the position table of grok-2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGrok2 = []runtime.Span{
-	{From: 50, To: 50, Line: 12, Col: 1, Construct: "set"},
-	{From: 52, To: 74, Line: 13, Col: 1, Construct: "for"},
-	{From: 54, To: 72, Line: 14, Col: 1, Construct: "if"},
-	{From: 57, To: 59, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 72, Line: 16, Col: 5, Construct: "if"},
-	{From: 63, To: 65, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 72, Line: 18, Col: 5, Construct: "if"},
-	{From: 69, To: 71, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 12, Col: 1, Construct: "set"},
+	{From: 53, To: 75, Line: 13, Col: 1, Construct: "for"},
+	{From: 55, To: 73, Line: 14, Col: 1, Construct: "if"},
+	{From: 58, To: 60, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 73, Line: 16, Col: 5, Construct: "if"},
+	{From: 64, To: 66, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 73, Line: 18, Col: 5, Construct: "if"},
+	{From: 70, To: 72, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 85, Line: 12, Col: 1, Construct: "set"},
+	{From: 87, To: 103, Line: 13, Col: 1, Construct: "for"},
+	{From: 89, To: 101, Line: 14, Col: 1, Construct: "if"},
+	{From: 92, To: 92, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 101, Line: 16, Col: 5, Construct: "if"},
+	{From: 96, To: 96, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 97, To: 101, Line: 18, Col: 5, Construct: "if"},
+	{From: 100, To: 100, Line: 19, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var HuggingFaceTBSmolLM33B = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "HuggingFaceTB-SmolLM3-3B.jinja",
-	Func:   renderHuggingFaceTBSmolLM33B,
-	Name:   "HuggingFaceTB-SmolLM3-3B",
-	Origin: "llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja",
-	SHA256: "19eacf64569032f07644ea92c8e2a87af06ee7008147557302c31e474912ca97",
-	Spans:  spansHuggingFaceTBSmolLM33B,
+	File:      "HuggingFaceTB-SmolLM3-3B.jinja",
+	Func:      renderHuggingFaceTBSmolLM33B,
+	LlamaFunc: renderHuggingFaceTBSmolLM33BLlama,
+	Name:      "HuggingFaceTB-SmolLM3-3B",
+	Origin:    "llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja",
+	SHA256:    "19eacf64569032f07644ea92c8e2a87af06ee7008147557302c31e474912ca97",
+	Spans:     spansHuggingFaceTBSmolLM33B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -162,38 +163,176 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderHuggingFaceTBSmolLM33BLlama renders HuggingFaceTB-SmolLM3-3B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderHuggingFaceTBSmolLM33B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderHuggingFaceTBSmolLM33BLlama(w *runtime.Writer, in *runtime.Input) {
+	enableThinking := in.Lookup("enable_thinking")
+	var reasoningMode runtime.Value
+	messages := in.Lookup("messages")
+	var systemMessage runtime.Value
+	customInstructions := in.Lookup("custom_instructions")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
+	if !runtime.IsDefined(enableThinking) {
+		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}
+		enableThinking = runtime.Bool(true)
+	}
+	// HuggingFaceTB-SmolLM3-3B.jinja:9:1 {%- if enable_thinking -%}
+	if enableThinking.Truthy() {
+		// HuggingFaceTB-SmolLM3-3B.jinja:10:5 {%- set reasoning_mode = "/think" -%}
+		reasoningMode = runtime.Str("/think")
+	} else {
+		// HuggingFaceTB-SmolLM3-3B.jinja:11:5 {%- else -%}
+		// HuggingFaceTB-SmolLM3-3B.jinja:12:5 {%- set reasoning_mode = "/no_think" -%}
+		reasoningMode = runtime.Str("/no_think")
+	}
+	w.WriteString("<|im_start|>system\n")
+	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
+		systemMessage = runtime.LlamaAttr(messages0, "content")
+		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
+		if runtime.LlamaIn(runtime.Str("/no_think"), systemMessage) {
+			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
+			reasoningMode = runtime.Str("/no_think")
+		} else if runtime.LlamaIn(runtime.Str("/think"), systemMessage) {
+			// HuggingFaceTB-SmolLM3-3B.jinja:20:9 {%- elif "/think" in system_message -%}
+			// HuggingFaceTB-SmolLM3-3B.jinja:21:9 {%- set reasoning_mode = "/think" -%}
+			reasoningMode = runtime.Str("/think")
+		}
+		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
+		customInstructions = runtime.MethodReplace(systemMessage, runtime.Str("/no_think"), runtime.Str(""))
+		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
+		customInstructions = runtime.MethodReplace(customInstructions, runtime.Str("/think"), runtime.Str(""))
+		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
+		customInstructions = runtime.MethodRstrip(customInstructions)
+	}
+	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
+	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
+	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning Mode: "), reasoningMode, runtime.Str("\n\n")))
+	w.WriteString("## Custom Instructions\n\n")
+	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
+	if customInstructions.Truthy() {
+		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(customInstructions, runtime.Str("\n\n")))
+	} else if runtime.EqStr(reasoningMode, "/think") {
+		// HuggingFaceTB-SmolLM3-3B.jinja:33:5 {%- elif reasoning_mode == "/think" -%}
+		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
+	} else {
+		// HuggingFaceTB-SmolLM3-3B.jinja:35:5 {%- else -%}
+		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face.\n\n")
+	}
+	w.WriteString("<|im_end|>\n")
+	// HuggingFaceTB-SmolLM3-3B.jinja:40:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
+		messageContent := runtime.LlamaAttr(message, "content")
+		if runtime.IsString(messageContent) {
+			content = messageContent
+		} else {
+			content = runtime.Str("")
+		}
+		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content, runtime.Str("<|im_end|>\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// HuggingFaceTB-SmolLM3-3B.jinja:44:9 {%- elif message.role == "assistant" -%}
+			// HuggingFaceTB-SmolLM3-3B.jinja:45:9 {%- if reasoning_mode == "/think" -%}
+			if runtime.EqStr(reasoningMode, "/think") {
+				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.MethodLstripChars(content, runtime.Str("\n"))), runtime.Str("<|im_end|>\n")))
+			} else {
+				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
+				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n")), runtime.MethodLstripChars(content, runtime.Str("\n"))), runtime.Str("<|im_end|>\n")))
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
+			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>"), runtime.Str("user\n"), content, runtime.Str("<|im_end|>\n")))
+		}
+	}
+	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// HuggingFaceTB-SmolLM3-3B.jinja:56:5 {%- if reasoning_mode == "/think" -%}
+		if runtime.EqStr(reasoningMode, "/think") {
+			w.WriteString("<|im_start|>assistant\n")
+		} else {
+			// HuggingFaceTB-SmolLM3-3B.jinja:58:9 {%- else -%}
+			// HuggingFaceTB-SmolLM3-3B.jinja:59:9 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n")))
+		}
+	}
+}
+
 // spansHuggingFaceTBSmolLM33B is the position table of HuggingFaceTB-SmolLM3-3B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansHuggingFaceTBSmolLM33B = []runtime.Span{
-	{From: 54, To: 57, Line: 5, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 6, Col: 5, Construct: "set"},
-	{From: 59, To: 67, Line: 9, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 10, Col: 5, Construct: "set"},
-	{From: 65, To: 65, Line: 12, Col: 5, Construct: "set"},
-	{From: 69, To: 89, Line: 16, Col: 1, Construct: "if"},
-	{From: 72, To: 72, Line: 17, Col: 5, Construct: "set"},
-	{From: 74, To: 81, Line: 18, Col: 5, Construct: "if"},
-	{From: 76, To: 76, Line: 19, Col: 9, Construct: "set"},
-	{From: 77, To: 81, Line: 20, Col: 9, Construct: "if"},
-	{From: 80, To: 80, Line: 21, Col: 9, Construct: "set"},
-	{From: 83, To: 83, Line: 23, Col: 5, Construct: "set"},
-	{From: 85, To: 85, Line: 24, Col: 5, Construct: "set"},
-	{From: 87, To: 87, Line: 25, Col: 5, Construct: "set"},
-	{From: 91, To: 94, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 96, To: 106, Line: 31, Col: 1, Construct: "if"},
-	{From: 98, To: 98, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 99, To: 105, Line: 33, Col: 5, Construct: "if"},
-	{From: 108, To: 150, Line: 40, Col: 1, Construct: "for"},
-	{From: 111, To: 116, Line: 41, Col: 5, Construct: "set"},
-	{From: 118, To: 149, Line: 42, Col: 5, Construct: "if"},
-	{From: 121, To: 125, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 126, To: 149, Line: 44, Col: 9, Construct: "if"},
-	{From: 129, To: 141, Line: 45, Col: 9, Construct: "if"},
-	{From: 131, To: 133, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 137, To: 140, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 142, To: 149, Line: 50, Col: 9, Construct: "if"},
-	{From: 145, To: 148, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 152, To: 162, Line: 55, Col: 1, Construct: "if"},
-	{From: 154, To: 161, Line: 56, Col: 5, Construct: "if"},
-	{From: 159, To: 160, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 55, To: 58, Line: 5, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 6, Col: 5, Construct: "set"},
+	{From: 60, To: 68, Line: 9, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 10, Col: 5, Construct: "set"},
+	{From: 66, To: 66, Line: 12, Col: 5, Construct: "set"},
+	{From: 70, To: 90, Line: 16, Col: 1, Construct: "if"},
+	{From: 73, To: 73, Line: 17, Col: 5, Construct: "set"},
+	{From: 75, To: 82, Line: 18, Col: 5, Construct: "if"},
+	{From: 77, To: 77, Line: 19, Col: 9, Construct: "set"},
+	{From: 78, To: 82, Line: 20, Col: 9, Construct: "if"},
+	{From: 81, To: 81, Line: 21, Col: 9, Construct: "set"},
+	{From: 84, To: 84, Line: 23, Col: 5, Construct: "set"},
+	{From: 86, To: 86, Line: 24, Col: 5, Construct: "set"},
+	{From: 88, To: 88, Line: 25, Col: 5, Construct: "set"},
+	{From: 92, To: 95, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 97, To: 107, Line: 31, Col: 1, Construct: "if"},
+	{From: 99, To: 99, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 100, To: 106, Line: 33, Col: 5, Construct: "if"},
+	{From: 109, To: 151, Line: 40, Col: 1, Construct: "for"},
+	{From: 112, To: 117, Line: 41, Col: 5, Construct: "set"},
+	{From: 119, To: 150, Line: 42, Col: 5, Construct: "if"},
+	{From: 122, To: 126, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 127, To: 150, Line: 44, Col: 9, Construct: "if"},
+	{From: 130, To: 142, Line: 45, Col: 9, Construct: "if"},
+	{From: 132, To: 134, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 138, To: 141, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 143, To: 150, Line: 50, Col: 9, Construct: "if"},
+	{From: 146, To: 149, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 153, To: 163, Line: 55, Col: 1, Construct: "if"},
+	{From: 155, To: 162, Line: 56, Col: 5, Construct: "if"},
+	{From: 160, To: 161, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 177, To: 180, Line: 5, Col: 1, Construct: "if"},
+	{From: 179, To: 179, Line: 6, Col: 5, Construct: "set"},
+	{From: 182, To: 190, Line: 9, Col: 1, Construct: "if"},
+	{From: 184, To: 184, Line: 10, Col: 5, Construct: "set"},
+	{From: 188, To: 188, Line: 12, Col: 5, Construct: "set"},
+	{From: 192, To: 212, Line: 16, Col: 1, Construct: "if"},
+	{From: 195, To: 195, Line: 17, Col: 5, Construct: "set"},
+	{From: 197, To: 204, Line: 18, Col: 5, Construct: "if"},
+	{From: 199, To: 199, Line: 19, Col: 9, Construct: "set"},
+	{From: 200, To: 204, Line: 20, Col: 9, Construct: "if"},
+	{From: 203, To: 203, Line: 21, Col: 9, Construct: "set"},
+	{From: 206, To: 206, Line: 23, Col: 5, Construct: "set"},
+	{From: 208, To: 208, Line: 24, Col: 5, Construct: "set"},
+	{From: 210, To: 210, Line: 25, Col: 5, Construct: "set"},
+	{From: 214, To: 215, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 217, To: 227, Line: 31, Col: 1, Construct: "if"},
+	{From: 219, To: 219, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 220, To: 226, Line: 33, Col: 5, Construct: "if"},
+	{From: 229, To: 259, Line: 40, Col: 1, Construct: "for"},
+	{From: 232, To: 237, Line: 41, Col: 5, Construct: "set"},
+	{From: 239, To: 258, Line: 42, Col: 5, Construct: "if"},
+	{From: 242, To: 242, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 243, To: 258, Line: 44, Col: 9, Construct: "if"},
+	{From: 246, To: 253, Line: 45, Col: 9, Construct: "if"},
+	{From: 248, To: 248, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 252, To: 252, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 254, To: 258, Line: 50, Col: 9, Construct: "if"},
+	{From: 257, To: 257, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 261, To: 270, Line: 55, Col: 1, Construct: "if"},
+	{From: 263, To: 269, Line: 56, Col: 5, Construct: "if"},
+	{From: 268, To: 268, Line: 59, Col: 9, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var HunyuanDense = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "hunyuan-dense.jinja",
-	Func:   renderHunyuanDense,
-	Name:   "hunyuan-dense",
-	Origin: "builtin/hunyuan-dense.jinja",
-	SHA256: "d3abd219ed095ef415ea5981cd1824a708653558a9bdf23358f35e42b8e92fc4",
-	Spans:  spansHunyuanDense,
+	File:      "hunyuan-dense.jinja",
+	Func:      renderHunyuanDense,
+	LlamaFunc: renderHunyuanDenseLlama,
+	Name:      "hunyuan-dense",
+	Origin:    "builtin/hunyuan-dense.jinja",
+	SHA256:    "d3abd219ed095ef415ea5981cd1824a708653558a9bdf23358f35e42b8e92fc4",
+	Spans:     spansHunyuanDense,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -69,14 +70,46 @@ func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderHunyuanDenseLlama renders hunyuan-dense.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderHunyuanDense with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderHunyuanDenseLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// hunyuan-dense.jinja:16:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
+		if (i == 0) && runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>")))
+		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
+			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜hy_User｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜hy_Assistant｜>")))
+		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
+			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜hy_Assistant｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜hy_place▁holder▁no▁2｜>")))
+		}
+	}
+}
+
 // spansHunyuanDense is the position table of hunyuan-dense.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansHunyuanDense = []runtime.Span{
-	{From: 49, To: 69, Line: 16, Col: 1, Construct: "for"},
-	{From: 53, To: 68, Line: 17, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 68, Line: 19, Col: 5, Construct: "if"},
-	{From: 59, To: 61, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 68, Line: 21, Col: 5, Construct: "if"},
-	{From: 65, To: 67, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 70, Line: 16, Col: 1, Construct: "for"},
+	{From: 54, To: 69, Line: 17, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 69, Line: 19, Col: 5, Construct: "if"},
+	{From: 60, To: 62, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 69, Line: 21, Col: 5, Construct: "if"},
+	{From: 66, To: 68, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 95, Line: 16, Col: 1, Construct: "for"},
+	{From: 83, To: 94, Line: 17, Col: 1, Construct: "if"},
+	{From: 85, To: 85, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 86, To: 94, Line: 19, Col: 5, Construct: "if"},
+	{From: 89, To: 89, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 90, To: 94, Line: 21, Col: 5, Construct: "if"},
+	{From: 93, To: 93, Line: 22, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var HunyuanMoe = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "hunyuan-moe.jinja",
-	Func:   renderHunyuanMoe,
-	Name:   "hunyuan-moe",
-	Origin: "builtin/hunyuan-moe.jinja",
-	SHA256: "bd00a032857c94bbe97ec2ecadfa44438c584037c16b5d789ab9197b5db9d762",
-	Spans:  spansHunyuanMoe,
+	File:      "hunyuan-moe.jinja",
+	Func:      renderHunyuanMoe,
+	LlamaFunc: renderHunyuanMoeLlama,
+	Name:      "hunyuan-moe",
+	Origin:    "builtin/hunyuan-moe.jinja",
+	SHA256:    "bd00a032857c94bbe97ec2ecadfa44438c584037c16b5d789ab9197b5db9d762",
+	Spans:     spansHunyuanMoe,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -68,13 +69,43 @@ func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderHunyuanMoeLlama renders hunyuan-moe.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderHunyuanMoe with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderHunyuanMoeLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// hunyuan-moe.jinja:13:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// hunyuan-moe.jinja:14:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// hunyuan-moe.jinja:15:1 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|startoftext|>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|extra_4|>")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
+			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|eos|>")))
+		} else {
+			// hunyuan-moe.jinja:18:5 {%- else %}
+			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|startoftext|>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|extra_0|>")))
+		}
+	}
+}
+
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansHunyuanMoe = []runtime.Span{
-	{From: 49, To: 68, Line: 13, Col: 1, Construct: "for"},
-	{From: 51, To: 67, Line: 14, Col: 1, Construct: "if"},
-	{From: 54, To: 56, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 67, Line: 16, Col: 5, Construct: "if"},
-	{From: 60, To: 60, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 66, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 69, Line: 13, Col: 1, Construct: "for"},
+	{From: 52, To: 68, Line: 14, Col: 1, Construct: "if"},
+	{From: 55, To: 57, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 68, Line: 16, Col: 5, Construct: "if"},
+	{From: 61, To: 61, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 67, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 93, Line: 13, Col: 1, Construct: "for"},
+	{From: 80, To: 92, Line: 14, Col: 1, Construct: "if"},
+	{From: 83, To: 83, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 92, Line: 16, Col: 5, Construct: "if"},
+	{From: 87, To: 87, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 91, To: 91, Line: 19, Col: 1, Construct: "{{ }}"},
 }

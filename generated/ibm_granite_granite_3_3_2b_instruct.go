@@ -28,12 +28,13 @@ var IbmGraniteGranite332BInstruct = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "ibm-granite-granite-3.3-2B-Instruct.jinja",
-	Func:   renderIbmGraniteGranite332BInstruct,
-	Name:   "ibm-granite-granite-3.3-2B-Instruct",
-	Origin: "llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja",
-	SHA256: "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
-	Spans:  spansIbmGraniteGranite332BInstruct,
+	File:      "ibm-granite-granite-3.3-2B-Instruct.jinja",
+	Func:      renderIbmGraniteGranite332BInstruct,
+	LlamaFunc: renderIbmGraniteGranite332BInstructLlama,
+	Name:      "ibm-granite-granite-3.3-2B-Instruct",
+	Origin:    "llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja",
+	SHA256:    "3c71df5f659987462c882bf9e295b597dc19902467a7312ea382c5896681bc02",
+	Spans:     spansIbmGraniteGranite332BInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -152,39 +153,174 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderIbmGraniteGranite332BInstructLlama renders ibm-granite-granite-3.3-2B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderIbmGraniteGranite332BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderIbmGraniteGranite332BInstructLlama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+	tools := in.Lookup("tools")
+	availableTools := in.Lookup("available_tools")
+	messages := in.Lookup("messages")
+	var systemMessage runtime.Value
+	var loopMessages runtime.Value
+	documents := in.Lookup("documents")
+	thinking := in.Lookup("thinking")
+	controls := in.Lookup("controls")
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:2:1 {%- if tools and not available_tools -%}
+	if tools.Truthy() && !availableTools.Truthy() {
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:3:5 {%- set available_tools = tools -%}
+		availableTools = tools
+	}
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:5:1 {%- if messages[0]['role'] == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:6:6 {%- set system_message = messages[0]['content'] %}
+		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:7:6 {%- set loop_messages = messages[1:] %}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
+		systemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%B %d, %Y")}, nil)), runtime.Str(". You are Granite, developed by IBM."))
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
+		if availableTools.Truthy() && documents.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
+			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+		} else if availableTools.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:12:10 {%- elif available_tools %}
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:13:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
+			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
+		} else if documents.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:14:10 {%- elif documents %}
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:15:10 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
+			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+		} else if thinking.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:16:9 {%- elif thinking %}
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:17:5 {%- set system_message = system_message + " You are a helpful AI assistant.
+			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
+		} else {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:19:10 {%- else %}
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:20:10 {%- set system_message = system_message + " You are a helpful AI assistant." %}
+			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" You are a helpful AI assistant."))
+		}
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:22:6 {%- if 'citations' in controls and documents %}
+		if runtime.LlamaIn(runtime.Str("citations"), controls) && documents.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:23:10 {%- set system_message = system_message + '
+			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
+		}
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:26:6 {%- if 'hallucinations' in controls and documents %}
+		if runtime.LlamaIn(runtime.Str("hallucinations"), controls) && documents.Truthy() {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:27:10 {%- set system_message = system_message + '
+			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
+		}
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:30:6 {%- set loop_messages = messages %}
+		loopMessages = messages
+	}
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:32:2 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
+	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage, runtime.Str("<|end_of_text|>\n")))
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:34:2 {%- if available_tools %}
+	if availableTools.Truthy() {
+		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
+		runtime.LlamaWrite(w, runtime.FilterTojson(availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+		w.WriteString("<|end_of_text|>\n")
+	}
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
+	if documents.Truthy() {
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
+		for _, document := range runtime.Iterate(w, runtime.LlamaIterable(documents)) {
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>document {\"document_id\": \""), runtime.FilterString(runtime.LlamaItemStr(document, "doc_id"))), runtime.Str("\"}<|end_of_role|>\n")))
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(document, "text"))
+			w.WriteString("<|end_of_text|>\n")
+		}
+	}
+	// ibm-granite-granite-3.3-2B-Instruct.jinja:49:2 {%- for message in loop_messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	for i := range items {
+		message := items[i]
+		addGenerationPrompt := addGenerationPromptInput
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_of_role|>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end_of_text|>\n")))
+		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
+		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
+			w.WriteString("<|start_of_role|>assistant")
+			// ibm-granite-granite-3.3-2B-Instruct.jinja:54:14 {%- if controls %}
+			if controls.Truthy() {
+				// ibm-granite-granite-3.3-2B-Instruct.jinja:55:18 {{- ' ' + controls | tojson()}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" "), runtime.FilterTojson(controls, nil, nil)))
+			}
+			w.WriteString("<|end_of_role|>")
+		}
+	}
+}
+
 // spansIbmGraniteGranite332BInstruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansIbmGraniteGranite332BInstruct = []runtime.Span{
-	{From: 57, To: 60, Line: 2, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 3, Col: 5, Construct: "set"},
-	{From: 62, To: 105, Line: 5, Col: 1, Construct: "if"},
-	{From: 65, To: 65, Line: 6, Col: 6, Construct: "set"},
-	{From: 67, To: 67, Line: 7, Col: 6, Construct: "set"},
-	{From: 71, To: 71, Line: 9, Col: 6, Construct: "set"},
-	{From: 73, To: 92, Line: 10, Col: 6, Construct: "if"},
-	{From: 75, To: 75, Line: 11, Col: 10, Construct: "set"},
-	{From: 76, To: 92, Line: 12, Col: 10, Construct: "if"},
-	{From: 79, To: 79, Line: 13, Col: 10, Construct: "set"},
-	{From: 80, To: 92, Line: 14, Col: 10, Construct: "if"},
-	{From: 83, To: 83, Line: 15, Col: 10, Construct: "set"},
-	{From: 84, To: 92, Line: 16, Col: 9, Construct: "if"},
-	{From: 87, To: 87, Line: 17, Col: 5, Construct: "set"},
-	{From: 91, To: 91, Line: 20, Col: 10, Construct: "set"},
-	{From: 94, To: 97, Line: 22, Col: 6, Construct: "if"},
-	{From: 96, To: 96, Line: 23, Col: 10, Construct: "set"},
-	{From: 99, To: 102, Line: 26, Col: 6, Construct: "if"},
-	{From: 101, To: 101, Line: 27, Col: 10, Construct: "set"},
-	{From: 104, To: 104, Line: 30, Col: 6, Construct: "set"},
-	{From: 107, To: 109, Line: 32, Col: 2, Construct: "{{ }}"},
-	{From: 111, To: 116, Line: 34, Col: 2, Construct: "if"},
-	{From: 114, To: 115, Line: 36, Col: 6, Construct: "{{ }}"},
-	{From: 118, To: 129, Line: 40, Col: 2, Construct: "if"},
-	{From: 120, To: 128, Line: 41, Col: 6, Construct: "for"},
-	{From: 122, To: 124, Line: 42, Col: 10, Construct: "{{ }}"},
-	{From: 126, To: 127, Line: 44, Col: 10, Construct: "{{ }}"},
-	{From: 131, To: 152, Line: 49, Col: 2, Construct: "for"},
-	{From: 136, To: 140, Line: 50, Col: 6, Construct: "{{ }}"},
-	{From: 142, To: 151, Line: 52, Col: 6, Construct: "if"},
-	{From: 145, To: 150, Line: 54, Col: 14, Construct: "if"},
-	{From: 147, To: 148, Line: 55, Col: 18, Construct: "{{ }}"},
+	{From: 58, To: 61, Line: 2, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 3, Col: 5, Construct: "set"},
+	{From: 63, To: 106, Line: 5, Col: 1, Construct: "if"},
+	{From: 66, To: 66, Line: 6, Col: 6, Construct: "set"},
+	{From: 68, To: 68, Line: 7, Col: 6, Construct: "set"},
+	{From: 72, To: 72, Line: 9, Col: 6, Construct: "set"},
+	{From: 74, To: 93, Line: 10, Col: 6, Construct: "if"},
+	{From: 76, To: 76, Line: 11, Col: 10, Construct: "set"},
+	{From: 77, To: 93, Line: 12, Col: 10, Construct: "if"},
+	{From: 80, To: 80, Line: 13, Col: 10, Construct: "set"},
+	{From: 81, To: 93, Line: 14, Col: 10, Construct: "if"},
+	{From: 84, To: 84, Line: 15, Col: 10, Construct: "set"},
+	{From: 85, To: 93, Line: 16, Col: 9, Construct: "if"},
+	{From: 88, To: 88, Line: 17, Col: 5, Construct: "set"},
+	{From: 92, To: 92, Line: 20, Col: 10, Construct: "set"},
+	{From: 95, To: 98, Line: 22, Col: 6, Construct: "if"},
+	{From: 97, To: 97, Line: 23, Col: 10, Construct: "set"},
+	{From: 100, To: 103, Line: 26, Col: 6, Construct: "if"},
+	{From: 102, To: 102, Line: 27, Col: 10, Construct: "set"},
+	{From: 105, To: 105, Line: 30, Col: 6, Construct: "set"},
+	{From: 108, To: 110, Line: 32, Col: 2, Construct: "{{ }}"},
+	{From: 112, To: 117, Line: 34, Col: 2, Construct: "if"},
+	{From: 115, To: 116, Line: 36, Col: 6, Construct: "{{ }}"},
+	{From: 119, To: 130, Line: 40, Col: 2, Construct: "if"},
+	{From: 121, To: 129, Line: 41, Col: 6, Construct: "for"},
+	{From: 123, To: 125, Line: 42, Col: 10, Construct: "{{ }}"},
+	{From: 127, To: 128, Line: 44, Col: 10, Construct: "{{ }}"},
+	{From: 132, To: 153, Line: 49, Col: 2, Construct: "for"},
+	{From: 137, To: 141, Line: 50, Col: 6, Construct: "{{ }}"},
+	{From: 143, To: 152, Line: 52, Col: 6, Construct: "if"},
+	{From: 146, To: 151, Line: 54, Col: 14, Construct: "if"},
+	{From: 148, To: 149, Line: 55, Col: 18, Construct: "{{ }}"},
+	{From: 170, To: 173, Line: 2, Col: 1, Construct: "if"},
+	{From: 172, To: 172, Line: 3, Col: 5, Construct: "set"},
+	{From: 175, To: 218, Line: 5, Col: 1, Construct: "if"},
+	{From: 178, To: 178, Line: 6, Col: 6, Construct: "set"},
+	{From: 180, To: 180, Line: 7, Col: 6, Construct: "set"},
+	{From: 184, To: 184, Line: 9, Col: 6, Construct: "set"},
+	{From: 186, To: 205, Line: 10, Col: 6, Construct: "if"},
+	{From: 188, To: 188, Line: 11, Col: 10, Construct: "set"},
+	{From: 189, To: 205, Line: 12, Col: 10, Construct: "if"},
+	{From: 192, To: 192, Line: 13, Col: 10, Construct: "set"},
+	{From: 193, To: 205, Line: 14, Col: 10, Construct: "if"},
+	{From: 196, To: 196, Line: 15, Col: 10, Construct: "set"},
+	{From: 197, To: 205, Line: 16, Col: 9, Construct: "if"},
+	{From: 200, To: 200, Line: 17, Col: 5, Construct: "set"},
+	{From: 204, To: 204, Line: 20, Col: 10, Construct: "set"},
+	{From: 207, To: 210, Line: 22, Col: 6, Construct: "if"},
+	{From: 209, To: 209, Line: 23, Col: 10, Construct: "set"},
+	{From: 212, To: 215, Line: 26, Col: 6, Construct: "if"},
+	{From: 214, To: 214, Line: 27, Col: 10, Construct: "set"},
+	{From: 217, To: 217, Line: 30, Col: 6, Construct: "set"},
+	{From: 220, To: 220, Line: 32, Col: 2, Construct: "{{ }}"},
+	{From: 222, To: 227, Line: 34, Col: 2, Construct: "if"},
+	{From: 225, To: 226, Line: 36, Col: 6, Construct: "{{ }}"},
+	{From: 229, To: 238, Line: 40, Col: 2, Construct: "if"},
+	{From: 231, To: 237, Line: 41, Col: 6, Construct: "for"},
+	{From: 233, To: 233, Line: 42, Col: 10, Construct: "{{ }}"},
+	{From: 235, To: 236, Line: 44, Col: 10, Construct: "{{ }}"},
+	{From: 240, To: 256, Line: 49, Col: 2, Construct: "for"},
+	{From: 245, To: 245, Line: 50, Col: 6, Construct: "{{ }}"},
+	{From: 247, To: 255, Line: 52, Col: 6, Construct: "if"},
+	{From: 250, To: 254, Line: 54, Col: 14, Construct: "if"},
+	{From: 252, To: 252, Line: 55, Col: 18, Construct: "{{ }}"},
 }

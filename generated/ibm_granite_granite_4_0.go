@@ -28,12 +28,13 @@ var IbmGraniteGranite40 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "ibm-granite-granite-4.0.jinja",
-	Func:   renderIbmGraniteGranite40,
-	Name:   "ibm-granite-granite-4.0",
-	Origin: "llama.cpp/ibm-granite-granite-4.0.jinja",
-	SHA256: "9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
-	Spans:  spansIbmGraniteGranite40,
+	File:      "ibm-granite-granite-4.0.jinja",
+	Func:      renderIbmGraniteGranite40,
+	LlamaFunc: renderIbmGraniteGranite40Llama,
+	Name:      "ibm-granite-granite-4.0",
+	Origin:    "llama.cpp/ibm-granite-granite-4.0.jinja",
+	SHA256:    "9524df67b77a7b25a2dfee898f75b316a157eb9d855b51e32aeac79d7c8a83ce",
+	Spans:     spansIbmGraniteGranite40,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -271,77 +272,367 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderIbmGraniteGranite40Llama renders ibm-granite-granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderIbmGraniteGranite40 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
+	var toolsSystemMessagePrefix runtime.Value
+	var toolsSystemMessageSuffix runtime.Value
+	var documentsSystemMessagePrefix runtime.Value
+	var documentsSystemMessageSuffix runtime.Value
+	var g4DefaultSystemMessage runtime.Value
+	availableTools := in.Lookup("available_tools")
+	tools := in.Lookup("tools")
+	documents := in.Lookup("documents")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// ibm-granite-granite-4.0.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
+	toolsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+	// ibm-granite-granite-4.0.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
+	toolsSystemMessageSuffix = runtime.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
+	// ibm-granite-granite-4.0.jinja:3:1 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
+	documentsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
+	// ibm-granite-granite-4.0.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
+	documentsSystemMessageSuffix = runtime.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
+	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
+	g4DefaultSystemMessage = runtime.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
+	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
+	if runtime.IsDefined(availableTools) && availableTools.Truthy() {
+		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
+		tools = availableTools
+	}
+	// ibm-granite-granite-4.0.jinja:9:1 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
+	nsToolsSystemMessage := toolsSystemMessagePrefix
+	nsDocumentsSystemMessage := documentsSystemMessagePrefix
+	nsDefaultSystemMessage := g4DefaultSystemMessage
+	nsSystemMessage := runtime.Str("")
+	// ibm-granite-granite-4.0.jinja:14:1 {%- if tools %}
+	if tools.Truthy() {
+		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
+			nsToolsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil))
+		}
+		// ibm-granite-granite-4.0.jinja:18:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
+		nsToolsSystemMessage = runtime.LlamaAdd(nsToolsSystemMessage, toolsSystemMessageSuffix)
+	} else {
+		// ibm-granite-granite-4.0.jinja:19:5 {%- else %}
+		// ibm-granite-granite-4.0.jinja:20:5 {%- set ns.tools_system_message = '' %}
+		nsToolsSystemMessage = runtime.Str("")
+	}
+	// ibm-granite-granite-4.0.jinja:22:1 {%- if documents %}
+	if documents.Truthy() {
+		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
+		for _, document := range runtime.Iterate(w, runtime.LlamaIterable(documents)) {
+			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
+			nsDocumentsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(document, nil, nil))
+		}
+		// ibm-granite-granite-4.0.jinja:26:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
+		nsDocumentsSystemMessage = runtime.LlamaAdd(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
+	} else {
+		// ibm-granite-granite-4.0.jinja:27:5 {%- else %}
+		// ibm-granite-granite-4.0.jinja:28:5 {%- set ns.documents_system_message = '' %}
+		nsDocumentsSystemMessage = runtime.Str("")
+	}
+	// ibm-granite-granite-4.0.jinja:30:1 {%- if messages[0].role == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		// ibm-granite-granite-4.0.jinja:31:5 {%- if messages[0].content is string %}
+		messages0Content := runtime.LlamaAttr(messages0, "content")
+		if runtime.IsString(messages0Content) {
+			// ibm-granite-granite-4.0.jinja:32:9 {%- set ns.system_message = messages[0].content %}
+			nsSystemMessage = messages0Content
+		} else if runtime.IsIterable(messages0Content) {
+			// ibm-granite-granite-4.0.jinja:33:9 {%- elif messages[0].content is iterable %}
+			// ibm-granite-granite-4.0.jinja:34:9 {%- for entry in messages[0].content %}
+			for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messages0Content)) {
+				// ibm-granite-granite-4.0.jinja:35:13 {%- if entry.type== 'text' %}
+				if runtime.EqStr(runtime.LlamaAttr(entry, "type"), "text") {
+					// ibm-granite-granite-4.0.jinja:36:17 {%- if ns.system_message != '' %}
+					if !runtime.EqStr(nsSystemMessage, "") {
+						// ibm-granite-granite-4.0.jinja:37:21 {%- set ns.system_message = ns.system_message + '\n' %}
+						nsSystemMessage = runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n"))
+					}
+					// ibm-granite-granite-4.0.jinja:39:17 {%- set ns.system_message = ns.system_message + entry.text %}
+					nsSystemMessage = runtime.LlamaAdd(nsSystemMessage, runtime.LlamaAttr(entry, "text"))
+				}
+			}
+		}
+		// ibm-granite-granite-4.0.jinja:43:5 {%- if tools and documents %}
+		if tools.Truthy() && documents.Truthy() {
+			// ibm-granite-granite-4.0.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
+			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
+		} else if tools.Truthy() {
+			// ibm-granite-granite-4.0.jinja:45:9 {%- elif tools %}
+			// ibm-granite-granite-4.0.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
+			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
+		} else if documents.Truthy() {
+			// ibm-granite-granite-4.0.jinja:47:9 {%- elif documents %}
+			// ibm-granite-granite-4.0.jinja:48:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
+			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+		}
+	} else {
+		// ibm-granite-granite-4.0.jinja:50:5 {%- else %}
+		// ibm-granite-granite-4.0.jinja:51:5 {%- if tools and documents %}
+		if tools.Truthy() && documents.Truthy() {
+			// ibm-granite-granite-4.0.jinja:52:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
+			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+		} else if tools.Truthy() {
+			// ibm-granite-granite-4.0.jinja:53:9 {%- elif tools %}
+			// ibm-granite-granite-4.0.jinja:54:9 {%- set ns.system_message = ns.tools_system_message %}
+			nsSystemMessage = nsToolsSystemMessage
+		} else if documents.Truthy() {
+			// ibm-granite-granite-4.0.jinja:55:9 {%- elif documents %}
+			// ibm-granite-granite-4.0.jinja:56:9 {%- set ns.system_message = ns.documents_system_message %}
+			nsSystemMessage = nsDocumentsSystemMessage
+		}
+	}
+	// ibm-granite-granite-4.0.jinja:59:1 {%- if ns.system_message %}
+	if nsSystemMessage.Truthy() {
+		// ibm-granite-granite-4.0.jinja:60:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), runtime.Str("<|end_of_text|>\n")))
+	} else {
+		// ibm-granite-granite-4.0.jinja:61:5 {%- else %}
+		// ibm-granite-granite-4.0.jinja:62:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), nsDefaultSystemMessage), runtime.Str("<|end_of_text|>\n")))
+	}
+	// ibm-granite-granite-4.0.jinja:64:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// ibm-granite-granite-4.0.jinja:65:5 {%- set content = namespace(val='') %}
+		contentVal := runtime.Str("")
+		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
+		messageContent := runtime.LlamaAttr(message, "content")
+		if runtime.IsString(messageContent) {
+			// ibm-granite-granite-4.0.jinja:67:9 {%- set content.val = message.content %}
+			contentVal = messageContent
+		} else {
+			// ibm-granite-granite-4.0.jinja:68:9 {%- else %}
+			// ibm-granite-granite-4.0.jinja:69:9 {%- if message.content is iterable %}
+			if runtime.IsIterable(messageContent) {
+				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
+				for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
+					if runtime.EqStr(runtime.LlamaAttr(entry, "type"), "text") {
+						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
+						if !runtime.EqStr(contentVal, "") {
+							// ibm-granite-granite-4.0.jinja:73:25 {%- set content.val = content.val + '\n' %}
+							contentVal = runtime.LlamaAdd(contentVal, runtime.Str("\n"))
+						}
+						// ibm-granite-granite-4.0.jinja:75:21 {%- set content.val = content.val + entry.text %}
+						contentVal = runtime.LlamaAdd(contentVal, runtime.LlamaAttr(entry, "text"))
+					}
+				}
+			}
+		}
+		// ibm-granite-granite-4.0.jinja:80:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+			// ibm-granite-granite-4.0.jinja:81:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")), contentVal), runtime.Str("<|end_of_text|>\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// ibm-granite-granite-4.0.jinja:82:9 {%- elif message.role == 'assistant' %}
+			// ibm-granite-granite-4.0.jinja:83:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")), contentVal))
+			// ibm-granite-granite-4.0.jinja:84:9 {%- if message.tool_calls %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// ibm-granite-granite-4.0.jinja:85:13 {%- for tool_call in message.tool_calls %}
+				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				for i := range items {
+					toolCall := items[i]
+					// ibm-granite-granite-4.0.jinja:86:17 {%- if (loop.first and content.val) or (not loop.first) %}
+					if ((i == 0) && contentVal.Truthy()) || !(i == 0) {
+						w.WriteString("\n")
+					}
+					// ibm-granite-granite-4.0.jinja:89:17 {%- if tool_call.function %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if toolCallFunction.Truthy() {
+						// ibm-granite-granite-4.0.jinja:90:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					w.WriteString("<tool_call>\n{\"name\": \"")
+					// ibm-granite-granite-4.0.jinja:93:17 {{- tool_call.name }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+					w.WriteString("\", \"arguments\": ")
+					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
+					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					if runtime.IsString(toolCallArguments) {
+						// ibm-granite-granite-4.0.jinja:96:21 {{- tool_call.arguments }}
+						runtime.LlamaWrite(w, toolCallArguments)
+					} else {
+						// ibm-granite-granite-4.0.jinja:97:21 {%- else %}
+						// ibm-granite-granite-4.0.jinja:98:21 {{- tool_call.arguments | tojson }}
+						runtime.LlamaWrite(w, runtime.FilterTojson(toolCallArguments, nil, nil))
+					}
+					w.WriteString("}\n</tool_call>")
+				}
+			}
+			w.WriteString("<|end_of_text|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// ibm-granite-granite-4.0.jinja:104:9 {%- elif message.role == 'tool' %}
+			// ibm-granite-granite-4.0.jinja:105:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|start_of_role|>user<|end_of_role|>")
+			}
+			w.WriteString("\n<tool_response>\n")
+			// ibm-granite-granite-4.0.jinja:109:9 {{- content.val }}
+			runtime.LlamaWrite(w, contentVal)
+			w.WriteString("\n</tool_response>")
+			// ibm-granite-granite-4.0.jinja:111:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
+			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|end_of_text|>\n")
+			}
+		}
+	}
+	// ibm-granite-granite-4.0.jinja:116:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
+	}
+}
+
 // spansIbmGraniteGranite40 is the position table of ibm-granite-granite-4.0.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansIbmGraniteGranite40 = []runtime.Span{
-	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
-	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
-	{From: 64, To: 64, Line: 4, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 5, Col: 1, Construct: "set"},
-	{From: 68, To: 71, Line: 6, Col: 1, Construct: "if"},
-	{From: 70, To: 70, Line: 7, Col: 5, Construct: "set"},
-	{From: 73, To: 76, Line: 9, Col: 1, Construct: "set"},
-	{From: 78, To: 90, Line: 14, Col: 1, Construct: "if"},
-	{From: 80, To: 83, Line: 15, Col: 5, Construct: "for"},
-	{From: 82, To: 82, Line: 16, Col: 9, Construct: "set"},
-	{From: 85, To: 85, Line: 18, Col: 5, Construct: "set"},
-	{From: 89, To: 89, Line: 20, Col: 5, Construct: "set"},
-	{From: 92, To: 104, Line: 22, Col: 1, Construct: "if"},
-	{From: 94, To: 97, Line: 23, Col: 5, Construct: "for"},
-	{From: 96, To: 96, Line: 24, Col: 9, Construct: "set"},
-	{From: 99, To: 99, Line: 26, Col: 5, Construct: "set"},
-	{From: 103, To: 103, Line: 28, Col: 5, Construct: "set"},
-	{From: 106, To: 157, Line: 30, Col: 1, Construct: "if"},
-	{From: 109, To: 128, Line: 31, Col: 5, Construct: "if"},
-	{From: 112, To: 112, Line: 32, Col: 9, Construct: "set"},
-	{From: 113, To: 128, Line: 33, Col: 9, Construct: "if"},
-	{From: 116, To: 127, Line: 34, Col: 9, Construct: "for"},
-	{From: 118, To: 126, Line: 35, Col: 13, Construct: "if"},
-	{From: 120, To: 123, Line: 36, Col: 17, Construct: "if"},
-	{From: 122, To: 122, Line: 37, Col: 21, Construct: "set"},
-	{From: 125, To: 125, Line: 39, Col: 17, Construct: "set"},
-	{From: 130, To: 141, Line: 43, Col: 5, Construct: "if"},
-	{From: 132, To: 132, Line: 44, Col: 9, Construct: "set"},
-	{From: 133, To: 141, Line: 45, Col: 9, Construct: "if"},
-	{From: 136, To: 136, Line: 46, Col: 9, Construct: "set"},
-	{From: 137, To: 141, Line: 47, Col: 9, Construct: "if"},
-	{From: 140, To: 140, Line: 48, Col: 9, Construct: "set"},
-	{From: 145, To: 156, Line: 51, Col: 5, Construct: "if"},
-	{From: 147, To: 147, Line: 52, Col: 9, Construct: "set"},
-	{From: 148, To: 156, Line: 53, Col: 9, Construct: "if"},
-	{From: 151, To: 151, Line: 54, Col: 9, Construct: "set"},
-	{From: 152, To: 156, Line: 55, Col: 9, Construct: "if"},
-	{From: 155, To: 155, Line: 56, Col: 9, Construct: "set"},
-	{From: 159, To: 170, Line: 59, Col: 1, Construct: "if"},
-	{From: 161, To: 163, Line: 60, Col: 5, Construct: "{{ }}"},
-	{From: 167, To: 169, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 172, To: 267, Line: 64, Col: 1, Construct: "for"},
-	{From: 176, To: 176, Line: 65, Col: 5, Construct: "set"},
-	{From: 178, To: 200, Line: 66, Col: 5, Construct: "if"},
-	{From: 181, To: 181, Line: 67, Col: 9, Construct: "set"},
-	{From: 185, To: 199, Line: 69, Col: 9, Construct: "if"},
-	{From: 187, To: 198, Line: 70, Col: 13, Construct: "for"},
-	{From: 189, To: 197, Line: 71, Col: 17, Construct: "if"},
-	{From: 191, To: 194, Line: 72, Col: 21, Construct: "if"},
-	{From: 193, To: 193, Line: 73, Col: 25, Construct: "set"},
-	{From: 196, To: 196, Line: 75, Col: 21, Construct: "set"},
-	{From: 202, To: 266, Line: 80, Col: 5, Construct: "if"},
-	{From: 205, To: 209, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 210, To: 266, Line: 82, Col: 9, Construct: "if"},
-	{From: 213, To: 216, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 218, To: 251, Line: 84, Col: 9, Construct: "if"},
-	{From: 221, To: 249, Line: 85, Col: 13, Construct: "for"},
-	{From: 225, To: 227, Line: 86, Col: 17, Construct: "if"},
-	{From: 229, To: 234, Line: 89, Col: 17, Construct: "if"},
-	{From: 232, To: 232, Line: 90, Col: 21, Construct: "set"},
-	{From: 236, To: 237, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 239, To: 248, Line: 95, Col: 17, Construct: "if"},
-	{From: 242, To: 242, Line: 96, Col: 21, Construct: "{{ }}"},
-	{From: 246, To: 246, Line: 98, Col: 21, Construct: "{{ }}"},
-	{From: 252, To: 266, Line: 104, Col: 9, Construct: "if"},
-	{From: 255, To: 258, Line: 105, Col: 9, Construct: "if"},
-	{From: 260, To: 261, Line: 109, Col: 9, Construct: "{{ }}"},
-	{From: 263, To: 265, Line: 111, Col: 9, Construct: "if"},
-	{From: 269, To: 271, Line: 116, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 1, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 2, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 3, Col: 1, Construct: "set"},
+	{From: 65, To: 65, Line: 4, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 5, Col: 1, Construct: "set"},
+	{From: 69, To: 72, Line: 6, Col: 1, Construct: "if"},
+	{From: 71, To: 71, Line: 7, Col: 5, Construct: "set"},
+	{From: 74, To: 77, Line: 9, Col: 1, Construct: "set"},
+	{From: 79, To: 91, Line: 14, Col: 1, Construct: "if"},
+	{From: 81, To: 84, Line: 15, Col: 5, Construct: "for"},
+	{From: 83, To: 83, Line: 16, Col: 9, Construct: "set"},
+	{From: 86, To: 86, Line: 18, Col: 5, Construct: "set"},
+	{From: 90, To: 90, Line: 20, Col: 5, Construct: "set"},
+	{From: 93, To: 105, Line: 22, Col: 1, Construct: "if"},
+	{From: 95, To: 98, Line: 23, Col: 5, Construct: "for"},
+	{From: 97, To: 97, Line: 24, Col: 9, Construct: "set"},
+	{From: 100, To: 100, Line: 26, Col: 5, Construct: "set"},
+	{From: 104, To: 104, Line: 28, Col: 5, Construct: "set"},
+	{From: 107, To: 158, Line: 30, Col: 1, Construct: "if"},
+	{From: 110, To: 129, Line: 31, Col: 5, Construct: "if"},
+	{From: 113, To: 113, Line: 32, Col: 9, Construct: "set"},
+	{From: 114, To: 129, Line: 33, Col: 9, Construct: "if"},
+	{From: 117, To: 128, Line: 34, Col: 9, Construct: "for"},
+	{From: 119, To: 127, Line: 35, Col: 13, Construct: "if"},
+	{From: 121, To: 124, Line: 36, Col: 17, Construct: "if"},
+	{From: 123, To: 123, Line: 37, Col: 21, Construct: "set"},
+	{From: 126, To: 126, Line: 39, Col: 17, Construct: "set"},
+	{From: 131, To: 142, Line: 43, Col: 5, Construct: "if"},
+	{From: 133, To: 133, Line: 44, Col: 9, Construct: "set"},
+	{From: 134, To: 142, Line: 45, Col: 9, Construct: "if"},
+	{From: 137, To: 137, Line: 46, Col: 9, Construct: "set"},
+	{From: 138, To: 142, Line: 47, Col: 9, Construct: "if"},
+	{From: 141, To: 141, Line: 48, Col: 9, Construct: "set"},
+	{From: 146, To: 157, Line: 51, Col: 5, Construct: "if"},
+	{From: 148, To: 148, Line: 52, Col: 9, Construct: "set"},
+	{From: 149, To: 157, Line: 53, Col: 9, Construct: "if"},
+	{From: 152, To: 152, Line: 54, Col: 9, Construct: "set"},
+	{From: 153, To: 157, Line: 55, Col: 9, Construct: "if"},
+	{From: 156, To: 156, Line: 56, Col: 9, Construct: "set"},
+	{From: 160, To: 171, Line: 59, Col: 1, Construct: "if"},
+	{From: 162, To: 164, Line: 60, Col: 5, Construct: "{{ }}"},
+	{From: 168, To: 170, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 173, To: 268, Line: 64, Col: 1, Construct: "for"},
+	{From: 177, To: 177, Line: 65, Col: 5, Construct: "set"},
+	{From: 179, To: 201, Line: 66, Col: 5, Construct: "if"},
+	{From: 182, To: 182, Line: 67, Col: 9, Construct: "set"},
+	{From: 186, To: 200, Line: 69, Col: 9, Construct: "if"},
+	{From: 188, To: 199, Line: 70, Col: 13, Construct: "for"},
+	{From: 190, To: 198, Line: 71, Col: 17, Construct: "if"},
+	{From: 192, To: 195, Line: 72, Col: 21, Construct: "if"},
+	{From: 194, To: 194, Line: 73, Col: 25, Construct: "set"},
+	{From: 197, To: 197, Line: 75, Col: 21, Construct: "set"},
+	{From: 203, To: 267, Line: 80, Col: 5, Construct: "if"},
+	{From: 206, To: 210, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 211, To: 267, Line: 82, Col: 9, Construct: "if"},
+	{From: 214, To: 217, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 219, To: 252, Line: 84, Col: 9, Construct: "if"},
+	{From: 222, To: 250, Line: 85, Col: 13, Construct: "for"},
+	{From: 226, To: 228, Line: 86, Col: 17, Construct: "if"},
+	{From: 230, To: 235, Line: 89, Col: 17, Construct: "if"},
+	{From: 233, To: 233, Line: 90, Col: 21, Construct: "set"},
+	{From: 237, To: 238, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 240, To: 249, Line: 95, Col: 17, Construct: "if"},
+	{From: 243, To: 243, Line: 96, Col: 21, Construct: "{{ }}"},
+	{From: 247, To: 247, Line: 98, Col: 21, Construct: "{{ }}"},
+	{From: 253, To: 267, Line: 104, Col: 9, Construct: "if"},
+	{From: 256, To: 259, Line: 105, Col: 9, Construct: "if"},
+	{From: 261, To: 262, Line: 109, Col: 9, Construct: "{{ }}"},
+	{From: 264, To: 266, Line: 111, Col: 9, Construct: "if"},
+	{From: 270, To: 272, Line: 116, Col: 1, Construct: "if"},
+	{From: 290, To: 290, Line: 1, Col: 1, Construct: "set"},
+	{From: 292, To: 292, Line: 2, Col: 1, Construct: "set"},
+	{From: 294, To: 294, Line: 3, Col: 1, Construct: "set"},
+	{From: 296, To: 296, Line: 4, Col: 1, Construct: "set"},
+	{From: 298, To: 298, Line: 5, Col: 1, Construct: "set"},
+	{From: 300, To: 303, Line: 6, Col: 1, Construct: "if"},
+	{From: 302, To: 302, Line: 7, Col: 5, Construct: "set"},
+	{From: 305, To: 308, Line: 9, Col: 1, Construct: "set"},
+	{From: 310, To: 322, Line: 14, Col: 1, Construct: "if"},
+	{From: 312, To: 315, Line: 15, Col: 5, Construct: "for"},
+	{From: 314, To: 314, Line: 16, Col: 9, Construct: "set"},
+	{From: 317, To: 317, Line: 18, Col: 5, Construct: "set"},
+	{From: 321, To: 321, Line: 20, Col: 5, Construct: "set"},
+	{From: 324, To: 336, Line: 22, Col: 1, Construct: "if"},
+	{From: 326, To: 329, Line: 23, Col: 5, Construct: "for"},
+	{From: 328, To: 328, Line: 24, Col: 9, Construct: "set"},
+	{From: 331, To: 331, Line: 26, Col: 5, Construct: "set"},
+	{From: 335, To: 335, Line: 28, Col: 5, Construct: "set"},
+	{From: 338, To: 389, Line: 30, Col: 1, Construct: "if"},
+	{From: 341, To: 360, Line: 31, Col: 5, Construct: "if"},
+	{From: 344, To: 344, Line: 32, Col: 9, Construct: "set"},
+	{From: 345, To: 360, Line: 33, Col: 9, Construct: "if"},
+	{From: 348, To: 359, Line: 34, Col: 9, Construct: "for"},
+	{From: 350, To: 358, Line: 35, Col: 13, Construct: "if"},
+	{From: 352, To: 355, Line: 36, Col: 17, Construct: "if"},
+	{From: 354, To: 354, Line: 37, Col: 21, Construct: "set"},
+	{From: 357, To: 357, Line: 39, Col: 17, Construct: "set"},
+	{From: 362, To: 373, Line: 43, Col: 5, Construct: "if"},
+	{From: 364, To: 364, Line: 44, Col: 9, Construct: "set"},
+	{From: 365, To: 373, Line: 45, Col: 9, Construct: "if"},
+	{From: 368, To: 368, Line: 46, Col: 9, Construct: "set"},
+	{From: 369, To: 373, Line: 47, Col: 9, Construct: "if"},
+	{From: 372, To: 372, Line: 48, Col: 9, Construct: "set"},
+	{From: 377, To: 388, Line: 51, Col: 5, Construct: "if"},
+	{From: 379, To: 379, Line: 52, Col: 9, Construct: "set"},
+	{From: 380, To: 388, Line: 53, Col: 9, Construct: "if"},
+	{From: 383, To: 383, Line: 54, Col: 9, Construct: "set"},
+	{From: 384, To: 388, Line: 55, Col: 9, Construct: "if"},
+	{From: 387, To: 387, Line: 56, Col: 9, Construct: "set"},
+	{From: 391, To: 398, Line: 59, Col: 1, Construct: "if"},
+	{From: 393, To: 393, Line: 60, Col: 5, Construct: "{{ }}"},
+	{From: 397, To: 397, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 400, To: 488, Line: 64, Col: 1, Construct: "for"},
+	{From: 404, To: 404, Line: 65, Col: 5, Construct: "set"},
+	{From: 406, To: 428, Line: 66, Col: 5, Construct: "if"},
+	{From: 409, To: 409, Line: 67, Col: 9, Construct: "set"},
+	{From: 413, To: 427, Line: 69, Col: 9, Construct: "if"},
+	{From: 415, To: 426, Line: 70, Col: 13, Construct: "for"},
+	{From: 417, To: 425, Line: 71, Col: 17, Construct: "if"},
+	{From: 419, To: 422, Line: 72, Col: 21, Construct: "if"},
+	{From: 421, To: 421, Line: 73, Col: 25, Construct: "set"},
+	{From: 424, To: 424, Line: 75, Col: 21, Construct: "set"},
+	{From: 430, To: 487, Line: 80, Col: 5, Construct: "if"},
+	{From: 433, To: 433, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 434, To: 487, Line: 82, Col: 9, Construct: "if"},
+	{From: 437, To: 437, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 439, To: 472, Line: 84, Col: 9, Construct: "if"},
+	{From: 442, To: 470, Line: 85, Col: 13, Construct: "for"},
+	{From: 446, To: 448, Line: 86, Col: 17, Construct: "if"},
+	{From: 450, To: 455, Line: 89, Col: 17, Construct: "if"},
+	{From: 453, To: 453, Line: 90, Col: 21, Construct: "set"},
+	{From: 457, To: 458, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 460, To: 469, Line: 95, Col: 17, Construct: "if"},
+	{From: 463, To: 463, Line: 96, Col: 21, Construct: "{{ }}"},
+	{From: 467, To: 467, Line: 98, Col: 21, Construct: "{{ }}"},
+	{From: 473, To: 487, Line: 104, Col: 9, Construct: "if"},
+	{From: 476, To: 479, Line: 105, Col: 9, Construct: "if"},
+	{From: 481, To: 482, Line: 109, Col: 9, Construct: "{{ }}"},
+	{From: 484, To: 486, Line: 111, Col: 9, Construct: "if"},
+	{From: 490, To: 492, Line: 116, Col: 1, Construct: "if"},
 }

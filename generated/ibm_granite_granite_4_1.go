@@ -28,12 +28,13 @@ var IbmGraniteGranite41 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "ibm-granite-granite-4.1.jinja",
-	Func:   renderIbmGraniteGranite41,
-	Name:   "ibm-granite-granite-4.1",
-	Origin: "llama.cpp/ibm-granite-granite-4.1.jinja",
-	SHA256: "fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
-	Spans:  spansIbmGraniteGranite41,
+	File:      "ibm-granite-granite-4.1.jinja",
+	Func:      renderIbmGraniteGranite41,
+	LlamaFunc: renderIbmGraniteGranite41Llama,
+	Name:      "ibm-granite-granite-4.1",
+	Origin:    "llama.cpp/ibm-granite-granite-4.1.jinja",
+	SHA256:    "fed2756d2d24e127b951dcf139d0b03ab7db8ef23a456128ebc9c2db4901d476",
+	Spans:     spansIbmGraniteGranite41,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -261,75 +262,355 @@ func renderIbmGraniteGranite41(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderIbmGraniteGranite41Llama renders ibm-granite-granite-4.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderIbmGraniteGranite41 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderIbmGraniteGranite41Llama(w *runtime.Writer, in *runtime.Input) {
+	var toolsSystemMessagePrefix runtime.Value
+	var toolsSystemMessageSuffix runtime.Value
+	var documentsSystemMessagePrefix runtime.Value
+	var documentsSystemMessageSuffix runtime.Value
+	availableTools := in.Lookup("available_tools")
+	tools := in.Lookup("tools")
+	documents := in.Lookup("documents")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// ibm-granite-granite-4.1.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
+	toolsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+	// ibm-granite-granite-4.1.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
+	toolsSystemMessageSuffix = runtime.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
+	// ibm-granite-granite-4.1.jinja:3:1 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
+	documentsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
+	// ibm-granite-granite-4.1.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
+	documentsSystemMessageSuffix = runtime.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
+	// ibm-granite-granite-4.1.jinja:5:1 {%- if available_tools is defined and available_tools %}
+	if runtime.IsDefined(availableTools) && availableTools.Truthy() {
+		// ibm-granite-granite-4.1.jinja:6:5 {%- set tools = available_tools %}
+		tools = availableTools
+	}
+	// ibm-granite-granite-4.1.jinja:8:1 {%- set ns = namespace(tools_system_message=tools_system_message_prefix,
+	nsToolsSystemMessage := toolsSystemMessagePrefix
+	nsDocumentsSystemMessage := documentsSystemMessagePrefix
+	nsSystemMessage := runtime.Str("")
+	// ibm-granite-granite-4.1.jinja:12:1 {%- if tools %}
+	if tools.Truthy() {
+		// ibm-granite-granite-4.1.jinja:13:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// ibm-granite-granite-4.1.jinja:14:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
+			nsToolsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil))
+		}
+		// ibm-granite-granite-4.1.jinja:16:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
+		nsToolsSystemMessage = runtime.LlamaAdd(nsToolsSystemMessage, toolsSystemMessageSuffix)
+	} else {
+		// ibm-granite-granite-4.1.jinja:17:5 {%- else %}
+		// ibm-granite-granite-4.1.jinja:18:5 {%- set ns.tools_system_message = '' %}
+		nsToolsSystemMessage = runtime.Str("")
+	}
+	// ibm-granite-granite-4.1.jinja:20:1 {%- if documents %}
+	if documents.Truthy() {
+		// ibm-granite-granite-4.1.jinja:21:5 {%- for document in documents %}
+		for _, document := range runtime.Iterate(w, runtime.LlamaIterable(documents)) {
+			// ibm-granite-granite-4.1.jinja:22:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
+			nsDocumentsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(document, nil, nil))
+		}
+		// ibm-granite-granite-4.1.jinja:24:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
+		nsDocumentsSystemMessage = runtime.LlamaAdd(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
+	} else {
+		// ibm-granite-granite-4.1.jinja:25:5 {%- else %}
+		// ibm-granite-granite-4.1.jinja:26:5 {%- set ns.documents_system_message = '' %}
+		nsDocumentsSystemMessage = runtime.Str("")
+	}
+	// ibm-granite-granite-4.1.jinja:28:1 {%- if messages[0].role == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		// ibm-granite-granite-4.1.jinja:29:5 {%- if messages[0].content is string %}
+		messages0Content := runtime.LlamaAttr(messages0, "content")
+		if runtime.IsString(messages0Content) {
+			// ibm-granite-granite-4.1.jinja:30:9 {%- set ns.system_message = messages[0].content %}
+			nsSystemMessage = messages0Content
+		} else if runtime.IsIterable(messages0Content) {
+			// ibm-granite-granite-4.1.jinja:31:9 {%- elif messages[0].content is iterable %}
+			// ibm-granite-granite-4.1.jinja:32:9 {%- for entry in messages[0].content %}
+			for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messages0Content)) {
+				// ibm-granite-granite-4.1.jinja:33:13 {%- if entry.type== 'text' %}
+				if runtime.EqStr(runtime.LlamaAttr(entry, "type"), "text") {
+					// ibm-granite-granite-4.1.jinja:34:17 {%- if ns.system_message != '' %}
+					if !runtime.EqStr(nsSystemMessage, "") {
+						// ibm-granite-granite-4.1.jinja:35:21 {%- set ns.system_message = ns.system_message + '\n' %}
+						nsSystemMessage = runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n"))
+					}
+					// ibm-granite-granite-4.1.jinja:37:17 {%- set ns.system_message = ns.system_message + entry.text %}
+					nsSystemMessage = runtime.LlamaAdd(nsSystemMessage, runtime.LlamaAttr(entry, "text"))
+				}
+			}
+		}
+		// ibm-granite-granite-4.1.jinja:41:5 {%- if tools and documents %}
+		if tools.Truthy() && documents.Truthy() {
+			// ibm-granite-granite-4.1.jinja:42:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
+			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
+		} else if tools.Truthy() {
+			// ibm-granite-granite-4.1.jinja:43:9 {%- elif tools %}
+			// ibm-granite-granite-4.1.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
+			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
+		} else if documents.Truthy() {
+			// ibm-granite-granite-4.1.jinja:45:9 {%- elif documents %}
+			// ibm-granite-granite-4.1.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
+			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+		}
+	} else {
+		// ibm-granite-granite-4.1.jinja:48:5 {%- else %}
+		// ibm-granite-granite-4.1.jinja:49:5 {%- if tools and documents %}
+		if tools.Truthy() && documents.Truthy() {
+			// ibm-granite-granite-4.1.jinja:50:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
+			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+		} else if tools.Truthy() {
+			// ibm-granite-granite-4.1.jinja:51:9 {%- elif tools %}
+			// ibm-granite-granite-4.1.jinja:52:9 {%- set ns.system_message = ns.tools_system_message %}
+			nsSystemMessage = nsToolsSystemMessage
+		} else if documents.Truthy() {
+			// ibm-granite-granite-4.1.jinja:53:9 {%- elif documents %}
+			// ibm-granite-granite-4.1.jinja:54:9 {%- set ns.system_message = ns.documents_system_message %}
+			nsSystemMessage = nsDocumentsSystemMessage
+		}
+	}
+	// ibm-granite-granite-4.1.jinja:57:1 {%- if ns.system_message %}
+	if nsSystemMessage.Truthy() {
+		// ibm-granite-granite-4.1.jinja:58:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), runtime.Str("<|end_of_text|>\n")))
+	}
+	// ibm-granite-granite-4.1.jinja:60:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// ibm-granite-granite-4.1.jinja:61:5 {%- set content = namespace(val='') %}
+		contentVal := runtime.Str("")
+		// ibm-granite-granite-4.1.jinja:62:5 {%- if message.content is string %}
+		messageContent := runtime.LlamaAttr(message, "content")
+		if runtime.IsString(messageContent) {
+			// ibm-granite-granite-4.1.jinja:63:9 {%- set content.val = message.content %}
+			contentVal = messageContent
+		} else {
+			// ibm-granite-granite-4.1.jinja:64:9 {%- else %}
+			// ibm-granite-granite-4.1.jinja:65:9 {%- if message.content is iterable %}
+			if runtime.IsIterable(messageContent) {
+				// ibm-granite-granite-4.1.jinja:66:13 {%- for entry in message.content %}
+				for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					// ibm-granite-granite-4.1.jinja:67:17 {%- if entry.type== 'text' %}
+					if runtime.EqStr(runtime.LlamaAttr(entry, "type"), "text") {
+						// ibm-granite-granite-4.1.jinja:68:21 {%- if content.val != '' %}
+						if !runtime.EqStr(contentVal, "") {
+							// ibm-granite-granite-4.1.jinja:69:25 {%- set content.val = content.val + '\n' %}
+							contentVal = runtime.LlamaAdd(contentVal, runtime.Str("\n"))
+						}
+						// ibm-granite-granite-4.1.jinja:71:21 {%- set content.val = content.val + entry.text %}
+						contentVal = runtime.LlamaAdd(contentVal, runtime.LlamaAttr(entry, "text"))
+					}
+				}
+			}
+		}
+		// ibm-granite-granite-4.1.jinja:76:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+			// ibm-granite-granite-4.1.jinja:77:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")), contentVal), runtime.Str("<|end_of_text|>\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// ibm-granite-granite-4.1.jinja:78:9 {%- elif message.role == 'assistant' %}
+			// ibm-granite-granite-4.1.jinja:79:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")), contentVal))
+			// ibm-granite-granite-4.1.jinja:80:9 {%- if message.tool_calls %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// ibm-granite-granite-4.1.jinja:81:13 {%- for tool_call in message.tool_calls %}
+				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				for i := range items {
+					toolCall := items[i]
+					// ibm-granite-granite-4.1.jinja:82:17 {%- if (loop.first and content.val) or (not loop.first) %}
+					if ((i == 0) && contentVal.Truthy()) || !(i == 0) {
+						w.WriteString("\n")
+					}
+					// ibm-granite-granite-4.1.jinja:85:17 {%- if tool_call.function %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if toolCallFunction.Truthy() {
+						// ibm-granite-granite-4.1.jinja:86:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					w.WriteString("<tool_call>\n{\"name\": \"")
+					// ibm-granite-granite-4.1.jinja:89:17 {{- tool_call.name }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+					w.WriteString("\", \"arguments\": ")
+					// ibm-granite-granite-4.1.jinja:91:17 {%- if tool_call.arguments is string %}
+					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					if runtime.IsString(toolCallArguments) {
+						// ibm-granite-granite-4.1.jinja:92:21 {{- tool_call.arguments }}
+						runtime.LlamaWrite(w, toolCallArguments)
+					} else {
+						// ibm-granite-granite-4.1.jinja:93:21 {%- else %}
+						// ibm-granite-granite-4.1.jinja:94:21 {{- tool_call.arguments | tojson }}
+						runtime.LlamaWrite(w, runtime.FilterTojson(toolCallArguments, nil, nil))
+					}
+					w.WriteString("}\n</tool_call>")
+				}
+			}
+			w.WriteString("<|end_of_text|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// ibm-granite-granite-4.1.jinja:100:9 {%- elif message.role == 'tool' %}
+			// ibm-granite-granite-4.1.jinja:101:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|start_of_role|>user<|end_of_role|>")
+			}
+			w.WriteString("\n<tool_response>\n")
+			// ibm-granite-granite-4.1.jinja:105:9 {{- content.val }}
+			runtime.LlamaWrite(w, contentVal)
+			w.WriteString("\n</tool_response>")
+			// ibm-granite-granite-4.1.jinja:107:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
+			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|end_of_text|>\n")
+			}
+		}
+	}
+	// ibm-granite-granite-4.1.jinja:112:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
+	}
+}
+
 // spansIbmGraniteGranite41 is the position table of ibm-granite-granite-4.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansIbmGraniteGranite41 = []runtime.Span{
-	{From: 57, To: 57, Line: 1, Col: 1, Construct: "set"},
-	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 3, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 4, Col: 1, Construct: "set"},
-	{From: 65, To: 68, Line: 5, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 6, Col: 5, Construct: "set"},
-	{From: 70, To: 72, Line: 8, Col: 1, Construct: "set"},
-	{From: 74, To: 86, Line: 12, Col: 1, Construct: "if"},
-	{From: 76, To: 79, Line: 13, Col: 5, Construct: "for"},
-	{From: 78, To: 78, Line: 14, Col: 9, Construct: "set"},
-	{From: 81, To: 81, Line: 16, Col: 5, Construct: "set"},
-	{From: 85, To: 85, Line: 18, Col: 5, Construct: "set"},
-	{From: 88, To: 100, Line: 20, Col: 1, Construct: "if"},
-	{From: 90, To: 93, Line: 21, Col: 5, Construct: "for"},
-	{From: 92, To: 92, Line: 22, Col: 9, Construct: "set"},
-	{From: 95, To: 95, Line: 24, Col: 5, Construct: "set"},
-	{From: 99, To: 99, Line: 26, Col: 5, Construct: "set"},
-	{From: 102, To: 153, Line: 28, Col: 1, Construct: "if"},
-	{From: 105, To: 124, Line: 29, Col: 5, Construct: "if"},
-	{From: 108, To: 108, Line: 30, Col: 9, Construct: "set"},
-	{From: 109, To: 124, Line: 31, Col: 9, Construct: "if"},
-	{From: 112, To: 123, Line: 32, Col: 9, Construct: "for"},
-	{From: 114, To: 122, Line: 33, Col: 13, Construct: "if"},
-	{From: 116, To: 119, Line: 34, Col: 17, Construct: "if"},
-	{From: 118, To: 118, Line: 35, Col: 21, Construct: "set"},
-	{From: 121, To: 121, Line: 37, Col: 17, Construct: "set"},
-	{From: 126, To: 137, Line: 41, Col: 5, Construct: "if"},
-	{From: 128, To: 128, Line: 42, Col: 9, Construct: "set"},
-	{From: 129, To: 137, Line: 43, Col: 9, Construct: "if"},
-	{From: 132, To: 132, Line: 44, Col: 9, Construct: "set"},
-	{From: 133, To: 137, Line: 45, Col: 9, Construct: "if"},
-	{From: 136, To: 136, Line: 46, Col: 9, Construct: "set"},
-	{From: 141, To: 152, Line: 49, Col: 5, Construct: "if"},
-	{From: 143, To: 143, Line: 50, Col: 9, Construct: "set"},
-	{From: 144, To: 152, Line: 51, Col: 9, Construct: "if"},
-	{From: 147, To: 147, Line: 52, Col: 9, Construct: "set"},
-	{From: 148, To: 152, Line: 53, Col: 9, Construct: "if"},
-	{From: 151, To: 151, Line: 54, Col: 9, Construct: "set"},
-	{From: 155, To: 160, Line: 57, Col: 1, Construct: "if"},
-	{From: 157, To: 159, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 162, To: 257, Line: 60, Col: 1, Construct: "for"},
-	{From: 166, To: 166, Line: 61, Col: 5, Construct: "set"},
-	{From: 168, To: 190, Line: 62, Col: 5, Construct: "if"},
-	{From: 171, To: 171, Line: 63, Col: 9, Construct: "set"},
-	{From: 175, To: 189, Line: 65, Col: 9, Construct: "if"},
-	{From: 177, To: 188, Line: 66, Col: 13, Construct: "for"},
-	{From: 179, To: 187, Line: 67, Col: 17, Construct: "if"},
-	{From: 181, To: 184, Line: 68, Col: 21, Construct: "if"},
-	{From: 183, To: 183, Line: 69, Col: 25, Construct: "set"},
-	{From: 186, To: 186, Line: 71, Col: 21, Construct: "set"},
-	{From: 192, To: 256, Line: 76, Col: 5, Construct: "if"},
-	{From: 195, To: 199, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 200, To: 256, Line: 78, Col: 9, Construct: "if"},
-	{From: 203, To: 206, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 208, To: 241, Line: 80, Col: 9, Construct: "if"},
-	{From: 211, To: 239, Line: 81, Col: 13, Construct: "for"},
-	{From: 215, To: 217, Line: 82, Col: 17, Construct: "if"},
-	{From: 219, To: 224, Line: 85, Col: 17, Construct: "if"},
-	{From: 222, To: 222, Line: 86, Col: 21, Construct: "set"},
-	{From: 226, To: 227, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 229, To: 238, Line: 91, Col: 17, Construct: "if"},
-	{From: 232, To: 232, Line: 92, Col: 21, Construct: "{{ }}"},
-	{From: 236, To: 236, Line: 94, Col: 21, Construct: "{{ }}"},
-	{From: 242, To: 256, Line: 100, Col: 9, Construct: "if"},
-	{From: 245, To: 248, Line: 101, Col: 9, Construct: "if"},
-	{From: 250, To: 251, Line: 105, Col: 9, Construct: "{{ }}"},
-	{From: 253, To: 255, Line: 107, Col: 9, Construct: "if"},
-	{From: 259, To: 261, Line: 112, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 4, Col: 1, Construct: "set"},
+	{From: 66, To: 69, Line: 5, Col: 1, Construct: "if"},
+	{From: 68, To: 68, Line: 6, Col: 5, Construct: "set"},
+	{From: 71, To: 73, Line: 8, Col: 1, Construct: "set"},
+	{From: 75, To: 87, Line: 12, Col: 1, Construct: "if"},
+	{From: 77, To: 80, Line: 13, Col: 5, Construct: "for"},
+	{From: 79, To: 79, Line: 14, Col: 9, Construct: "set"},
+	{From: 82, To: 82, Line: 16, Col: 5, Construct: "set"},
+	{From: 86, To: 86, Line: 18, Col: 5, Construct: "set"},
+	{From: 89, To: 101, Line: 20, Col: 1, Construct: "if"},
+	{From: 91, To: 94, Line: 21, Col: 5, Construct: "for"},
+	{From: 93, To: 93, Line: 22, Col: 9, Construct: "set"},
+	{From: 96, To: 96, Line: 24, Col: 5, Construct: "set"},
+	{From: 100, To: 100, Line: 26, Col: 5, Construct: "set"},
+	{From: 103, To: 154, Line: 28, Col: 1, Construct: "if"},
+	{From: 106, To: 125, Line: 29, Col: 5, Construct: "if"},
+	{From: 109, To: 109, Line: 30, Col: 9, Construct: "set"},
+	{From: 110, To: 125, Line: 31, Col: 9, Construct: "if"},
+	{From: 113, To: 124, Line: 32, Col: 9, Construct: "for"},
+	{From: 115, To: 123, Line: 33, Col: 13, Construct: "if"},
+	{From: 117, To: 120, Line: 34, Col: 17, Construct: "if"},
+	{From: 119, To: 119, Line: 35, Col: 21, Construct: "set"},
+	{From: 122, To: 122, Line: 37, Col: 17, Construct: "set"},
+	{From: 127, To: 138, Line: 41, Col: 5, Construct: "if"},
+	{From: 129, To: 129, Line: 42, Col: 9, Construct: "set"},
+	{From: 130, To: 138, Line: 43, Col: 9, Construct: "if"},
+	{From: 133, To: 133, Line: 44, Col: 9, Construct: "set"},
+	{From: 134, To: 138, Line: 45, Col: 9, Construct: "if"},
+	{From: 137, To: 137, Line: 46, Col: 9, Construct: "set"},
+	{From: 142, To: 153, Line: 49, Col: 5, Construct: "if"},
+	{From: 144, To: 144, Line: 50, Col: 9, Construct: "set"},
+	{From: 145, To: 153, Line: 51, Col: 9, Construct: "if"},
+	{From: 148, To: 148, Line: 52, Col: 9, Construct: "set"},
+	{From: 149, To: 153, Line: 53, Col: 9, Construct: "if"},
+	{From: 152, To: 152, Line: 54, Col: 9, Construct: "set"},
+	{From: 156, To: 161, Line: 57, Col: 1, Construct: "if"},
+	{From: 158, To: 160, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 163, To: 258, Line: 60, Col: 1, Construct: "for"},
+	{From: 167, To: 167, Line: 61, Col: 5, Construct: "set"},
+	{From: 169, To: 191, Line: 62, Col: 5, Construct: "if"},
+	{From: 172, To: 172, Line: 63, Col: 9, Construct: "set"},
+	{From: 176, To: 190, Line: 65, Col: 9, Construct: "if"},
+	{From: 178, To: 189, Line: 66, Col: 13, Construct: "for"},
+	{From: 180, To: 188, Line: 67, Col: 17, Construct: "if"},
+	{From: 182, To: 185, Line: 68, Col: 21, Construct: "if"},
+	{From: 184, To: 184, Line: 69, Col: 25, Construct: "set"},
+	{From: 187, To: 187, Line: 71, Col: 21, Construct: "set"},
+	{From: 193, To: 257, Line: 76, Col: 5, Construct: "if"},
+	{From: 196, To: 200, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 201, To: 257, Line: 78, Col: 9, Construct: "if"},
+	{From: 204, To: 207, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 209, To: 242, Line: 80, Col: 9, Construct: "if"},
+	{From: 212, To: 240, Line: 81, Col: 13, Construct: "for"},
+	{From: 216, To: 218, Line: 82, Col: 17, Construct: "if"},
+	{From: 220, To: 225, Line: 85, Col: 17, Construct: "if"},
+	{From: 223, To: 223, Line: 86, Col: 21, Construct: "set"},
+	{From: 227, To: 228, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 230, To: 239, Line: 91, Col: 17, Construct: "if"},
+	{From: 233, To: 233, Line: 92, Col: 21, Construct: "{{ }}"},
+	{From: 237, To: 237, Line: 94, Col: 21, Construct: "{{ }}"},
+	{From: 243, To: 257, Line: 100, Col: 9, Construct: "if"},
+	{From: 246, To: 249, Line: 101, Col: 9, Construct: "if"},
+	{From: 251, To: 252, Line: 105, Col: 9, Construct: "{{ }}"},
+	{From: 254, To: 256, Line: 107, Col: 9, Construct: "if"},
+	{From: 260, To: 262, Line: 112, Col: 1, Construct: "if"},
+	{From: 279, To: 279, Line: 1, Col: 1, Construct: "set"},
+	{From: 281, To: 281, Line: 2, Col: 1, Construct: "set"},
+	{From: 283, To: 283, Line: 3, Col: 1, Construct: "set"},
+	{From: 285, To: 285, Line: 4, Col: 1, Construct: "set"},
+	{From: 287, To: 290, Line: 5, Col: 1, Construct: "if"},
+	{From: 289, To: 289, Line: 6, Col: 5, Construct: "set"},
+	{From: 292, To: 294, Line: 8, Col: 1, Construct: "set"},
+	{From: 296, To: 308, Line: 12, Col: 1, Construct: "if"},
+	{From: 298, To: 301, Line: 13, Col: 5, Construct: "for"},
+	{From: 300, To: 300, Line: 14, Col: 9, Construct: "set"},
+	{From: 303, To: 303, Line: 16, Col: 5, Construct: "set"},
+	{From: 307, To: 307, Line: 18, Col: 5, Construct: "set"},
+	{From: 310, To: 322, Line: 20, Col: 1, Construct: "if"},
+	{From: 312, To: 315, Line: 21, Col: 5, Construct: "for"},
+	{From: 314, To: 314, Line: 22, Col: 9, Construct: "set"},
+	{From: 317, To: 317, Line: 24, Col: 5, Construct: "set"},
+	{From: 321, To: 321, Line: 26, Col: 5, Construct: "set"},
+	{From: 324, To: 375, Line: 28, Col: 1, Construct: "if"},
+	{From: 327, To: 346, Line: 29, Col: 5, Construct: "if"},
+	{From: 330, To: 330, Line: 30, Col: 9, Construct: "set"},
+	{From: 331, To: 346, Line: 31, Col: 9, Construct: "if"},
+	{From: 334, To: 345, Line: 32, Col: 9, Construct: "for"},
+	{From: 336, To: 344, Line: 33, Col: 13, Construct: "if"},
+	{From: 338, To: 341, Line: 34, Col: 17, Construct: "if"},
+	{From: 340, To: 340, Line: 35, Col: 21, Construct: "set"},
+	{From: 343, To: 343, Line: 37, Col: 17, Construct: "set"},
+	{From: 348, To: 359, Line: 41, Col: 5, Construct: "if"},
+	{From: 350, To: 350, Line: 42, Col: 9, Construct: "set"},
+	{From: 351, To: 359, Line: 43, Col: 9, Construct: "if"},
+	{From: 354, To: 354, Line: 44, Col: 9, Construct: "set"},
+	{From: 355, To: 359, Line: 45, Col: 9, Construct: "if"},
+	{From: 358, To: 358, Line: 46, Col: 9, Construct: "set"},
+	{From: 363, To: 374, Line: 49, Col: 5, Construct: "if"},
+	{From: 365, To: 365, Line: 50, Col: 9, Construct: "set"},
+	{From: 366, To: 374, Line: 51, Col: 9, Construct: "if"},
+	{From: 369, To: 369, Line: 52, Col: 9, Construct: "set"},
+	{From: 370, To: 374, Line: 53, Col: 9, Construct: "if"},
+	{From: 373, To: 373, Line: 54, Col: 9, Construct: "set"},
+	{From: 377, To: 380, Line: 57, Col: 1, Construct: "if"},
+	{From: 379, To: 379, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 382, To: 470, Line: 60, Col: 1, Construct: "for"},
+	{From: 386, To: 386, Line: 61, Col: 5, Construct: "set"},
+	{From: 388, To: 410, Line: 62, Col: 5, Construct: "if"},
+	{From: 391, To: 391, Line: 63, Col: 9, Construct: "set"},
+	{From: 395, To: 409, Line: 65, Col: 9, Construct: "if"},
+	{From: 397, To: 408, Line: 66, Col: 13, Construct: "for"},
+	{From: 399, To: 407, Line: 67, Col: 17, Construct: "if"},
+	{From: 401, To: 404, Line: 68, Col: 21, Construct: "if"},
+	{From: 403, To: 403, Line: 69, Col: 25, Construct: "set"},
+	{From: 406, To: 406, Line: 71, Col: 21, Construct: "set"},
+	{From: 412, To: 469, Line: 76, Col: 5, Construct: "if"},
+	{From: 415, To: 415, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 416, To: 469, Line: 78, Col: 9, Construct: "if"},
+	{From: 419, To: 419, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 421, To: 454, Line: 80, Col: 9, Construct: "if"},
+	{From: 424, To: 452, Line: 81, Col: 13, Construct: "for"},
+	{From: 428, To: 430, Line: 82, Col: 17, Construct: "if"},
+	{From: 432, To: 437, Line: 85, Col: 17, Construct: "if"},
+	{From: 435, To: 435, Line: 86, Col: 21, Construct: "set"},
+	{From: 439, To: 440, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 442, To: 451, Line: 91, Col: 17, Construct: "if"},
+	{From: 445, To: 445, Line: 92, Col: 21, Construct: "{{ }}"},
+	{From: 449, To: 449, Line: 94, Col: 21, Construct: "{{ }}"},
+	{From: 455, To: 469, Line: 100, Col: 9, Construct: "if"},
+	{From: 458, To: 461, Line: 101, Col: 9, Construct: "if"},
+	{From: 463, To: 464, Line: 105, Col: 9, Construct: "{{ }}"},
+	{From: 466, To: 468, Line: 107, Col: 9, Construct: "if"},
+	{From: 472, To: 474, Line: 112, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var KimiK2 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "kimi-k2.jinja",
-	Func:   renderKimiK2,
-	Name:   "kimi-k2",
-	Origin: "builtin/kimi-k2.jinja",
-	SHA256: "0a163b755575c49b0e7e2073e1c811605ebaa04fca452172e7a4efc4fa42ae61",
-	Spans:  spansKimiK2,
+	File:      "kimi-k2.jinja",
+	Func:      renderKimiK2,
+	LlamaFunc: renderKimiK2Llama,
+	Name:      "kimi-k2",
+	Origin:    "builtin/kimi-k2.jinja",
+	SHA256:    "0a163b755575c49b0e7e2073e1c811605ebaa04fca452172e7a4efc4fa42ae61",
+	Spans:     spansKimiK2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -56,10 +57,29 @@ func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }
 
+// renderKimiK2Llama renders kimi-k2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderKimiK2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
+	var headers runtime.Value
+	messages := in.Lookup("messages")
+	// kimi-k2.jinja:11:1 {%- set headers = {
+	headers = runtime.DictOf(runtime.Str("system"), runtime.Str("<|im_system|>system<|im_middle|>"), runtime.Str("user"), runtime.Str("<|im_user|>user<|im_middle|>"), runtime.Str("assistant"), runtime.Str("<|im_assistant|>assistant<|im_middle|>"), runtime.Str("tool"), runtime.Str("<|im_system|>tool<|im_middle|>"))
+	// kimi-k2.jinja:17:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.MethodGetDefault(headers, runtime.LlamaItemStr(message, "role"), runtime.Str("")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>")))
+	}
+	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+}
+
 // spansKimiK2 is the position table of kimi-k2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansKimiK2 = []runtime.Span{
-	{From: 50, To: 50, Line: 11, Col: 1, Construct: "set"},
-	{From: 52, To: 56, Line: 17, Col: 1, Construct: "for"},
-	{From: 54, To: 54, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 11, Col: 1, Construct: "set"},
+	{From: 53, To: 57, Line: 17, Col: 1, Construct: "for"},
+	{From: 55, To: 55, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 67, Line: 11, Col: 1, Construct: "set"},
+	{From: 69, To: 73, Line: 17, Col: 1, Construct: "for"},
+	{From: 71, To: 71, Line: 18, Col: 1, Construct: "{{ }}"},
 }

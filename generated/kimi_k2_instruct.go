@@ -28,12 +28,13 @@ var KimiK2Instruct = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "Kimi-K2-Instruct.jinja",
-	Func:   renderKimiK2Instruct,
-	Name:   "Kimi-K2-Instruct",
-	Origin: "llama.cpp/Kimi-K2-Instruct.jinja",
-	SHA256: "1d396d5b128cdb9b2a4ef73434fa08d31c75604a11daa77bcb4b622d32dddd41",
-	Spans:  spansKimiK2Instruct,
+	File:      "Kimi-K2-Instruct.jinja",
+	Func:      renderKimiK2Instruct,
+	LlamaFunc: renderKimiK2InstructLlama,
+	Name:      "Kimi-K2-Instruct",
+	Origin:    "llama.cpp/Kimi-K2-Instruct.jinja",
+	SHA256:    "1d396d5b128cdb9b2a4ef73434fa08d31c75604a11daa77bcb4b622d32dddd41",
+	Spans:     spansKimiK2Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -179,46 +180,230 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderKimiK2InstructLlama renders Kimi-K2-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderKimiK2Instruct with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
+	renderContent := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
+		var c runtime.Value
+		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
+		c = runtime.MethodGet(msg, runtime.Str("content"))
+		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
+		if runtime.IsString(c) {
+			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
+			runtime.LlamaWrite(w, c)
+		} else if !runtime.IsNone(c) {
+			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
+			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
+			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(c)) {
+				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+				if (runtime.EqStr(runtime.LlamaItemStr(content, "type"), "image") || runtime.LlamaIn(runtime.Str("image"), content)) || runtime.LlamaIn(runtime.Str("image_url"), content) {
+					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+				} else {
+					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
+					// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+				}
+			}
+		}
+	}
+	// Kimi-K2-Instruct.jinja:16:1 {%- set tool_response_queue = namespace(ids=[]) -%}
+	toolResponseQueueIds := runtime.NewList()
+	// Kimi-K2-Instruct.jinja:17:1 {%- set tool_call_counter = namespace(value=0) -%}
+	toolCallCounterValue := runtime.Int(0)
+	// Kimi-K2-Instruct.jinja:19:1 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
+		// Kimi-K2-Instruct.jinja:20:41 {{ tools | tojson }}
+		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, nil))
+		w.WriteString("<|im_end|>")
+	}
+	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var roleName runtime.Value
+		var toolCallId runtime.Value
+		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
+		if (i == 0) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
+		}
+		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
+		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
+			return runtime.LlamaItemStr(message, "role")
+		})
+		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			w.WriteString("<|im_user|>")
+			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
+			runtime.LlamaWrite(w, roleName)
+			w.WriteString("<|im_middle|>")
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Kimi-K2-Instruct.jinja:30:7 {%- elif message['role'] == 'assistant' -%}
+			w.WriteString("<|im_assistant|>")
+			// Kimi-K2-Instruct.jinja:31:21 {{role_name}}
+			runtime.LlamaWrite(w, roleName)
+			w.WriteString("<|im_middle|>")
+		} else {
+			// Kimi-K2-Instruct.jinja:32:7 {%- else -%}
+			w.WriteString("<|im_system|>")
+			// Kimi-K2-Instruct.jinja:33:18 {{role_name}}
+			runtime.LlamaWrite(w, roleName)
+			w.WriteString("<|im_middle|>")
+		}
+		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
+		if runtime.EqStr(messageRole, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+			w.WriteString("<|tool_calls_section_begin|>")
+			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+				var formattedId runtime.Value
+				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
+				toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
+				formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
+				toolCallCounterValue = runtime.LlamaAdd(toolCallCounterValue, runtime.Int(1))
+				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
+				_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
+				w.WriteString("<|tool_call_begin|>")
+				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
+				runtime.LlamaWrite(w, formattedId)
+				w.WriteString("<|tool_call_argument_begin|>")
+				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
+				toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
+				if runtime.IsString(toolCallFunctionArguments) {
+					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
+					runtime.LlamaWrite(w, toolCallFunctionArguments)
+				} else {
+					// Kimi-K2-Instruct.jinja:42:168 {% else %}
+					// Kimi-K2-Instruct.jinja:42:175 {{ tool_call['function']['arguments'] | tojson }}
+					runtime.LlamaWrite(w, runtime.FilterTojson(toolCallFunctionArguments, nil, nil))
+				}
+				w.WriteString("<|tool_call_end|>")
+			}
+			w.WriteString("<|tool_calls_section_end|>")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Kimi-K2-Instruct.jinja:45:7 {%- elif message['role'] == 'tool' -%}
+			// Kimi-K2-Instruct.jinja:46:5 {%- if tool_response_queue.ids -%}
+			if toolResponseQueueIds.Truthy() {
+				// Kimi-K2-Instruct.jinja:47:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
+				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+			} else {
+				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
+				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
+				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+			}
+			w.WriteString("## Return of ")
+			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
+			runtime.LlamaWrite(w, toolCallId)
+			w.WriteString("\n")
+			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
+			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		}
+		w.WriteString("<|im_end|>")
+	}
+	// Kimi-K2-Instruct.jinja:58:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+	}
+}
+
 // spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansKimiK2Instruct = []runtime.Span{
-	{From: 51, To: 74, Line: 1, Col: 1, Construct: "macro"},
-	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
-	{From: 57, To: 73, Line: 3, Col: 5, Construct: "if"},
-	{From: 59, To: 59, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 60, To: 73, Line: 5, Col: 9, Construct: "if"},
-	{From: 63, To: 72, Line: 6, Col: 7, Construct: "for"},
-	{From: 65, To: 71, Line: 7, Col: 9, Construct: "if"},
-	{From: 70, To: 70, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 76, To: 76, Line: 16, Col: 1, Construct: "set"},
-	{From: 78, To: 78, Line: 17, Col: 1, Construct: "set"},
-	{From: 80, To: 85, Line: 19, Col: 1, Construct: "if"},
-	{From: 83, To: 84, Line: 20, Col: 41, Construct: "{{ }}"},
-	{From: 87, To: 175, Line: 22, Col: 1, Construct: "for"},
-	{From: 93, To: 95, Line: 23, Col: 3, Construct: "if"},
-	{From: 97, To: 99, Line: 27, Col: 3, Construct: "set"},
-	{From: 101, To: 119, Line: 28, Col: 3, Construct: "if"},
-	{From: 105, To: 106, Line: 29, Col: 16, Construct: "{{ }}"},
-	{From: 107, To: 119, Line: 30, Col: 7, Construct: "if"},
-	{From: 111, To: 112, Line: 31, Col: 21, Construct: "{{ }}"},
-	{From: 117, To: 118, Line: 33, Col: 18, Construct: "{{ }}"},
-	{From: 121, To: 174, Line: 36, Col: 3, Construct: "if"},
-	{From: 123, To: 124, Line: 37, Col: 5, Construct: "{{ }}"},
-	{From: 126, To: 151, Line: 38, Col: 5, Construct: "for"},
-	{From: 129, To: 130, Line: 39, Col: 7, Construct: "set"},
-	{From: 132, To: 132, Line: 40, Col: 7, Construct: "set"},
-	{From: 134, To: 135, Line: 41, Col: 7, Construct: "set"},
-	{From: 137, To: 138, Line: 42, Col: 26, Construct: "{{ }}"},
-	{From: 140, To: 149, Line: 42, Col: 72, Construct: "if"},
-	{From: 143, To: 143, Line: 42, Col: 125, Construct: "{{ }}"},
-	{From: 147, To: 147, Line: 42, Col: 175, Construct: "{{ }}"},
-	{From: 152, To: 173, Line: 45, Col: 7, Construct: "if"},
-	{From: 155, To: 163, Line: 46, Col: 5, Construct: "if"},
-	{From: 157, To: 157, Line: 47, Col: 7, Construct: "set"},
-	{From: 161, To: 161, Line: 49, Col: 7, Construct: "set"},
-	{From: 165, To: 166, Line: 51, Col: 18, Construct: "{{ }}"},
-	{From: 168, To: 168, Line: 52, Col: 1, Construct: "{{ }}"},
-	{From: 169, To: 173, Line: 53, Col: 7, Construct: "if"},
-	{From: 172, To: 172, Line: 54, Col: 5, Construct: "{{ }}"},
-	{From: 177, To: 179, Line: 58, Col: 1, Construct: "if"},
+	{From: 52, To: 75, Line: 1, Col: 1, Construct: "macro"},
+	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
+	{From: 58, To: 74, Line: 3, Col: 5, Construct: "if"},
+	{From: 60, To: 60, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 61, To: 74, Line: 5, Col: 9, Construct: "if"},
+	{From: 64, To: 73, Line: 6, Col: 7, Construct: "for"},
+	{From: 66, To: 72, Line: 7, Col: 9, Construct: "if"},
+	{From: 71, To: 71, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 77, To: 77, Line: 16, Col: 1, Construct: "set"},
+	{From: 79, To: 79, Line: 17, Col: 1, Construct: "set"},
+	{From: 81, To: 86, Line: 19, Col: 1, Construct: "if"},
+	{From: 84, To: 85, Line: 20, Col: 41, Construct: "{{ }}"},
+	{From: 88, To: 176, Line: 22, Col: 1, Construct: "for"},
+	{From: 94, To: 96, Line: 23, Col: 3, Construct: "if"},
+	{From: 98, To: 100, Line: 27, Col: 3, Construct: "set"},
+	{From: 102, To: 120, Line: 28, Col: 3, Construct: "if"},
+	{From: 106, To: 107, Line: 29, Col: 16, Construct: "{{ }}"},
+	{From: 108, To: 120, Line: 30, Col: 7, Construct: "if"},
+	{From: 112, To: 113, Line: 31, Col: 21, Construct: "{{ }}"},
+	{From: 118, To: 119, Line: 33, Col: 18, Construct: "{{ }}"},
+	{From: 122, To: 175, Line: 36, Col: 3, Construct: "if"},
+	{From: 124, To: 125, Line: 37, Col: 5, Construct: "{{ }}"},
+	{From: 127, To: 152, Line: 38, Col: 5, Construct: "for"},
+	{From: 130, To: 131, Line: 39, Col: 7, Construct: "set"},
+	{From: 133, To: 133, Line: 40, Col: 7, Construct: "set"},
+	{From: 135, To: 136, Line: 41, Col: 7, Construct: "set"},
+	{From: 138, To: 139, Line: 42, Col: 26, Construct: "{{ }}"},
+	{From: 141, To: 150, Line: 42, Col: 72, Construct: "if"},
+	{From: 144, To: 144, Line: 42, Col: 125, Construct: "{{ }}"},
+	{From: 148, To: 148, Line: 42, Col: 175, Construct: "{{ }}"},
+	{From: 153, To: 174, Line: 45, Col: 7, Construct: "if"},
+	{From: 156, To: 164, Line: 46, Col: 5, Construct: "if"},
+	{From: 158, To: 158, Line: 47, Col: 7, Construct: "set"},
+	{From: 162, To: 162, Line: 49, Col: 7, Construct: "set"},
+	{From: 166, To: 167, Line: 51, Col: 18, Construct: "{{ }}"},
+	{From: 169, To: 169, Line: 52, Col: 1, Construct: "{{ }}"},
+	{From: 170, To: 174, Line: 53, Col: 7, Construct: "if"},
+	{From: 173, To: 173, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 178, To: 180, Line: 58, Col: 1, Construct: "if"},
+	{From: 191, To: 214, Line: 1, Col: 1, Construct: "macro"},
+	{From: 195, To: 195, Line: 2, Col: 5, Construct: "set"},
+	{From: 197, To: 213, Line: 3, Col: 5, Construct: "if"},
+	{From: 199, To: 199, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 200, To: 213, Line: 5, Col: 9, Construct: "if"},
+	{From: 203, To: 212, Line: 6, Col: 7, Construct: "for"},
+	{From: 205, To: 211, Line: 7, Col: 9, Construct: "if"},
+	{From: 210, To: 210, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 216, To: 216, Line: 16, Col: 1, Construct: "set"},
+	{From: 218, To: 218, Line: 17, Col: 1, Construct: "set"},
+	{From: 220, To: 225, Line: 19, Col: 1, Construct: "if"},
+	{From: 223, To: 224, Line: 20, Col: 41, Construct: "{{ }}"},
+	{From: 227, To: 321, Line: 22, Col: 1, Construct: "for"},
+	{From: 233, To: 235, Line: 23, Col: 3, Construct: "if"},
+	{From: 237, To: 239, Line: 27, Col: 3, Construct: "set"},
+	{From: 241, To: 259, Line: 28, Col: 3, Construct: "if"},
+	{From: 245, To: 246, Line: 29, Col: 16, Construct: "{{ }}"},
+	{From: 247, To: 259, Line: 30, Col: 7, Construct: "if"},
+	{From: 251, To: 252, Line: 31, Col: 21, Construct: "{{ }}"},
+	{From: 257, To: 258, Line: 33, Col: 18, Construct: "{{ }}"},
+	{From: 261, To: 320, Line: 36, Col: 3, Construct: "if"},
+	{From: 263, To: 266, Line: 37, Col: 5, Construct: "{{ }}"},
+	{From: 268, To: 293, Line: 38, Col: 5, Construct: "for"},
+	{From: 271, To: 272, Line: 39, Col: 7, Construct: "set"},
+	{From: 274, To: 274, Line: 40, Col: 7, Construct: "set"},
+	{From: 276, To: 277, Line: 41, Col: 7, Construct: "set"},
+	{From: 279, To: 280, Line: 42, Col: 26, Construct: "{{ }}"},
+	{From: 282, To: 291, Line: 42, Col: 72, Construct: "if"},
+	{From: 285, To: 285, Line: 42, Col: 125, Construct: "{{ }}"},
+	{From: 289, To: 289, Line: 42, Col: 175, Construct: "{{ }}"},
+	{From: 294, To: 319, Line: 45, Col: 7, Construct: "if"},
+	{From: 297, To: 305, Line: 46, Col: 5, Construct: "if"},
+	{From: 299, To: 299, Line: 47, Col: 7, Construct: "set"},
+	{From: 303, To: 303, Line: 49, Col: 7, Construct: "set"},
+	{From: 307, To: 308, Line: 51, Col: 18, Construct: "{{ }}"},
+	{From: 310, To: 312, Line: 52, Col: 1, Construct: "{{ }}"},
+	{From: 313, To: 319, Line: 53, Col: 7, Construct: "if"},
+	{From: 316, To: 318, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 323, To: 325, Line: 58, Col: 1, Construct: "if"},
 }

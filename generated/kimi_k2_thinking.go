@@ -28,12 +28,13 @@ var KimiK2Thinking = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "Kimi-K2-Thinking.jinja",
-	Func:   renderKimiK2Thinking,
-	Name:   "Kimi-K2-Thinking",
-	Origin: "llama.cpp/Kimi-K2-Thinking.jinja",
-	SHA256: "2f6c593d50682612ccc3229f043ecd1bdeb5a32fdfe86ca2158203a61d885817",
-	Spans:  spansKimiK2Thinking,
+	File:      "Kimi-K2-Thinking.jinja",
+	Func:      renderKimiK2Thinking,
+	LlamaFunc: renderKimiK2ThinkingLlama,
+	Name:      "Kimi-K2-Thinking",
+	Origin:    "llama.cpp/Kimi-K2-Thinking.jinja",
+	SHA256:    "2f6c593d50682612ccc3229f043ecd1bdeb5a32fdfe86ca2158203a61d885817",
+	Spans:     spansKimiK2Thinking,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -256,73 +257,375 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderKimiK2ThinkingLlama renders Kimi-K2-Thinking.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderKimiK2Thinking with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	var histMsgs runtime.Value
+	var suffixMsgs runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
+	renderContent := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
+		var c runtime.Value
+		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
+		c = runtime.MethodGet(msg, runtime.Str("content"))
+		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
+		if runtime.IsString(c) {
+			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
+			runtime.LlamaWrite(w, c)
+		} else if !runtime.IsNone(c) {
+			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
+			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
+			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(c)) {
+				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+				if (runtime.EqStr(runtime.LlamaItemStr(content, "type"), "image") || runtime.LlamaIn(runtime.Str("image"), content)) || runtime.LlamaIn(runtime.Str("image_url"), content) {
+					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+				} else {
+					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
+					// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+				}
+			}
+		}
+	}
+	// Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
+	setRoles := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
+		var roleName runtime.Value
+		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
+		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
+			return runtime.LlamaItemStr(message, "role")
+		})
+		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			w.WriteString("<|im_user|>")
+			// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
+			runtime.LlamaWrite(w, roleName)
+			w.WriteString("<|im_middle|>")
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
+			w.WriteString("<|im_assistant|>")
+			// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
+			runtime.LlamaWrite(w, roleName)
+			w.WriteString("<|im_middle|>")
+		} else {
+			// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
+			w.WriteString("<|im_system|>")
+			// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
+			runtime.LlamaWrite(w, roleName)
+			w.WriteString("<|im_middle|>")
+		}
+	}
+	// Kimi-K2-Thinking.jinja:27:1 {%- set tool_response_queue = namespace(ids=[]) -%}
+	toolResponseQueueIds := runtime.NewList()
+	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
+	toolCallCounterValue := runtime.Int(0)
+	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
+	renderToolcalls := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
+		w.WriteString("<|tool_calls_section_begin|>")
+		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
+		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+			var formattedId runtime.Value
+			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
+			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
+			formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
+			toolCallCounterValue = runtime.LlamaAdd(toolCallCounterValue, runtime.Int(1))
+			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
+			_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
+			w.WriteString("<|tool_call_begin|>")
+			// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
+			runtime.LlamaWrite(w, formattedId)
+			w.WriteString("<|tool_call_argument_begin|>")
+			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
+			toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
+			if runtime.IsString(toolCallFunctionArguments) {
+				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
+				runtime.LlamaWrite(w, toolCallFunctionArguments)
+			} else {
+				// Kimi-K2-Thinking.jinja:36:166 {% else %}
+				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(toolCallFunctionArguments, nil, nil))
+			}
+			w.WriteString("<|tool_call_end|>")
+		}
+		w.WriteString("<|tool_calls_section_end|>")
+	}
+	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
+	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
+	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
+	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
+		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, idx), "role"), "assistant") && !runtime.MethodGet(runtime.LlamaItem(messages, idx), runtime.Str("tool_calls")).Truthy() {
+			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
+			nsLastNonToolCallAssistantMsg = idx
+		}
+	}
+	// Kimi-K2-Thinking.jinja:51:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
+	histMsgs = messages.Slice(runtime.None(), runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None())
+	// Kimi-K2-Thinking.jinja:52:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
+	suffixMsgs = messages.Slice(runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None(), runtime.None())
+	// Kimi-K2-Thinking.jinja:54:1 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
+		// Kimi-K2-Thinking.jinja:55:41 {{ tools | tojson }}
+		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, nil))
+		w.WriteString("<|im_end|>")
+	}
+	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
+	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
+	}
+	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(histMsgs)) {
+		var toolCallId runtime.Value
+		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			setRoles(message)
+		}))
+		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			w.WriteString("<think></think>")
+			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderToolcalls(message)
+				}))
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Kimi-K2-Thinking.jinja:69:7 {%- elif message['role'] == 'tool' -%}
+			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
+			if toolResponseQueueIds.Truthy() {
+				// Kimi-K2-Thinking.jinja:71:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
+				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+			} else {
+				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
+				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
+				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+			}
+			w.WriteString("## Return of ")
+			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
+			runtime.LlamaWrite(w, toolCallId)
+			w.WriteString("\n")
+			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
+			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		}
+		w.WriteString("<|im_end|>")
+	}
+	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(suffixMsgs)) {
+		var rc runtime.Value
+		var toolCallId runtime.Value
+		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			setRoles(message)
+		}))
+		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
+			rc = runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str(""))
+			w.WriteString("<think>")
+			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
+			runtime.LlamaWrite(w, rc)
+			w.WriteString("</think>")
+			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderToolcalls(message)
+				}))
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Kimi-K2-Thinking.jinja:91:7 {%- elif message['role'] == 'tool' -%}
+			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
+			if toolResponseQueueIds.Truthy() {
+				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
+				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+			} else {
+				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
+				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
+				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+			}
+			w.WriteString("## Return of ")
+			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
+			runtime.LlamaWrite(w, toolCallId)
+			w.WriteString("\n")
+			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
+			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		}
+		w.WriteString("<|im_end|>")
+	}
+	// Kimi-K2-Thinking.jinja:106:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+	}
+}
+
 // spansKimiK2Thinking is the position table of Kimi-K2-Thinking.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansKimiK2Thinking = []runtime.Span{
-	{From: 53, To: 76, Line: 1, Col: 1, Construct: "macro"},
-	{From: 57, To: 57, Line: 2, Col: 5, Construct: "set"},
-	{From: 59, To: 75, Line: 3, Col: 5, Construct: "if"},
-	{From: 61, To: 61, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 62, To: 75, Line: 5, Col: 9, Construct: "if"},
-	{From: 65, To: 74, Line: 6, Col: 7, Construct: "for"},
-	{From: 67, To: 73, Line: 7, Col: 9, Construct: "if"},
-	{From: 72, To: 72, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 78, To: 105, Line: 16, Col: 1, Construct: "macro"},
-	{From: 82, To: 84, Line: 17, Col: 3, Construct: "set"},
-	{From: 86, To: 104, Line: 18, Col: 3, Construct: "if"},
-	{From: 90, To: 91, Line: 19, Col: 16, Construct: "{{ }}"},
-	{From: 92, To: 104, Line: 20, Col: 7, Construct: "if"},
-	{From: 96, To: 97, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 102, To: 103, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 27, Col: 1, Construct: "set"},
-	{From: 109, To: 109, Line: 28, Col: 1, Construct: "set"},
-	{From: 111, To: 141, Line: 30, Col: 1, Construct: "macro"},
-	{From: 115, To: 140, Line: 32, Col: 3, Construct: "for"},
-	{From: 118, To: 119, Line: 33, Col: 5, Construct: "set"},
-	{From: 121, To: 121, Line: 34, Col: 5, Construct: "set"},
-	{From: 123, To: 124, Line: 35, Col: 5, Construct: "set"},
-	{From: 126, To: 127, Line: 36, Col: 24, Construct: "{{ }}"},
-	{From: 129, To: 138, Line: 36, Col: 70, Construct: "if"},
-	{From: 132, To: 132, Line: 36, Col: 123, Construct: "{{ }}"},
-	{From: 136, To: 136, Line: 36, Col: 173, Construct: "{{ }}"},
-	{From: 143, To: 143, Line: 43, Col: 1, Construct: "set"},
-	{From: 145, To: 151, Line: 44, Col: 1, Construct: "for"},
-	{From: 147, To: 150, Line: 45, Col: 5, Construct: "if"},
-	{From: 149, To: 149, Line: 46, Col: 9, Construct: "set"},
-	{From: 153, To: 153, Line: 51, Col: 1, Construct: "set"},
-	{From: 155, To: 155, Line: 52, Col: 1, Construct: "set"},
-	{From: 157, To: 162, Line: 54, Col: 1, Construct: "if"},
-	{From: 160, To: 161, Line: 55, Col: 41, Construct: "{{ }}"},
-	{From: 164, To: 166, Line: 58, Col: 1, Construct: "if"},
-	{From: 168, To: 206, Line: 62, Col: 1, Construct: "for"},
-	{From: 171, To: 171, Line: 63, Col: 3, Construct: "{{ }}"},
-	{From: 173, To: 205, Line: 64, Col: 3, Construct: "if"},
-	{From: 177, To: 177, Line: 65, Col: 20, Construct: "{{ }}"},
-	{From: 179, To: 182, Line: 66, Col: 5, Construct: "if"},
-	{From: 181, To: 181, Line: 67, Col: 7, Construct: "{{ }}"},
-	{From: 183, To: 204, Line: 69, Col: 7, Construct: "if"},
-	{From: 186, To: 194, Line: 70, Col: 5, Construct: "if"},
-	{From: 188, To: 188, Line: 71, Col: 7, Construct: "set"},
-	{From: 192, To: 192, Line: 73, Col: 7, Construct: "set"},
-	{From: 196, To: 197, Line: 75, Col: 18, Construct: "{{ }}"},
-	{From: 199, To: 199, Line: 76, Col: 1, Construct: "{{ }}"},
-	{From: 200, To: 204, Line: 77, Col: 7, Construct: "if"},
-	{From: 203, To: 203, Line: 78, Col: 5, Construct: "{{ }}"},
-	{From: 208, To: 252, Line: 83, Col: 1, Construct: "for"},
-	{From: 212, To: 212, Line: 84, Col: 3, Construct: "{{ }}"},
-	{From: 214, To: 251, Line: 85, Col: 3, Construct: "if"},
-	{From: 217, To: 218, Line: 86, Col: 5, Construct: "set"},
-	{From: 220, To: 221, Line: 87, Col: 12, Construct: "{{ }}"},
-	{From: 223, To: 223, Line: 87, Col: 26, Construct: "{{ }}"},
-	{From: 225, To: 228, Line: 88, Col: 5, Construct: "if"},
-	{From: 227, To: 227, Line: 89, Col: 6, Construct: "{{ }}"},
-	{From: 229, To: 250, Line: 91, Col: 7, Construct: "if"},
-	{From: 232, To: 240, Line: 92, Col: 5, Construct: "if"},
-	{From: 234, To: 234, Line: 93, Col: 7, Construct: "set"},
-	{From: 238, To: 238, Line: 95, Col: 7, Construct: "set"},
-	{From: 242, To: 243, Line: 97, Col: 18, Construct: "{{ }}"},
-	{From: 245, To: 245, Line: 98, Col: 1, Construct: "{{ }}"},
-	{From: 246, To: 250, Line: 99, Col: 7, Construct: "if"},
-	{From: 249, To: 249, Line: 100, Col: 5, Construct: "{{ }}"},
-	{From: 254, To: 256, Line: 106, Col: 1, Construct: "if"},
+	{From: 54, To: 77, Line: 1, Col: 1, Construct: "macro"},
+	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
+	{From: 60, To: 76, Line: 3, Col: 5, Construct: "if"},
+	{From: 62, To: 62, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 63, To: 76, Line: 5, Col: 9, Construct: "if"},
+	{From: 66, To: 75, Line: 6, Col: 7, Construct: "for"},
+	{From: 68, To: 74, Line: 7, Col: 9, Construct: "if"},
+	{From: 73, To: 73, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 79, To: 106, Line: 16, Col: 1, Construct: "macro"},
+	{From: 83, To: 85, Line: 17, Col: 3, Construct: "set"},
+	{From: 87, To: 105, Line: 18, Col: 3, Construct: "if"},
+	{From: 91, To: 92, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 93, To: 105, Line: 20, Col: 7, Construct: "if"},
+	{From: 97, To: 98, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 103, To: 104, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 108, To: 108, Line: 27, Col: 1, Construct: "set"},
+	{From: 110, To: 110, Line: 28, Col: 1, Construct: "set"},
+	{From: 112, To: 142, Line: 30, Col: 1, Construct: "macro"},
+	{From: 116, To: 141, Line: 32, Col: 3, Construct: "for"},
+	{From: 119, To: 120, Line: 33, Col: 5, Construct: "set"},
+	{From: 122, To: 122, Line: 34, Col: 5, Construct: "set"},
+	{From: 124, To: 125, Line: 35, Col: 5, Construct: "set"},
+	{From: 127, To: 128, Line: 36, Col: 24, Construct: "{{ }}"},
+	{From: 130, To: 139, Line: 36, Col: 70, Construct: "if"},
+	{From: 133, To: 133, Line: 36, Col: 123, Construct: "{{ }}"},
+	{From: 137, To: 137, Line: 36, Col: 173, Construct: "{{ }}"},
+	{From: 144, To: 144, Line: 43, Col: 1, Construct: "set"},
+	{From: 146, To: 152, Line: 44, Col: 1, Construct: "for"},
+	{From: 148, To: 151, Line: 45, Col: 5, Construct: "if"},
+	{From: 150, To: 150, Line: 46, Col: 9, Construct: "set"},
+	{From: 154, To: 154, Line: 51, Col: 1, Construct: "set"},
+	{From: 156, To: 156, Line: 52, Col: 1, Construct: "set"},
+	{From: 158, To: 163, Line: 54, Col: 1, Construct: "if"},
+	{From: 161, To: 162, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 165, To: 167, Line: 58, Col: 1, Construct: "if"},
+	{From: 169, To: 207, Line: 62, Col: 1, Construct: "for"},
+	{From: 172, To: 172, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 174, To: 206, Line: 64, Col: 3, Construct: "if"},
+	{From: 178, To: 178, Line: 65, Col: 20, Construct: "{{ }}"},
+	{From: 180, To: 183, Line: 66, Col: 5, Construct: "if"},
+	{From: 182, To: 182, Line: 67, Col: 7, Construct: "{{ }}"},
+	{From: 184, To: 205, Line: 69, Col: 7, Construct: "if"},
+	{From: 187, To: 195, Line: 70, Col: 5, Construct: "if"},
+	{From: 189, To: 189, Line: 71, Col: 7, Construct: "set"},
+	{From: 193, To: 193, Line: 73, Col: 7, Construct: "set"},
+	{From: 197, To: 198, Line: 75, Col: 18, Construct: "{{ }}"},
+	{From: 200, To: 200, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 201, To: 205, Line: 77, Col: 7, Construct: "if"},
+	{From: 204, To: 204, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 209, To: 253, Line: 83, Col: 1, Construct: "for"},
+	{From: 213, To: 213, Line: 84, Col: 3, Construct: "{{ }}"},
+	{From: 215, To: 252, Line: 85, Col: 3, Construct: "if"},
+	{From: 218, To: 219, Line: 86, Col: 5, Construct: "set"},
+	{From: 221, To: 222, Line: 87, Col: 12, Construct: "{{ }}"},
+	{From: 224, To: 224, Line: 87, Col: 26, Construct: "{{ }}"},
+	{From: 226, To: 229, Line: 88, Col: 5, Construct: "if"},
+	{From: 228, To: 228, Line: 89, Col: 6, Construct: "{{ }}"},
+	{From: 230, To: 251, Line: 91, Col: 7, Construct: "if"},
+	{From: 233, To: 241, Line: 92, Col: 5, Construct: "if"},
+	{From: 235, To: 235, Line: 93, Col: 7, Construct: "set"},
+	{From: 239, To: 239, Line: 95, Col: 7, Construct: "set"},
+	{From: 243, To: 244, Line: 97, Col: 18, Construct: "{{ }}"},
+	{From: 246, To: 246, Line: 98, Col: 1, Construct: "{{ }}"},
+	{From: 247, To: 251, Line: 99, Col: 7, Construct: "if"},
+	{From: 250, To: 250, Line: 100, Col: 5, Construct: "{{ }}"},
+	{From: 255, To: 257, Line: 106, Col: 1, Construct: "if"},
+	{From: 270, To: 293, Line: 1, Col: 1, Construct: "macro"},
+	{From: 274, To: 274, Line: 2, Col: 5, Construct: "set"},
+	{From: 276, To: 292, Line: 3, Col: 5, Construct: "if"},
+	{From: 278, To: 278, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 279, To: 292, Line: 5, Col: 9, Construct: "if"},
+	{From: 282, To: 291, Line: 6, Col: 7, Construct: "for"},
+	{From: 284, To: 290, Line: 7, Col: 9, Construct: "if"},
+	{From: 289, To: 289, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 295, To: 322, Line: 16, Col: 1, Construct: "macro"},
+	{From: 299, To: 301, Line: 17, Col: 3, Construct: "set"},
+	{From: 303, To: 321, Line: 18, Col: 3, Construct: "if"},
+	{From: 307, To: 308, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 309, To: 321, Line: 20, Col: 7, Construct: "if"},
+	{From: 313, To: 314, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 319, To: 320, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 324, To: 324, Line: 27, Col: 1, Construct: "set"},
+	{From: 326, To: 326, Line: 28, Col: 1, Construct: "set"},
+	{From: 328, To: 358, Line: 30, Col: 1, Construct: "macro"},
+	{From: 332, To: 357, Line: 32, Col: 3, Construct: "for"},
+	{From: 335, To: 336, Line: 33, Col: 5, Construct: "set"},
+	{From: 338, To: 338, Line: 34, Col: 5, Construct: "set"},
+	{From: 340, To: 341, Line: 35, Col: 5, Construct: "set"},
+	{From: 343, To: 344, Line: 36, Col: 24, Construct: "{{ }}"},
+	{From: 346, To: 355, Line: 36, Col: 70, Construct: "if"},
+	{From: 349, To: 349, Line: 36, Col: 123, Construct: "{{ }}"},
+	{From: 353, To: 353, Line: 36, Col: 173, Construct: "{{ }}"},
+	{From: 360, To: 360, Line: 43, Col: 1, Construct: "set"},
+	{From: 362, To: 368, Line: 44, Col: 1, Construct: "for"},
+	{From: 364, To: 367, Line: 45, Col: 5, Construct: "if"},
+	{From: 366, To: 366, Line: 46, Col: 9, Construct: "set"},
+	{From: 370, To: 370, Line: 51, Col: 1, Construct: "set"},
+	{From: 372, To: 372, Line: 52, Col: 1, Construct: "set"},
+	{From: 374, To: 379, Line: 54, Col: 1, Construct: "if"},
+	{From: 377, To: 378, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 381, To: 383, Line: 58, Col: 1, Construct: "if"},
+	{From: 385, To: 433, Line: 62, Col: 1, Construct: "for"},
+	{From: 388, To: 390, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 392, To: 432, Line: 64, Col: 3, Construct: "if"},
+	{From: 396, To: 398, Line: 65, Col: 20, Construct: "{{ }}"},
+	{From: 400, To: 405, Line: 66, Col: 5, Construct: "if"},
+	{From: 402, To: 404, Line: 67, Col: 7, Construct: "{{ }}"},
+	{From: 406, To: 431, Line: 69, Col: 7, Construct: "if"},
+	{From: 409, To: 417, Line: 70, Col: 5, Construct: "if"},
+	{From: 411, To: 411, Line: 71, Col: 7, Construct: "set"},
+	{From: 415, To: 415, Line: 73, Col: 7, Construct: "set"},
+	{From: 419, To: 420, Line: 75, Col: 18, Construct: "{{ }}"},
+	{From: 422, To: 424, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 425, To: 431, Line: 77, Col: 7, Construct: "if"},
+	{From: 428, To: 430, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 435, To: 489, Line: 83, Col: 1, Construct: "for"},
+	{From: 439, To: 441, Line: 84, Col: 3, Construct: "{{ }}"},
+	{From: 443, To: 488, Line: 85, Col: 3, Construct: "if"},
+	{From: 446, To: 447, Line: 86, Col: 5, Construct: "set"},
+	{From: 449, To: 450, Line: 87, Col: 12, Construct: "{{ }}"},
+	{From: 452, To: 454, Line: 87, Col: 26, Construct: "{{ }}"},
+	{From: 456, To: 461, Line: 88, Col: 5, Construct: "if"},
+	{From: 458, To: 460, Line: 89, Col: 6, Construct: "{{ }}"},
+	{From: 462, To: 487, Line: 91, Col: 7, Construct: "if"},
+	{From: 465, To: 473, Line: 92, Col: 5, Construct: "if"},
+	{From: 467, To: 467, Line: 93, Col: 7, Construct: "set"},
+	{From: 471, To: 471, Line: 95, Col: 7, Construct: "set"},
+	{From: 475, To: 476, Line: 97, Col: 18, Construct: "{{ }}"},
+	{From: 478, To: 480, Line: 98, Col: 1, Construct: "{{ }}"},
+	{From: 481, To: 487, Line: 99, Col: 7, Construct: "if"},
+	{From: 484, To: 486, Line: 100, Col: 5, Construct: "{{ }}"},
+	{From: 491, To: 493, Line: 106, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var KimiK3 = &runtime.Template{
 		ReasoningEnd:       "<|close|>",
 		LoadError:          "",
 	},
-	File:   "Kimi-K3.jinja",
-	Func:   renderKimiK3,
-	Name:   "Kimi-K3",
-	Origin: "llama.cpp/Kimi-K3.jinja",
-	SHA256: "4578103bf225f58d5b7ceb613ccc2ac8fe82b6707b7289211b3d4825e87806b3",
-	Spans:  spansKimiK3,
+	File:      "Kimi-K3.jinja",
+	Func:      renderKimiK3,
+	LlamaFunc: renderKimiK3Llama,
+	Name:      "Kimi-K3",
+	Origin:    "llama.cpp/Kimi-K3.jinja",
+	SHA256:    "4578103bf225f58d5b7ceb613ccc2ac8fe82b6707b7289211b3d4825e87806b3",
+	Spans:     spansKimiK3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -703,224 +704,1201 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderKimiK3Llama renders Kimi-K3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderKimiK3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
+	thinking := in.Lookup("thinking")
+	thinkingEffort := in.Lookup("thinking_effort")
+	var state runtime.Value
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	toolChoice := in.Lookup("tool_choice")
+	responseSchema := in.Lookup("response_schema")
+	responseFormat := in.Lookup("response_format")
+	var schemaWrapper runtime.Value
+	var responseFormatType runtime.Value
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	imagePrompts := in.Lookup("image_prompts")
+	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
+	escapeAttr := func(value runtime.Value) {
+		value = runtime.Param(value, "value")
+		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
+		runtime.LlamaWrite(w, runtime.FilterReplace(runtime.FilterReplace(runtime.FilterString(value), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
+	}
+	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
+	openTag := func(tag, attrs runtime.Value) {
+		tag = runtime.Param(tag, "tag")
+		if attrs.IsMissing() {
+			attrs = runtime.NewList()
+		}
+		// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|open|>"), tag))
+		// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
+		for _, attr := range runtime.Iterate(w, runtime.LlamaIterable(attrs)) {
+			// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaItemInt(attr, 0)), runtime.Str("=\"")))
+			// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				escapeAttr(runtime.LlamaItemInt(attr, 1))
+			}))
+			w.WriteString("\"")
+		}
+		w.WriteString("<|sep|>")
+	}
+	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
+	closeTag := func(tag runtime.Value) {
+		tag = runtime.Param(tag, "tag")
+		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|close|>"), tag, runtime.Str("<|sep|>")))
+	}
+	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
+	nextImage := func(state runtime.Value) {
+		state = runtime.Param(state, "state")
+		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
+		if runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts) {
+			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
+			if runtime.Ge(runtime.LlamaAttr(state, "image_index"), runtime.FilterLength(imagePrompts)) {
+				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("More image placeholders than image prompts.")))
+			}
+			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
+			runtime.LlamaWrite(w, runtime.LlamaItem(imagePrompts, runtime.LlamaAttr(state, "image_index")))
+			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
+			runtime.CheckNamespace(state)
+			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
+			runtime.SetAttr(state, "image_index", runtime.LlamaAdd(runtime.LlamaAttr(state, "image_index"), runtime.Int(1)))
+		} else {
+			// Kimi-K3.jinja:24:5 {%- else -%}
+			w.WriteString("<|kimi_image_placeholder|>")
+		}
+	}
+	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
+	renderText := func(text, state runtime.Value) {
+		text = runtime.Param(text, "text")
+		state = runtime.Param(state, "state")
+		var parts runtime.Value
+		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
+		text = runtime.FilterString(text)
+		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
+		if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.LlamaIn(runtime.Str("<|kimi_image_placeholder|>"), text) {
+			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
+			parts = runtime.MethodSplitSep(text, runtime.Str("<|kimi_image_placeholder|>"))
+			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(parts))
+			for i := range items {
+				part := items[i]
+				// Kimi-K3.jinja:34:9 {{- part -}}
+				runtime.LlamaWrite(w, part)
+				// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
+				if !(i == len(items)-1) {
+					// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						nextImage(state)
+					}))
+				}
+			}
+		} else {
+			// Kimi-K3.jinja:37:5 {%- else -%}
+			// Kimi-K3.jinja:38:5 {{- text -}}
+			runtime.LlamaWrite(w, text)
+		}
+	}
+	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
+	renderContent := func(content, state runtime.Value) {
+		content = runtime.Param(content, "content")
+		state = runtime.Param(state, "state")
+		// Kimi-K3.jinja:43:1 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderText(content, state)
+			}))
+		} else if !runtime.IsNone(content) && runtime.IsDefined(content) {
+			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
+			// Kimi-K3.jinja:46:5 {%- for part in content -%}
+			for _, part := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
+				if runtime.LlamaInStrs(runtime.LlamaAttr(part, "type"), "image", "image_url") {
+					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						nextImage(state)
+					}))
+				} else {
+					// Kimi-K3.jinja:49:13 {%- else -%}
+					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderText(runtime.LlamaAttr(part, "text"), state)
+					}))
+				}
+			}
+		}
+	}
+	// Kimi-K3.jinja:56:1 {%- macro internal_system_message(message_type, body) -%}
+	internalSystemMessage := func(messageType, body runtime.Value) {
+		messageType = runtime.Param(messageType, "message_type")
+		body = runtime.Param(body, "body")
+		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), messageType)))
+		}))
+		// Kimi-K3.jinja:58:1 {{- body|trim -}}
+		runtime.LlamaWrite(w, runtime.FilterTrim(body, nil, nil))
+		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			closeTag(runtime.Str("message"))
+		}))
+		w.WriteString("<|end_of_msg|>")
+	}
+	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
+	var jsonSorted func(runtime.Value)
+	jsonSorted = func(value runtime.Value) {
+		value = runtime.Param(value, "value")
+		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
+		if runtime.IsMapping(value) {
+			w.WriteString("{")
+			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
+			keys, values := runtime.DictsortPairs(value, nil, nil)
+			for i := range w.Count(len(keys)) {
+				key := keys[i]
+				item := values[i]
+				// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
+				if !(i == 0) {
+					w.WriteString(",")
+				}
+				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
+				runtime.LlamaWrite(w, runtime.FilterTojson(key, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				w.WriteString(":")
+				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					jsonSorted(item)
+				}))
+			}
+			w.WriteString("}")
+		} else if ((runtime.IsString(value) || runtime.IsNumber(value)) || runtime.IsBoolean(value)) || runtime.IsNone(value) {
+			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
+			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
+			runtime.LlamaWrite(w, runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		} else {
+			// Kimi-K3.jinja:75:5 {%- else -%}
+			w.WriteString("[")
+			// Kimi-K3.jinja:77:1 {%- for item in value -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(value))
+			for i := range items {
+				item := items[i]
+				// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
+				if !(i == 0) {
+					w.WriteString(",")
+				}
+				// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					jsonSorted(item)
+				}))
+			}
+			w.WriteString("]")
+		}
+	}
+	// Kimi-K3.jinja:85:1 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
+	renderToolDeclare := func(toolList, dynamic runtime.Value) {
+		toolList = runtime.Param(toolList, "tool_list")
+		if dynamic.IsMissing() {
+			dynamic = runtime.Bool(false)
+		}
+		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), runtime.Str("tool-declare"))))
+		}))
+		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
+		if dynamic.Truthy() {
+			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
+		} else {
+			// Kimi-K3.jinja:89:5 {%- else -%}
+			w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
+		}
+		// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			jsonSorted(toolList)
+		}))
+		w.WriteString("\n```")
+		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			closeTag(runtime.Str("message"))
+		}))
+		w.WriteString("<|end_of_msg|>")
+	}
+	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
+	xtmlType := func(value runtime.Value) {
+		value = runtime.Param(value, "value")
+		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
+		if runtime.IsBoolean(value) {
+			w.WriteString("boolean")
+		} else if runtime.IsNone(value) {
+			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
+			w.WriteString("null")
+		} else if runtime.IsNumber(value) {
+			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
+			w.WriteString("number")
+		} else if runtime.IsString(value) {
+			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
+			w.WriteString("string")
+		} else if runtime.IsMapping(value) {
+			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
+			w.WriteString("object")
+		} else {
+			// Kimi-K3.jinja:104:5 {%- else -%}
+			w.WriteString("array")
+		}
+	}
+	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
+	xtmlValue := func(value runtime.Value) {
+		value = runtime.Param(value, "value")
+		// Kimi-K3.jinja:109:1 {%- if value is string -%}
+		if runtime.IsString(value) {
+			// Kimi-K3.jinja:110:1 {{- value -}}
+			runtime.LlamaWrite(w, value)
+		} else {
+			// Kimi-K3.jinja:111:5 {%- else -%}
+			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
+			runtime.LlamaWrite(w, runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		}
+	}
+	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
+	renderAssistant := func(message, state runtime.Value) {
+		message = runtime.Param(message, "message")
+		state = runtime.Param(state, "state")
+		var reasoningContent runtime.Value
+		var toolCalls runtime.Value
+		// Kimi-K3.jinja:117:1 {%- if thinking -%}
+		if thinking.Truthy() {
+			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
+			reasoningContent = runtime.Or(runtime.MethodGet(message, runtime.Str("reasoning_content")), func() runtime.Value {
+				return runtime.MethodGet(message, runtime.Str("reasoning"))
+			})
+			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				openTag(runtime.Str("think"), runtime.Missing())
+			}))
+			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
+			if !runtime.IsNone(reasoningContent) && runtime.FilterTrim(runtime.FilterString(reasoningContent), nil, nil).Truthy() {
+				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderText(reasoningContent, state)
+				}))
+			}
+			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				closeTag(runtime.Str("think"))
+			}))
+		}
+		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			openTag(runtime.Str("response"), runtime.Missing())
+		}))
+		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+		}))
+		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			closeTag(runtime.Str("response"))
+		}))
+		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
+		toolCalls = runtime.MethodGet(message, runtime.Str("tool_calls"))
+		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
+		if toolCalls.Truthy() {
+			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				openTag(runtime.Str("tools"), runtime.Missing())
+			}))
+			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))
+			for i := range items {
+				toolCall := items[i]
+				var fn runtime.Value
+				var arguments runtime.Value
+				var jsonBlock runtime.Value
+				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
+				if !runtime.IsMapping(toolCall) {
+					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls must be mappings.")))
+				}
+				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
+				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				if runtime.IsDefined(toolCallFunction) && runtime.IsMapping(toolCallFunction) {
+					fn = toolCallFunction
+				} else {
+					fn = toolCall
+				}
+				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
+				if runtime.IsNone(runtime.MethodGet(fn, runtime.Str("name"))) {
+					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls require a function name.")))
+				}
+				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), runtime.LlamaAttr(fn, "name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i+1)))))
+				}))
+				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
+				arguments = runtime.MethodGetDefault(fn, runtime.Str("arguments"), runtime.DictOf())
+				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
+				jsonBlock = runtime.MethodGet(fn, runtime.Str("_xtml_json_block"))
+				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
+				if !runtime.IsNone(jsonBlock) {
+					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
+					}))
+					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderText(jsonBlock, state)
+					}))
+					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						closeTag(runtime.Str("json"))
+					}))
+				} else if runtime.IsMapping(arguments) {
+					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
+					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
+					keys, values := runtime.DictItems(arguments)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
+						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							openTag(runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key), runtime.NewTuple(runtime.Str("type"), w.Capture(func() {
+								xtmlType(value)
+							}))))
+						}))
+						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							renderText(w.Capture(func() {
+								xtmlValue(value)
+							}), state)
+						}))
+						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							closeTag(runtime.Str("argument"))
+						}))
+					}
+				} else if runtime.IsString(arguments) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
+					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
+					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
+					}))
+					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderText(arguments, state)
+					}))
+					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						closeTag(runtime.Str("json"))
+					}))
+				} else if !runtime.IsNone(arguments) && !runtime.IsString(arguments) {
+					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
+					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+				}
+				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					closeTag(runtime.Str("call"))
+				}))
+			}
+			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				closeTag(runtime.Str("tools"))
+			}))
+		}
+	}
+	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
+	renderToolMessage := func(message, state, resolvedName runtime.Value) {
+		message = runtime.Param(message, "message")
+		state = runtime.Param(state, "state")
+		if resolvedName.IsMissing() {
+			resolvedName = runtime.None()
+		}
+		var toolName runtime.Value
+		var fallbackCall runtime.Value
+		var fallbackFn runtime.Value
+		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
+		runtime.CheckNamespace(state)
+		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
+		runtime.SetAttr(state, "tool_index", runtime.LlamaAdd(runtime.LlamaAttr(state, "tool_index"), runtime.Int(1)))
+		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
+		if !runtime.IsNone(resolvedName) {
+			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
+			toolName = resolvedName
+		} else if runtime.LlamaIn(runtime.Str("tool"), message) {
+			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
+			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
+			toolName = runtime.MethodGet(message, runtime.Str("tool"))
+		} else {
+			// Kimi-K3.jinja:171:5 {%- else -%}
+			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
+			toolName = runtime.MethodGet(message, runtime.Str("name"))
+		}
+		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
+		if (runtime.IsNone(toolName) && !runtime.IsNone(runtime.LlamaAttr(state, "tool_calls"))) && runtime.Le(runtime.LlamaAttr(state, "tool_index"), runtime.FilterLength(runtime.LlamaAttr(state, "tool_calls"))) {
+			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
+			fallbackCall = runtime.LlamaItem(runtime.LlamaAttr(state, "tool_calls"), runtime.Sub(runtime.LlamaAttr(state, "tool_index"), runtime.Int(1)))
+			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
+			fallbackCallFunction := runtime.LlamaAttr(fallbackCall, "function")
+			if runtime.IsDefined(fallbackCallFunction) && runtime.IsMapping(fallbackCallFunction) {
+				fallbackFn = fallbackCallFunction
+			} else {
+				fallbackFn = fallbackCall
+			}
+			// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
+			toolName = runtime.LlamaAttr(fallbackFn, "name")
+		}
+		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
+		if runtime.IsNone(toolName) {
+			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+		}
+		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), runtime.LlamaAttr(state, "tool_index"))))
+		}))
+		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+		}))
+		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			closeTag(runtime.Str("message"))
+		}))
+		w.WriteString("<|end_of_msg|>")
+	}
+	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
+	if runtime.IsUndefined(thinking) {
+		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
+		thinking = runtime.Bool(true)
+	}
+	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
+	if runtime.IsUndefined(thinkingEffort) {
+		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
+		thinkingEffort = runtime.Str("max")
+	}
+	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
+	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort)) && !runtime.LlamaInStrs(thinkingEffort, "low", "high", "max") {
+		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
+		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("; supported values are low, high, and max."))))
+	}
+	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
+	state = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
+	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
+	if runtime.IsDefined(tools) && tools.Truthy() {
+		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderToolDeclare(tools, runtime.Missing())
+		}))
+	}
+	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
+	if thinking.Truthy() && runtime.LlamaInStrs(thinkingEffort, "low", "high", "max") {
+		// Kimi-K3.jinja:205:5 {{- internal_system_message(
+		runtime.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(runtime.Str("thinking-effort"), runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("`.")))
+		}))
+	}
+	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var attrs runtime.Value
+		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
+		if runtime.IsMapping(message) {
+			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
+			if runtime.LlamaNotIn(runtime.Str("role"), message) {
+				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 messages require a role.")))
+			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
+				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
+				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
+				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
+				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
+				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
+					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
+					attrs = runtime.LlamaAdd(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), runtime.LlamaAttr(message, "name"))))
+				}
+				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					openTag(runtime.Str("message"), attrs)
+				}))
+				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+				}))
+				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					closeTag(runtime.Str("message"))
+				}))
+				w.WriteString("<|end_of_msg|>")
+			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "system") && runtime.MethodGet(message, runtime.Str("tools")).Truthy() {
+				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
+				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderToolDeclare(runtime.LlamaAttr(message, "tools"), runtime.Bool(true))
+				}))
+			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "system") {
+				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
+				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
+				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
+				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
+				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
+					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
+					attrs = runtime.LlamaAdd(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), runtime.LlamaAttr(message, "name"))))
+				}
+				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					openTag(runtime.Str("message"), attrs)
+				}))
+				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+				}))
+				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					closeTag(runtime.Str("message"))
+				}))
+				w.WriteString("<|end_of_msg|>")
+			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "assistant") {
+				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
+				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
+				runtime.CheckNamespace(state)
+				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
+				runtime.SetAttr(state, "tool_calls", runtime.MethodGet(message, runtime.Str("tool_calls")))
+				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
+				runtime.CheckNamespace(state)
+				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
+				runtime.SetAttr(state, "tool_index", runtime.Int(0))
+				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
+				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))
+				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
+				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
+					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
+					attrs = runtime.LlamaAdd(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), runtime.LlamaAttr(message, "name"))))
+				}
+				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					openTag(runtime.Str("message"), attrs)
+				}))
+				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderAssistant(message, state)
+				}))
+				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					closeTag(runtime.Str("message"))
+				}))
+				w.WriteString("<|end_of_msg|>")
+			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "tool") && ((i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool")) {
+				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
+				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
+				runToolMessages := runtime.NewList()
+				runResolvedCount := runtime.Int(0)
+				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
+				for _, candidate := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.Int(int64(i)), runtime.None(), runtime.None()))) {
+					var callId runtime.Value
+					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
+					if !runtime.IsMapping(candidate) || !runtime.EqStr(runtime.LlamaAttr(candidate, "role"), "tool") {
+						break
+					}
+					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
+					runToolMessages = runtime.LlamaAdd(runToolMessages, runtime.NewList(candidate))
+					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
+					callId = runtime.MethodGetDefault(candidate, runtime.Str("tool_call_id"), runtime.MethodGet(candidate, runtime.Str("id")))
+					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
+					matchFound := false
+					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
+					if !runtime.IsNone(callId) && !runtime.IsNone(runtime.LlamaAttr(state, "tool_calls")) {
+						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
+						for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(state, "tool_calls"))) {
+							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
+							if ((!matchFound && runtime.IsMapping(toolCall)) && !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("id")))) && runtime.Eq(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id"))), runtime.FilterString(callId)) {
+								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
+								matchFound = true
+							}
+						}
+					}
+					// Kimi-K3.jinja:254:17 {%- if match.found -%}
+					if matchFound {
+						// Kimi-K3.jinja:254:39 {%- set run.resolved_count = run.resolved_count + 1 -%}
+						runResolvedCount = runtime.LlamaAdd(runResolvedCount, runtime.Int(1))
+					}
+				}
+				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
+				if runtime.Gt(runtime.FilterLength(runToolMessages), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.FilterLength(runToolMessages)) {
+					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
+					emittedIds := runtime.NewList()
+					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
+					for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(state, "tool_calls"))) {
+						var fn runtime.Value
+						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
+						if (runtime.IsMapping(toolCall) && !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("id")))) && runtime.LlamaNotIn(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id"))), emittedIds) {
+							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
+							emittedIds = runtime.LlamaAdd(emittedIds, runtime.NewList(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id")))))
+							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
+							toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+							if runtime.IsDefined(toolCallFunction) && runtime.IsMapping(toolCallFunction) {
+								fn = toolCallFunction
+							} else {
+								fn = toolCall
+							}
+							// Kimi-K3.jinja:262:25 {%- for tool_message in run.tool_messages -%}
+							for _, toolMessage := range runtime.Iterate(w, runtime.LlamaIterable(runToolMessages)) {
+								var resultId runtime.Value
+								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
+								resultId = runtime.MethodGetDefault(toolMessage, runtime.Str("tool_call_id"), runtime.MethodGet(toolMessage, runtime.Str("id")))
+								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
+								if !runtime.IsNone(resultId) && runtime.Eq(runtime.FilterString(resultId), runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id")))) {
+									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
+									runtime.LlamaWrite(w, w.Capture(func() {
+										renderToolMessage(toolMessage, state, runtime.MethodGet(fn, runtime.Str("name")))
+									}))
+								}
+							}
+						}
+					}
+				} else {
+					// Kimi-K3.jinja:270:17 {%- else -%}
+					// Kimi-K3.jinja:271:17 {%- for tool_message in run.tool_messages -%}
+					for _, toolMessage := range runtime.Iterate(w, runtime.LlamaIterable(runToolMessages)) {
+						// Kimi-K3.jinja:272:21 {{- render_tool_message(tool_message, state) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							renderToolMessage(toolMessage, state, runtime.Missing())
+						}))
+					}
+				}
+			}
+		}
+	}
+	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
+	if runtime.IsDefined(toolChoice) && runtime.EqStr(toolChoice, "required") {
+		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
+		runtime.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
+		}))
+	} else if runtime.IsDefined(toolChoice) && runtime.EqStr(toolChoice, "none") {
+		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
+		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
+		runtime.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
+		}))
+	}
+	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
+	if runtime.IsDefined(responseSchema) {
+		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%} (the namespace check)
+		runtime.CheckNamespace(state)
+		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
+		runtime.SetAttr(state, "response_schema", responseSchema)
+	} else if (runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat)) && !runtime.IsNone(runtime.MethodGet(responseFormat, runtime.Str("json_schema"))) {
+		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
+		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
+		schemaWrapper = runtime.MethodGet(responseFormat, runtime.Str("json_schema"))
+		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
+		if runtime.IsMapping(schemaWrapper) && runtime.LlamaIn(runtime.Str("schema"), schemaWrapper) {
+			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
+			runtime.CheckNamespace(state)
+			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
+			runtime.SetAttr(state, "response_schema", runtime.MethodGet(schemaWrapper, runtime.Str("schema")))
+		} else if runtime.IsMapping(schemaWrapper) && runtime.LlamaIn(runtime.Str("json_schema"), schemaWrapper) {
+			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
+			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
+			runtime.CheckNamespace(state)
+			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
+			runtime.SetAttr(state, "response_schema", runtime.MethodGet(schemaWrapper, runtime.Str("json_schema")))
+		} else {
+			// Kimi-K3.jinja:293:9 {%- else -%}
+			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%} (the namespace check)
+			runtime.CheckNamespace(state)
+			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%}
+			runtime.SetAttr(state, "response_schema", schemaWrapper)
+		}
+	}
+	// Kimi-K3.jinja:298:1 {%- set response_format_type = none -%}
+	responseFormatType = runtime.None()
+	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
+	if runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat) {
+		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
+		responseFormatType = runtime.MethodGet(responseFormat, runtime.Str("type"))
+	} else if runtime.IsDefined(responseFormat) {
+		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
+		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
+		responseFormatType = responseFormat
+	}
+	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
+	if runtime.EqStr(responseFormatType, "json_object") {
+		// Kimi-K3.jinja:305:5 {{- internal_system_message(
+		runtime.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(runtime.Str("response-format"), runtime.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
+		}))
+	} else if runtime.EqStr(responseFormatType, "json_schema") {
+		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
+		// Kimi-K3.jinja:310:5 {{- internal_system_message(
+		runtime.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(runtime.Str("response-format"), runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+				jsonSorted(runtime.LlamaAttr(state, "response_schema"))
+			})), runtime.Str("\n```")))
+		}))
+	}
+	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant"))))
+		}))
+		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			openTag(runtime.IfElse(thinking.Truthy(), func() runtime.Value {
+				return runtime.Str("think")
+			}, func() runtime.Value {
+				return runtime.Str("response")
+			}), runtime.Missing())
+		}))
+	}
+	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
+	if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.Ne(runtime.LlamaAttr(state, "image_index"), runtime.FilterLength(imagePrompts)) {
+		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
+		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts))), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(runtime.LlamaAttr(state, "image_index")))))
+	}
+}
+
 // spansKimiK3 is the position table of Kimi-K3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansKimiK3 = []runtime.Span{
-	{From: 60, To: 64, Line: 1, Col: 1, Construct: "macro"},
-	{From: 63, To: 63, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 85, Line: 5, Col: 1, Construct: "macro"},
-	{From: 72, To: 73, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 84, Line: 7, Col: 1, Construct: "for"},
-	{From: 77, To: 79, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 82, Line: 8, Col: 29, Construct: "{{ }}"},
-	{From: 87, To: 93, Line: 13, Col: 1, Construct: "macro"},
-	{From: 90, To: 92, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 95, To: 114, Line: 17, Col: 1, Construct: "macro"},
-	{From: 98, To: 113, Line: 18, Col: 1, Construct: "if"},
-	{From: 100, To: 103, Line: 19, Col: 5, Construct: "if"},
-	{From: 102, To: 102, Line: 20, Col: 9, Construct: "{{ }}"},
-	{From: 105, To: 105, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 22, Col: 5, Construct: "set"},
-	{From: 109, To: 109, Line: 23, Col: 5, Construct: "set"},
-	{From: 116, To: 143, Line: 29, Col: 1, Construct: "macro"},
-	{From: 121, To: 121, Line: 30, Col: 1, Construct: "set"},
-	{From: 123, To: 142, Line: 31, Col: 1, Construct: "if"},
-	{From: 125, To: 125, Line: 32, Col: 5, Construct: "set"},
-	{From: 127, To: 137, Line: 33, Col: 5, Construct: "for"},
-	{From: 131, To: 131, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 133, To: 136, Line: 35, Col: 9, Construct: "if"},
-	{From: 135, To: 135, Line: 35, Col: 33, Construct: "{{ }}"},
-	{From: 141, To: 141, Line: 38, Col: 5, Construct: "{{ }}"},
-	{From: 145, To: 167, Line: 42, Col: 1, Construct: "macro"},
-	{From: 149, To: 166, Line: 43, Col: 1, Construct: "if"},
-	{From: 151, To: 151, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 152, To: 166, Line: 45, Col: 5, Construct: "if"},
-	{From: 155, To: 165, Line: 46, Col: 5, Construct: "for"},
-	{From: 157, To: 164, Line: 47, Col: 9, Construct: "if"},
-	{From: 159, To: 159, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 163, To: 163, Line: 50, Col: 13, Construct: "{{ }}"},
-	{From: 169, To: 179, Line: 56, Col: 1, Construct: "macro"},
-	{From: 173, To: 173, Line: 57, Col: 1, Construct: "{{ }}"},
-	{From: 175, To: 175, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 177, To: 178, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 181, To: 227, Line: 63, Col: 1, Construct: "macro"},
-	{From: 185, To: 226, Line: 66, Col: 1, Construct: "if"},
-	{From: 188, To: 204, Line: 68, Col: 1, Construct: "for"},
-	{From: 193, To: 195, Line: 69, Col: 1, Construct: "if"},
-	{From: 197, To: 198, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 200, To: 202, Line: 70, Col: 50, Construct: "{{ }}"},
-	{From: 205, To: 226, Line: 73, Col: 5, Construct: "if"},
-	{From: 208, To: 208, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 213, To: 225, Line: 77, Col: 1, Construct: "for"},
-	{From: 217, To: 219, Line: 78, Col: 1, Construct: "if"},
-	{From: 221, To: 223, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 229, To: 251, Line: 85, Col: 1, Construct: "macro"},
-	{From: 235, To: 235, Line: 86, Col: 1, Construct: "{{ }}"},
-	{From: 237, To: 242, Line: 87, Col: 1, Construct: "if"},
-	{From: 244, To: 247, Line: 92, Col: 1, Construct: "{{ }}"},
-	{From: 249, To: 250, Line: 94, Col: 1, Construct: "{{ }}"},
-	{From: 253, To: 274, Line: 98, Col: 1, Construct: "macro"},
-	{From: 256, To: 273, Line: 99, Col: 1, Construct: "if"},
-	{From: 258, To: 273, Line: 100, Col: 5, Construct: "if"},
-	{From: 261, To: 273, Line: 101, Col: 5, Construct: "if"},
-	{From: 264, To: 273, Line: 102, Col: 5, Construct: "if"},
-	{From: 267, To: 273, Line: 103, Col: 5, Construct: "if"},
-	{From: 276, To: 287, Line: 108, Col: 1, Construct: "macro"},
-	{From: 279, To: 286, Line: 109, Col: 1, Construct: "if"},
-	{From: 281, To: 281, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 285, To: 285, Line: 112, Col: 1, Construct: "{{ }}"},
-	{From: 289, To: 397, Line: 116, Col: 1, Construct: "macro"},
-	{From: 295, To: 309, Line: 117, Col: 1, Construct: "if"},
-	{From: 297, To: 299, Line: 118, Col: 5, Construct: "set"},
-	{From: 301, To: 301, Line: 119, Col: 5, Construct: "{{ }}"},
-	{From: 303, To: 306, Line: 120, Col: 5, Construct: "if"},
-	{From: 305, To: 305, Line: 121, Col: 9, Construct: "{{ }}"},
-	{From: 308, To: 308, Line: 123, Col: 5, Construct: "{{ }}"},
-	{From: 311, To: 311, Line: 125, Col: 1, Construct: "{{ }}"},
-	{From: 313, To: 313, Line: 126, Col: 1, Construct: "{{ }}"},
-	{From: 315, To: 315, Line: 127, Col: 1, Construct: "{{ }}"},
-	{From: 317, To: 317, Line: 128, Col: 1, Construct: "set"},
-	{From: 319, To: 396, Line: 129, Col: 1, Construct: "if"},
-	{From: 321, To: 321, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 323, To: 393, Line: 131, Col: 5, Construct: "for"},
-	{From: 330, To: 333, Line: 132, Col: 9, Construct: "if"},
-	{From: 332, To: 332, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 335, To: 340, Line: 135, Col: 9, Construct: "set"},
-	{From: 342, To: 345, Line: 136, Col: 9, Construct: "if"},
-	{From: 344, To: 344, Line: 137, Col: 13, Construct: "{{ }}"},
-	{From: 347, To: 347, Line: 139, Col: 9, Construct: "{{ }}"},
-	{From: 349, To: 349, Line: 140, Col: 9, Construct: "set"},
-	{From: 351, To: 351, Line: 141, Col: 9, Construct: "set"},
-	{From: 353, To: 390, Line: 142, Col: 9, Construct: "if"},
-	{From: 355, To: 355, Line: 143, Col: 13, Construct: "{{ }}"},
-	{From: 357, To: 357, Line: 144, Col: 13, Construct: "{{ }}"},
-	{From: 359, To: 359, Line: 145, Col: 13, Construct: "{{ }}"},
-	{From: 360, To: 390, Line: 146, Col: 13, Construct: "if"},
-	{From: 363, To: 377, Line: 147, Col: 13, Construct: "for"},
-	{From: 368, To: 370, Line: 148, Col: 17, Construct: "{{ }}"},
-	{From: 372, To: 374, Line: 149, Col: 17, Construct: "{{ }}"},
-	{From: 376, To: 376, Line: 150, Col: 17, Construct: "{{ }}"},
-	{From: 378, To: 390, Line: 152, Col: 13, Construct: "if"},
-	{From: 381, To: 381, Line: 153, Col: 13, Construct: "{{ }}"},
-	{From: 383, To: 383, Line: 154, Col: 13, Construct: "{{ }}"},
-	{From: 385, To: 385, Line: 155, Col: 13, Construct: "{{ }}"},
-	{From: 386, To: 390, Line: 156, Col: 13, Construct: "if"},
-	{From: 389, To: 389, Line: 157, Col: 13, Construct: "{{ }}"},
-	{From: 392, To: 392, Line: 159, Col: 9, Construct: "{{ }}"},
-	{From: 395, To: 395, Line: 161, Col: 5, Construct: "{{ }}"},
-	{From: 399, To: 451, Line: 165, Col: 1, Construct: "macro"},
-	{From: 409, To: 409, Line: 165, Col: 1, Construct: "set"},
-	{From: 411, To: 411, Line: 166, Col: 1, Construct: "set"},
-	{From: 413, To: 424, Line: 167, Col: 1, Construct: "if"},
-	{From: 415, To: 415, Line: 168, Col: 5, Construct: "set"},
-	{From: 416, To: 424, Line: 169, Col: 5, Construct: "if"},
-	{From: 419, To: 419, Line: 170, Col: 5, Construct: "set"},
-	{From: 423, To: 423, Line: 172, Col: 5, Construct: "set"},
-	{From: 426, To: 438, Line: 174, Col: 1, Construct: "if"},
-	{From: 428, To: 428, Line: 175, Col: 5, Construct: "set"},
-	{From: 430, To: 435, Line: 176, Col: 5, Construct: "set"},
-	{From: 437, To: 437, Line: 177, Col: 5, Construct: "set"},
-	{From: 440, To: 443, Line: 179, Col: 1, Construct: "if"},
-	{From: 442, To: 442, Line: 180, Col: 5, Construct: "{{ }}"},
-	{From: 445, To: 445, Line: 182, Col: 1, Construct: "{{ }}"},
-	{From: 447, To: 447, Line: 183, Col: 1, Construct: "{{ }}"},
-	{From: 449, To: 450, Line: 184, Col: 1, Construct: "{{ }}"},
-	{From: 453, To: 456, Line: 188, Col: 1, Construct: "if"},
-	{From: 455, To: 455, Line: 189, Col: 5, Construct: "set"},
-	{From: 458, To: 461, Line: 191, Col: 1, Construct: "if"},
-	{From: 460, To: 460, Line: 192, Col: 5, Construct: "set"},
-	{From: 463, To: 466, Line: 194, Col: 1, Construct: "if"},
-	{From: 465, To: 465, Line: 195, Col: 5, Construct: "{{ }}"},
-	{From: 468, To: 468, Line: 198, Col: 1, Construct: "set"},
-	{From: 470, To: 473, Line: 200, Col: 1, Construct: "if"},
-	{From: 472, To: 472, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 475, To: 478, Line: 204, Col: 1, Construct: "if"},
-	{From: 477, To: 477, Line: 205, Col: 5, Construct: "{{ }}"},
-	{From: 480, To: 626, Line: 211, Col: 1, Construct: "for"},
-	{From: 485, To: 625, Line: 212, Col: 5, Construct: "if"},
-	{From: 487, To: 624, Line: 213, Col: 9, Construct: "if"},
-	{From: 489, To: 489, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 490, To: 624, Line: 215, Col: 13, Construct: "if"},
-	{From: 493, To: 493, Line: 216, Col: 13, Construct: "set"},
-	{From: 495, To: 498, Line: 217, Col: 13, Construct: "if"},
-	{From: 497, To: 497, Line: 217, Col: 43, Construct: "set"},
-	{From: 500, To: 500, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 502, To: 502, Line: 219, Col: 13, Construct: "{{ }}"},
-	{From: 504, To: 505, Line: 220, Col: 13, Construct: "{{ }}"},
-	{From: 506, To: 624, Line: 222, Col: 13, Construct: "if"},
-	{From: 509, To: 509, Line: 223, Col: 13, Construct: "{{ }}"},
-	{From: 510, To: 624, Line: 224, Col: 13, Construct: "if"},
-	{From: 513, To: 513, Line: 225, Col: 13, Construct: "set"},
-	{From: 515, To: 518, Line: 226, Col: 13, Construct: "if"},
-	{From: 517, To: 517, Line: 226, Col: 43, Construct: "set"},
-	{From: 520, To: 520, Line: 227, Col: 13, Construct: "{{ }}"},
-	{From: 522, To: 522, Line: 228, Col: 13, Construct: "{{ }}"},
-	{From: 524, To: 525, Line: 229, Col: 13, Construct: "{{ }}"},
-	{From: 526, To: 624, Line: 231, Col: 13, Construct: "if"},
-	{From: 529, To: 529, Line: 231, Col: 13, Construct: "set"},
-	{From: 531, To: 531, Line: 232, Col: 13, Construct: "set"},
-	{From: 533, To: 533, Line: 232, Col: 13, Construct: "set"},
-	{From: 535, To: 535, Line: 233, Col: 13, Construct: "set"},
-	{From: 537, To: 537, Line: 234, Col: 13, Construct: "set"},
-	{From: 539, To: 542, Line: 235, Col: 13, Construct: "if"},
-	{From: 541, To: 541, Line: 235, Col: 43, Construct: "set"},
-	{From: 544, To: 544, Line: 236, Col: 13, Construct: "{{ }}"},
-	{From: 546, To: 546, Line: 237, Col: 13, Construct: "{{ }}"},
-	{From: 548, To: 549, Line: 238, Col: 13, Construct: "{{ }}"},
-	{From: 550, To: 624, Line: 240, Col: 13, Construct: "if"},
-	{From: 553, To: 554, Line: 241, Col: 13, Construct: "set"},
-	{From: 556, To: 584, Line: 242, Col: 13, Construct: "for"},
-	{From: 559, To: 561, Line: 243, Col: 17, Construct: "if"},
-	{From: 563, To: 563, Line: 244, Col: 17, Construct: "set"},
-	{From: 565, To: 565, Line: 245, Col: 17, Construct: "set"},
-	{From: 567, To: 567, Line: 246, Col: 17, Construct: "set"},
-	{From: 569, To: 578, Line: 247, Col: 17, Construct: "if"},
-	{From: 571, To: 577, Line: 248, Col: 21, Construct: "for"},
-	{From: 573, To: 576, Line: 249, Col: 25, Construct: "if"},
-	{From: 575, To: 575, Line: 250, Col: 29, Construct: "set"},
-	{From: 580, To: 583, Line: 254, Col: 17, Construct: "if"},
-	{From: 582, To: 582, Line: 254, Col: 39, Construct: "set"},
-	{From: 586, To: 623, Line: 256, Col: 13, Construct: "if"},
-	{From: 588, To: 588, Line: 257, Col: 17, Construct: "set"},
-	{From: 590, To: 615, Line: 258, Col: 17, Construct: "for"},
-	{From: 593, To: 614, Line: 259, Col: 21, Construct: "if"},
-	{From: 595, To: 595, Line: 260, Col: 25, Construct: "set"},
-	{From: 597, To: 602, Line: 261, Col: 25, Construct: "set"},
-	{From: 604, To: 613, Line: 262, Col: 25, Construct: "for"},
-	{From: 607, To: 607, Line: 263, Col: 29, Construct: "set"},
-	{From: 609, To: 612, Line: 264, Col: 29, Construct: "if"},
-	{From: 611, To: 611, Line: 265, Col: 33, Construct: "{{ }}"},
-	{From: 619, To: 622, Line: 271, Col: 17, Construct: "for"},
-	{From: 621, To: 621, Line: 272, Col: 21, Construct: "{{ }}"},
-	{From: 628, To: 635, Line: 279, Col: 1, Construct: "if"},
-	{From: 630, To: 630, Line: 280, Col: 5, Construct: "{{ }}"},
-	{From: 631, To: 635, Line: 281, Col: 5, Construct: "if"},
-	{From: 634, To: 634, Line: 282, Col: 5, Construct: "{{ }}"},
-	{From: 637, To: 665, Line: 285, Col: 1, Construct: "if"},
-	{From: 639, To: 639, Line: 285, Col: 1, Construct: "set"},
-	{From: 641, To: 641, Line: 286, Col: 5, Construct: "set"},
-	{From: 642, To: 665, Line: 287, Col: 5, Construct: "if"},
-	{From: 645, To: 645, Line: 288, Col: 5, Construct: "set"},
-	{From: 647, To: 664, Line: 289, Col: 5, Construct: "if"},
-	{From: 649, To: 649, Line: 289, Col: 5, Construct: "set"},
-	{From: 651, To: 651, Line: 290, Col: 9, Construct: "set"},
-	{From: 652, To: 664, Line: 291, Col: 9, Construct: "if"},
-	{From: 655, To: 655, Line: 291, Col: 9, Construct: "set"},
-	{From: 657, To: 657, Line: 292, Col: 9, Construct: "set"},
-	{From: 661, To: 661, Line: 292, Col: 9, Construct: "set"},
-	{From: 663, To: 663, Line: 294, Col: 9, Construct: "set"},
-	{From: 667, To: 667, Line: 298, Col: 1, Construct: "set"},
-	{From: 669, To: 676, Line: 299, Col: 1, Construct: "if"},
-	{From: 671, To: 671, Line: 300, Col: 5, Construct: "set"},
-	{From: 672, To: 676, Line: 301, Col: 5, Construct: "if"},
-	{From: 675, To: 675, Line: 302, Col: 5, Construct: "set"},
-	{From: 678, To: 687, Line: 304, Col: 1, Construct: "if"},
-	{From: 680, To: 680, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 681, To: 687, Line: 309, Col: 5, Construct: "if"},
-	{From: 684, To: 686, Line: 310, Col: 5, Construct: "{{ }}"},
-	{From: 689, To: 698, Line: 316, Col: 1, Construct: "if"},
-	{From: 691, To: 691, Line: 317, Col: 5, Construct: "{{ }}"},
-	{From: 693, To: 697, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 700, To: 703, Line: 321, Col: 1, Construct: "if"},
-	{From: 702, To: 702, Line: 322, Col: 5, Construct: "{{ }}"},
+	{From: 61, To: 65, Line: 1, Col: 1, Construct: "macro"},
+	{From: 64, To: 64, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 86, Line: 5, Col: 1, Construct: "macro"},
+	{From: 73, To: 74, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 85, Line: 7, Col: 1, Construct: "for"},
+	{From: 78, To: 80, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 82, To: 83, Line: 8, Col: 29, Construct: "{{ }}"},
+	{From: 88, To: 94, Line: 13, Col: 1, Construct: "macro"},
+	{From: 91, To: 93, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 96, To: 115, Line: 17, Col: 1, Construct: "macro"},
+	{From: 99, To: 114, Line: 18, Col: 1, Construct: "if"},
+	{From: 101, To: 104, Line: 19, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 20, Col: 9, Construct: "{{ }}"},
+	{From: 106, To: 106, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 108, To: 108, Line: 22, Col: 5, Construct: "set"},
+	{From: 110, To: 110, Line: 23, Col: 5, Construct: "set"},
+	{From: 117, To: 144, Line: 29, Col: 1, Construct: "macro"},
+	{From: 122, To: 122, Line: 30, Col: 1, Construct: "set"},
+	{From: 124, To: 143, Line: 31, Col: 1, Construct: "if"},
+	{From: 126, To: 126, Line: 32, Col: 5, Construct: "set"},
+	{From: 128, To: 138, Line: 33, Col: 5, Construct: "for"},
+	{From: 132, To: 132, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 134, To: 137, Line: 35, Col: 9, Construct: "if"},
+	{From: 136, To: 136, Line: 35, Col: 33, Construct: "{{ }}"},
+	{From: 142, To: 142, Line: 38, Col: 5, Construct: "{{ }}"},
+	{From: 146, To: 168, Line: 42, Col: 1, Construct: "macro"},
+	{From: 150, To: 167, Line: 43, Col: 1, Construct: "if"},
+	{From: 152, To: 152, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 153, To: 167, Line: 45, Col: 5, Construct: "if"},
+	{From: 156, To: 166, Line: 46, Col: 5, Construct: "for"},
+	{From: 158, To: 165, Line: 47, Col: 9, Construct: "if"},
+	{From: 160, To: 160, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 164, To: 164, Line: 50, Col: 13, Construct: "{{ }}"},
+	{From: 170, To: 180, Line: 56, Col: 1, Construct: "macro"},
+	{From: 174, To: 174, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 176, To: 176, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 178, To: 179, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 182, To: 228, Line: 63, Col: 1, Construct: "macro"},
+	{From: 186, To: 227, Line: 66, Col: 1, Construct: "if"},
+	{From: 189, To: 205, Line: 68, Col: 1, Construct: "for"},
+	{From: 194, To: 196, Line: 69, Col: 1, Construct: "if"},
+	{From: 198, To: 199, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 201, To: 203, Line: 70, Col: 50, Construct: "{{ }}"},
+	{From: 206, To: 227, Line: 73, Col: 5, Construct: "if"},
+	{From: 209, To: 209, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 214, To: 226, Line: 77, Col: 1, Construct: "for"},
+	{From: 218, To: 220, Line: 78, Col: 1, Construct: "if"},
+	{From: 222, To: 224, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 230, To: 252, Line: 85, Col: 1, Construct: "macro"},
+	{From: 236, To: 236, Line: 86, Col: 1, Construct: "{{ }}"},
+	{From: 238, To: 243, Line: 87, Col: 1, Construct: "if"},
+	{From: 245, To: 248, Line: 92, Col: 1, Construct: "{{ }}"},
+	{From: 250, To: 251, Line: 94, Col: 1, Construct: "{{ }}"},
+	{From: 254, To: 275, Line: 98, Col: 1, Construct: "macro"},
+	{From: 257, To: 274, Line: 99, Col: 1, Construct: "if"},
+	{From: 259, To: 274, Line: 100, Col: 5, Construct: "if"},
+	{From: 262, To: 274, Line: 101, Col: 5, Construct: "if"},
+	{From: 265, To: 274, Line: 102, Col: 5, Construct: "if"},
+	{From: 268, To: 274, Line: 103, Col: 5, Construct: "if"},
+	{From: 277, To: 288, Line: 108, Col: 1, Construct: "macro"},
+	{From: 280, To: 287, Line: 109, Col: 1, Construct: "if"},
+	{From: 282, To: 282, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 286, To: 286, Line: 112, Col: 1, Construct: "{{ }}"},
+	{From: 290, To: 398, Line: 116, Col: 1, Construct: "macro"},
+	{From: 296, To: 310, Line: 117, Col: 1, Construct: "if"},
+	{From: 298, To: 300, Line: 118, Col: 5, Construct: "set"},
+	{From: 302, To: 302, Line: 119, Col: 5, Construct: "{{ }}"},
+	{From: 304, To: 307, Line: 120, Col: 5, Construct: "if"},
+	{From: 306, To: 306, Line: 121, Col: 9, Construct: "{{ }}"},
+	{From: 309, To: 309, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 312, To: 312, Line: 125, Col: 1, Construct: "{{ }}"},
+	{From: 314, To: 314, Line: 126, Col: 1, Construct: "{{ }}"},
+	{From: 316, To: 316, Line: 127, Col: 1, Construct: "{{ }}"},
+	{From: 318, To: 318, Line: 128, Col: 1, Construct: "set"},
+	{From: 320, To: 397, Line: 129, Col: 1, Construct: "if"},
+	{From: 322, To: 322, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 324, To: 394, Line: 131, Col: 5, Construct: "for"},
+	{From: 331, To: 334, Line: 132, Col: 9, Construct: "if"},
+	{From: 333, To: 333, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 336, To: 341, Line: 135, Col: 9, Construct: "set"},
+	{From: 343, To: 346, Line: 136, Col: 9, Construct: "if"},
+	{From: 345, To: 345, Line: 137, Col: 13, Construct: "{{ }}"},
+	{From: 348, To: 348, Line: 139, Col: 9, Construct: "{{ }}"},
+	{From: 350, To: 350, Line: 140, Col: 9, Construct: "set"},
+	{From: 352, To: 352, Line: 141, Col: 9, Construct: "set"},
+	{From: 354, To: 391, Line: 142, Col: 9, Construct: "if"},
+	{From: 356, To: 356, Line: 143, Col: 13, Construct: "{{ }}"},
+	{From: 358, To: 358, Line: 144, Col: 13, Construct: "{{ }}"},
+	{From: 360, To: 360, Line: 145, Col: 13, Construct: "{{ }}"},
+	{From: 361, To: 391, Line: 146, Col: 13, Construct: "if"},
+	{From: 364, To: 378, Line: 147, Col: 13, Construct: "for"},
+	{From: 369, To: 371, Line: 148, Col: 17, Construct: "{{ }}"},
+	{From: 373, To: 375, Line: 149, Col: 17, Construct: "{{ }}"},
+	{From: 377, To: 377, Line: 150, Col: 17, Construct: "{{ }}"},
+	{From: 379, To: 391, Line: 152, Col: 13, Construct: "if"},
+	{From: 382, To: 382, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 384, To: 384, Line: 154, Col: 13, Construct: "{{ }}"},
+	{From: 386, To: 386, Line: 155, Col: 13, Construct: "{{ }}"},
+	{From: 387, To: 391, Line: 156, Col: 13, Construct: "if"},
+	{From: 390, To: 390, Line: 157, Col: 13, Construct: "{{ }}"},
+	{From: 393, To: 393, Line: 159, Col: 9, Construct: "{{ }}"},
+	{From: 396, To: 396, Line: 161, Col: 5, Construct: "{{ }}"},
+	{From: 400, To: 452, Line: 165, Col: 1, Construct: "macro"},
+	{From: 410, To: 410, Line: 165, Col: 1, Construct: "set"},
+	{From: 412, To: 412, Line: 166, Col: 1, Construct: "set"},
+	{From: 414, To: 425, Line: 167, Col: 1, Construct: "if"},
+	{From: 416, To: 416, Line: 168, Col: 5, Construct: "set"},
+	{From: 417, To: 425, Line: 169, Col: 5, Construct: "if"},
+	{From: 420, To: 420, Line: 170, Col: 5, Construct: "set"},
+	{From: 424, To: 424, Line: 172, Col: 5, Construct: "set"},
+	{From: 427, To: 439, Line: 174, Col: 1, Construct: "if"},
+	{From: 429, To: 429, Line: 175, Col: 5, Construct: "set"},
+	{From: 431, To: 436, Line: 176, Col: 5, Construct: "set"},
+	{From: 438, To: 438, Line: 177, Col: 5, Construct: "set"},
+	{From: 441, To: 444, Line: 179, Col: 1, Construct: "if"},
+	{From: 443, To: 443, Line: 180, Col: 5, Construct: "{{ }}"},
+	{From: 446, To: 446, Line: 182, Col: 1, Construct: "{{ }}"},
+	{From: 448, To: 448, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 450, To: 451, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 454, To: 457, Line: 188, Col: 1, Construct: "if"},
+	{From: 456, To: 456, Line: 189, Col: 5, Construct: "set"},
+	{From: 459, To: 462, Line: 191, Col: 1, Construct: "if"},
+	{From: 461, To: 461, Line: 192, Col: 5, Construct: "set"},
+	{From: 464, To: 467, Line: 194, Col: 1, Construct: "if"},
+	{From: 466, To: 466, Line: 195, Col: 5, Construct: "{{ }}"},
+	{From: 469, To: 469, Line: 198, Col: 1, Construct: "set"},
+	{From: 471, To: 474, Line: 200, Col: 1, Construct: "if"},
+	{From: 473, To: 473, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 476, To: 479, Line: 204, Col: 1, Construct: "if"},
+	{From: 478, To: 478, Line: 205, Col: 5, Construct: "{{ }}"},
+	{From: 481, To: 627, Line: 211, Col: 1, Construct: "for"},
+	{From: 486, To: 626, Line: 212, Col: 5, Construct: "if"},
+	{From: 488, To: 625, Line: 213, Col: 9, Construct: "if"},
+	{From: 490, To: 490, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 491, To: 625, Line: 215, Col: 13, Construct: "if"},
+	{From: 494, To: 494, Line: 216, Col: 13, Construct: "set"},
+	{From: 496, To: 499, Line: 217, Col: 13, Construct: "if"},
+	{From: 498, To: 498, Line: 217, Col: 43, Construct: "set"},
+	{From: 501, To: 501, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 503, To: 503, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 505, To: 506, Line: 220, Col: 13, Construct: "{{ }}"},
+	{From: 507, To: 625, Line: 222, Col: 13, Construct: "if"},
+	{From: 510, To: 510, Line: 223, Col: 13, Construct: "{{ }}"},
+	{From: 511, To: 625, Line: 224, Col: 13, Construct: "if"},
+	{From: 514, To: 514, Line: 225, Col: 13, Construct: "set"},
+	{From: 516, To: 519, Line: 226, Col: 13, Construct: "if"},
+	{From: 518, To: 518, Line: 226, Col: 43, Construct: "set"},
+	{From: 521, To: 521, Line: 227, Col: 13, Construct: "{{ }}"},
+	{From: 523, To: 523, Line: 228, Col: 13, Construct: "{{ }}"},
+	{From: 525, To: 526, Line: 229, Col: 13, Construct: "{{ }}"},
+	{From: 527, To: 625, Line: 231, Col: 13, Construct: "if"},
+	{From: 530, To: 530, Line: 231, Col: 13, Construct: "set"},
+	{From: 532, To: 532, Line: 232, Col: 13, Construct: "set"},
+	{From: 534, To: 534, Line: 232, Col: 13, Construct: "set"},
+	{From: 536, To: 536, Line: 233, Col: 13, Construct: "set"},
+	{From: 538, To: 538, Line: 234, Col: 13, Construct: "set"},
+	{From: 540, To: 543, Line: 235, Col: 13, Construct: "if"},
+	{From: 542, To: 542, Line: 235, Col: 43, Construct: "set"},
+	{From: 545, To: 545, Line: 236, Col: 13, Construct: "{{ }}"},
+	{From: 547, To: 547, Line: 237, Col: 13, Construct: "{{ }}"},
+	{From: 549, To: 550, Line: 238, Col: 13, Construct: "{{ }}"},
+	{From: 551, To: 625, Line: 240, Col: 13, Construct: "if"},
+	{From: 554, To: 555, Line: 241, Col: 13, Construct: "set"},
+	{From: 557, To: 585, Line: 242, Col: 13, Construct: "for"},
+	{From: 560, To: 562, Line: 243, Col: 17, Construct: "if"},
+	{From: 564, To: 564, Line: 244, Col: 17, Construct: "set"},
+	{From: 566, To: 566, Line: 245, Col: 17, Construct: "set"},
+	{From: 568, To: 568, Line: 246, Col: 17, Construct: "set"},
+	{From: 570, To: 579, Line: 247, Col: 17, Construct: "if"},
+	{From: 572, To: 578, Line: 248, Col: 21, Construct: "for"},
+	{From: 574, To: 577, Line: 249, Col: 25, Construct: "if"},
+	{From: 576, To: 576, Line: 250, Col: 29, Construct: "set"},
+	{From: 581, To: 584, Line: 254, Col: 17, Construct: "if"},
+	{From: 583, To: 583, Line: 254, Col: 39, Construct: "set"},
+	{From: 587, To: 624, Line: 256, Col: 13, Construct: "if"},
+	{From: 589, To: 589, Line: 257, Col: 17, Construct: "set"},
+	{From: 591, To: 616, Line: 258, Col: 17, Construct: "for"},
+	{From: 594, To: 615, Line: 259, Col: 21, Construct: "if"},
+	{From: 596, To: 596, Line: 260, Col: 25, Construct: "set"},
+	{From: 598, To: 603, Line: 261, Col: 25, Construct: "set"},
+	{From: 605, To: 614, Line: 262, Col: 25, Construct: "for"},
+	{From: 608, To: 608, Line: 263, Col: 29, Construct: "set"},
+	{From: 610, To: 613, Line: 264, Col: 29, Construct: "if"},
+	{From: 612, To: 612, Line: 265, Col: 33, Construct: "{{ }}"},
+	{From: 620, To: 623, Line: 271, Col: 17, Construct: "for"},
+	{From: 622, To: 622, Line: 272, Col: 21, Construct: "{{ }}"},
+	{From: 629, To: 636, Line: 279, Col: 1, Construct: "if"},
+	{From: 631, To: 631, Line: 280, Col: 5, Construct: "{{ }}"},
+	{From: 632, To: 636, Line: 281, Col: 5, Construct: "if"},
+	{From: 635, To: 635, Line: 282, Col: 5, Construct: "{{ }}"},
+	{From: 638, To: 666, Line: 285, Col: 1, Construct: "if"},
+	{From: 640, To: 640, Line: 285, Col: 1, Construct: "set"},
+	{From: 642, To: 642, Line: 286, Col: 5, Construct: "set"},
+	{From: 643, To: 666, Line: 287, Col: 5, Construct: "if"},
+	{From: 646, To: 646, Line: 288, Col: 5, Construct: "set"},
+	{From: 648, To: 665, Line: 289, Col: 5, Construct: "if"},
+	{From: 650, To: 650, Line: 289, Col: 5, Construct: "set"},
+	{From: 652, To: 652, Line: 290, Col: 9, Construct: "set"},
+	{From: 653, To: 665, Line: 291, Col: 9, Construct: "if"},
+	{From: 656, To: 656, Line: 291, Col: 9, Construct: "set"},
+	{From: 658, To: 658, Line: 292, Col: 9, Construct: "set"},
+	{From: 662, To: 662, Line: 292, Col: 9, Construct: "set"},
+	{From: 664, To: 664, Line: 294, Col: 9, Construct: "set"},
+	{From: 668, To: 668, Line: 298, Col: 1, Construct: "set"},
+	{From: 670, To: 677, Line: 299, Col: 1, Construct: "if"},
+	{From: 672, To: 672, Line: 300, Col: 5, Construct: "set"},
+	{From: 673, To: 677, Line: 301, Col: 5, Construct: "if"},
+	{From: 676, To: 676, Line: 302, Col: 5, Construct: "set"},
+	{From: 679, To: 688, Line: 304, Col: 1, Construct: "if"},
+	{From: 681, To: 681, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 682, To: 688, Line: 309, Col: 5, Construct: "if"},
+	{From: 685, To: 687, Line: 310, Col: 5, Construct: "{{ }}"},
+	{From: 690, To: 699, Line: 316, Col: 1, Construct: "if"},
+	{From: 692, To: 692, Line: 317, Col: 5, Construct: "{{ }}"},
+	{From: 694, To: 698, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 701, To: 704, Line: 321, Col: 1, Construct: "if"},
+	{From: 703, To: 703, Line: 322, Col: 5, Construct: "{{ }}"},
+	{From: 724, To: 728, Line: 1, Col: 1, Construct: "macro"},
+	{From: 727, To: 727, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 730, To: 748, Line: 5, Col: 1, Construct: "macro"},
+	{From: 736, To: 736, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 738, To: 747, Line: 7, Col: 1, Construct: "for"},
+	{From: 740, To: 740, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 742, To: 745, Line: 8, Col: 29, Construct: "{{ }}"},
+	{From: 750, To: 754, Line: 13, Col: 1, Construct: "macro"},
+	{From: 753, To: 753, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 756, To: 775, Line: 17, Col: 1, Construct: "macro"},
+	{From: 759, To: 774, Line: 18, Col: 1, Construct: "if"},
+	{From: 761, To: 764, Line: 19, Col: 5, Construct: "if"},
+	{From: 763, To: 763, Line: 20, Col: 9, Construct: "{{ }}"},
+	{From: 766, To: 766, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 768, To: 768, Line: 22, Col: 5, Construct: "set"},
+	{From: 770, To: 770, Line: 23, Col: 5, Construct: "set"},
+	{From: 777, To: 806, Line: 29, Col: 1, Construct: "macro"},
+	{From: 782, To: 782, Line: 30, Col: 1, Construct: "set"},
+	{From: 784, To: 805, Line: 31, Col: 1, Construct: "if"},
+	{From: 786, To: 786, Line: 32, Col: 5, Construct: "set"},
+	{From: 788, To: 800, Line: 33, Col: 5, Construct: "for"},
+	{From: 792, To: 792, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 794, To: 799, Line: 35, Col: 9, Construct: "if"},
+	{From: 796, To: 798, Line: 35, Col: 33, Construct: "{{ }}"},
+	{From: 804, To: 804, Line: 38, Col: 5, Construct: "{{ }}"},
+	{From: 808, To: 836, Line: 42, Col: 1, Construct: "macro"},
+	{From: 812, To: 835, Line: 43, Col: 1, Construct: "if"},
+	{From: 814, To: 816, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 817, To: 835, Line: 45, Col: 5, Construct: "if"},
+	{From: 820, To: 834, Line: 46, Col: 5, Construct: "for"},
+	{From: 822, To: 833, Line: 47, Col: 9, Construct: "if"},
+	{From: 824, To: 826, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 830, To: 832, Line: 50, Col: 13, Construct: "{{ }}"},
+	{From: 838, To: 852, Line: 56, Col: 1, Construct: "macro"},
+	{From: 842, To: 844, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 846, To: 846, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 848, To: 851, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 854, To: 900, Line: 63, Col: 1, Construct: "macro"},
+	{From: 858, To: 899, Line: 66, Col: 1, Construct: "if"},
+	{From: 861, To: 877, Line: 68, Col: 1, Construct: "for"},
+	{From: 866, To: 868, Line: 69, Col: 1, Construct: "if"},
+	{From: 870, To: 871, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 873, To: 875, Line: 70, Col: 50, Construct: "{{ }}"},
+	{From: 878, To: 899, Line: 73, Col: 5, Construct: "if"},
+	{From: 881, To: 881, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 886, To: 898, Line: 77, Col: 1, Construct: "for"},
+	{From: 890, To: 892, Line: 78, Col: 1, Construct: "if"},
+	{From: 894, To: 896, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 902, To: 928, Line: 85, Col: 1, Construct: "macro"},
+	{From: 908, To: 910, Line: 86, Col: 1, Construct: "{{ }}"},
+	{From: 912, To: 917, Line: 87, Col: 1, Construct: "if"},
+	{From: 919, To: 922, Line: 92, Col: 1, Construct: "{{ }}"},
+	{From: 924, To: 927, Line: 94, Col: 1, Construct: "{{ }}"},
+	{From: 930, To: 951, Line: 98, Col: 1, Construct: "macro"},
+	{From: 933, To: 950, Line: 99, Col: 1, Construct: "if"},
+	{From: 935, To: 950, Line: 100, Col: 5, Construct: "if"},
+	{From: 938, To: 950, Line: 101, Col: 5, Construct: "if"},
+	{From: 941, To: 950, Line: 102, Col: 5, Construct: "if"},
+	{From: 944, To: 950, Line: 103, Col: 5, Construct: "if"},
+	{From: 953, To: 964, Line: 108, Col: 1, Construct: "macro"},
+	{From: 956, To: 963, Line: 109, Col: 1, Construct: "if"},
+	{From: 958, To: 958, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 962, To: 962, Line: 112, Col: 1, Construct: "{{ }}"},
+	{From: 966, To: 1112, Line: 116, Col: 1, Construct: "macro"},
+	{From: 972, To: 992, Line: 117, Col: 1, Construct: "if"},
+	{From: 974, To: 976, Line: 118, Col: 5, Construct: "set"},
+	{From: 978, To: 980, Line: 119, Col: 5, Construct: "{{ }}"},
+	{From: 982, To: 987, Line: 120, Col: 5, Construct: "if"},
+	{From: 984, To: 986, Line: 121, Col: 9, Construct: "{{ }}"},
+	{From: 989, To: 991, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 994, To: 996, Line: 125, Col: 1, Construct: "{{ }}"},
+	{From: 998, To: 1000, Line: 126, Col: 1, Construct: "{{ }}"},
+	{From: 1002, To: 1004, Line: 127, Col: 1, Construct: "{{ }}"},
+	{From: 1006, To: 1006, Line: 128, Col: 1, Construct: "set"},
+	{From: 1008, To: 1111, Line: 129, Col: 1, Construct: "if"},
+	{From: 1010, To: 1012, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 1014, To: 1106, Line: 131, Col: 5, Construct: "for"},
+	{From: 1021, To: 1024, Line: 132, Col: 9, Construct: "if"},
+	{From: 1023, To: 1023, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1026, To: 1031, Line: 135, Col: 9, Construct: "set"},
+	{From: 1033, To: 1036, Line: 136, Col: 9, Construct: "if"},
+	{From: 1035, To: 1035, Line: 137, Col: 13, Construct: "{{ }}"},
+	{From: 1038, To: 1040, Line: 139, Col: 9, Construct: "{{ }}"},
+	{From: 1042, To: 1042, Line: 140, Col: 9, Construct: "set"},
+	{From: 1044, To: 1044, Line: 141, Col: 9, Construct: "set"},
+	{From: 1046, To: 1101, Line: 142, Col: 9, Construct: "if"},
+	{From: 1048, To: 1050, Line: 143, Col: 13, Construct: "{{ }}"},
+	{From: 1052, To: 1054, Line: 144, Col: 13, Construct: "{{ }}"},
+	{From: 1056, To: 1058, Line: 145, Col: 13, Construct: "{{ }}"},
+	{From: 1059, To: 1101, Line: 146, Col: 13, Construct: "if"},
+	{From: 1062, To: 1082, Line: 147, Col: 13, Construct: "for"},
+	{From: 1067, To: 1071, Line: 148, Col: 17, Construct: "{{ }}"},
+	{From: 1073, To: 1077, Line: 149, Col: 17, Construct: "{{ }}"},
+	{From: 1079, To: 1081, Line: 150, Col: 17, Construct: "{{ }}"},
+	{From: 1083, To: 1101, Line: 152, Col: 13, Construct: "if"},
+	{From: 1086, To: 1088, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 1090, To: 1092, Line: 154, Col: 13, Construct: "{{ }}"},
+	{From: 1094, To: 1096, Line: 155, Col: 13, Construct: "{{ }}"},
+	{From: 1097, To: 1101, Line: 156, Col: 13, Construct: "if"},
+	{From: 1100, To: 1100, Line: 157, Col: 13, Construct: "{{ }}"},
+	{From: 1103, To: 1105, Line: 159, Col: 9, Construct: "{{ }}"},
+	{From: 1108, To: 1110, Line: 161, Col: 5, Construct: "{{ }}"},
+	{From: 1114, To: 1172, Line: 165, Col: 1, Construct: "macro"},
+	{From: 1124, To: 1124, Line: 165, Col: 1, Construct: "set"},
+	{From: 1126, To: 1126, Line: 166, Col: 1, Construct: "set"},
+	{From: 1128, To: 1139, Line: 167, Col: 1, Construct: "if"},
+	{From: 1130, To: 1130, Line: 168, Col: 5, Construct: "set"},
+	{From: 1131, To: 1139, Line: 169, Col: 5, Construct: "if"},
+	{From: 1134, To: 1134, Line: 170, Col: 5, Construct: "set"},
+	{From: 1138, To: 1138, Line: 172, Col: 5, Construct: "set"},
+	{From: 1141, To: 1153, Line: 174, Col: 1, Construct: "if"},
+	{From: 1143, To: 1143, Line: 175, Col: 5, Construct: "set"},
+	{From: 1145, To: 1150, Line: 176, Col: 5, Construct: "set"},
+	{From: 1152, To: 1152, Line: 177, Col: 5, Construct: "set"},
+	{From: 1155, To: 1158, Line: 179, Col: 1, Construct: "if"},
+	{From: 1157, To: 1157, Line: 180, Col: 5, Construct: "{{ }}"},
+	{From: 1160, To: 1162, Line: 182, Col: 1, Construct: "{{ }}"},
+	{From: 1164, To: 1166, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 1168, To: 1171, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 1174, To: 1177, Line: 188, Col: 1, Construct: "if"},
+	{From: 1176, To: 1176, Line: 189, Col: 5, Construct: "set"},
+	{From: 1179, To: 1182, Line: 191, Col: 1, Construct: "if"},
+	{From: 1181, To: 1181, Line: 192, Col: 5, Construct: "set"},
+	{From: 1184, To: 1187, Line: 194, Col: 1, Construct: "if"},
+	{From: 1186, To: 1186, Line: 195, Col: 5, Construct: "{{ }}"},
+	{From: 1189, To: 1189, Line: 198, Col: 1, Construct: "set"},
+	{From: 1191, To: 1196, Line: 200, Col: 1, Construct: "if"},
+	{From: 1193, To: 1195, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 1198, To: 1203, Line: 204, Col: 1, Construct: "if"},
+	{From: 1200, To: 1202, Line: 205, Col: 5, Construct: "{{ }}"},
+	{From: 1205, To: 1375, Line: 211, Col: 1, Construct: "for"},
+	{From: 1210, To: 1374, Line: 212, Col: 5, Construct: "if"},
+	{From: 1212, To: 1373, Line: 213, Col: 9, Construct: "if"},
+	{From: 1214, To: 1214, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 1215, To: 1373, Line: 215, Col: 13, Construct: "if"},
+	{From: 1218, To: 1218, Line: 216, Col: 13, Construct: "set"},
+	{From: 1220, To: 1223, Line: 217, Col: 13, Construct: "if"},
+	{From: 1222, To: 1222, Line: 217, Col: 43, Construct: "set"},
+	{From: 1225, To: 1227, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 1229, To: 1231, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 1233, To: 1236, Line: 220, Col: 13, Construct: "{{ }}"},
+	{From: 1237, To: 1373, Line: 222, Col: 13, Construct: "if"},
+	{From: 1240, To: 1242, Line: 223, Col: 13, Construct: "{{ }}"},
+	{From: 1243, To: 1373, Line: 224, Col: 13, Construct: "if"},
+	{From: 1246, To: 1246, Line: 225, Col: 13, Construct: "set"},
+	{From: 1248, To: 1251, Line: 226, Col: 13, Construct: "if"},
+	{From: 1250, To: 1250, Line: 226, Col: 43, Construct: "set"},
+	{From: 1253, To: 1255, Line: 227, Col: 13, Construct: "{{ }}"},
+	{From: 1257, To: 1259, Line: 228, Col: 13, Construct: "{{ }}"},
+	{From: 1261, To: 1264, Line: 229, Col: 13, Construct: "{{ }}"},
+	{From: 1265, To: 1373, Line: 231, Col: 13, Construct: "if"},
+	{From: 1268, To: 1268, Line: 231, Col: 13, Construct: "set"},
+	{From: 1270, To: 1270, Line: 232, Col: 13, Construct: "set"},
+	{From: 1272, To: 1272, Line: 232, Col: 13, Construct: "set"},
+	{From: 1274, To: 1274, Line: 233, Col: 13, Construct: "set"},
+	{From: 1276, To: 1276, Line: 234, Col: 13, Construct: "set"},
+	{From: 1278, To: 1281, Line: 235, Col: 13, Construct: "if"},
+	{From: 1280, To: 1280, Line: 235, Col: 43, Construct: "set"},
+	{From: 1283, To: 1285, Line: 236, Col: 13, Construct: "{{ }}"},
+	{From: 1287, To: 1289, Line: 237, Col: 13, Construct: "{{ }}"},
+	{From: 1291, To: 1294, Line: 238, Col: 13, Construct: "{{ }}"},
+	{From: 1295, To: 1373, Line: 240, Col: 13, Construct: "if"},
+	{From: 1298, To: 1299, Line: 241, Col: 13, Construct: "set"},
+	{From: 1301, To: 1329, Line: 242, Col: 13, Construct: "for"},
+	{From: 1304, To: 1306, Line: 243, Col: 17, Construct: "if"},
+	{From: 1308, To: 1308, Line: 244, Col: 17, Construct: "set"},
+	{From: 1310, To: 1310, Line: 245, Col: 17, Construct: "set"},
+	{From: 1312, To: 1312, Line: 246, Col: 17, Construct: "set"},
+	{From: 1314, To: 1323, Line: 247, Col: 17, Construct: "if"},
+	{From: 1316, To: 1322, Line: 248, Col: 21, Construct: "for"},
+	{From: 1318, To: 1321, Line: 249, Col: 25, Construct: "if"},
+	{From: 1320, To: 1320, Line: 250, Col: 29, Construct: "set"},
+	{From: 1325, To: 1328, Line: 254, Col: 17, Construct: "if"},
+	{From: 1327, To: 1327, Line: 254, Col: 39, Construct: "set"},
+	{From: 1331, To: 1372, Line: 256, Col: 13, Construct: "if"},
+	{From: 1333, To: 1333, Line: 257, Col: 17, Construct: "set"},
+	{From: 1335, To: 1362, Line: 258, Col: 17, Construct: "for"},
+	{From: 1338, To: 1361, Line: 259, Col: 21, Construct: "if"},
+	{From: 1340, To: 1340, Line: 260, Col: 25, Construct: "set"},
+	{From: 1342, To: 1347, Line: 261, Col: 25, Construct: "set"},
+	{From: 1349, To: 1360, Line: 262, Col: 25, Construct: "for"},
+	{From: 1352, To: 1352, Line: 263, Col: 29, Construct: "set"},
+	{From: 1354, To: 1359, Line: 264, Col: 29, Construct: "if"},
+	{From: 1356, To: 1358, Line: 265, Col: 33, Construct: "{{ }}"},
+	{From: 1366, To: 1371, Line: 271, Col: 17, Construct: "for"},
+	{From: 1368, To: 1370, Line: 272, Col: 21, Construct: "{{ }}"},
+	{From: 1377, To: 1388, Line: 279, Col: 1, Construct: "if"},
+	{From: 1379, To: 1381, Line: 280, Col: 5, Construct: "{{ }}"},
+	{From: 1382, To: 1388, Line: 281, Col: 5, Construct: "if"},
+	{From: 1385, To: 1387, Line: 282, Col: 5, Construct: "{{ }}"},
+	{From: 1390, To: 1418, Line: 285, Col: 1, Construct: "if"},
+	{From: 1392, To: 1392, Line: 285, Col: 1, Construct: "set"},
+	{From: 1394, To: 1394, Line: 286, Col: 5, Construct: "set"},
+	{From: 1395, To: 1418, Line: 287, Col: 5, Construct: "if"},
+	{From: 1398, To: 1398, Line: 288, Col: 5, Construct: "set"},
+	{From: 1400, To: 1417, Line: 289, Col: 5, Construct: "if"},
+	{From: 1402, To: 1402, Line: 289, Col: 5, Construct: "set"},
+	{From: 1404, To: 1404, Line: 290, Col: 9, Construct: "set"},
+	{From: 1405, To: 1417, Line: 291, Col: 9, Construct: "if"},
+	{From: 1408, To: 1408, Line: 291, Col: 9, Construct: "set"},
+	{From: 1410, To: 1410, Line: 292, Col: 9, Construct: "set"},
+	{From: 1414, To: 1414, Line: 292, Col: 9, Construct: "set"},
+	{From: 1416, To: 1416, Line: 294, Col: 9, Construct: "set"},
+	{From: 1420, To: 1420, Line: 298, Col: 1, Construct: "set"},
+	{From: 1422, To: 1429, Line: 299, Col: 1, Construct: "if"},
+	{From: 1424, To: 1424, Line: 300, Col: 5, Construct: "set"},
+	{From: 1425, To: 1429, Line: 301, Col: 5, Construct: "if"},
+	{From: 1428, To: 1428, Line: 302, Col: 5, Construct: "set"},
+	{From: 1431, To: 1444, Line: 304, Col: 1, Construct: "if"},
+	{From: 1433, To: 1435, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 1436, To: 1444, Line: 309, Col: 5, Construct: "if"},
+	{From: 1439, To: 1443, Line: 310, Col: 5, Construct: "{{ }}"},
+	{From: 1446, To: 1459, Line: 316, Col: 1, Construct: "if"},
+	{From: 1448, To: 1450, Line: 317, Col: 5, Construct: "{{ }}"},
+	{From: 1452, To: 1458, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 1461, To: 1464, Line: 321, Col: 1, Construct: "if"},
+	{From: 1463, To: 1463, Line: 322, Col: 5, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var LFM258BA1B = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "LFM2.5-8B-A1B.jinja",
-	Func:   renderLFM258BA1B,
-	Name:   "LFM2.5-8B-A1B",
-	Origin: "llama.cpp/LFM2.5-8B-A1B.jinja",
-	SHA256: "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
-	Spans:  spansLFM258BA1B,
+	File:      "LFM2.5-8B-A1B.jinja",
+	Func:      renderLFM258BA1B,
+	LlamaFunc: renderLFM258BA1BLlama,
+	Name:      "LFM2.5-8B-A1B",
+	Origin:    "llama.cpp/LFM2.5-8B-A1B.jinja",
+	SHA256:    "6d65c8804847ad74eea912dd7eca3dc1cf7a457b53a77f47d841a14121910963",
+	Spans:     spansLFM258BA1B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -298,85 +299,415 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLFM258BA1BLlama renders LFM2.5-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLFM258BA1B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	preserveThinking := in.Lookup("preserve_thinking")
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
+	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
+	formatArgValue := func(argValue runtime.Value) {
+		argValue = runtime.Param(argValue, "arg_value")
+		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
+		if runtime.IsString(argValue) {
+			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("'"), argValue, runtime.Str("'")))
+		} else if runtime.IsMapping(argValue) {
+			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
+			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
+			runtime.LlamaWrite(w, runtime.FilterTojson(argValue, nil, nil))
+		} else {
+			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
+			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
+			runtime.LlamaWrite(w, runtime.FilterString(argValue))
+		}
+	}
+	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
+	parseContent := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		var ns runtime.Value
+		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
+			runtime.LlamaWrite(w, content)
+		} else {
+			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
+			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
+				itemType := runtime.LlamaItemStr(item, "type")
+				if runtime.EqStr(itemType, "image") {
+					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
+					runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.Str("<image>")))
+				} else if runtime.EqStr(itemType, "text") {
+					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
+					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
+					runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemStr(item, "text")))
+				} else {
+					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
+					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
+					runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.FilterTojson(item, nil, nil)))
+				}
+			}
+			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "result"))
+		}
+	}
+	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
+	renderToolCalls := func(toolCalls runtime.Value) {
+		toolCalls = runtime.Param(toolCalls, "tool_calls")
+		var toolCallsNs runtime.Value
+		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
+		toolCallsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
+		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
+		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(toolCalls)) {
+			var funcName runtime.Value
+			var funcArgs runtime.Value
+			var argsNs runtime.Value
+			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
+			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
+			funcName = runtime.LlamaItemStr(toolCallFunction, "name")
+			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
+			funcArgs = runtime.LlamaItemStr(toolCallFunction, "arguments")
+			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
+			argsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
+			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
+			keys, values := runtime.DictItems(funcArgs)
+			for i := range w.Count(len(keys)) {
+				argName := keys[i]
+				argValue := values[i]
+				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
+				runtime.CheckNamespace(argsNs)
+				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
+				runtime.SetAttr(argsNs, "arg_strings", runtime.LlamaAdd(runtime.LlamaAttr(argsNs, "arg_strings"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(argName, runtime.Str("=")), w.Capture(func() {
+					formatArgValue(argValue)
+				})))))
+			}
+			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
+			runtime.CheckNamespace(toolCallsNs)
+			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
+			runtime.SetAttr(toolCallsNs, "tool_calls", runtime.LlamaAdd(runtime.LlamaAttr(toolCallsNs, "tool_calls"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(funcName, runtime.Str("(")), runtime.FilterJoin(runtime.LlamaAttr(argsNs, "arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
+		}
+		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call_start|>["), runtime.FilterJoin(runtime.LlamaAttr(toolCallsNs, "tool_calls"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]<|tool_call_end|>")))
+	}
+	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
+	nsSystemPrompt := runtime.Str("")
+	nsLastUserIndex := runtime.Int(-1)
+	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
+		if runtime.MethodGet(messages0, runtime.Str("content")).Truthy() {
+			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
+			nsSystemPrompt = w.Capture(func() {
+				parseContent(runtime.LlamaItemStr(messages0, "content"))
+			})
+		}
+		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
+	if tools.Truthy() {
+		// LFM2.5-8B-A1B.jinja:54:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
+		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
+			return runtime.Str("\n")
+		}, func() runtime.Value {
+			return runtime.Str("")
+		})), runtime.Str("List of tools: ["))
+		// LFM2.5-8B-A1B.jinja:55:5 {%- for tool in tools -%}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
+			if !runtime.IsString(tool) {
+				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
+				tool = runtime.FilterTojson(tool, nil, nil)
+			}
+			// LFM2.5-8B-A1B.jinja:59:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
+			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, tool)
+			// LFM2.5-8B-A1B.jinja:60:9 {%- if not loop.last -%}
+			if !(i == len(items)-1) {
+				// LFM2.5-8B-A1B.jinja:61:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
+				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str(", "))
+			}
+		}
+		// LFM2.5-8B-A1B.jinja:64:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
+		nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("]"))
+	}
+	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
+	if nsSystemPrompt.Truthy() {
+		// LFM2.5-8B-A1B.jinja:67:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), nsSystemPrompt), runtime.Str("<|im_end|>\n")))
+	}
+	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
+			nsLastUserIndex = runtime.Int(int64(i))
+		}
+	}
+	// LFM2.5-8B-A1B.jinja:74:1 {%- for message in messages -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
+		messageRole := runtime.LlamaAttr(message, "role")
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
+		if runtime.EqStr(messageRole, "assistant") {
+			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
+			{
+				var cfmTag runtime.Value
+				var hasCfm runtime.Value
+				var content runtime.Value
+				var truncLen runtime.Value
+				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
+				messageThinking := runtime.LlamaAttr(message, "thinking")
+				if runtime.IsDefined(messageThinking) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) {
+					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>"), messageThinking), runtime.Str("</think>")))
+				}
+				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
+				cfmTag = runtime.Str("CONTINUE_FINAL_MESSAGE_TAG ")
+				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
+				hasCfm = runtime.Bool(false)
+				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
+				messageContent := runtime.LlamaAttr(message, "content")
+				if runtime.IsDefined(messageContent) {
+					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
+					content = w.Capture(func() {
+						parseContent(messageContent)
+					})
+					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
+					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) {
+						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
+						if runtime.LlamaIn(runtime.Str("</think>"), content) {
+							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
+							content = runtime.FilterTrim(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), nil, nil)
+						}
+					}
+					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
+					if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && runtime.MethodEndswith(content, cfmTag).Truthy() {
+						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
+						hasCfm = runtime.Bool(true)
+						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
+						truncLen = runtime.Sub(runtime.FilterLength(content), runtime.FilterLength(cfmTag))
+						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
+						runtime.LlamaWrite(w, content.Slice(runtime.None(), truncLen, runtime.None()))
+					} else {
+						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
+						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}
+						runtime.LlamaWrite(w, content)
+					}
+				}
+				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
+				if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) {
+					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderToolCalls(runtime.LlamaAttr(message, "tool_calls"))
+					}))
+				}
+				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
+				if hasCfm.Truthy() {
+					// LFM2.5-8B-A1B.jinja:102:13 {{- _cfm_tag -}}
+					runtime.LlamaWrite(w, cfmTag)
+				}
+				w.WriteString("<|im_end|>\n")
+			}
+		} else {
+			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
+			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
+			if runtime.MethodGet(message, runtime.Str("content")).Truthy() {
+				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					parseContent(runtime.LlamaItemStr(message, "content"))
+				}))
+			}
+			w.WriteString("<|im_end|>\n")
+		}
+	}
+	// LFM2.5-8B-A1B.jinja:113:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+	}
+}
+
 // spansLFM258BA1B is the position table of LFM2.5-8B-A1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLFM258BA1B = []runtime.Span{
-	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
-	{From: 57, To: 74, Line: 4, Col: 1, Construct: "macro"},
-	{From: 60, To: 73, Line: 5, Col: 5, Construct: "if"},
-	{From: 62, To: 64, Line: 6, Col: 9, Construct: "{{ }}"},
-	{From: 65, To: 73, Line: 7, Col: 9, Construct: "if"},
-	{From: 68, To: 68, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 72, To: 72, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 76, To: 113, Line: 14, Col: 1, Construct: "macro"},
-	{From: 80, To: 112, Line: 15, Col: 5, Construct: "if"},
-	{From: 82, To: 82, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 86, To: 86, Line: 18, Col: 9, Construct: "set"},
-	{From: 88, To: 109, Line: 19, Col: 9, Construct: "for"},
-	{From: 90, To: 108, Line: 20, Col: 13, Construct: "if"},
-	{From: 93, To: 93, Line: 20, Col: 13, Construct: "set"},
-	{From: 95, To: 95, Line: 21, Col: 17, Construct: "set"},
-	{From: 96, To: 108, Line: 22, Col: 17, Construct: "if"},
-	{From: 99, To: 99, Line: 22, Col: 17, Construct: "set"},
-	{From: 101, To: 101, Line: 23, Col: 17, Construct: "set"},
-	{From: 105, To: 105, Line: 23, Col: 17, Construct: "set"},
-	{From: 107, To: 107, Line: 25, Col: 17, Construct: "set"},
-	{From: 111, To: 111, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 115, To: 153, Line: 32, Col: 1, Construct: "macro"},
-	{From: 119, To: 119, Line: 33, Col: 5, Construct: "set"},
-	{From: 121, To: 148, Line: 34, Col: 5, Construct: "for"},
-	{From: 126, To: 127, Line: 35, Col: 9, Construct: "set"},
-	{From: 129, To: 129, Line: 36, Col: 9, Construct: "set"},
-	{From: 131, To: 131, Line: 37, Col: 9, Construct: "set"},
-	{From: 133, To: 143, Line: 38, Col: 9, Construct: "for"},
-	{From: 138, To: 138, Line: 38, Col: 9, Construct: "set"},
-	{From: 140, To: 142, Line: 39, Col: 13, Construct: "set"},
-	{From: 145, To: 145, Line: 39, Col: 13, Construct: "set"},
-	{From: 147, To: 147, Line: 41, Col: 9, Construct: "set"},
-	{From: 150, To: 152, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 155, To: 156, Line: 46, Col: 1, Construct: "set"},
-	{From: 158, To: 169, Line: 47, Col: 1, Construct: "if"},
-	{From: 161, To: 166, Line: 48, Col: 5, Construct: "if"},
-	{From: 163, To: 165, Line: 49, Col: 9, Construct: "set"},
-	{From: 168, To: 168, Line: 51, Col: 5, Construct: "set"},
-	{From: 171, To: 197, Line: 53, Col: 1, Construct: "if"},
-	{From: 173, To: 177, Line: 54, Col: 5, Construct: "set"},
-	{From: 179, To: 194, Line: 55, Col: 5, Construct: "for"},
-	{From: 183, To: 186, Line: 56, Col: 9, Construct: "if"},
-	{From: 185, To: 185, Line: 57, Col: 13, Construct: "set"},
-	{From: 188, To: 188, Line: 59, Col: 9, Construct: "set"},
-	{From: 190, To: 193, Line: 60, Col: 9, Construct: "if"},
-	{From: 192, To: 192, Line: 61, Col: 13, Construct: "set"},
-	{From: 196, To: 196, Line: 64, Col: 5, Construct: "set"},
-	{From: 199, To: 204, Line: 66, Col: 1, Construct: "if"},
-	{From: 201, To: 203, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 206, To: 214, Line: 69, Col: 1, Construct: "for"},
-	{From: 210, To: 213, Line: 70, Col: 5, Construct: "if"},
-	{From: 212, To: 212, Line: 71, Col: 9, Construct: "set"},
-	{From: 216, To: 294, Line: 74, Col: 1, Construct: "for"},
-	{From: 220, To: 223, Line: 75, Col: 5, Construct: "{{ }}"},
-	{From: 225, To: 293, Line: 76, Col: 5, Construct: "if"},
-	{From: 227, To: 284, Line: 76, Col: 5, Construct: "with"},
-	{From: 233, To: 239, Line: 78, Col: 9, Construct: "if"},
-	{From: 236, To: 238, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 241, To: 241, Line: 81, Col: 9, Construct: "set"},
-	{From: 243, To: 243, Line: 82, Col: 9, Construct: "set"},
-	{From: 245, To: 272, Line: 83, Col: 9, Construct: "if"},
-	{From: 248, To: 250, Line: 84, Col: 13, Construct: "set"},
-	{From: 252, To: 258, Line: 85, Col: 13, Construct: "if"},
-	{From: 254, To: 257, Line: 86, Col: 17, Construct: "if"},
-	{From: 256, To: 256, Line: 87, Col: 21, Construct: "set"},
-	{From: 260, To: 271, Line: 90, Col: 13, Construct: "if"},
-	{From: 262, To: 262, Line: 91, Col: 17, Construct: "set"},
-	{From: 264, To: 264, Line: 92, Col: 17, Construct: "set"},
-	{From: 266, To: 266, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 270, To: 270, Line: 95, Col: 17, Construct: "{{ }}"},
-	{From: 274, To: 277, Line: 98, Col: 9, Construct: "if"},
-	{From: 276, To: 276, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 279, To: 283, Line: 101, Col: 9, Construct: "if"},
-	{From: 281, To: 281, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 288, To: 292, Line: 107, Col: 9, Construct: "if"},
-	{From: 290, To: 290, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 296, To: 298, Line: 113, Col: 1, Construct: "if"},
+	{From: 54, To: 54, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
+	{From: 58, To: 75, Line: 4, Col: 1, Construct: "macro"},
+	{From: 61, To: 74, Line: 5, Col: 5, Construct: "if"},
+	{From: 63, To: 65, Line: 6, Col: 9, Construct: "{{ }}"},
+	{From: 66, To: 74, Line: 7, Col: 9, Construct: "if"},
+	{From: 69, To: 69, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 73, To: 73, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 77, To: 114, Line: 14, Col: 1, Construct: "macro"},
+	{From: 81, To: 113, Line: 15, Col: 5, Construct: "if"},
+	{From: 83, To: 83, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 87, To: 87, Line: 18, Col: 9, Construct: "set"},
+	{From: 89, To: 110, Line: 19, Col: 9, Construct: "for"},
+	{From: 91, To: 109, Line: 20, Col: 13, Construct: "if"},
+	{From: 94, To: 94, Line: 20, Col: 13, Construct: "set"},
+	{From: 96, To: 96, Line: 21, Col: 17, Construct: "set"},
+	{From: 97, To: 109, Line: 22, Col: 17, Construct: "if"},
+	{From: 100, To: 100, Line: 22, Col: 17, Construct: "set"},
+	{From: 102, To: 102, Line: 23, Col: 17, Construct: "set"},
+	{From: 106, To: 106, Line: 23, Col: 17, Construct: "set"},
+	{From: 108, To: 108, Line: 25, Col: 17, Construct: "set"},
+	{From: 112, To: 112, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 116, To: 154, Line: 32, Col: 1, Construct: "macro"},
+	{From: 120, To: 120, Line: 33, Col: 5, Construct: "set"},
+	{From: 122, To: 149, Line: 34, Col: 5, Construct: "for"},
+	{From: 127, To: 128, Line: 35, Col: 9, Construct: "set"},
+	{From: 130, To: 130, Line: 36, Col: 9, Construct: "set"},
+	{From: 132, To: 132, Line: 37, Col: 9, Construct: "set"},
+	{From: 134, To: 144, Line: 38, Col: 9, Construct: "for"},
+	{From: 139, To: 139, Line: 38, Col: 9, Construct: "set"},
+	{From: 141, To: 143, Line: 39, Col: 13, Construct: "set"},
+	{From: 146, To: 146, Line: 39, Col: 13, Construct: "set"},
+	{From: 148, To: 148, Line: 41, Col: 9, Construct: "set"},
+	{From: 151, To: 153, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 156, To: 157, Line: 46, Col: 1, Construct: "set"},
+	{From: 159, To: 170, Line: 47, Col: 1, Construct: "if"},
+	{From: 162, To: 167, Line: 48, Col: 5, Construct: "if"},
+	{From: 164, To: 166, Line: 49, Col: 9, Construct: "set"},
+	{From: 169, To: 169, Line: 51, Col: 5, Construct: "set"},
+	{From: 172, To: 198, Line: 53, Col: 1, Construct: "if"},
+	{From: 174, To: 178, Line: 54, Col: 5, Construct: "set"},
+	{From: 180, To: 195, Line: 55, Col: 5, Construct: "for"},
+	{From: 184, To: 187, Line: 56, Col: 9, Construct: "if"},
+	{From: 186, To: 186, Line: 57, Col: 13, Construct: "set"},
+	{From: 189, To: 189, Line: 59, Col: 9, Construct: "set"},
+	{From: 191, To: 194, Line: 60, Col: 9, Construct: "if"},
+	{From: 193, To: 193, Line: 61, Col: 13, Construct: "set"},
+	{From: 197, To: 197, Line: 64, Col: 5, Construct: "set"},
+	{From: 200, To: 205, Line: 66, Col: 1, Construct: "if"},
+	{From: 202, To: 204, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 207, To: 215, Line: 69, Col: 1, Construct: "for"},
+	{From: 211, To: 214, Line: 70, Col: 5, Construct: "if"},
+	{From: 213, To: 213, Line: 71, Col: 9, Construct: "set"},
+	{From: 217, To: 295, Line: 74, Col: 1, Construct: "for"},
+	{From: 221, To: 224, Line: 75, Col: 5, Construct: "{{ }}"},
+	{From: 226, To: 294, Line: 76, Col: 5, Construct: "if"},
+	{From: 228, To: 285, Line: 76, Col: 5, Construct: "with"},
+	{From: 234, To: 240, Line: 78, Col: 9, Construct: "if"},
+	{From: 237, To: 239, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 242, To: 242, Line: 81, Col: 9, Construct: "set"},
+	{From: 244, To: 244, Line: 82, Col: 9, Construct: "set"},
+	{From: 246, To: 273, Line: 83, Col: 9, Construct: "if"},
+	{From: 249, To: 251, Line: 84, Col: 13, Construct: "set"},
+	{From: 253, To: 259, Line: 85, Col: 13, Construct: "if"},
+	{From: 255, To: 258, Line: 86, Col: 17, Construct: "if"},
+	{From: 257, To: 257, Line: 87, Col: 21, Construct: "set"},
+	{From: 261, To: 272, Line: 90, Col: 13, Construct: "if"},
+	{From: 263, To: 263, Line: 91, Col: 17, Construct: "set"},
+	{From: 265, To: 265, Line: 92, Col: 17, Construct: "set"},
+	{From: 267, To: 267, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 271, To: 271, Line: 95, Col: 17, Construct: "{{ }}"},
+	{From: 275, To: 278, Line: 98, Col: 9, Construct: "if"},
+	{From: 277, To: 277, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 280, To: 284, Line: 101, Col: 9, Construct: "if"},
+	{From: 282, To: 282, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 289, To: 293, Line: 107, Col: 9, Construct: "if"},
+	{From: 291, To: 291, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 297, To: 299, Line: 113, Col: 1, Construct: "if"},
+	{From: 312, To: 312, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 314, To: 314, Line: 2, Col: 1, Construct: "set"},
+	{From: 316, To: 331, Line: 4, Col: 1, Construct: "macro"},
+	{From: 319, To: 330, Line: 5, Col: 5, Construct: "if"},
+	{From: 321, To: 321, Line: 6, Col: 9, Construct: "{{ }}"},
+	{From: 322, To: 330, Line: 7, Col: 9, Construct: "if"},
+	{From: 325, To: 325, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 329, To: 329, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 333, To: 370, Line: 14, Col: 1, Construct: "macro"},
+	{From: 337, To: 369, Line: 15, Col: 5, Construct: "if"},
+	{From: 339, To: 339, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 343, To: 343, Line: 18, Col: 9, Construct: "set"},
+	{From: 345, To: 366, Line: 19, Col: 9, Construct: "for"},
+	{From: 347, To: 365, Line: 20, Col: 13, Construct: "if"},
+	{From: 350, To: 350, Line: 20, Col: 13, Construct: "set"},
+	{From: 352, To: 352, Line: 21, Col: 17, Construct: "set"},
+	{From: 353, To: 365, Line: 22, Col: 17, Construct: "if"},
+	{From: 356, To: 356, Line: 22, Col: 17, Construct: "set"},
+	{From: 358, To: 358, Line: 23, Col: 17, Construct: "set"},
+	{From: 362, To: 362, Line: 23, Col: 17, Construct: "set"},
+	{From: 364, To: 364, Line: 25, Col: 17, Construct: "set"},
+	{From: 368, To: 368, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 372, To: 408, Line: 32, Col: 1, Construct: "macro"},
+	{From: 376, To: 376, Line: 33, Col: 5, Construct: "set"},
+	{From: 378, To: 405, Line: 34, Col: 5, Construct: "for"},
+	{From: 383, To: 384, Line: 35, Col: 9, Construct: "set"},
+	{From: 386, To: 386, Line: 36, Col: 9, Construct: "set"},
+	{From: 388, To: 388, Line: 37, Col: 9, Construct: "set"},
+	{From: 390, To: 400, Line: 38, Col: 9, Construct: "for"},
+	{From: 395, To: 395, Line: 38, Col: 9, Construct: "set"},
+	{From: 397, To: 399, Line: 39, Col: 13, Construct: "set"},
+	{From: 402, To: 402, Line: 39, Col: 13, Construct: "set"},
+	{From: 404, To: 404, Line: 41, Col: 9, Construct: "set"},
+	{From: 407, To: 407, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 410, To: 411, Line: 46, Col: 1, Construct: "set"},
+	{From: 413, To: 424, Line: 47, Col: 1, Construct: "if"},
+	{From: 416, To: 421, Line: 48, Col: 5, Construct: "if"},
+	{From: 418, To: 420, Line: 49, Col: 9, Construct: "set"},
+	{From: 423, To: 423, Line: 51, Col: 5, Construct: "set"},
+	{From: 426, To: 452, Line: 53, Col: 1, Construct: "if"},
+	{From: 428, To: 432, Line: 54, Col: 5, Construct: "set"},
+	{From: 434, To: 449, Line: 55, Col: 5, Construct: "for"},
+	{From: 438, To: 441, Line: 56, Col: 9, Construct: "if"},
+	{From: 440, To: 440, Line: 57, Col: 13, Construct: "set"},
+	{From: 443, To: 443, Line: 59, Col: 9, Construct: "set"},
+	{From: 445, To: 448, Line: 60, Col: 9, Construct: "if"},
+	{From: 447, To: 447, Line: 61, Col: 13, Construct: "set"},
+	{From: 451, To: 451, Line: 64, Col: 5, Construct: "set"},
+	{From: 454, To: 457, Line: 66, Col: 1, Construct: "if"},
+	{From: 456, To: 456, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 459, To: 467, Line: 69, Col: 1, Construct: "for"},
+	{From: 463, To: 466, Line: 70, Col: 5, Construct: "if"},
+	{From: 465, To: 465, Line: 71, Col: 9, Construct: "set"},
+	{From: 469, To: 547, Line: 74, Col: 1, Construct: "for"},
+	{From: 473, To: 474, Line: 75, Col: 5, Construct: "{{ }}"},
+	{From: 476, To: 546, Line: 76, Col: 5, Construct: "if"},
+	{From: 478, To: 535, Line: 76, Col: 5, Construct: "with"},
+	{From: 484, To: 488, Line: 78, Col: 9, Construct: "if"},
+	{From: 487, To: 487, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 490, To: 490, Line: 81, Col: 9, Construct: "set"},
+	{From: 492, To: 492, Line: 82, Col: 9, Construct: "set"},
+	{From: 494, To: 521, Line: 83, Col: 9, Construct: "if"},
+	{From: 497, To: 499, Line: 84, Col: 13, Construct: "set"},
+	{From: 501, To: 507, Line: 85, Col: 13, Construct: "if"},
+	{From: 503, To: 506, Line: 86, Col: 17, Construct: "if"},
+	{From: 505, To: 505, Line: 87, Col: 21, Construct: "set"},
+	{From: 509, To: 520, Line: 90, Col: 13, Construct: "if"},
+	{From: 511, To: 511, Line: 91, Col: 17, Construct: "set"},
+	{From: 513, To: 513, Line: 92, Col: 17, Construct: "set"},
+	{From: 515, To: 515, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 519, To: 519, Line: 95, Col: 17, Construct: "{{ }}"},
+	{From: 523, To: 528, Line: 98, Col: 9, Construct: "if"},
+	{From: 525, To: 527, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 530, To: 534, Line: 101, Col: 9, Construct: "if"},
+	{From: 532, To: 532, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 539, To: 545, Line: 107, Col: 9, Construct: "if"},
+	{From: 541, To: 543, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 549, To: 551, Line: 113, Col: 1, Construct: "if"},
 }

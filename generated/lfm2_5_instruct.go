@@ -28,12 +28,13 @@ var LFM25Instruct = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "LFM2.5-Instruct.jinja",
-	Func:   renderLFM25Instruct,
-	Name:   "LFM2.5-Instruct",
-	Origin: "llama.cpp/LFM2.5-Instruct.jinja",
-	SHA256: "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
-	Spans:  spansLFM25Instruct,
+	File:      "LFM2.5-Instruct.jinja",
+	Func:      renderLFM25Instruct,
+	LlamaFunc: renderLFM25InstructLlama,
+	Name:      "LFM2.5-Instruct",
+	Origin:    "llama.cpp/LFM2.5-Instruct.jinja",
+	SHA256:    "f05bf4b967dc993bdc7a2fe6e43759ee218eb0eb340d68b063e1c4f8ad148176",
+	Spans:     spansLFM25Instruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -159,45 +160,198 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLFM25InstructLlama renders LFM2.5-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLFM25Instruct with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	keepPastThinking := in.Lookup("keep_past_thinking")
+	var ns runtime.Value
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
+	keepPastThinking = runtime.FilterDefault(keepPastThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
+		runtime.SetAttr(ns, "system_prompt", runtime.LlamaItemStr(messages0, "content"))
+		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
+	if tools.Truthy() {
+		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
+		runtime.CheckNamespace(ns)
+		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
+		runtime.SetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.IfElse(runtime.LlamaAttr(ns, "system_prompt").Truthy(), func() runtime.Value {
+			return runtime.Str("\n")
+		}, func() runtime.Value {
+			return runtime.Str("")
+		})), runtime.Str("List of tools: [")))
+		// LFM2.5-Instruct.jinja:10:5 {%- for tool in tools -%}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// LFM2.5-Instruct.jinja:11:9 {%- if tool is not string -%}
+			if !runtime.IsString(tool) {
+				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
+				tool = runtime.FilterTojson(tool, nil, nil)
+			}
+			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
+			runtime.SetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), tool))
+			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
+			if !(i == len(items)-1) {
+				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
+				runtime.SetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.Str(", ")))
+			}
+		}
+		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
+		runtime.SetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.Str("]")))
+	}
+	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
+	if runtime.LlamaAttr(ns, "system_prompt").Truthy() {
+		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaAttr(ns, "system_prompt")), runtime.Str("<|im_end|>\n")))
+	}
+	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
+	runtime.CheckNamespace(ns)
+	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
+	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
+	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
+			runtime.SetAttr(ns, "last_assistant_index", runtime.Int(int64(i)))
+		}
+	}
+	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var content runtime.Value
+		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
+		content = runtime.LlamaItemStr(message, "content")
+		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
+		if !runtime.IsString(content) {
+			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
+			content = runtime.FilterTojson(content, nil, nil)
+		}
+		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
+		if (runtime.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_assistant_index")) {
+			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
+			if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
+				content = runtime.FilterTrim(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), nil, nil)
+			}
+		}
+		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("<|im_end|>\n")))
+	}
+	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+	}
+}
+
 // spansLFM25Instruct is the position table of LFM2.5-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLFM25Instruct = []runtime.Span{
-	{From: 54, To: 54, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
-	{From: 58, To: 58, Line: 3, Col: 1, Construct: "set"},
-	{From: 60, To: 68, Line: 4, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 4, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 5, Col: 5, Construct: "set"},
-	{From: 67, To: 67, Line: 6, Col: 5, Construct: "set"},
-	{From: 70, To: 104, Line: 8, Col: 1, Construct: "if"},
-	{From: 72, To: 72, Line: 8, Col: 1, Construct: "set"},
-	{From: 74, To: 78, Line: 9, Col: 5, Construct: "set"},
-	{From: 80, To: 99, Line: 10, Col: 5, Construct: "for"},
-	{From: 84, To: 87, Line: 11, Col: 9, Construct: "if"},
-	{From: 86, To: 86, Line: 12, Col: 13, Construct: "set"},
-	{From: 89, To: 89, Line: 12, Col: 13, Construct: "set"},
-	{From: 91, To: 91, Line: 14, Col: 9, Construct: "set"},
-	{From: 93, To: 98, Line: 15, Col: 9, Construct: "if"},
-	{From: 95, To: 95, Line: 15, Col: 9, Construct: "set"},
-	{From: 97, To: 97, Line: 16, Col: 13, Construct: "set"},
-	{From: 101, To: 101, Line: 16, Col: 13, Construct: "set"},
-	{From: 103, To: 103, Line: 19, Col: 5, Construct: "set"},
-	{From: 106, To: 111, Line: 21, Col: 1, Construct: "if"},
-	{From: 108, To: 110, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 113, To: 113, Line: 22, Col: 5, Construct: "set"},
-	{From: 115, To: 115, Line: 24, Col: 1, Construct: "set"},
-	{From: 117, To: 127, Line: 25, Col: 1, Construct: "for"},
-	{From: 121, To: 126, Line: 26, Col: 5, Construct: "if"},
-	{From: 123, To: 123, Line: 26, Col: 5, Construct: "set"},
-	{From: 125, To: 125, Line: 27, Col: 9, Construct: "set"},
-	{From: 129, To: 155, Line: 30, Col: 1, Construct: "for"},
-	{From: 134, To: 137, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 139, To: 139, Line: 32, Col: 5, Construct: "set"},
-	{From: 141, To: 144, Line: 33, Col: 5, Construct: "if"},
-	{From: 143, To: 143, Line: 34, Col: 9, Construct: "set"},
-	{From: 146, To: 152, Line: 36, Col: 5, Construct: "if"},
-	{From: 148, To: 151, Line: 37, Col: 9, Construct: "if"},
-	{From: 150, To: 150, Line: 38, Col: 13, Construct: "set"},
-	{From: 154, To: 154, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 157, To: 159, Line: 43, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
+	{From: 59, To: 59, Line: 3, Col: 1, Construct: "set"},
+	{From: 61, To: 69, Line: 4, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 4, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 5, Col: 5, Construct: "set"},
+	{From: 68, To: 68, Line: 6, Col: 5, Construct: "set"},
+	{From: 71, To: 105, Line: 8, Col: 1, Construct: "if"},
+	{From: 73, To: 73, Line: 8, Col: 1, Construct: "set"},
+	{From: 75, To: 79, Line: 9, Col: 5, Construct: "set"},
+	{From: 81, To: 100, Line: 10, Col: 5, Construct: "for"},
+	{From: 85, To: 88, Line: 11, Col: 9, Construct: "if"},
+	{From: 87, To: 87, Line: 12, Col: 13, Construct: "set"},
+	{From: 90, To: 90, Line: 12, Col: 13, Construct: "set"},
+	{From: 92, To: 92, Line: 14, Col: 9, Construct: "set"},
+	{From: 94, To: 99, Line: 15, Col: 9, Construct: "if"},
+	{From: 96, To: 96, Line: 15, Col: 9, Construct: "set"},
+	{From: 98, To: 98, Line: 16, Col: 13, Construct: "set"},
+	{From: 102, To: 102, Line: 16, Col: 13, Construct: "set"},
+	{From: 104, To: 104, Line: 19, Col: 5, Construct: "set"},
+	{From: 107, To: 112, Line: 21, Col: 1, Construct: "if"},
+	{From: 109, To: 111, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 114, To: 114, Line: 22, Col: 5, Construct: "set"},
+	{From: 116, To: 116, Line: 24, Col: 1, Construct: "set"},
+	{From: 118, To: 128, Line: 25, Col: 1, Construct: "for"},
+	{From: 122, To: 127, Line: 26, Col: 5, Construct: "if"},
+	{From: 124, To: 124, Line: 26, Col: 5, Construct: "set"},
+	{From: 126, To: 126, Line: 27, Col: 9, Construct: "set"},
+	{From: 130, To: 156, Line: 30, Col: 1, Construct: "for"},
+	{From: 135, To: 138, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 140, To: 140, Line: 32, Col: 5, Construct: "set"},
+	{From: 142, To: 145, Line: 33, Col: 5, Construct: "if"},
+	{From: 144, To: 144, Line: 34, Col: 9, Construct: "set"},
+	{From: 147, To: 153, Line: 36, Col: 5, Construct: "if"},
+	{From: 149, To: 152, Line: 37, Col: 9, Construct: "if"},
+	{From: 151, To: 151, Line: 38, Col: 13, Construct: "set"},
+	{From: 155, To: 155, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 158, To: 160, Line: 43, Col: 1, Construct: "if"},
+	{From: 174, To: 174, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 176, To: 176, Line: 2, Col: 1, Construct: "set"},
+	{From: 178, To: 178, Line: 3, Col: 1, Construct: "set"},
+	{From: 180, To: 188, Line: 4, Col: 1, Construct: "if"},
+	{From: 183, To: 183, Line: 4, Col: 1, Construct: "set"},
+	{From: 185, To: 185, Line: 5, Col: 5, Construct: "set"},
+	{From: 187, To: 187, Line: 6, Col: 5, Construct: "set"},
+	{From: 190, To: 224, Line: 8, Col: 1, Construct: "if"},
+	{From: 192, To: 192, Line: 8, Col: 1, Construct: "set"},
+	{From: 194, To: 198, Line: 9, Col: 5, Construct: "set"},
+	{From: 200, To: 219, Line: 10, Col: 5, Construct: "for"},
+	{From: 204, To: 207, Line: 11, Col: 9, Construct: "if"},
+	{From: 206, To: 206, Line: 12, Col: 13, Construct: "set"},
+	{From: 209, To: 209, Line: 12, Col: 13, Construct: "set"},
+	{From: 211, To: 211, Line: 14, Col: 9, Construct: "set"},
+	{From: 213, To: 218, Line: 15, Col: 9, Construct: "if"},
+	{From: 215, To: 215, Line: 15, Col: 9, Construct: "set"},
+	{From: 217, To: 217, Line: 16, Col: 13, Construct: "set"},
+	{From: 221, To: 221, Line: 16, Col: 13, Construct: "set"},
+	{From: 223, To: 223, Line: 19, Col: 5, Construct: "set"},
+	{From: 226, To: 229, Line: 21, Col: 1, Construct: "if"},
+	{From: 228, To: 228, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 231, To: 231, Line: 22, Col: 5, Construct: "set"},
+	{From: 233, To: 233, Line: 24, Col: 1, Construct: "set"},
+	{From: 235, To: 245, Line: 25, Col: 1, Construct: "for"},
+	{From: 239, To: 244, Line: 26, Col: 5, Construct: "if"},
+	{From: 241, To: 241, Line: 26, Col: 5, Construct: "set"},
+	{From: 243, To: 243, Line: 27, Col: 9, Construct: "set"},
+	{From: 247, To: 271, Line: 30, Col: 1, Construct: "for"},
+	{From: 252, To: 253, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 255, To: 255, Line: 32, Col: 5, Construct: "set"},
+	{From: 257, To: 260, Line: 33, Col: 5, Construct: "if"},
+	{From: 259, To: 259, Line: 34, Col: 9, Construct: "set"},
+	{From: 262, To: 268, Line: 36, Col: 5, Construct: "if"},
+	{From: 264, To: 267, Line: 37, Col: 9, Construct: "if"},
+	{From: 266, To: 266, Line: 38, Col: 13, Construct: "set"},
+	{From: 270, To: 270, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 273, To: 275, Line: 43, Col: 1, Construct: "if"},
 }

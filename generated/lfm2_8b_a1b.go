@@ -28,12 +28,13 @@ var LFM28BA1B = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "LFM2-8B-A1B.jinja",
-	Func:   renderLFM28BA1B,
-	Name:   "LFM2-8B-A1B",
-	Origin: "llama.cpp/LFM2-8B-A1B.jinja",
-	SHA256: "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
-	Spans:  spansLFM28BA1B,
+	File:      "LFM2-8B-A1B.jinja",
+	Func:      renderLFM28BA1B,
+	LlamaFunc: renderLFM28BA1BLlama,
+	Name:      "LFM2-8B-A1B",
+	Origin:    "llama.cpp/LFM2-8B-A1B.jinja",
+	SHA256:    "2294f49b51a0b9a1b0194add3f124237b5bd986599f43180eec49bba4de01365",
+	Spans:     spansLFM28BA1B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -126,33 +127,141 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLFM28BA1BLlama renders LFM2-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLFM28BA1B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}
+	_ = runtime.Str("")
+	// LFM2-8B-A1B.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
+	nsSystemPrompt := runtime.Str("")
+	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
+		nsSystemPrompt = runtime.LlamaItemStr(messages0, "content")
+		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// LFM2-8B-A1B.jinja:8:1 {%- if tools -%}
+	if tools.Truthy() {
+		// LFM2-8B-A1B.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
+		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
+			return runtime.Str("\n")
+		}, func() runtime.Value {
+			return runtime.Str("")
+		})), runtime.Str("List of tools: <|tool_list_start|>["))
+		// LFM2-8B-A1B.jinja:10:2 {%- for tool in tools -%}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// LFM2-8B-A1B.jinja:11:3 {%- if tool is not string -%}
+			if !runtime.IsString(tool) {
+				// LFM2-8B-A1B.jinja:12:4 {%- set tool = tool | tojson -%}
+				tool = runtime.FilterTojson(tool, nil, nil)
+			}
+			// LFM2-8B-A1B.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
+			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, tool)
+			// LFM2-8B-A1B.jinja:15:3 {%- if not loop.last -%}
+			if !(i == len(items)-1) {
+				// LFM2-8B-A1B.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
+				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str(", "))
+			}
+		}
+		// LFM2-8B-A1B.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
+		nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
+	}
+	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
+	if nsSystemPrompt.Truthy() {
+		// LFM2-8B-A1B.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), nsSystemPrompt), runtime.Str("<|im_end|>\n")))
+	}
+	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
+		content = runtime.LlamaItemStr(message, "content")
+		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
+		if !runtime.IsString(content) {
+			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
+			content = runtime.FilterTojson(content, nil, nil)
+		}
+		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
+		if runtime.EqStr(messageRole, "tool") {
+			// LFM2-8B-A1B.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
+			content = runtime.LlamaSum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
+		}
+		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("<|im_end|>\n")))
+	}
+	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+	}
+}
+
 // spansLFM28BA1B is the position table of LFM2-8B-A1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLFM28BA1B = []runtime.Span{
-	{From: 52, To: 52, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 54, To: 54, Line: 2, Col: 1, Construct: "set"},
-	{From: 56, To: 56, Line: 3, Col: 1, Construct: "set"},
-	{From: 58, To: 64, Line: 4, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 5, Col: 2, Construct: "set"},
-	{From: 63, To: 63, Line: 6, Col: 2, Construct: "set"},
-	{From: 66, To: 92, Line: 8, Col: 1, Construct: "if"},
-	{From: 68, To: 72, Line: 9, Col: 2, Construct: "set"},
-	{From: 74, To: 89, Line: 10, Col: 2, Construct: "for"},
-	{From: 78, To: 81, Line: 11, Col: 3, Construct: "if"},
-	{From: 80, To: 80, Line: 12, Col: 4, Construct: "set"},
-	{From: 83, To: 83, Line: 14, Col: 3, Construct: "set"},
-	{From: 85, To: 88, Line: 15, Col: 3, Construct: "if"},
-	{From: 87, To: 87, Line: 16, Col: 4, Construct: "set"},
-	{From: 91, To: 91, Line: 19, Col: 2, Construct: "set"},
-	{From: 94, To: 99, Line: 21, Col: 1, Construct: "if"},
-	{From: 96, To: 98, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 101, To: 122, Line: 24, Col: 1, Construct: "for"},
-	{From: 104, To: 107, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 109, To: 109, Line: 26, Col: 2, Construct: "set"},
-	{From: 111, To: 114, Line: 27, Col: 2, Construct: "if"},
-	{From: 113, To: 113, Line: 28, Col: 3, Construct: "set"},
-	{From: 116, To: 119, Line: 30, Col: 2, Construct: "if"},
-	{From: 118, To: 118, Line: 31, Col: 3, Construct: "set"},
-	{From: 121, To: 121, Line: 33, Col: 2, Construct: "{{ }}"},
-	{From: 124, To: 126, Line: 35, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
+	{From: 59, To: 65, Line: 4, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 5, Col: 2, Construct: "set"},
+	{From: 64, To: 64, Line: 6, Col: 2, Construct: "set"},
+	{From: 67, To: 93, Line: 8, Col: 1, Construct: "if"},
+	{From: 69, To: 73, Line: 9, Col: 2, Construct: "set"},
+	{From: 75, To: 90, Line: 10, Col: 2, Construct: "for"},
+	{From: 79, To: 82, Line: 11, Col: 3, Construct: "if"},
+	{From: 81, To: 81, Line: 12, Col: 4, Construct: "set"},
+	{From: 84, To: 84, Line: 14, Col: 3, Construct: "set"},
+	{From: 86, To: 89, Line: 15, Col: 3, Construct: "if"},
+	{From: 88, To: 88, Line: 16, Col: 4, Construct: "set"},
+	{From: 92, To: 92, Line: 19, Col: 2, Construct: "set"},
+	{From: 95, To: 100, Line: 21, Col: 1, Construct: "if"},
+	{From: 97, To: 99, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 102, To: 123, Line: 24, Col: 1, Construct: "for"},
+	{From: 105, To: 108, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 110, To: 110, Line: 26, Col: 2, Construct: "set"},
+	{From: 112, To: 115, Line: 27, Col: 2, Construct: "if"},
+	{From: 114, To: 114, Line: 28, Col: 3, Construct: "set"},
+	{From: 117, To: 120, Line: 30, Col: 2, Construct: "if"},
+	{From: 119, To: 119, Line: 31, Col: 3, Construct: "set"},
+	{From: 122, To: 122, Line: 33, Col: 2, Construct: "{{ }}"},
+	{From: 125, To: 127, Line: 35, Col: 1, Construct: "if"},
+	{From: 139, To: 139, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 141, To: 141, Line: 2, Col: 1, Construct: "set"},
+	{From: 143, To: 143, Line: 3, Col: 1, Construct: "set"},
+	{From: 145, To: 151, Line: 4, Col: 1, Construct: "if"},
+	{From: 148, To: 148, Line: 5, Col: 2, Construct: "set"},
+	{From: 150, To: 150, Line: 6, Col: 2, Construct: "set"},
+	{From: 153, To: 179, Line: 8, Col: 1, Construct: "if"},
+	{From: 155, To: 159, Line: 9, Col: 2, Construct: "set"},
+	{From: 161, To: 176, Line: 10, Col: 2, Construct: "for"},
+	{From: 165, To: 168, Line: 11, Col: 3, Construct: "if"},
+	{From: 167, To: 167, Line: 12, Col: 4, Construct: "set"},
+	{From: 170, To: 170, Line: 14, Col: 3, Construct: "set"},
+	{From: 172, To: 175, Line: 15, Col: 3, Construct: "if"},
+	{From: 174, To: 174, Line: 16, Col: 4, Construct: "set"},
+	{From: 178, To: 178, Line: 19, Col: 2, Construct: "set"},
+	{From: 181, To: 184, Line: 21, Col: 1, Construct: "if"},
+	{From: 183, To: 183, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 186, To: 205, Line: 24, Col: 1, Construct: "for"},
+	{From: 189, To: 190, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 192, To: 192, Line: 26, Col: 2, Construct: "set"},
+	{From: 194, To: 197, Line: 27, Col: 2, Construct: "if"},
+	{From: 196, To: 196, Line: 28, Col: 3, Construct: "set"},
+	{From: 199, To: 202, Line: 30, Col: 2, Construct: "if"},
+	{From: 201, To: 201, Line: 31, Col: 3, Construct: "set"},
+	{From: 204, To: 204, Line: 33, Col: 2, Construct: "{{ }}"},
+	{From: 207, To: 209, Line: 35, Col: 1, Construct: "if"},
 }

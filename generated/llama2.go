@@ -28,12 +28,13 @@ var Llama2 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "llama2.jinja",
-	Func:   renderLlama2,
-	Name:   "llama2",
-	Origin: "builtin/llama2.jinja",
-	SHA256: "35641ece27731b1dd28cbb73b05405c90c620b8f4c78e5cc1e306c3e2fc22986",
-	Spans:  spansLlama2,
+	File:      "llama2.jinja",
+	Func:      renderLlama2,
+	LlamaFunc: renderLlama2Llama,
+	Name:      "llama2",
+	Origin:    "builtin/llama2.jinja",
+	SHA256:    "35641ece27731b1dd28cbb73b05405c90c620b8f4c78e5cc1e306c3e2fc22986",
+	Spans:     spansLlama2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -75,17 +76,62 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLlama2Llama renders llama2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLlama2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLlama2Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// llama2.jinja:15:1 {%- set ns = namespace(inside_turn=true) %}
+	nsInsideTurn := true
+	w.WriteString("[INST] ")
+	// llama2.jinja:17:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// llama2.jinja:18:1 {%- if not ns.inside_turn %}
+		if !nsInsideTurn {
+			w.WriteString("[INST] ")
+			// llama2.jinja:20:1 {%- set ns.inside_turn = true %}
+			nsInsideTurn = true
+		}
+		// llama2.jinja:22:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
+			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str(" [/INST]")))
+		} else {
+			// llama2.jinja:26:5 {%- else %}
+			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
+			nsInsideTurn = false
+		}
+	}
+}
+
 // spansLlama2 is the position table of llama2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama2 = []runtime.Span{
-	{From: 49, To: 50, Line: 15, Col: 1, Construct: "set"},
-	{From: 52, To: 75, Line: 17, Col: 1, Construct: "for"},
-	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 20, Col: 1, Construct: "set"},
-	{From: 60, To: 74, Line: 22, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 74, Line: 24, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 71, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 28, Col: 1, Construct: "set"},
+	{From: 50, To: 51, Line: 15, Col: 1, Construct: "set"},
+	{From: 53, To: 76, Line: 17, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 18, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 20, Col: 1, Construct: "set"},
+	{From: 61, To: 75, Line: 22, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 75, Line: 24, Col: 5, Construct: "if"},
+	{From: 68, To: 68, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 72, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 74, Line: 28, Col: 1, Construct: "set"},
+	{From: 85, To: 86, Line: 15, Col: 1, Construct: "set"},
+	{From: 88, To: 111, Line: 17, Col: 1, Construct: "for"},
+	{From: 90, To: 94, Line: 18, Col: 1, Construct: "if"},
+	{From: 93, To: 93, Line: 20, Col: 1, Construct: "set"},
+	{From: 96, To: 110, Line: 22, Col: 1, Construct: "if"},
+	{From: 99, To: 99, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 110, Line: 24, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 107, To: 107, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 109, To: 109, Line: 28, Col: 1, Construct: "set"},
 }

@@ -28,12 +28,13 @@ var Llama2Sys = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "llama2-sys.jinja",
-	Func:   renderLlama2Sys,
-	Name:   "llama2-sys",
-	Origin: "builtin/llama2-sys.jinja",
-	SHA256: "4784fb0f963a7b9ae9e9b056462f93921672e894114e95e9bbac4111f68c4604",
-	Spans:  spansLlama2Sys,
+	File:      "llama2-sys.jinja",
+	Func:      renderLlama2Sys,
+	LlamaFunc: renderLlama2SysLlama,
+	Name:      "llama2-sys",
+	Origin:    "builtin/llama2-sys.jinja",
+	SHA256:    "4784fb0f963a7b9ae9e9b056462f93921672e894114e95e9bbac4111f68c4604",
+	Spans:     spansLlama2Sys,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -77,17 +78,62 @@ func renderLlama2Sys(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLlama2SysLlama renders llama2-sys.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLlama2Sys with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLlama2SysLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// llama2-sys.jinja:15:1 {%- set ns = namespace(inside_turn=true) %}
+	nsInsideTurn := true
+	w.WriteString("[INST] ")
+	// llama2-sys.jinja:17:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// llama2-sys.jinja:18:1 {%- if not ns.inside_turn %}
+		if !nsInsideTurn {
+			w.WriteString("[INST] ")
+			// llama2-sys.jinja:20:1 {%- set ns.inside_turn = true %}
+			nsInsideTurn = true
+		}
+		// llama2-sys.jinja:22:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// llama2-sys.jinja:23:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<<SYS>>\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("\n<</SYS>>\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// llama2-sys.jinja:24:5 {%- elif message['role'] == 'user' %}
+			// llama2-sys.jinja:25:1 {{- message['content'] + ' [/INST]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str(" [/INST]")))
+		} else {
+			// llama2-sys.jinja:26:5 {%- else %}
+			// llama2-sys.jinja:27:1 {{- message['content'] + '</s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+			// llama2-sys.jinja:28:1 {%- set ns.inside_turn = false %}
+			nsInsideTurn = false
+		}
+	}
+}
+
 // spansLlama2Sys is the position table of llama2-sys.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama2Sys = []runtime.Span{
-	{From: 49, To: 50, Line: 15, Col: 1, Construct: "set"},
-	{From: 52, To: 77, Line: 17, Col: 1, Construct: "for"},
-	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 20, Col: 1, Construct: "set"},
-	{From: 60, To: 76, Line: 22, Col: 1, Construct: "if"},
-	{From: 63, To: 65, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 76, Line: 24, Col: 5, Construct: "if"},
-	{From: 69, To: 69, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 75, Line: 28, Col: 1, Construct: "set"},
+	{From: 50, To: 51, Line: 15, Col: 1, Construct: "set"},
+	{From: 53, To: 78, Line: 17, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 18, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 20, Col: 1, Construct: "set"},
+	{From: 61, To: 77, Line: 22, Col: 1, Construct: "if"},
+	{From: 64, To: 66, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 77, Line: 24, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 74, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 76, Line: 28, Col: 1, Construct: "set"},
+	{From: 87, To: 88, Line: 15, Col: 1, Construct: "set"},
+	{From: 90, To: 113, Line: 17, Col: 1, Construct: "for"},
+	{From: 92, To: 96, Line: 18, Col: 1, Construct: "if"},
+	{From: 95, To: 95, Line: 20, Col: 1, Construct: "set"},
+	{From: 98, To: 112, Line: 22, Col: 1, Construct: "if"},
+	{From: 101, To: 101, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 102, To: 112, Line: 24, Col: 5, Construct: "if"},
+	{From: 105, To: 105, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 109, To: 109, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 111, To: 111, Line: 28, Col: 1, Construct: "set"},
 }

@@ -28,12 +28,13 @@ var Llama2SysStrip = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "llama2-sys-strip.jinja",
-	Func:   renderLlama2SysStrip,
-	Name:   "llama2-sys-strip",
-	Origin: "builtin/llama2-sys-strip.jinja",
-	SHA256: "cc9fa98e1079d774bdf98bdf01ddc026ec7faa626ea6e9e8def6f8af334b5c4b",
-	Spans:  spansLlama2SysStrip,
+	File:      "llama2-sys-strip.jinja",
+	Func:      renderLlama2SysStrip,
+	LlamaFunc: renderLlama2SysStripLlama,
+	Name:      "llama2-sys-strip",
+	Origin:    "builtin/llama2-sys-strip.jinja",
+	SHA256:    "cc9fa98e1079d774bdf98bdf01ddc026ec7faa626ea6e9e8def6f8af334b5c4b",
+	Spans:     spansLlama2SysStrip,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -83,19 +84,72 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLlama2SysStripLlama renders llama2-sys-strip.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLlama2SysStrip with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLlama2SysStripLlama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// llama2-sys-strip.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// llama2-sys-strip.jinja:19:1 {%- set ns = namespace(inside_turn=true) %}
+	nsInsideTurn := true
+	w.WriteString("[INST] ")
+	// llama2-sys-strip.jinja:21:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
+		content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
+		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
+		if !nsInsideTurn {
+			w.WriteString("[INST] ")
+			// llama2-sys-strip.jinja:25:1 {%- set ns.inside_turn = true %}
+			nsInsideTurn = true
+		}
+		// llama2-sys-strip.jinja:27:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<<SYS>>\n"), content, runtime.Str("\n<</SYS>>\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
+			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str(" [/INST]")))
+		} else {
+			// llama2-sys-strip.jinja:31:5 {%- else %}
+			// llama2-sys-strip.jinja:32:1 {{- content + '</s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("</s>")))
+			// llama2-sys-strip.jinja:33:1 {%- set ns.inside_turn = false %}
+			nsInsideTurn = false
+		}
+	}
+}
+
 // spansLlama2SysStrip is the position table of llama2-sys-strip.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama2SysStrip = []runtime.Span{
-	{From: 50, To: 50, Line: 18, Col: 1, Construct: "set"},
-	{From: 52, To: 53, Line: 19, Col: 1, Construct: "set"},
-	{From: 55, To: 83, Line: 21, Col: 1, Construct: "for"},
-	{From: 58, To: 58, Line: 22, Col: 1, Construct: "set"},
-	{From: 60, To: 64, Line: 23, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 25, Col: 1, Construct: "set"},
-	{From: 66, To: 82, Line: 27, Col: 1, Construct: "if"},
-	{From: 69, To: 71, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 82, Line: 29, Col: 5, Construct: "if"},
-	{From: 75, To: 75, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 79, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 81, Line: 33, Col: 1, Construct: "set"},
+	{From: 51, To: 51, Line: 18, Col: 1, Construct: "set"},
+	{From: 53, To: 54, Line: 19, Col: 1, Construct: "set"},
+	{From: 56, To: 84, Line: 21, Col: 1, Construct: "for"},
+	{From: 59, To: 59, Line: 22, Col: 1, Construct: "set"},
+	{From: 61, To: 65, Line: 23, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 25, Col: 1, Construct: "set"},
+	{From: 67, To: 83, Line: 27, Col: 1, Construct: "if"},
+	{From: 70, To: 72, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 83, Line: 29, Col: 5, Construct: "if"},
+	{From: 76, To: 76, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 80, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 82, To: 82, Line: 33, Col: 1, Construct: "set"},
+	{From: 94, To: 94, Line: 18, Col: 1, Construct: "set"},
+	{From: 96, To: 97, Line: 19, Col: 1, Construct: "set"},
+	{From: 99, To: 125, Line: 21, Col: 1, Construct: "for"},
+	{From: 102, To: 102, Line: 22, Col: 1, Construct: "set"},
+	{From: 104, To: 108, Line: 23, Col: 1, Construct: "if"},
+	{From: 107, To: 107, Line: 25, Col: 1, Construct: "set"},
+	{From: 110, To: 124, Line: 27, Col: 1, Construct: "if"},
+	{From: 113, To: 113, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 114, To: 124, Line: 29, Col: 5, Construct: "if"},
+	{From: 117, To: 117, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 121, To: 121, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 123, To: 123, Line: 33, Col: 1, Construct: "set"},
 }

@@ -28,12 +28,13 @@ var Llama3 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "llama3.jinja",
-	Func:   renderLlama3,
-	Name:   "llama3",
-	Origin: "builtin/llama3.jinja",
-	SHA256: "ff1c592be6511f1c76e6595d6e9cfca87a89dfd026f9e96b35dc1f19302093c6",
-	Spans:  spansLlama3,
+	File:      "llama3.jinja",
+	Func:      renderLlama3,
+	LlamaFunc: renderLlama3Llama,
+	Name:      "llama3",
+	Origin:    "builtin/llama3.jinja",
+	SHA256:    "ff1c592be6511f1c76e6595d6e9cfca87a89dfd026f9e96b35dc1f19302093c6",
+	Spans:     spansLlama3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -60,10 +61,29 @@ func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 }
 
+// renderLlama3Llama renders llama3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLlama3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLlama3Llama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// llama3.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// llama3.jinja:11:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|eot_id|>")))
+	}
+	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+}
+
 // spansLlama3 is the position table of llama3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama3 = []runtime.Span{
-	{From: 50, To: 50, Line: 10, Col: 1, Construct: "set"},
-	{From: 52, To: 60, Line: 11, Col: 1, Construct: "for"},
-	{From: 54, To: 58, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 10, Col: 1, Construct: "set"},
+	{From: 53, To: 61, Line: 11, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 71, Line: 10, Col: 1, Construct: "set"},
+	{From: 73, To: 77, Line: 11, Col: 1, Construct: "for"},
+	{From: 75, To: 75, Line: 12, Col: 1, Construct: "{{ }}"},
 }

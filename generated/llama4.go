@@ -28,12 +28,13 @@ var Llama4 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "llama4.jinja",
-	Func:   renderLlama4,
-	Name:   "llama4",
-	Origin: "builtin/llama4.jinja",
-	SHA256: "80b2f05bd004f72f25515e61e647ea4295a1a37d296b1ebc5467bf2264c73890",
-	Spans:  spansLlama4,
+	File:      "llama4.jinja",
+	Func:      renderLlama4,
+	LlamaFunc: renderLlama4Llama,
+	Name:      "llama4",
+	Origin:    "builtin/llama4.jinja",
+	SHA256:    "80b2f05bd004f72f25515e61e647ea4295a1a37d296b1ebc5467bf2264c73890",
+	Spans:     spansLlama4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -60,10 +61,29 @@ func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
 }
 
+// renderLlama4Llama renders llama4.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLlama4 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLlama4Llama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// llama4.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// llama4.jinja:11:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// llama4.jinja:12:1 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|header_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|header_end|>\n\n")), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|eot|>")))
+	}
+	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
+}
+
 // spansLlama4 is the position table of llama4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama4 = []runtime.Span{
-	{From: 50, To: 50, Line: 10, Col: 1, Construct: "set"},
-	{From: 52, To: 60, Line: 11, Col: 1, Construct: "for"},
-	{From: 54, To: 58, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 10, Col: 1, Construct: "set"},
+	{From: 53, To: 61, Line: 11, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 71, Line: 10, Col: 1, Construct: "set"},
+	{From: 73, To: 77, Line: 11, Col: 1, Construct: "for"},
+	{From: 75, To: 75, Line: 12, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var LlamaCppDeepseekR1 = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "llama-cpp-deepseek-r1.jinja",
-	Func:   renderLlamaCppDeepseekR1,
-	Name:   "llama-cpp-deepseek-r1",
-	Origin: "llama.cpp/llama-cpp-deepseek-r1.jinja",
-	SHA256: "0d11fd8d7cf3f212733d73dfe09ead89a14a18816661dc30ea1fb3147428fba1",
-	Spans:  spansLlamaCppDeepseekR1,
+	File:      "llama-cpp-deepseek-r1.jinja",
+	Func:      renderLlamaCppDeepseekR1,
+	LlamaFunc: renderLlamaCppDeepseekR1Llama,
+	Name:      "llama-cpp-deepseek-r1",
+	Origin:    "llama.cpp/llama-cpp-deepseek-r1.jinja",
+	SHA256:    "0d11fd8d7cf3f212733d73dfe09ead89a14a18816661dc30ea1fb3147428fba1",
+	Spans:     spansLlamaCppDeepseekR1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -181,47 +182,220 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLlamaCppDeepseekR1Llama renders llama-cpp-deepseek-r1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLlamaCppDeepseekR1 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	messages := in.Lookup("messages")
+	bosToken := in.Lookup("bos_token")
+	tools := in.Lookup("tools")
+	// llama-cpp-deepseek-r1.jinja:1:1 {%- if not add_generation_prompt is defined -%}
+	if !runtime.IsDefined(addGenerationPrompt) {
+		// llama-cpp-deepseek-r1.jinja:2:5 {%- set add_generation_prompt = false -%}
+		addGenerationPrompt = runtime.Bool(false)
+	}
+	// llama-cpp-deepseek-r1.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=''…
+	nsIsFirst := false
+	nsIsToolOutputs := false
+	nsIsOutputFirst := true
+	nsSystemPrompt := runtime.Str("")
+	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
+			nsSystemPrompt = runtime.LlamaItemStr(message, "content")
+		}
+	}
+	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
+	runtime.LlamaWrite(w, bosToken)
+	// llama-cpp-deepseek-r1.jinja:11:1 {%- if tools %}
+	if tools.Truthy() {
+		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
+		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
+		runtime.LlamaWrite(w, runtime.FilterTojson(runtime.FilterMap(tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
+		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
+	}
+	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
+	runtime.LlamaWrite(w, nsSystemPrompt)
+	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
+	flushToolOutputs := func() {
+		// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
+		if nsIsToolOutputs {
+			w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
+			// llama-cpp-deepseek-r1.jinja:30:9 {%- set ns.is_tool_outputs = false -%}
+			nsIsToolOutputs = false
+		}
+	}
+	// llama-cpp-deepseek-r1.jinja:33:1 {{- flush_tool_outputs() -}}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		flushToolOutputs()
+	}))
+	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if !runtime.EqStr(messageRole, "tool") {
+			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				flushToolOutputs()
+			}))
+		}
+		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
+		if runtime.EqStr(messageRole, "user") {
+			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
+		}
+		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
+		if runtime.EqStr(messageRole, "assistant") && !runtime.LlamaItemStr(message, "content").Truthy() {
+			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
+			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
+			nsIsFirst = true
+			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
+			for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+				var toolName runtime.Value
+				var toolArgs runtime.Value
+				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
+				if nsIsFirst {
+					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
+					nsIsFirst = false
+				} else {
+					// llama-cpp-deepseek-r1.jinja:47:17 {%- else -%}
+					w.WriteString("\n")
+				}
+				// llama-cpp-deepseek-r1.jinja:50:13 {%- set tool_name = tc['function']['name'] -%}
+				tcFunction := runtime.LlamaItemStr(tc, "function")
+				toolName = runtime.LlamaItemStr(tcFunction, "name")
+				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
+				toolArgs = runtime.LlamaItemStr(tcFunction, "arguments")
+				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tc, "type")), runtime.Str("<｜tool▁sep｜>"), toolName, runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.FilterTojson(toolArgs, nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+			}
+			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
+		}
+		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
+		if runtime.EqStr(messageRole, "assistant") && runtime.LlamaItemStr(message, "content").Truthy() {
+			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				flushToolOutputs()
+			}))
+			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
+			content = runtime.LlamaItemStr(message, "content")
+			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
+			if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
+				content = runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1)
+			}
+			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>")))
+		}
+		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
+		if runtime.EqStr(messageRole, "tool") {
+			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
+			nsIsToolOutputs = true
+			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
+			if nsIsOutputFirst {
+				w.WriteString("<｜tool▁outputs▁begin｜>")
+				// llama-cpp-deepseek-r1.jinja:68:13 {%- set ns.is_output_first = false -%}
+				nsIsOutputFirst = false
+			}
+			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+		}
+	}
+	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		flushToolOutputs()
+	}))
+	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
+	if addGenerationPrompt.Truthy() && !nsIsToolOutputs {
+		w.WriteString("<｜Assistant｜><think>\n")
+	}
+}
+
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlamaCppDeepseekR1 = []runtime.Span{
-	{From: 52, To: 55, Line: 1, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 2, Col: 5, Construct: "set"},
-	{From: 57, To: 60, Line: 4, Col: 1, Construct: "set"},
-	{From: 62, To: 68, Line: 5, Col: 1, Construct: "for"},
-	{From: 64, To: 67, Line: 6, Col: 5, Construct: "if"},
-	{From: 66, To: 66, Line: 7, Col: 9, Construct: "set"},
-	{From: 70, To: 70, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 77, Line: 11, Col: 1, Construct: "if"},
-	{From: 75, To: 76, Line: 12, Col: 82, Construct: "{{ }}"},
-	{From: 79, To: 79, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 88, Line: 27, Col: 1, Construct: "macro"},
-	{From: 83, To: 87, Line: 28, Col: 5, Construct: "if"},
-	{From: 86, To: 86, Line: 30, Col: 9, Construct: "set"},
-	{From: 90, To: 90, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 92, To: 175, Line: 34, Col: 1, Construct: "for"},
-	{From: 95, To: 99, Line: 35, Col: 5, Construct: "if"},
-	{From: 98, To: 98, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 101, To: 106, Line: 38, Col: 5, Construct: "if"},
-	{From: 103, To: 105, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 108, To: 143, Line: 41, Col: 5, Construct: "if"},
-	{From: 111, To: 111, Line: 43, Col: 9, Construct: "set"},
-	{From: 113, To: 142, Line: 44, Col: 9, Construct: "for"},
-	{From: 117, To: 123, Line: 45, Col: 13, Construct: "if"},
-	{From: 119, To: 119, Line: 46, Col: 17, Construct: "set"},
-	{From: 125, To: 126, Line: 50, Col: 13, Construct: "set"},
-	{From: 128, To: 128, Line: 51, Col: 13, Construct: "set"},
-	{From: 130, To: 140, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 145, To: 159, Line: 56, Col: 5, Construct: "if"},
-	{From: 147, To: 147, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 149, To: 149, Line: 58, Col: 9, Construct: "set"},
-	{From: 151, To: 154, Line: 59, Col: 9, Construct: "if"},
-	{From: 153, To: 153, Line: 60, Col: 13, Construct: "set"},
-	{From: 156, To: 158, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 161, To: 174, Line: 64, Col: 5, Construct: "if"},
-	{From: 163, To: 163, Line: 65, Col: 9, Construct: "set"},
-	{From: 165, To: 169, Line: 66, Col: 9, Construct: "if"},
-	{From: 168, To: 168, Line: 68, Col: 13, Construct: "set"},
-	{From: 171, To: 173, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 177, To: 177, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 179, To: 181, Line: 74, Col: 1, Construct: "if"},
+	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
+	{From: 58, To: 61, Line: 4, Col: 1, Construct: "set"},
+	{From: 63, To: 69, Line: 5, Col: 1, Construct: "for"},
+	{From: 65, To: 68, Line: 6, Col: 5, Construct: "if"},
+	{From: 67, To: 67, Line: 7, Col: 9, Construct: "set"},
+	{From: 71, To: 71, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 78, Line: 11, Col: 1, Construct: "if"},
+	{From: 76, To: 77, Line: 12, Col: 82, Construct: "{{ }}"},
+	{From: 80, To: 80, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 82, To: 89, Line: 27, Col: 1, Construct: "macro"},
+	{From: 84, To: 88, Line: 28, Col: 5, Construct: "if"},
+	{From: 87, To: 87, Line: 30, Col: 9, Construct: "set"},
+	{From: 91, To: 91, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 176, Line: 34, Col: 1, Construct: "for"},
+	{From: 96, To: 100, Line: 35, Col: 5, Construct: "if"},
+	{From: 99, To: 99, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 102, To: 107, Line: 38, Col: 5, Construct: "if"},
+	{From: 104, To: 106, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 109, To: 144, Line: 41, Col: 5, Construct: "if"},
+	{From: 112, To: 112, Line: 43, Col: 9, Construct: "set"},
+	{From: 114, To: 143, Line: 44, Col: 9, Construct: "for"},
+	{From: 118, To: 124, Line: 45, Col: 13, Construct: "if"},
+	{From: 120, To: 120, Line: 46, Col: 17, Construct: "set"},
+	{From: 126, To: 127, Line: 50, Col: 13, Construct: "set"},
+	{From: 129, To: 129, Line: 51, Col: 13, Construct: "set"},
+	{From: 131, To: 141, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 146, To: 160, Line: 56, Col: 5, Construct: "if"},
+	{From: 148, To: 148, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 150, To: 150, Line: 58, Col: 9, Construct: "set"},
+	{From: 152, To: 155, Line: 59, Col: 9, Construct: "if"},
+	{From: 154, To: 154, Line: 60, Col: 13, Construct: "set"},
+	{From: 157, To: 159, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 162, To: 175, Line: 64, Col: 5, Construct: "if"},
+	{From: 164, To: 164, Line: 65, Col: 9, Construct: "set"},
+	{From: 166, To: 170, Line: 66, Col: 9, Construct: "if"},
+	{From: 169, To: 169, Line: 68, Col: 13, Construct: "set"},
+	{From: 172, To: 174, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 178, To: 178, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 180, To: 182, Line: 74, Col: 1, Construct: "if"},
+	{From: 194, To: 197, Line: 1, Col: 1, Construct: "if"},
+	{From: 196, To: 196, Line: 2, Col: 5, Construct: "set"},
+	{From: 199, To: 202, Line: 4, Col: 1, Construct: "set"},
+	{From: 204, To: 210, Line: 5, Col: 1, Construct: "for"},
+	{From: 206, To: 209, Line: 6, Col: 5, Construct: "if"},
+	{From: 208, To: 208, Line: 7, Col: 9, Construct: "set"},
+	{From: 212, To: 212, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 214, To: 219, Line: 11, Col: 1, Construct: "if"},
+	{From: 217, To: 218, Line: 12, Col: 82, Construct: "{{ }}"},
+	{From: 221, To: 221, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 223, To: 230, Line: 27, Col: 1, Construct: "macro"},
+	{From: 225, To: 229, Line: 28, Col: 5, Construct: "if"},
+	{From: 228, To: 228, Line: 30, Col: 9, Construct: "set"},
+	{From: 232, To: 234, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 236, To: 307, Line: 34, Col: 1, Construct: "for"},
+	{From: 239, To: 245, Line: 35, Col: 5, Construct: "if"},
+	{From: 242, To: 244, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 247, To: 250, Line: 38, Col: 5, Construct: "if"},
+	{From: 249, To: 249, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 252, To: 277, Line: 41, Col: 5, Construct: "if"},
+	{From: 255, To: 255, Line: 43, Col: 9, Construct: "set"},
+	{From: 257, To: 276, Line: 44, Col: 9, Construct: "for"},
+	{From: 261, To: 267, Line: 45, Col: 13, Construct: "if"},
+	{From: 263, To: 263, Line: 46, Col: 17, Construct: "set"},
+	{From: 269, To: 270, Line: 50, Col: 13, Construct: "set"},
+	{From: 272, To: 272, Line: 51, Col: 13, Construct: "set"},
+	{From: 274, To: 274, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 279, To: 293, Line: 56, Col: 5, Construct: "if"},
+	{From: 281, To: 283, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 285, To: 285, Line: 58, Col: 9, Construct: "set"},
+	{From: 287, To: 290, Line: 59, Col: 9, Construct: "if"},
+	{From: 289, To: 289, Line: 60, Col: 13, Construct: "set"},
+	{From: 292, To: 292, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 295, To: 306, Line: 64, Col: 5, Construct: "if"},
+	{From: 297, To: 297, Line: 65, Col: 9, Construct: "set"},
+	{From: 299, To: 303, Line: 66, Col: 9, Construct: "if"},
+	{From: 302, To: 302, Line: 68, Col: 13, Construct: "set"},
+	{From: 305, To: 305, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 309, To: 311, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 313, To: 315, Line: 74, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var LlamaCppLfm2 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "llama-cpp-lfm2.jinja",
-	Func:   renderLlamaCppLfm2,
-	Name:   "llama-cpp-lfm2",
-	Origin: "llama.cpp/llama-cpp-lfm2.jinja",
-	SHA256: "d032cd64f6ebecca27ab1f798733d627d6e54ec68651979d2428ddfc8c1dd9ad",
-	Spans:  spansLlamaCppLfm2,
+	File:      "llama-cpp-lfm2.jinja",
+	Func:      renderLlamaCppLfm2,
+	LlamaFunc: renderLlamaCppLfm2Llama,
+	Name:      "llama-cpp-lfm2",
+	Origin:    "llama.cpp/llama-cpp-lfm2.jinja",
+	SHA256:    "d032cd64f6ebecca27ab1f798733d627d6e54ec68651979d2428ddfc8c1dd9ad",
+	Spans:     spansLlamaCppLfm2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -169,47 +170,212 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLlamaCppLfm2Llama renders llama-cpp-lfm2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLlamaCppLfm2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}
+	_ = runtime.Str("")
+	// llama-cpp-lfm2.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
+	nsSystemPrompt := runtime.Str("")
+	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
+		nsSystemPrompt = runtime.LlamaItemStr(messages0, "content")
+		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
+	if tools.Truthy() {
+		// llama-cpp-lfm2.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
+		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
+			return runtime.Str("\n")
+		}, func() runtime.Value {
+			return runtime.Str("")
+		})), runtime.Str("List of tools: <|tool_list_start|>["))
+		// llama-cpp-lfm2.jinja:10:2 {%- for tool in tools -%}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// llama-cpp-lfm2.jinja:11:3 {%- if tool is not string -%}
+			if !runtime.IsString(tool) {
+				// llama-cpp-lfm2.jinja:12:4 {%- set tool = tool | tojson -%}
+				tool = runtime.FilterTojson(tool, nil, nil)
+			}
+			// llama-cpp-lfm2.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
+			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, tool)
+			// llama-cpp-lfm2.jinja:15:3 {%- if not loop.last -%}
+			if !(i == len(items)-1) {
+				// llama-cpp-lfm2.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
+				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str(", "))
+			}
+		}
+		// llama-cpp-lfm2.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
+		nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
+	}
+	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
+	if nsSystemPrompt.Truthy() {
+		// llama-cpp-lfm2.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), nsSystemPrompt), runtime.Str("<|im_end|>\n")))
+	}
+	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
+		messageContent := runtime.LlamaItemStr(message, "content")
+		if messageContent.Truthy() {
+			content = messageContent
+		} else {
+			content = runtime.Str("")
+		}
+		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
+		if !runtime.IsString(content) {
+			// llama-cpp-lfm2.jinja:28:3 {%- set content = content | tojson -%}
+			content = runtime.FilterTojson(content, nil, nil)
+		}
+		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
+		if runtime.EqStr(messageRole, "tool") {
+			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
+			content = runtime.LlamaSum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
+		} else if (runtime.EqStr(messageRole, "assistant") && runtime.LlamaIn(runtime.Str("tool_calls"), message)) && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
+			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
+			nsTcResult := runtime.Str("")
+			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls")))
+			for i := range items {
+				tc := items[i]
+				var args runtime.Value
+				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
+				if !(i == 0) {
+					// llama-cpp-lfm2.jinja:35:29 {%- set ns_tc.result = ns_tc.result + ", " -%}
+					nsTcResult = runtime.LlamaAdd(nsTcResult, runtime.Str(", "))
+				}
+				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
+				tcFunction := runtime.LlamaItemStr(tc, "function")
+				args = runtime.LlamaItemStr(tcFunction, "arguments")
+				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
+				nsTcResult = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsTcResult, runtime.Str("{\"name\": \"")), runtime.LlamaItemStr(tcFunction, "name")), runtime.Str("\", \"arguments\": "))
+				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
+				if runtime.IsString(args) {
+					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
+					nsTcResult = runtime.LlamaAdd(nsTcResult, args)
+				} else {
+					// llama-cpp-lfm2.jinja:40:8 {%- else -%}
+					// llama-cpp-lfm2.jinja:41:5 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
+					nsTcResult = runtime.LlamaAdd(nsTcResult, runtime.FilterTojson(args, nil, nil))
+				}
+				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
+				if runtime.MethodGet(tc, runtime.Str("id")).Truthy() {
+					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
+					nsTcResult = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsTcResult, runtime.Str(", \"id\": \"")), runtime.LlamaItemStr(tc, "id")), runtime.Str("\""))
+				}
+				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
+				nsTcResult = runtime.LlamaAdd(nsTcResult, runtime.Str("}"))
+			}
+			// llama-cpp-lfm2.jinja:48:3 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
+			content = runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|tool_call_start|>["), nsTcResult), runtime.Str("]<|tool_call_end|>"), content)
+		}
+		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("<|im_end|>\n")))
+	}
+	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+	}
+}
+
 // spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlamaCppLfm2 = []runtime.Span{
-	{From: 52, To: 52, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 54, To: 54, Line: 2, Col: 1, Construct: "set"},
-	{From: 56, To: 56, Line: 3, Col: 1, Construct: "set"},
-	{From: 58, To: 64, Line: 4, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 5, Col: 2, Construct: "set"},
-	{From: 63, To: 63, Line: 6, Col: 2, Construct: "set"},
-	{From: 66, To: 92, Line: 8, Col: 1, Construct: "if"},
-	{From: 68, To: 72, Line: 9, Col: 2, Construct: "set"},
-	{From: 74, To: 89, Line: 10, Col: 2, Construct: "for"},
-	{From: 78, To: 81, Line: 11, Col: 3, Construct: "if"},
-	{From: 80, To: 80, Line: 12, Col: 4, Construct: "set"},
-	{From: 83, To: 83, Line: 14, Col: 3, Construct: "set"},
-	{From: 85, To: 88, Line: 15, Col: 3, Construct: "if"},
-	{From: 87, To: 87, Line: 16, Col: 4, Construct: "set"},
-	{From: 91, To: 91, Line: 19, Col: 2, Construct: "set"},
-	{From: 94, To: 99, Line: 21, Col: 1, Construct: "if"},
-	{From: 96, To: 98, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 101, To: 165, Line: 24, Col: 1, Construct: "for"},
-	{From: 104, To: 107, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 109, To: 114, Line: 26, Col: 2, Construct: "set"},
-	{From: 116, To: 119, Line: 27, Col: 2, Construct: "if"},
-	{From: 118, To: 118, Line: 28, Col: 3, Construct: "set"},
-	{From: 121, To: 162, Line: 30, Col: 2, Construct: "if"},
-	{From: 123, To: 123, Line: 31, Col: 3, Construct: "set"},
-	{From: 124, To: 162, Line: 32, Col: 6, Construct: "if"},
-	{From: 127, To: 127, Line: 33, Col: 3, Construct: "set"},
-	{From: 129, To: 159, Line: 34, Col: 3, Construct: "for"},
-	{From: 134, To: 137, Line: 35, Col: 4, Construct: "if"},
-	{From: 136, To: 136, Line: 35, Col: 29, Construct: "set"},
-	{From: 139, To: 140, Line: 36, Col: 4, Construct: "set"},
-	{From: 142, To: 142, Line: 37, Col: 4, Construct: "set"},
-	{From: 144, To: 151, Line: 38, Col: 4, Construct: "if"},
-	{From: 146, To: 146, Line: 39, Col: 5, Construct: "set"},
-	{From: 150, To: 150, Line: 41, Col: 5, Construct: "set"},
-	{From: 153, To: 156, Line: 43, Col: 4, Construct: "if"},
-	{From: 155, To: 155, Line: 44, Col: 5, Construct: "set"},
-	{From: 158, To: 158, Line: 46, Col: 4, Construct: "set"},
-	{From: 161, To: 161, Line: 48, Col: 3, Construct: "set"},
-	{From: 164, To: 164, Line: 50, Col: 2, Construct: "{{ }}"},
-	{From: 167, To: 169, Line: 52, Col: 1, Construct: "if"},
+	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
+	{From: 59, To: 65, Line: 4, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 5, Col: 2, Construct: "set"},
+	{From: 64, To: 64, Line: 6, Col: 2, Construct: "set"},
+	{From: 67, To: 93, Line: 8, Col: 1, Construct: "if"},
+	{From: 69, To: 73, Line: 9, Col: 2, Construct: "set"},
+	{From: 75, To: 90, Line: 10, Col: 2, Construct: "for"},
+	{From: 79, To: 82, Line: 11, Col: 3, Construct: "if"},
+	{From: 81, To: 81, Line: 12, Col: 4, Construct: "set"},
+	{From: 84, To: 84, Line: 14, Col: 3, Construct: "set"},
+	{From: 86, To: 89, Line: 15, Col: 3, Construct: "if"},
+	{From: 88, To: 88, Line: 16, Col: 4, Construct: "set"},
+	{From: 92, To: 92, Line: 19, Col: 2, Construct: "set"},
+	{From: 95, To: 100, Line: 21, Col: 1, Construct: "if"},
+	{From: 97, To: 99, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 102, To: 166, Line: 24, Col: 1, Construct: "for"},
+	{From: 105, To: 108, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 110, To: 115, Line: 26, Col: 2, Construct: "set"},
+	{From: 117, To: 120, Line: 27, Col: 2, Construct: "if"},
+	{From: 119, To: 119, Line: 28, Col: 3, Construct: "set"},
+	{From: 122, To: 163, Line: 30, Col: 2, Construct: "if"},
+	{From: 124, To: 124, Line: 31, Col: 3, Construct: "set"},
+	{From: 125, To: 163, Line: 32, Col: 6, Construct: "if"},
+	{From: 128, To: 128, Line: 33, Col: 3, Construct: "set"},
+	{From: 130, To: 160, Line: 34, Col: 3, Construct: "for"},
+	{From: 135, To: 138, Line: 35, Col: 4, Construct: "if"},
+	{From: 137, To: 137, Line: 35, Col: 29, Construct: "set"},
+	{From: 140, To: 141, Line: 36, Col: 4, Construct: "set"},
+	{From: 143, To: 143, Line: 37, Col: 4, Construct: "set"},
+	{From: 145, To: 152, Line: 38, Col: 4, Construct: "if"},
+	{From: 147, To: 147, Line: 39, Col: 5, Construct: "set"},
+	{From: 151, To: 151, Line: 41, Col: 5, Construct: "set"},
+	{From: 154, To: 157, Line: 43, Col: 4, Construct: "if"},
+	{From: 156, To: 156, Line: 44, Col: 5, Construct: "set"},
+	{From: 159, To: 159, Line: 46, Col: 4, Construct: "set"},
+	{From: 162, To: 162, Line: 48, Col: 3, Construct: "set"},
+	{From: 165, To: 165, Line: 50, Col: 2, Construct: "{{ }}"},
+	{From: 168, To: 170, Line: 52, Col: 1, Construct: "if"},
+	{From: 182, To: 182, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 2, Col: 1, Construct: "set"},
+	{From: 186, To: 186, Line: 3, Col: 1, Construct: "set"},
+	{From: 188, To: 194, Line: 4, Col: 1, Construct: "if"},
+	{From: 191, To: 191, Line: 5, Col: 2, Construct: "set"},
+	{From: 193, To: 193, Line: 6, Col: 2, Construct: "set"},
+	{From: 196, To: 222, Line: 8, Col: 1, Construct: "if"},
+	{From: 198, To: 202, Line: 9, Col: 2, Construct: "set"},
+	{From: 204, To: 219, Line: 10, Col: 2, Construct: "for"},
+	{From: 208, To: 211, Line: 11, Col: 3, Construct: "if"},
+	{From: 210, To: 210, Line: 12, Col: 4, Construct: "set"},
+	{From: 213, To: 213, Line: 14, Col: 3, Construct: "set"},
+	{From: 215, To: 218, Line: 15, Col: 3, Construct: "if"},
+	{From: 217, To: 217, Line: 16, Col: 4, Construct: "set"},
+	{From: 221, To: 221, Line: 19, Col: 2, Construct: "set"},
+	{From: 224, To: 227, Line: 21, Col: 1, Construct: "if"},
+	{From: 226, To: 226, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 229, To: 291, Line: 24, Col: 1, Construct: "for"},
+	{From: 232, To: 233, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 235, To: 240, Line: 26, Col: 2, Construct: "set"},
+	{From: 242, To: 245, Line: 27, Col: 2, Construct: "if"},
+	{From: 244, To: 244, Line: 28, Col: 3, Construct: "set"},
+	{From: 247, To: 288, Line: 30, Col: 2, Construct: "if"},
+	{From: 249, To: 249, Line: 31, Col: 3, Construct: "set"},
+	{From: 250, To: 288, Line: 32, Col: 6, Construct: "if"},
+	{From: 253, To: 253, Line: 33, Col: 3, Construct: "set"},
+	{From: 255, To: 285, Line: 34, Col: 3, Construct: "for"},
+	{From: 260, To: 263, Line: 35, Col: 4, Construct: "if"},
+	{From: 262, To: 262, Line: 35, Col: 29, Construct: "set"},
+	{From: 265, To: 266, Line: 36, Col: 4, Construct: "set"},
+	{From: 268, To: 268, Line: 37, Col: 4, Construct: "set"},
+	{From: 270, To: 277, Line: 38, Col: 4, Construct: "if"},
+	{From: 272, To: 272, Line: 39, Col: 5, Construct: "set"},
+	{From: 276, To: 276, Line: 41, Col: 5, Construct: "set"},
+	{From: 279, To: 282, Line: 43, Col: 4, Construct: "if"},
+	{From: 281, To: 281, Line: 44, Col: 5, Construct: "set"},
+	{From: 284, To: 284, Line: 46, Col: 4, Construct: "set"},
+	{From: 287, To: 287, Line: 48, Col: 3, Construct: "set"},
+	{From: 290, To: 290, Line: 50, Col: 2, Construct: "{{ }}"},
+	{From: 293, To: 295, Line: 52, Col: 1, Construct: "if"},
 }

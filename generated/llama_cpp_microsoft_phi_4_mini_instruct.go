@@ -28,12 +28,13 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
-	Func:   renderLlamaCppMicrosoftPhi4MiniInstruct,
-	Name:   "llama-cpp-microsoft-Phi-4-mini-instruct",
-	Origin: "llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
-	SHA256: "40a45ff4012c0a851f4ecc0f2ca34462ec984e0bc47e7448162e8b4efaa9a5e1",
-	Spans:  spansLlamaCppMicrosoftPhi4MiniInstruct,
+	File:      "llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
+	Func:      renderLlamaCppMicrosoftPhi4MiniInstruct,
+	LlamaFunc: renderLlamaCppMicrosoftPhi4MiniInstructLlama,
+	Name:      "llama-cpp-microsoft-Phi-4-mini-instruct",
+	Origin:    "llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
+	SHA256:    "40a45ff4012c0a851f4ecc0f2ca34462ec984e0bc47e7448162e8b4efaa9a5e1",
+	Spans:     spansLlamaCppMicrosoftPhi4MiniInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -120,29 +121,123 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 	}
 }
 
+// renderLlamaCppMicrosoftPhi4MiniInstructLlama renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLlamaCppMicrosoftPhi4MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	var systemMessage runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	eosToken := in.Lookup("eos_token")
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
+		systemMessage = runtime.LlamaItemStr(messages0, "content")
+	} else if runtime.IsDefined(tools) {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
+		systemMessage = runtime.Str("You are a helpful assistant with access to tools.")
+	} else {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:5:4 {% else %}
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:6:5 {%- set system_message = "" -%}
+		systemMessage = runtime.Str("")
+	}
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
+	if runtime.IsDefined(tools) {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
+		systemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(systemMessage, runtime.Str("<|tool|>")), runtime.FilterTojson(tools, nil, nil)), runtime.Str("<|/tool|>"))
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
+		if runtime.LlamaNotIn(runtime.Str("<|tool_call|>"), systemMessage) {
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11:9 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
+			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
+		}
+	}
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
+	if runtime.IsDefined(systemMessage) {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>"), systemMessage, runtime.Str("<|end|>")))
+	}
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18:5 {%- if message['role'] == 'tool' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "tool") {
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_response|>"), runtime.FilterTojson(runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|/tool_response|>")))
+		} else if !runtime.EqStr(messageRole, "system") {
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), messageRole), runtime.Str("|>")))
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
+			if runtime.LlamaAttr(message, "content").Truthy() {
+				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
+				runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
+			}
+			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call|>"), runtime.FilterTojson(toolCall, nil, nil)), runtime.Str("<|/tool_call|>")))
+			}
+			w.WriteString("<|end|>")
+		}
+	}
+	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:31:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|assistant|>")
+	} else {
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:33:5 {%- else -%}
+		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:34:4 {{- eos_token -}}
+		runtime.LlamaWrite(w, eosToken)
+	}
+}
+
 // spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlamaCppMicrosoftPhi4MiniInstruct = []runtime.Span{
-	{From: 53, To: 65, Line: 1, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
-	{From: 57, To: 65, Line: 3, Col: 4, Construct: "if"},
-	{From: 60, To: 60, Line: 4, Col: 5, Construct: "set"},
-	{From: 64, To: 64, Line: 6, Col: 5, Construct: "set"},
-	{From: 67, To: 75, Line: 8, Col: 1, Construct: "if"},
-	{From: 69, To: 69, Line: 9, Col: 5, Construct: "set"},
-	{From: 71, To: 74, Line: 10, Col: 5, Construct: "if"},
-	{From: 73, To: 73, Line: 11, Col: 9, Construct: "set"},
-	{From: 77, To: 82, Line: 14, Col: 1, Construct: "if"},
-	{From: 79, To: 81, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 84, To: 112, Line: 17, Col: 1, Construct: "for"},
-	{From: 86, To: 111, Line: 18, Col: 5, Construct: "if"},
-	{From: 89, To: 91, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 92, To: 111, Line: 20, Col: 9, Construct: "if"},
-	{From: 95, To: 97, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 99, To: 102, Line: 22, Col: 9, Construct: "if"},
-	{From: 101, To: 101, Line: 23, Col: 13, Construct: "{{ }}"},
-	{From: 104, To: 110, Line: 25, Col: 9, Construct: "for"},
-	{From: 106, To: 108, Line: 26, Col: 13, Construct: "{{ }}"},
-	{From: 114, To: 120, Line: 31, Col: 1, Construct: "if"},
-	{From: 119, To: 119, Line: 34, Col: 4, Construct: "{{ }}"},
+	{From: 54, To: 66, Line: 1, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 2, Col: 5, Construct: "set"},
+	{From: 58, To: 66, Line: 3, Col: 4, Construct: "if"},
+	{From: 61, To: 61, Line: 4, Col: 5, Construct: "set"},
+	{From: 65, To: 65, Line: 6, Col: 5, Construct: "set"},
+	{From: 68, To: 76, Line: 8, Col: 1, Construct: "if"},
+	{From: 70, To: 70, Line: 9, Col: 5, Construct: "set"},
+	{From: 72, To: 75, Line: 10, Col: 5, Construct: "if"},
+	{From: 74, To: 74, Line: 11, Col: 9, Construct: "set"},
+	{From: 78, To: 83, Line: 14, Col: 1, Construct: "if"},
+	{From: 80, To: 82, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 85, To: 113, Line: 17, Col: 1, Construct: "for"},
+	{From: 87, To: 112, Line: 18, Col: 5, Construct: "if"},
+	{From: 90, To: 92, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 93, To: 112, Line: 20, Col: 9, Construct: "if"},
+	{From: 96, To: 98, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 100, To: 103, Line: 22, Col: 9, Construct: "if"},
+	{From: 102, To: 102, Line: 23, Col: 13, Construct: "{{ }}"},
+	{From: 105, To: 111, Line: 25, Col: 9, Construct: "for"},
+	{From: 107, To: 109, Line: 26, Col: 13, Construct: "{{ }}"},
+	{From: 115, To: 121, Line: 31, Col: 1, Construct: "if"},
+	{From: 120, To: 120, Line: 34, Col: 4, Construct: "{{ }}"},
+	{From: 134, To: 146, Line: 1, Col: 1, Construct: "if"},
+	{From: 137, To: 137, Line: 2, Col: 5, Construct: "set"},
+	{From: 138, To: 146, Line: 3, Col: 4, Construct: "if"},
+	{From: 141, To: 141, Line: 4, Col: 5, Construct: "set"},
+	{From: 145, To: 145, Line: 6, Col: 5, Construct: "set"},
+	{From: 148, To: 156, Line: 8, Col: 1, Construct: "if"},
+	{From: 150, To: 150, Line: 9, Col: 5, Construct: "set"},
+	{From: 152, To: 155, Line: 10, Col: 5, Construct: "if"},
+	{From: 154, To: 154, Line: 11, Col: 9, Construct: "set"},
+	{From: 158, To: 161, Line: 14, Col: 1, Construct: "if"},
+	{From: 160, To: 160, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 163, To: 185, Line: 17, Col: 1, Construct: "for"},
+	{From: 165, To: 184, Line: 18, Col: 5, Construct: "if"},
+	{From: 168, To: 168, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 169, To: 184, Line: 20, Col: 9, Construct: "if"},
+	{From: 172, To: 172, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 174, To: 177, Line: 22, Col: 9, Construct: "if"},
+	{From: 176, To: 176, Line: 23, Col: 13, Construct: "{{ }}"},
+	{From: 179, To: 183, Line: 25, Col: 9, Construct: "for"},
+	{From: 181, To: 181, Line: 26, Col: 13, Construct: "{{ }}"},
+	{From: 187, To: 193, Line: 31, Col: 1, Construct: "if"},
+	{From: 192, To: 192, Line: 34, Col: 4, Construct: "{{ }}"},
 }

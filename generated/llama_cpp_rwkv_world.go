@@ -28,12 +28,13 @@ var LlamaCppRwkvWorld = &runtime.Template{
 		ReasoningEnd:       "\n</think>",
 		LoadError:          "",
 	},
-	File:   "llama-cpp-rwkv-world.jinja",
-	Func:   renderLlamaCppRwkvWorld,
-	Name:   "llama-cpp-rwkv-world",
-	Origin: "llama.cpp/llama-cpp-rwkv-world.jinja",
-	SHA256: "e70723034f0928096207d99b2ec4678950361f290f5341c017d957f88b196935",
-	Spans:  spansLlamaCppRwkvWorld,
+	File:      "llama-cpp-rwkv-world.jinja",
+	Func:      renderLlamaCppRwkvWorld,
+	LlamaFunc: renderLlamaCppRwkvWorldLlama,
+	Name:      "llama-cpp-rwkv-world",
+	Origin:    "llama.cpp/llama-cpp-rwkv-world.jinja",
+	SHA256:    "e70723034f0928096207d99b2ec4678950361f290f5341c017d957f88b196935",
+	Spans:     spansLlamaCppRwkvWorld,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -112,27 +113,113 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLlamaCppRwkvWorldLlama renders llama-cpp-rwkv-world.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLlamaCppRwkvWorld with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLlamaCppRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	messages := in.Lookup("messages")
+	bosToken := in.Lookup("bos_token")
+	enableThinking := in.Lookup("enable_thinking")
+	// llama-cpp-rwkv-world.jinja:1:1 {%- if not add_generation_prompt is defined -%}
+	if !runtime.IsDefined(addGenerationPrompt) {
+		// llama-cpp-rwkv-world.jinja:2:5 {%- set add_generation_prompt = true -%}
+		addGenerationPrompt = runtime.Bool(true)
+	}
+	// llama-cpp-rwkv-world.jinja:4:1 {%- set ns = namespace(system_prompt='') -%}
+	nsSystemPrompt := runtime.Str("")
+	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			// llama-cpp-rwkv-world.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
+			nsSystemPrompt = runtime.LlamaItemStr(message, "content")
+		}
+	}
+	// llama-cpp-rwkv-world.jinja:10:1 {{bos_token}}
+	runtime.LlamaWrite(w, bosToken)
+	// llama-cpp-rwkv-world.jinja:11:1 {%- if ns.system_prompt != '' -%}
+	if !runtime.EqStr(nsSystemPrompt, "") {
+		// llama-cpp-rwkv-world.jinja:12:1 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("System: "), nsSystemPrompt), runtime.Str("\n\n")))
+	}
+	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.FilterTrim(runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n\n")))
+		}
+		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
+		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
+			content = runtime.LlamaItemStr(message, "content")
+			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
+			if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
+				content = runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1)
+			}
+			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.FilterTrim(content, nil, nil)), runtime.Str("\n\n")))
+		}
+	}
+	// llama-cpp-rwkv-world.jinja:26:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("Assistant:")
+		// llama-cpp-rwkv-world.jinja:28:5 {%- if enable_thinking is defined and enable_thinking is false %}
+		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
+			w.WriteString(" <think>\n</think>")
+		}
+		// llama-cpp-rwkv-world.jinja:31:5 {%- if enable_thinking is defined and enable_thinking is true %}
+		if runtime.IsDefined(enableThinking) && runtime.IsTrue(enableThinking) {
+			w.WriteString(" <think>")
+		}
+	}
+}
+
 // spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlamaCppRwkvWorld = []runtime.Span{
-	{From: 52, To: 55, Line: 1, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 2, Col: 5, Construct: "set"},
-	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
-	{From: 59, To: 65, Line: 5, Col: 1, Construct: "for"},
-	{From: 61, To: 64, Line: 6, Col: 5, Construct: "if"},
-	{From: 63, To: 63, Line: 7, Col: 9, Construct: "set"},
-	{From: 67, To: 67, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 74, Line: 11, Col: 1, Construct: "if"},
-	{From: 71, To: 73, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 100, Line: 14, Col: 1, Construct: "for"},
-	{From: 79, To: 85, Line: 15, Col: 5, Construct: "if"},
-	{From: 82, To: 84, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 87, To: 99, Line: 18, Col: 5, Construct: "if"},
-	{From: 89, To: 89, Line: 19, Col: 9, Construct: "set"},
-	{From: 91, To: 94, Line: 20, Col: 9, Construct: "if"},
-	{From: 93, To: 93, Line: 21, Col: 13, Construct: "set"},
-	{From: 96, To: 98, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 102, To: 112, Line: 26, Col: 1, Construct: "if"},
-	{From: 105, To: 107, Line: 28, Col: 5, Construct: "if"},
-	{From: 109, To: 111, Line: 31, Col: 5, Construct: "if"},
+	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
+	{From: 58, To: 58, Line: 4, Col: 1, Construct: "set"},
+	{From: 60, To: 66, Line: 5, Col: 1, Construct: "for"},
+	{From: 62, To: 65, Line: 6, Col: 5, Construct: "if"},
+	{From: 64, To: 64, Line: 7, Col: 9, Construct: "set"},
+	{From: 68, To: 68, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 75, Line: 11, Col: 1, Construct: "if"},
+	{From: 72, To: 74, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 101, Line: 14, Col: 1, Construct: "for"},
+	{From: 80, To: 86, Line: 15, Col: 5, Construct: "if"},
+	{From: 83, To: 85, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 88, To: 100, Line: 18, Col: 5, Construct: "if"},
+	{From: 90, To: 90, Line: 19, Col: 9, Construct: "set"},
+	{From: 92, To: 95, Line: 20, Col: 9, Construct: "if"},
+	{From: 94, To: 94, Line: 21, Col: 13, Construct: "set"},
+	{From: 97, To: 99, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 103, To: 113, Line: 26, Col: 1, Construct: "if"},
+	{From: 106, To: 108, Line: 28, Col: 5, Construct: "if"},
+	{From: 110, To: 112, Line: 31, Col: 5, Construct: "if"},
+	{From: 125, To: 128, Line: 1, Col: 1, Construct: "if"},
+	{From: 127, To: 127, Line: 2, Col: 5, Construct: "set"},
+	{From: 130, To: 130, Line: 4, Col: 1, Construct: "set"},
+	{From: 132, To: 138, Line: 5, Col: 1, Construct: "for"},
+	{From: 134, To: 137, Line: 6, Col: 5, Construct: "if"},
+	{From: 136, To: 136, Line: 7, Col: 9, Construct: "set"},
+	{From: 140, To: 140, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 142, To: 145, Line: 11, Col: 1, Construct: "if"},
+	{From: 144, To: 144, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 147, To: 167, Line: 14, Col: 1, Construct: "for"},
+	{From: 150, To: 154, Line: 15, Col: 5, Construct: "if"},
+	{From: 153, To: 153, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 156, To: 166, Line: 18, Col: 5, Construct: "if"},
+	{From: 158, To: 158, Line: 19, Col: 9, Construct: "set"},
+	{From: 160, To: 163, Line: 20, Col: 9, Construct: "if"},
+	{From: 162, To: 162, Line: 21, Col: 13, Construct: "set"},
+	{From: 165, To: 165, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 169, To: 179, Line: 26, Col: 1, Construct: "if"},
+	{From: 172, To: 174, Line: 28, Col: 5, Construct: "if"},
+	{From: 176, To: 178, Line: 31, Col: 5, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var MeetkaiFunctionaryMediumV31 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "meetkai-functionary-medium-v3.1.jinja",
-	Func:   renderMeetkaiFunctionaryMediumV31,
-	Name:   "meetkai-functionary-medium-v3.1",
-	Origin: "llama.cpp/meetkai-functionary-medium-v3.1.jinja",
-	SHA256: "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
-	Spans:  spansMeetkaiFunctionaryMediumV31,
+	File:      "meetkai-functionary-medium-v3.1.jinja",
+	Func:      renderMeetkaiFunctionaryMediumV31,
+	LlamaFunc: renderMeetkaiFunctionaryMediumV31Llama,
+	Name:      "meetkai-functionary-medium-v3.1",
+	Origin:    "llama.cpp/meetkai-functionary-medium-v3.1.jinja",
+	SHA256:    "2fc9dbfaea552f864b4b8cdf9d17401e9a49cbda199498531f137eb0ec5ae1d8",
+	Spans:     spansMeetkaiFunctionaryMediumV31,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -140,33 +141,159 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMeetkaiFunctionaryMediumV31Llama renders meetkai-functionary-medium-v3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMeetkaiFunctionaryMediumV31 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input) {
+	tools := in.Lookup("tools")
+	var hasCodeInterpreter runtime.Value
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
+	if !runtime.IsDefined(tools) {
+		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}
+		tools = runtime.None()
+	}
+	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
+	hasCodeInterpreter = runtime.Bool(runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)))
+	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
+	if hasCodeInterpreter.Truthy() {
+		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
+		tools = runtime.FilterList(runtime.FilterRejectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))
+	}
+	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
+	runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\n")))
+	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
+	if hasCodeInterpreter.Truthy() {
+		w.WriteString("Environment: ipython\n\n")
+	} else {
+		// meetkai-functionary-medium-v3.1.jinja:14:5 {%- else -%}
+		w.WriteString("\n")
+	}
+	w.WriteString("Cutting Knowledge Date: December 2023\n\n")
+	// meetkai-functionary-medium-v3.1.jinja:18:1 {%- if tools %}
+	if tools.Truthy() {
+		w.WriteString("\nYou have access to the following functions:\n\n")
+		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
+		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
+			if runtime.LlamaIn(runtime.Str("type"), t) {
+				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.FilterSafe(runtime.Str("Use the function '")), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "name")), runtime.FilterSafe(runtime.Str("' to '"))), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "description")), runtime.FilterSafe(runtime.Str("'\n"))), runtime.FilterTojson(runtime.LlamaItemStr(t, "function"), nil, nil)))
+			} else {
+				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
+				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.FilterSafe(runtime.Str("Use the function '")), runtime.LlamaItemStr(t, "name")), runtime.FilterSafe(runtime.Str("' to '"))), runtime.LlamaItemStr(t, "description")), runtime.FilterSafe(runtime.Str("'\n"))), runtime.FilterTojson(t, nil, nil)))
+			}
+			w.WriteString("\n\n")
+		}
+		w.WriteString("\nThink very carefully before calling functions.\nIf a you choose to call a function ONLY reply in the following format:\n<{start_tag}={function_name}>{parameters}{end_tag}\nwhere\n\nstart_tag => `<function`\nparameters => a JSON dict with the function argument name as key and function argument value as value.\nend_tag => `</function>`\n\nHere is an example,\n<function=example_function_name>{\"example_name\": \"example_value\"}</function>\n\nReminder:\n- If looking for real time information use relevant functions before falling back to brave_search\n- Function calls MUST follow the specified format, start with <function= and end with </function>\n- Required parameters MUST be specified\n- Only call one function at a time\n- Put the entire function call reply on one line\n\n")
+	}
+	w.WriteString("<|eot_id|>")
+	// meetkai-functionary-medium-v3.1.jinja:32:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// meetkai-functionary-medium-v3.1.jinja:33:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|eot_id|>")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
+			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|eot_id|>")))
+		} else {
+			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
+			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")))
+			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if messageContent.Truthy() {
+				// meetkai-functionary-medium-v3.1.jinja:40:13 {{ message['content'] }}
+				runtime.LlamaWrite(w, messageContent)
+			}
+			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
+			if runtime.LlamaIn(runtime.Str("tool_calls"), message) && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
+					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
+					toolCallFunctionName := runtime.LlamaItemStr(toolCallFunction, "name")
+					if runtime.EqStr(toolCallFunctionName, "python") {
+						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+					} else {
+						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
+						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<function="), toolCallFunctionName), runtime.Str(">")), runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)), runtime.Str("</function>")))
+					}
+				}
+				w.WriteString("<|eom_id|>")
+			} else {
+				// meetkai-functionary-medium-v3.1.jinja:51:13 {%- else -%}
+				w.WriteString("<|eot_id|>")
+			}
+		}
+	}
+	// meetkai-functionary-medium-v3.1.jinja:56:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+	}
+}
+
 // spansMeetkaiFunctionaryMediumV31 is the position table of meetkai-functionary-medium-v3.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMeetkaiFunctionaryMediumV31 = []runtime.Span{
-	{From: 53, To: 56, Line: 1, Col: 26, Construct: "if"},
-	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
-	{From: 58, To: 58, Line: 5, Col: 1, Construct: "set"},
-	{From: 60, To: 63, Line: 6, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 7, Col: 5, Construct: "set"},
-	{From: 65, To: 65, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 73, Line: 12, Col: 1, Construct: "if"},
-	{From: 75, To: 92, Line: 18, Col: 1, Construct: "if"},
-	{From: 78, To: 90, Line: 20, Col: 5, Construct: "for"},
-	{From: 80, To: 88, Line: 21, Col: 9, Construct: "if"},
-	{From: 82, To: 82, Line: 22, Col: 13, Construct: "{{ }}"},
-	{From: 86, To: 86, Line: 24, Col: 13, Construct: "{{ }}"},
-	{From: 94, To: 136, Line: 32, Col: 1, Construct: "for"},
-	{From: 96, To: 135, Line: 33, Col: 5, Construct: "if"},
-	{From: 99, To: 99, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 100, To: 135, Line: 35, Col: 9, Construct: "if"},
-	{From: 103, To: 103, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 109, To: 113, Line: 39, Col: 9, Construct: "if"},
-	{From: 112, To: 112, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 115, To: 134, Line: 42, Col: 9, Construct: "if"},
-	{From: 117, To: 130, Line: 43, Col: 13, Construct: "for"},
-	{From: 119, To: 128, Line: 44, Col: 17, Construct: "if"},
-	{From: 123, To: 123, Line: 45, Col: 21, Construct: "{{ }}"},
-	{From: 127, To: 127, Line: 47, Col: 21, Construct: "{{ }}"},
-	{From: 138, To: 140, Line: 56, Col: 1, Construct: "if"},
+	{From: 54, To: 57, Line: 1, Col: 26, Construct: "if"},
+	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
+	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
+	{From: 61, To: 64, Line: 6, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 7, Col: 5, Construct: "set"},
+	{From: 66, To: 66, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 74, Line: 12, Col: 1, Construct: "if"},
+	{From: 76, To: 93, Line: 18, Col: 1, Construct: "if"},
+	{From: 79, To: 91, Line: 20, Col: 5, Construct: "for"},
+	{From: 81, To: 89, Line: 21, Col: 9, Construct: "if"},
+	{From: 83, To: 83, Line: 22, Col: 13, Construct: "{{ }}"},
+	{From: 87, To: 87, Line: 24, Col: 13, Construct: "{{ }}"},
+	{From: 95, To: 137, Line: 32, Col: 1, Construct: "for"},
+	{From: 97, To: 136, Line: 33, Col: 5, Construct: "if"},
+	{From: 100, To: 100, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 101, To: 136, Line: 35, Col: 9, Construct: "if"},
+	{From: 104, To: 104, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 108, To: 108, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 110, To: 114, Line: 39, Col: 9, Construct: "if"},
+	{From: 113, To: 113, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 116, To: 135, Line: 42, Col: 9, Construct: "if"},
+	{From: 118, To: 131, Line: 43, Col: 13, Construct: "for"},
+	{From: 120, To: 129, Line: 44, Col: 17, Construct: "if"},
+	{From: 124, To: 124, Line: 45, Col: 21, Construct: "{{ }}"},
+	{From: 128, To: 128, Line: 47, Col: 21, Construct: "{{ }}"},
+	{From: 139, To: 141, Line: 56, Col: 1, Construct: "if"},
+	{From: 154, To: 157, Line: 1, Col: 26, Construct: "if"},
+	{From: 156, To: 156, Line: 2, Col: 5, Construct: "set"},
+	{From: 159, To: 159, Line: 5, Col: 1, Construct: "set"},
+	{From: 161, To: 164, Line: 6, Col: 1, Construct: "if"},
+	{From: 163, To: 163, Line: 7, Col: 5, Construct: "set"},
+	{From: 166, To: 166, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 168, To: 174, Line: 12, Col: 1, Construct: "if"},
+	{From: 176, To: 193, Line: 18, Col: 1, Construct: "if"},
+	{From: 179, To: 191, Line: 20, Col: 5, Construct: "for"},
+	{From: 181, To: 189, Line: 21, Col: 9, Construct: "if"},
+	{From: 183, To: 183, Line: 22, Col: 13, Construct: "{{ }}"},
+	{From: 187, To: 187, Line: 24, Col: 13, Construct: "{{ }}"},
+	{From: 195, To: 237, Line: 32, Col: 1, Construct: "for"},
+	{From: 197, To: 236, Line: 33, Col: 5, Construct: "if"},
+	{From: 200, To: 200, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 201, To: 236, Line: 35, Col: 9, Construct: "if"},
+	{From: 204, To: 204, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 208, To: 208, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 210, To: 214, Line: 39, Col: 9, Construct: "if"},
+	{From: 213, To: 213, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 216, To: 235, Line: 42, Col: 9, Construct: "if"},
+	{From: 218, To: 231, Line: 43, Col: 13, Construct: "for"},
+	{From: 220, To: 229, Line: 44, Col: 17, Construct: "if"},
+	{From: 224, To: 224, Line: 45, Col: 21, Construct: "{{ }}"},
+	{From: 228, To: 228, Line: 47, Col: 21, Construct: "{{ }}"},
+	{From: 239, To: 241, Line: 56, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var MeetkaiFunctionaryMediumV32 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "meetkai-functionary-medium-v3.2.jinja",
-	Func:   renderMeetkaiFunctionaryMediumV32,
-	Name:   "meetkai-functionary-medium-v3.2",
-	Origin: "llama.cpp/meetkai-functionary-medium-v3.2.jinja",
-	SHA256: "5c7c96c27cfecf3418411d1ebd0d11d691ab6bd2155bb38dacc62250fe47c3c8",
-	Spans:  spansMeetkaiFunctionaryMediumV32,
+	File:      "meetkai-functionary-medium-v3.2.jinja",
+	Func:      renderMeetkaiFunctionaryMediumV32,
+	LlamaFunc: renderMeetkaiFunctionaryMediumV32Llama,
+	Name:      "meetkai-functionary-medium-v3.2",
+	Origin:    "llama.cpp/meetkai-functionary-medium-v3.2.jinja",
+	SHA256:    "5c7c96c27cfecf3418411d1ebd0d11d691ab6bd2155bb38dacc62250fe47c3c8",
+	Spans:     spansMeetkaiFunctionaryMediumV32,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -670,174 +671,898 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMeetkaiFunctionaryMediumV32Llama renders meetkai-functionary-medium-v3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMeetkaiFunctionaryMediumV32 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input) {
+	getParameterTypescript2 := runtime.Undefined("get_parameter_typescript")
+	tools := in.Lookup("tools")
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
+	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth runtime.Value) {
+		paramDeclaration = runtime.Param(paramDeclaration, "param_declaration")
+		commentInfo = runtime.Param(commentInfo, "comment_info")
+		examplesInfo = runtime.Param(examplesInfo, "examples_info")
+		depth = runtime.Param(depth, "depth")
+		var offset runtime.Value
+		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
+		offset = runtime.Str("")
+		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
+		if runtime.Ge(depth, runtime.Int(1)) {
+			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
+			offset = runtime.Mul(runtime.Str("    "), depth)
+		}
+		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
+		if !runtime.EqStr(commentInfo, "<|NONE|>") {
+			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
+			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
+			if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
+				for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
+					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+				}
+			}
+		}
+		// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramDeclaration))
+	}
+	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
+	convertDataType := func(paramType runtime.Value) {
+		paramType = runtime.Param(paramType, "param_type")
+		// meetkai-functionary-medium-v3.2.jinja:19:5 {%- if param_type == "integer" or param_type == "float" -%}
+		if runtime.EqStr(paramType, "integer") || runtime.EqStr(paramType, "float") {
+			w.WriteString("number")
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:22:9 {{ param_type }}
+			runtime.LlamaWrite(w, paramType)
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
+	getParamType := func(param runtime.Value) {
+		param = runtime.Param(param, "param")
+		var paramType runtime.Value
+		var rawParamType runtime.Value
+		var oneOfTypes runtime.Value
+		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
+		paramType = runtime.Str("any")
+		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
+		if runtime.LlamaIn(runtime.Str("type"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
+			rawParamType = runtime.LlamaItemStr(param, "type")
+			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
+			if runtime.IsIterable(rawParamType) && !runtime.IsString(rawParamType) {
+				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
+				paramType = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
+				paramType = rawParamType
+			}
+			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				convertDataType(paramType)
+			}))
+		} else if runtime.LlamaIn(runtime.Str("oneOf"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
+			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
+			oneOfTypes = runtime.FilterList(runtime.FilterSelectattr(runtime.LlamaItemStr(param, "oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil))
+			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
+			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.FilterMap(oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil))
+			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				convertDataType(runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
+			}))
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
+	getFormatParam := func(param runtime.Value) {
+		param = runtime.Param(param, "param")
+		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
+		if runtime.LlamaIn(runtime.Str("format"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(param, "format"))
+		} else if runtime.LlamaIn(runtime.Str("oneOf"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
+			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
+			_ = runtime.NewList()
+			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
+			paramOneOf := runtime.LlamaItemStr(param, "oneOf")
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(paramOneOf)) {
+				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
+				if runtime.LlamaIn(runtime.Str("format"), item) {
+					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
+					itemFormat := runtime.LlamaItemStr(item, "format")
+					if runtime.Eq(itemFormat, runtime.LlamaItemStr(runtime.LlamaItemInt(paramOneOf, -1), "format")) {
+						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
+						runtime.LlamaWrite(w, itemFormat)
+					} else {
+						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(itemFormat, runtime.Str(" or ")))
+					}
+				}
+			}
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:58:9 {%- else -%}
+			w.WriteString("<|NONE|>")
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
+	getParamInfo := func(param runtime.Value) {
+		param = runtime.Param(param, "param")
+		var paramType runtime.Value
+		var formatParam runtime.Value
+		var desc runtime.Value
+		var defaultValue runtime.Value
+		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
+		paramType = runtime.MethodGetDefault(param, runtime.Str("type"), runtime.Str("any"))
+		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
+		formatParam = w.Capture(func() {
+			getFormatParam(param)
+		})
+		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
+		if (((((runtime.LlamaIn(runtime.Str("description"), param) || runtime.LlamaIn(runtime.Str("default"), param)) || !runtime.EqStr(formatParam, "<|NONE|>")) || runtime.LlamaItemStr(param, "maximum").Truthy()) || runtime.LlamaItemStr(param, "minimum").Truthy()) || runtime.LlamaItemStr(param, "maxLength").Truthy()) || runtime.LlamaItemStr(param, "minLength").Truthy() {
+			w.WriteString("//")
+			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
+			if runtime.LlamaIn(runtime.Str("description"), param) {
+				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
+				desc = runtime.LlamaItemStr(param, "description")
+				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
+				if !runtime.MethodEndswith(desc, runtime.Str(".")).Truthy() {
+					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
+					desc = runtime.LlamaAdd(desc, runtime.Str("."))
+				}
+				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" "), desc))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
+			if runtime.LlamaIn(runtime.Str("default"), param) {
+				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
+				defaultValue = runtime.LlamaItemStr(param, "default")
+				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
+				if runtime.EqStr(paramType, "string") {
+					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
+					defaultValue = runtime.LlamaConcat(runtime.Str("\""), defaultValue, runtime.Str("\""))
+				}
+				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" Default="), defaultValue, runtime.Str(".")))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
+			formatParam = w.Capture(func() {
+				getFormatParam(param)
+			})
+			// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
+			if !runtime.EqStr(formatParam, "<|NONE|>") {
+				// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" Format="), formatParam))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.NewList(runtime.NewTuple(runtime.Str("maximum"), runtime.Str("Maximum")), runtime.NewTuple(runtime.Str("minimum"), runtime.Str("Minimum")), runtime.NewTuple(runtime.Str("maxLength"), runtime.Str("Maximum length")), runtime.NewTuple(runtime.Str("minLength"), runtime.Str("Minimum length"))))) {
+				vals := runtime.Unpack(item, 2)
+				field := vals[0]
+				fieldName := vals[1]
+				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
+				if runtime.LlamaIn(field, param) {
+					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaConcat(fieldName, runtime.Str("="), runtime.LlamaItem(param, field))))
+				}
+			}
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:95:9 {%- else -%}
+			w.WriteString("<|NONE|>")
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:100:1 {%- macro get_enum_option_str(enum_options) -%}
+	getEnumOptionStr := func(enumOptions runtime.Value) {
+		enumOptions = runtime.Param(enumOptions, "enum_options")
+		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
+		for _, v := range runtime.Iterate(w, runtime.LlamaIterable(enumOptions)) {
+			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
+			if runtime.IsString(v) {
+				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\""), v, runtime.Str("\"")))
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
+				runtime.LlamaWrite(w, v)
+			}
+			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
+			if runtime.Gt(runtime.FilterLength(enumOptions), runtime.Int(0)) && runtime.Ne(v, runtime.LlamaItemInt(enumOptions, -1)) {
+				w.WriteString(" | ")
+			}
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
+	var getArrayTypescript func(runtime.Value, runtime.Value, runtime.Value)
+	getArrayTypescript = func(paramName, paramDic, depth runtime.Value) {
+		paramName = runtime.Param(paramName, "param_name")
+		paramDic = runtime.Param(paramDic, "param_dic")
+		depth = runtime.Param(depth, "depth")
+		var offset runtime.Value
+		var itemsInfo runtime.Value
+		var arrayType runtime.Value
+		var itemInfo runtime.Value
+		var itemType runtime.Value
+		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
+		offset = runtime.Str("")
+		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
+		if runtime.Ge(depth, runtime.Int(1)) {
+			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
+			offset = runtime.Mul(runtime.Str("    "), depth)
+		}
+		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
+		itemsInfo = runtime.MethodGetDefault(paramDic, runtime.Str("items"), runtime.DictOf())
+		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
+		if runtime.Eq(runtime.FilterLength(itemsInfo), runtime.Int(0)) {
+			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
+			if paramName.Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": []")))
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("[]")))
+			}
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:127:9 {%- set array_type = get_param_type(items_info) -%}
+			arrayType = w.Capture(func() {
+				getParamType(itemsInfo)
+			})
+			// meetkai-functionary-medium-v3.2.jinja:128:9 {%- if array_type == 'object' -%}
+			if runtime.EqStr(arrayType, "object") {
+				// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
+				if paramName.Truthy() {
+					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": {")))
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("{")))
+				}
+				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
+				runtime.LlamaWrite(w, runtime.Call(getParameterTypescript2, []runtime.Value{runtime.MethodGetDefault(itemsInfo, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(itemsInfo, runtime.Str("required"), runtime.NewList()), runtime.LlamaAdd(depth, runtime.Int(1))}, nil))
+				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("}[]")))
+			} else if runtime.EqStr(arrayType, "array") {
+				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
+				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
+				itemInfo = w.Capture(func() {
+					getArrayTypescript(runtime.None(), itemsInfo, runtime.LlamaAdd(depth, runtime.Int(1)))
+				})
+				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
+				if !paramName.Truthy() {
+					// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), itemInfo, runtime.Str("[]")))
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": ")), runtime.FilterTrim(itemInfo, nil, nil)), runtime.Str("[]")))
+				}
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
+				if runtime.LlamaIn(runtime.Str("enum"), itemsInfo) {
+					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
+					itemType = w.Capture(func() {
+						getEnumOptionStr(runtime.LlamaItemStr(itemsInfo, "enum"))
+					})
+					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
+					if runtime.IsNone(paramName) {
+						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("("), itemType, runtime.Str(")[]")))
+					} else {
+						// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": ("), itemType, runtime.Str(")[]")))
+					}
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
+					if runtime.IsNone(paramName) {
+						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), arrayType, runtime.Str("[]")))
+					} else {
+						// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": "), arrayType, runtime.Str("[],")))
+					}
+				}
+			}
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
+	var getParameterTypescript func(runtime.Value, runtime.Value, runtime.Value)
+	getParameterTypescript = func(properties, requiredParams, depth runtime.Value) {
+		properties = runtime.Param(properties, "properties")
+		requiredParams = runtime.Param(requiredParams, "required_params")
+		if depth.IsMissing() {
+			depth = runtime.Int(0)
+		}
+		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
+		_ = runtime.Str("")
+		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
+		keys, values := runtime.DictItems(properties)
+		for i := range w.Count(len(keys)) {
+			paramName := keys[i]
+			param := values[i]
+			var commentInfo runtime.Value
+			var examplesInfo runtime.Value
+			var paramDeclaration runtime.Value
+			var paramType runtime.Value
+			var offset runtime.Value
+			var itemInfo runtime.Value
+			var arrayDeclaration runtime.Value
+			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
+			if runtime.IsMapping(param) {
+				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
+				commentInfo = w.Capture(func() {
+					getParamInfo(param)
+				})
+				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
+				examplesInfo = runtime.NewList()
+				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
+				if runtime.LlamaIn(runtime.Str("examples"), param) {
+					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
+					examplesInfo = runtime.NewList(runtime.LlamaSum(runtime.Str("Example "), paramName, runtime.Str(":")))
+					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
+					examplesInfo = runtime.LlamaAdd(examplesInfo, runtime.LlamaItemStr(param, "examples"))
+				}
+				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
+				paramDeclaration = paramName
+				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
+				if runtime.IsIterable(requiredParams) && runtime.LlamaNotIn(paramName, requiredParams) {
+					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
+					paramDeclaration = runtime.LlamaAdd(paramDeclaration, runtime.Str("?"))
+				}
+				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
+				paramType = w.Capture(func() {
+					getParamType(param)
+				})
+				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
+				offset = runtime.Str("")
+				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
+				if runtime.Ge(depth, runtime.Int(1)) {
+					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
+					offset = runtime.Mul(runtime.Str("    "), depth)
+				}
+				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
+				if runtime.EqStr(paramType, "object") {
+					// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
+					if !runtime.EqStr(commentInfo, "<|NONE|>") {
+						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
+					}
+					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
+					if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
+						for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
+							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+						}
+					}
+					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
+					paramDeclaration = runtime.LlamaAdd(paramDeclaration, runtime.Str(": {"))
+					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramDeclaration))
+					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						getParameterTypescript(runtime.MethodGetDefault(param, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(param, runtime.Str("required"), runtime.NewList()), runtime.LlamaAdd(depth, runtime.Int(1)))
+					}))
+					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("},")))
+				} else if runtime.EqStr(paramType, "array") {
+					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
+					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
+					itemInfo = runtime.MethodGetDefault(param, runtime.Str("items"), runtime.DictOf())
+					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
+					if runtime.LlamaNotIn(runtime.Str("type"), itemInfo) {
+						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
+						paramDeclaration = runtime.LlamaAdd(paramDeclaration, runtime.Str(": [],"))
+						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
+						}))
+					} else {
+						// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
+						// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
+						if !runtime.EqStr(commentInfo, "<|NONE|>") {
+							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
+						}
+						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
+						if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
+							for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
+								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
+								runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+							}
+						}
+						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
+						arrayDeclaration = w.Capture(func() {
+							getArrayTypescript(paramDeclaration, param, depth)
+						})
+						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
+						if !runtime.MethodEndswith(arrayDeclaration, runtime.Str(",")).Truthy() {
+							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
+							arrayDeclaration = runtime.LlamaAdd(arrayDeclaration, runtime.Str(","))
+						}
+						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
+						runtime.LlamaWrite(w, arrayDeclaration)
+					}
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
+					if runtime.LlamaIn(runtime.Str("enum"), param) {
+						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
+						paramType = w.Capture(func() {
+							getEnumOptionStr(runtime.LlamaItemStr(param, "enum"))
+						})
+					}
+					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
+					if runtime.LlamaIn(runtime.Str("nullable"), param) && runtime.LlamaItemStr(param, "nullable").Truthy() {
+						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
+						paramType = runtime.LlamaAdd(paramType, runtime.Str(" | null"))
+					}
+					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
+					paramDeclaration = runtime.LlamaSum(paramDeclaration, runtime.Str(": "), paramType, runtime.Str(","))
+					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
+					}))
+				}
+			}
+		}
+	}
+	getParameterTypescript2 = runtime.NewMacro(w, &runtime.MacroSpec{
+		Name:   "get_parameter_typescript",
+		Params: []string{"properties", "required_params", "depth"},
+	}, func(args []runtime.Value) {
+		getParameterTypescript(args[0], args[1], args[2])
+	})
+	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
+	generateSchemaFromFunctions := func(functions, namespace runtime.Value) {
+		functions = runtime.Param(functions, "functions")
+		if namespace.IsMissing() {
+			namespace = runtime.Str("functions")
+		}
+		w.WriteString("// Supported function definitions that should be called when necessary.\n")
+		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("namespace "), namespace, runtime.Str(" {\n\n")))
+		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
+		for _, function := range runtime.Iterate(w, runtime.LlamaIterable(functions)) {
+			var functionName runtime.Value
+			var description runtime.Value
+			var parameters runtime.Value
+			var requiredParams runtime.Value
+			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
+			if runtime.MethodGet(function, runtime.Str("function")).Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
+				function = runtime.MethodGet(function, runtime.Str("function"))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
+			functionName = runtime.MethodGet(function, runtime.Str("name"))
+			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
+			if functionName.Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
+				description = runtime.MethodGetDefault(function, runtime.Str("description"), runtime.Str(""))
+				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
+				parameters = runtime.MethodGetDefault(function, runtime.Str("parameters"), runtime.DictOf())
+				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("// "), description, runtime.Str("\n")))
+				// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("type "), functionName))
+				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
+				if parameters.Truthy() && runtime.MethodGet(parameters, runtime.Str("properties")).Truthy() {
+					w.WriteString(" = (_: {")
+					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
+					requiredParams = runtime.MethodGetDefault(parameters, runtime.Str("required"), runtime.NewList())
+					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						getParameterTypescript(runtime.MethodGet(parameters, runtime.Str("properties")), requiredParams, runtime.Int(0))
+					}))
+					w.WriteString("\n}) => any;\n\n")
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:255:17 {%- else -%}
+					w.WriteString(" = () => any;\n\n")
+				}
+			}
+		}
+		// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("} // namespace "), namespace))
+	}
+	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
+	if !tools.Truthy() {
+		// meetkai-functionary-medium-v3.2.jinja:263:5 {%- set tools = [] -%}
+		tools = runtime.NewList()
+	}
+	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
+	runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n")), w.Capture(func() {
+		generateSchemaFromFunctions(tools, runtime.Missing())
+	})), runtime.Str("<|eot_id|>")))
+	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
+	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)) {
+		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
+	}
+	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// meetkai-functionary-medium-v3.2.jinja:270:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|eot_id|>")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
+			// meetkai-functionary-medium-v3.2.jinja:273:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|eot_id|>")))
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:275:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")))
+			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if messageContent.Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(">>>all\n"), messageContent))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
+			if runtime.LlamaIn(runtime.Str("tool_calls"), message) && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
+					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(">>>"), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\n")), runtime.LlamaItemStr(toolCallFunction, "arguments")))
+				}
+			}
+			w.WriteString("<|eot_id|>")
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:287:1 {% if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n>>>")
+	}
+}
+
 // spansMeetkaiFunctionaryMediumV32 is the position table of meetkai-functionary-medium-v3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMeetkaiFunctionaryMediumV32 = []runtime.Span{
-	{From: 53, To: 88, Line: 1, Col: 24, Construct: "macro"},
-	{From: 60, To: 60, Line: 2, Col: 5, Construct: "set"},
-	{From: 62, To: 65, Line: 3, Col: 5, Construct: "if"},
-	{From: 64, To: 64, Line: 4, Col: 9, Construct: "set"},
-	{From: 67, To: 83, Line: 6, Col: 5, Construct: "if"},
-	{From: 69, To: 71, Line: 7, Col: 9, Construct: "{{ }}"},
-	{From: 73, To: 82, Line: 8, Col: 9, Construct: "if"},
-	{From: 75, To: 81, Line: 10, Col: 13, Construct: "for"},
-	{From: 77, To: 80, Line: 11, Col: 17, Construct: "{{ }}"},
-	{From: 85, To: 87, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 90, To: 100, Line: 18, Col: 1, Construct: "macro"},
-	{From: 93, To: 99, Line: 19, Col: 5, Construct: "if"},
-	{From: 98, To: 98, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 102, To: 133, Line: 26, Col: 1, Construct: "macro"},
-	{From: 108, To: 108, Line: 27, Col: 5, Construct: "set"},
-	{From: 110, To: 132, Line: 29, Col: 5, Construct: "if"},
-	{From: 112, To: 112, Line: 30, Col: 9, Construct: "set"},
-	{From: 114, To: 121, Line: 31, Col: 9, Construct: "if"},
-	{From: 116, To: 116, Line: 32, Col: 13, Construct: "set"},
-	{From: 120, To: 120, Line: 34, Col: 13, Construct: "set"},
-	{From: 123, To: 123, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 124, To: 132, Line: 37, Col: 9, Construct: "if"},
-	{From: 127, To: 127, Line: 38, Col: 9, Construct: "set"},
-	{From: 129, To: 129, Line: 39, Col: 9, Construct: "set"},
-	{From: 131, To: 131, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 135, To: 166, Line: 44, Col: 1, Construct: "macro"},
-	{From: 138, To: 165, Line: 45, Col: 5, Construct: "if"},
-	{From: 140, To: 140, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 141, To: 165, Line: 47, Col: 9, Construct: "if"},
-	{From: 144, To: 144, Line: 48, Col: 9, Construct: "set"},
-	{From: 146, To: 161, Line: 49, Col: 9, Construct: "for"},
-	{From: 149, To: 160, Line: 50, Col: 13, Construct: "if"},
-	{From: 151, To: 159, Line: 51, Col: 17, Construct: "if"},
-	{From: 154, To: 154, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 158, To: 158, Line: 54, Col: 21, Construct: "{{ }}"},
-	{From: 168, To: 236, Line: 63, Col: 1, Construct: "macro"},
-	{From: 175, To: 175, Line: 64, Col: 5, Construct: "set"},
-	{From: 177, To: 179, Line: 65, Col: 5, Construct: "set"},
-	{From: 181, To: 235, Line: 67, Col: 5, Construct: "if"},
-	{From: 184, To: 195, Line: 69, Col: 9, Construct: "if"},
-	{From: 186, To: 186, Line: 70, Col: 13, Construct: "set"},
-	{From: 188, To: 191, Line: 71, Col: 13, Construct: "if"},
-	{From: 190, To: 190, Line: 72, Col: 17, Construct: "set"},
-	{From: 193, To: 194, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 197, To: 209, Line: 77, Col: 9, Construct: "if"},
-	{From: 199, To: 199, Line: 78, Col: 13, Construct: "set"},
-	{From: 201, To: 204, Line: 79, Col: 13, Construct: "if"},
-	{From: 203, To: 203, Line: 80, Col: 17, Construct: "set"},
-	{From: 206, To: 208, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 211, To: 213, Line: 85, Col: 9, Construct: "set"},
-	{From: 215, To: 219, Line: 86, Col: 9, Construct: "if"},
-	{From: 217, To: 218, Line: 87, Col: 13, Construct: "{{ }}"},
-	{From: 221, To: 231, Line: 90, Col: 9, Construct: "for"},
-	{From: 226, To: 230, Line: 91, Col: 13, Construct: "if"},
-	{From: 228, To: 229, Line: 92, Col: 17, Construct: "{{ }}"},
-	{From: 238, To: 258, Line: 100, Col: 1, Construct: "macro"},
-	{From: 241, To: 257, Line: 101, Col: 5, Construct: "for"},
-	{From: 243, To: 252, Line: 102, Col: 9, Construct: "if"},
-	{From: 245, To: 247, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 251, To: 251, Line: 105, Col: 13, Construct: "{{ }}"},
-	{From: 254, To: 256, Line: 107, Col: 9, Construct: "if"},
-	{From: 260, To: 390, Line: 113, Col: 1, Construct: "macro"},
-	{From: 271, To: 271, Line: 114, Col: 5, Construct: "set"},
-	{From: 273, To: 276, Line: 115, Col: 5, Construct: "if"},
-	{From: 275, To: 275, Line: 116, Col: 9, Construct: "set"},
-	{From: 278, To: 278, Line: 118, Col: 5, Construct: "set"},
-	{From: 280, To: 389, Line: 120, Col: 5, Construct: "if"},
-	{From: 282, To: 294, Line: 121, Col: 9, Construct: "if"},
-	{From: 284, To: 287, Line: 122, Col: 13, Construct: "{{ }}"},
-	{From: 291, To: 293, Line: 124, Col: 13, Construct: "{{ }}"},
-	{From: 298, To: 300, Line: 127, Col: 9, Construct: "set"},
-	{From: 302, To: 388, Line: 128, Col: 9, Construct: "if"},
-	{From: 304, To: 316, Line: 129, Col: 13, Construct: "if"},
-	{From: 306, To: 309, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 313, To: 315, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 318, To: 318, Line: 134, Col: 13, Construct: "{{ }}"},
-	{From: 320, To: 322, Line: 135, Col: 13, Construct: "{{ }}"},
-	{From: 323, To: 388, Line: 136, Col: 13, Construct: "if"},
-	{From: 326, To: 328, Line: 137, Col: 13, Construct: "set"},
-	{From: 330, To: 344, Line: 138, Col: 13, Construct: "if"},
-	{From: 332, To: 334, Line: 139, Col: 17, Construct: "{{ }}"},
-	{From: 338, To: 343, Line: 141, Col: 17, Construct: "{{ }}"},
-	{From: 348, To: 387, Line: 144, Col: 13, Construct: "if"},
-	{From: 350, To: 352, Line: 145, Col: 17, Construct: "set"},
-	{From: 354, To: 368, Line: 146, Col: 17, Construct: "if"},
-	{From: 356, To: 358, Line: 147, Col: 21, Construct: "{{ }}"},
-	{From: 362, To: 367, Line: 149, Col: 21, Construct: "{{ }}"},
-	{From: 372, To: 386, Line: 152, Col: 17, Construct: "if"},
-	{From: 374, To: 376, Line: 153, Col: 21, Construct: "{{ }}"},
-	{From: 380, To: 385, Line: 155, Col: 21, Construct: "{{ }}"},
-	{From: 392, To: 549, Line: 162, Col: 1, Construct: "macro"},
-	{From: 400, To: 400, Line: 163, Col: 5, Construct: "set"},
-	{From: 402, To: 542, Line: 164, Col: 5, Construct: "for"},
-	{From: 414, To: 541, Line: 165, Col: 9, Construct: "if"},
-	{From: 416, To: 418, Line: 166, Col: 13, Construct: "set"},
-	{From: 420, To: 420, Line: 168, Col: 13, Construct: "set"},
-	{From: 422, To: 427, Line: 169, Col: 13, Construct: "if"},
-	{From: 424, To: 424, Line: 170, Col: 17, Construct: "set"},
-	{From: 426, To: 426, Line: 171, Col: 17, Construct: "set"},
-	{From: 429, To: 429, Line: 175, Col: 13, Construct: "set"},
-	{From: 431, To: 434, Line: 176, Col: 13, Construct: "if"},
-	{From: 433, To: 433, Line: 177, Col: 17, Construct: "set"},
-	{From: 436, To: 438, Line: 180, Col: 13, Construct: "set"},
-	{From: 440, To: 440, Line: 183, Col: 13, Construct: "set"},
-	{From: 442, To: 445, Line: 184, Col: 13, Construct: "if"},
-	{From: 444, To: 444, Line: 185, Col: 17, Construct: "set"},
-	{From: 447, To: 540, Line: 188, Col: 13, Construct: "if"},
-	{From: 449, To: 454, Line: 189, Col: 17, Construct: "if"},
-	{From: 451, To: 453, Line: 190, Col: 21, Construct: "{{ }}"},
-	{From: 456, To: 465, Line: 192, Col: 17, Construct: "if"},
-	{From: 458, To: 464, Line: 193, Col: 21, Construct: "for"},
-	{From: 460, To: 463, Line: 194, Col: 25, Construct: "{{ }}"},
-	{From: 467, To: 467, Line: 197, Col: 17, Construct: "set"},
-	{From: 469, To: 471, Line: 198, Col: 17, Construct: "{{ }}"},
-	{From: 473, To: 475, Line: 199, Col: 17, Construct: "{{ }}"},
-	{From: 477, To: 479, Line: 200, Col: 17, Construct: "{{ }}"},
-	{From: 480, To: 540, Line: 201, Col: 17, Construct: "if"},
-	{From: 483, To: 483, Line: 202, Col: 17, Construct: "set"},
-	{From: 485, To: 521, Line: 203, Col: 17, Construct: "if"},
-	{From: 487, To: 487, Line: 204, Col: 21, Construct: "set"},
-	{From: 489, To: 489, Line: 205, Col: 21, Construct: "{{ }}"},
-	{From: 493, To: 498, Line: 207, Col: 21, Construct: "if"},
-	{From: 495, To: 497, Line: 208, Col: 25, Construct: "{{ }}"},
-	{From: 500, To: 509, Line: 210, Col: 21, Construct: "if"},
-	{From: 502, To: 508, Line: 211, Col: 25, Construct: "for"},
-	{From: 504, To: 507, Line: 212, Col: 29, Construct: "{{ }}"},
-	{From: 511, To: 513, Line: 215, Col: 21, Construct: "set"},
-	{From: 515, To: 518, Line: 216, Col: 21, Construct: "if"},
-	{From: 517, To: 517, Line: 217, Col: 25, Construct: "set"},
-	{From: 520, To: 520, Line: 219, Col: 21, Construct: "{{ }}"},
-	{From: 525, To: 530, Line: 222, Col: 17, Construct: "if"},
-	{From: 527, To: 529, Line: 223, Col: 21, Construct: "set"},
-	{From: 532, To: 535, Line: 225, Col: 17, Construct: "if"},
-	{From: 534, To: 534, Line: 226, Col: 21, Construct: "set"},
-	{From: 537, To: 537, Line: 228, Col: 17, Construct: "set"},
-	{From: 539, To: 539, Line: 229, Col: 17, Construct: "{{ }}"},
-	{From: 551, To: 606, Line: 235, Col: 1, Construct: "macro"},
-	{From: 558, To: 560, Line: 237, Col: 5, Construct: "{{ }}"},
-	{From: 562, To: 602, Line: 239, Col: 5, Construct: "for"},
-	{From: 568, To: 571, Line: 240, Col: 9, Construct: "if"},
-	{From: 570, To: 570, Line: 241, Col: 13, Construct: "set"},
-	{From: 573, To: 573, Line: 244, Col: 9, Construct: "set"},
-	{From: 575, To: 601, Line: 245, Col: 9, Construct: "if"},
-	{From: 577, To: 577, Line: 246, Col: 13, Construct: "set"},
-	{From: 579, To: 579, Line: 247, Col: 13, Construct: "set"},
-	{From: 581, To: 583, Line: 248, Col: 13, Construct: "{{ }}"},
-	{From: 585, To: 586, Line: 249, Col: 13, Construct: "{{ }}"},
-	{From: 588, To: 600, Line: 250, Col: 13, Construct: "if"},
-	{From: 591, To: 591, Line: 252, Col: 17, Construct: "set"},
-	{From: 593, To: 596, Line: 253, Col: 17, Construct: "{{ }}"},
-	{From: 604, To: 605, Line: 260, Col: 5, Construct: "{{ }}"},
-	{From: 608, To: 611, Line: 262, Col: 1, Construct: "if"},
-	{From: 610, To: 610, Line: 263, Col: 5, Construct: "set"},
-	{From: 613, To: 615, Line: 265, Col: 1, Construct: "{{ }}"},
-	{From: 617, To: 619, Line: 266, Col: 1, Construct: "if"},
-	{From: 621, To: 666, Line: 269, Col: 1, Construct: "for"},
-	{From: 623, To: 665, Line: 270, Col: 5, Construct: "if"},
-	{From: 626, To: 630, Line: 271, Col: 9, Construct: "{{ }}"},
-	{From: 631, To: 665, Line: 272, Col: 9, Construct: "if"},
-	{From: 634, To: 638, Line: 273, Col: 9, Construct: "{{ }}"},
-	{From: 642, To: 644, Line: 275, Col: 9, Construct: "{{ }}"},
-	{From: 646, To: 651, Line: 276, Col: 9, Construct: "if"},
-	{From: 649, To: 650, Line: 277, Col: 13, Construct: "{{ }}"},
-	{From: 653, To: 664, Line: 279, Col: 9, Construct: "if"},
-	{From: 655, To: 662, Line: 280, Col: 13, Construct: "for"},
-	{From: 657, To: 661, Line: 281, Col: 17, Construct: "{{ }}"},
-	{From: 668, To: 670, Line: 287, Col: 1, Construct: "if"},
+	{From: 54, To: 89, Line: 1, Col: 24, Construct: "macro"},
+	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
+	{From: 63, To: 66, Line: 3, Col: 5, Construct: "if"},
+	{From: 65, To: 65, Line: 4, Col: 9, Construct: "set"},
+	{From: 68, To: 84, Line: 6, Col: 5, Construct: "if"},
+	{From: 70, To: 72, Line: 7, Col: 9, Construct: "{{ }}"},
+	{From: 74, To: 83, Line: 8, Col: 9, Construct: "if"},
+	{From: 76, To: 82, Line: 10, Col: 13, Construct: "for"},
+	{From: 78, To: 81, Line: 11, Col: 17, Construct: "{{ }}"},
+	{From: 86, To: 88, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 91, To: 101, Line: 18, Col: 1, Construct: "macro"},
+	{From: 94, To: 100, Line: 19, Col: 5, Construct: "if"},
+	{From: 99, To: 99, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 103, To: 134, Line: 26, Col: 1, Construct: "macro"},
+	{From: 109, To: 109, Line: 27, Col: 5, Construct: "set"},
+	{From: 111, To: 133, Line: 29, Col: 5, Construct: "if"},
+	{From: 113, To: 113, Line: 30, Col: 9, Construct: "set"},
+	{From: 115, To: 122, Line: 31, Col: 9, Construct: "if"},
+	{From: 117, To: 117, Line: 32, Col: 13, Construct: "set"},
+	{From: 121, To: 121, Line: 34, Col: 13, Construct: "set"},
+	{From: 124, To: 124, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 125, To: 133, Line: 37, Col: 9, Construct: "if"},
+	{From: 128, To: 128, Line: 38, Col: 9, Construct: "set"},
+	{From: 130, To: 130, Line: 39, Col: 9, Construct: "set"},
+	{From: 132, To: 132, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 136, To: 167, Line: 44, Col: 1, Construct: "macro"},
+	{From: 139, To: 166, Line: 45, Col: 5, Construct: "if"},
+	{From: 141, To: 141, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 142, To: 166, Line: 47, Col: 9, Construct: "if"},
+	{From: 145, To: 145, Line: 48, Col: 9, Construct: "set"},
+	{From: 147, To: 162, Line: 49, Col: 9, Construct: "for"},
+	{From: 150, To: 161, Line: 50, Col: 13, Construct: "if"},
+	{From: 152, To: 160, Line: 51, Col: 17, Construct: "if"},
+	{From: 155, To: 155, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 159, To: 159, Line: 54, Col: 21, Construct: "{{ }}"},
+	{From: 169, To: 237, Line: 63, Col: 1, Construct: "macro"},
+	{From: 176, To: 176, Line: 64, Col: 5, Construct: "set"},
+	{From: 178, To: 180, Line: 65, Col: 5, Construct: "set"},
+	{From: 182, To: 236, Line: 67, Col: 5, Construct: "if"},
+	{From: 185, To: 196, Line: 69, Col: 9, Construct: "if"},
+	{From: 187, To: 187, Line: 70, Col: 13, Construct: "set"},
+	{From: 189, To: 192, Line: 71, Col: 13, Construct: "if"},
+	{From: 191, To: 191, Line: 72, Col: 17, Construct: "set"},
+	{From: 194, To: 195, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 198, To: 210, Line: 77, Col: 9, Construct: "if"},
+	{From: 200, To: 200, Line: 78, Col: 13, Construct: "set"},
+	{From: 202, To: 205, Line: 79, Col: 13, Construct: "if"},
+	{From: 204, To: 204, Line: 80, Col: 17, Construct: "set"},
+	{From: 207, To: 209, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 212, To: 214, Line: 85, Col: 9, Construct: "set"},
+	{From: 216, To: 220, Line: 86, Col: 9, Construct: "if"},
+	{From: 218, To: 219, Line: 87, Col: 13, Construct: "{{ }}"},
+	{From: 222, To: 232, Line: 90, Col: 9, Construct: "for"},
+	{From: 227, To: 231, Line: 91, Col: 13, Construct: "if"},
+	{From: 229, To: 230, Line: 92, Col: 17, Construct: "{{ }}"},
+	{From: 239, To: 259, Line: 100, Col: 1, Construct: "macro"},
+	{From: 242, To: 258, Line: 101, Col: 5, Construct: "for"},
+	{From: 244, To: 253, Line: 102, Col: 9, Construct: "if"},
+	{From: 246, To: 248, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 252, To: 252, Line: 105, Col: 13, Construct: "{{ }}"},
+	{From: 255, To: 257, Line: 107, Col: 9, Construct: "if"},
+	{From: 261, To: 391, Line: 113, Col: 1, Construct: "macro"},
+	{From: 272, To: 272, Line: 114, Col: 5, Construct: "set"},
+	{From: 274, To: 277, Line: 115, Col: 5, Construct: "if"},
+	{From: 276, To: 276, Line: 116, Col: 9, Construct: "set"},
+	{From: 279, To: 279, Line: 118, Col: 5, Construct: "set"},
+	{From: 281, To: 390, Line: 120, Col: 5, Construct: "if"},
+	{From: 283, To: 295, Line: 121, Col: 9, Construct: "if"},
+	{From: 285, To: 288, Line: 122, Col: 13, Construct: "{{ }}"},
+	{From: 292, To: 294, Line: 124, Col: 13, Construct: "{{ }}"},
+	{From: 299, To: 301, Line: 127, Col: 9, Construct: "set"},
+	{From: 303, To: 389, Line: 128, Col: 9, Construct: "if"},
+	{From: 305, To: 317, Line: 129, Col: 13, Construct: "if"},
+	{From: 307, To: 310, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 314, To: 316, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 319, To: 319, Line: 134, Col: 13, Construct: "{{ }}"},
+	{From: 321, To: 323, Line: 135, Col: 13, Construct: "{{ }}"},
+	{From: 324, To: 389, Line: 136, Col: 13, Construct: "if"},
+	{From: 327, To: 329, Line: 137, Col: 13, Construct: "set"},
+	{From: 331, To: 345, Line: 138, Col: 13, Construct: "if"},
+	{From: 333, To: 335, Line: 139, Col: 17, Construct: "{{ }}"},
+	{From: 339, To: 344, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 349, To: 388, Line: 144, Col: 13, Construct: "if"},
+	{From: 351, To: 353, Line: 145, Col: 17, Construct: "set"},
+	{From: 355, To: 369, Line: 146, Col: 17, Construct: "if"},
+	{From: 357, To: 359, Line: 147, Col: 21, Construct: "{{ }}"},
+	{From: 363, To: 368, Line: 149, Col: 21, Construct: "{{ }}"},
+	{From: 373, To: 387, Line: 152, Col: 17, Construct: "if"},
+	{From: 375, To: 377, Line: 153, Col: 21, Construct: "{{ }}"},
+	{From: 381, To: 386, Line: 155, Col: 21, Construct: "{{ }}"},
+	{From: 393, To: 550, Line: 162, Col: 1, Construct: "macro"},
+	{From: 401, To: 401, Line: 163, Col: 5, Construct: "set"},
+	{From: 403, To: 543, Line: 164, Col: 5, Construct: "for"},
+	{From: 415, To: 542, Line: 165, Col: 9, Construct: "if"},
+	{From: 417, To: 419, Line: 166, Col: 13, Construct: "set"},
+	{From: 421, To: 421, Line: 168, Col: 13, Construct: "set"},
+	{From: 423, To: 428, Line: 169, Col: 13, Construct: "if"},
+	{From: 425, To: 425, Line: 170, Col: 17, Construct: "set"},
+	{From: 427, To: 427, Line: 171, Col: 17, Construct: "set"},
+	{From: 430, To: 430, Line: 175, Col: 13, Construct: "set"},
+	{From: 432, To: 435, Line: 176, Col: 13, Construct: "if"},
+	{From: 434, To: 434, Line: 177, Col: 17, Construct: "set"},
+	{From: 437, To: 439, Line: 180, Col: 13, Construct: "set"},
+	{From: 441, To: 441, Line: 183, Col: 13, Construct: "set"},
+	{From: 443, To: 446, Line: 184, Col: 13, Construct: "if"},
+	{From: 445, To: 445, Line: 185, Col: 17, Construct: "set"},
+	{From: 448, To: 541, Line: 188, Col: 13, Construct: "if"},
+	{From: 450, To: 455, Line: 189, Col: 17, Construct: "if"},
+	{From: 452, To: 454, Line: 190, Col: 21, Construct: "{{ }}"},
+	{From: 457, To: 466, Line: 192, Col: 17, Construct: "if"},
+	{From: 459, To: 465, Line: 193, Col: 21, Construct: "for"},
+	{From: 461, To: 464, Line: 194, Col: 25, Construct: "{{ }}"},
+	{From: 468, To: 468, Line: 197, Col: 17, Construct: "set"},
+	{From: 470, To: 472, Line: 198, Col: 17, Construct: "{{ }}"},
+	{From: 474, To: 476, Line: 199, Col: 17, Construct: "{{ }}"},
+	{From: 478, To: 480, Line: 200, Col: 17, Construct: "{{ }}"},
+	{From: 481, To: 541, Line: 201, Col: 17, Construct: "if"},
+	{From: 484, To: 484, Line: 202, Col: 17, Construct: "set"},
+	{From: 486, To: 522, Line: 203, Col: 17, Construct: "if"},
+	{From: 488, To: 488, Line: 204, Col: 21, Construct: "set"},
+	{From: 490, To: 490, Line: 205, Col: 21, Construct: "{{ }}"},
+	{From: 494, To: 499, Line: 207, Col: 21, Construct: "if"},
+	{From: 496, To: 498, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 501, To: 510, Line: 210, Col: 21, Construct: "if"},
+	{From: 503, To: 509, Line: 211, Col: 25, Construct: "for"},
+	{From: 505, To: 508, Line: 212, Col: 29, Construct: "{{ }}"},
+	{From: 512, To: 514, Line: 215, Col: 21, Construct: "set"},
+	{From: 516, To: 519, Line: 216, Col: 21, Construct: "if"},
+	{From: 518, To: 518, Line: 217, Col: 25, Construct: "set"},
+	{From: 521, To: 521, Line: 219, Col: 21, Construct: "{{ }}"},
+	{From: 526, To: 531, Line: 222, Col: 17, Construct: "if"},
+	{From: 528, To: 530, Line: 223, Col: 21, Construct: "set"},
+	{From: 533, To: 536, Line: 225, Col: 17, Construct: "if"},
+	{From: 535, To: 535, Line: 226, Col: 21, Construct: "set"},
+	{From: 538, To: 538, Line: 228, Col: 17, Construct: "set"},
+	{From: 540, To: 540, Line: 229, Col: 17, Construct: "{{ }}"},
+	{From: 552, To: 607, Line: 235, Col: 1, Construct: "macro"},
+	{From: 559, To: 561, Line: 237, Col: 5, Construct: "{{ }}"},
+	{From: 563, To: 603, Line: 239, Col: 5, Construct: "for"},
+	{From: 569, To: 572, Line: 240, Col: 9, Construct: "if"},
+	{From: 571, To: 571, Line: 241, Col: 13, Construct: "set"},
+	{From: 574, To: 574, Line: 244, Col: 9, Construct: "set"},
+	{From: 576, To: 602, Line: 245, Col: 9, Construct: "if"},
+	{From: 578, To: 578, Line: 246, Col: 13, Construct: "set"},
+	{From: 580, To: 580, Line: 247, Col: 13, Construct: "set"},
+	{From: 582, To: 584, Line: 248, Col: 13, Construct: "{{ }}"},
+	{From: 586, To: 587, Line: 249, Col: 13, Construct: "{{ }}"},
+	{From: 589, To: 601, Line: 250, Col: 13, Construct: "if"},
+	{From: 592, To: 592, Line: 252, Col: 17, Construct: "set"},
+	{From: 594, To: 597, Line: 253, Col: 17, Construct: "{{ }}"},
+	{From: 605, To: 606, Line: 260, Col: 5, Construct: "{{ }}"},
+	{From: 609, To: 612, Line: 262, Col: 1, Construct: "if"},
+	{From: 611, To: 611, Line: 263, Col: 5, Construct: "set"},
+	{From: 614, To: 616, Line: 265, Col: 1, Construct: "{{ }}"},
+	{From: 618, To: 620, Line: 266, Col: 1, Construct: "if"},
+	{From: 622, To: 667, Line: 269, Col: 1, Construct: "for"},
+	{From: 624, To: 666, Line: 270, Col: 5, Construct: "if"},
+	{From: 627, To: 631, Line: 271, Col: 9, Construct: "{{ }}"},
+	{From: 632, To: 666, Line: 272, Col: 9, Construct: "if"},
+	{From: 635, To: 639, Line: 273, Col: 9, Construct: "{{ }}"},
+	{From: 643, To: 645, Line: 275, Col: 9, Construct: "{{ }}"},
+	{From: 647, To: 652, Line: 276, Col: 9, Construct: "if"},
+	{From: 650, To: 651, Line: 277, Col: 13, Construct: "{{ }}"},
+	{From: 654, To: 665, Line: 279, Col: 9, Construct: "if"},
+	{From: 656, To: 663, Line: 280, Col: 13, Construct: "for"},
+	{From: 658, To: 662, Line: 281, Col: 17, Construct: "{{ }}"},
+	{From: 669, To: 671, Line: 287, Col: 1, Construct: "if"},
+	{From: 684, To: 712, Line: 1, Col: 24, Construct: "macro"},
+	{From: 691, To: 691, Line: 2, Col: 5, Construct: "set"},
+	{From: 693, To: 696, Line: 3, Col: 5, Construct: "if"},
+	{From: 695, To: 695, Line: 4, Col: 9, Construct: "set"},
+	{From: 698, To: 709, Line: 6, Col: 5, Construct: "if"},
+	{From: 700, To: 700, Line: 7, Col: 9, Construct: "{{ }}"},
+	{From: 702, To: 708, Line: 8, Col: 9, Construct: "if"},
+	{From: 704, To: 707, Line: 10, Col: 13, Construct: "for"},
+	{From: 706, To: 706, Line: 11, Col: 17, Construct: "{{ }}"},
+	{From: 711, To: 711, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 714, To: 724, Line: 18, Col: 1, Construct: "macro"},
+	{From: 717, To: 723, Line: 19, Col: 5, Construct: "if"},
+	{From: 722, To: 722, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 726, To: 761, Line: 26, Col: 1, Construct: "macro"},
+	{From: 732, To: 732, Line: 27, Col: 5, Construct: "set"},
+	{From: 734, To: 760, Line: 29, Col: 5, Construct: "if"},
+	{From: 736, To: 736, Line: 30, Col: 9, Construct: "set"},
+	{From: 738, To: 745, Line: 31, Col: 9, Construct: "if"},
+	{From: 740, To: 740, Line: 32, Col: 13, Construct: "set"},
+	{From: 744, To: 744, Line: 34, Col: 13, Construct: "set"},
+	{From: 747, To: 749, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 750, To: 760, Line: 37, Col: 9, Construct: "if"},
+	{From: 753, To: 753, Line: 38, Col: 9, Construct: "set"},
+	{From: 755, To: 755, Line: 39, Col: 9, Construct: "set"},
+	{From: 757, To: 759, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 763, To: 794, Line: 44, Col: 1, Construct: "macro"},
+	{From: 766, To: 793, Line: 45, Col: 5, Construct: "if"},
+	{From: 768, To: 768, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 769, To: 793, Line: 47, Col: 9, Construct: "if"},
+	{From: 772, To: 772, Line: 48, Col: 9, Construct: "set"},
+	{From: 774, To: 789, Line: 49, Col: 9, Construct: "for"},
+	{From: 777, To: 788, Line: 50, Col: 13, Construct: "if"},
+	{From: 779, To: 787, Line: 51, Col: 17, Construct: "if"},
+	{From: 782, To: 782, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 786, To: 786, Line: 54, Col: 21, Construct: "{{ }}"},
+	{From: 796, To: 859, Line: 63, Col: 1, Construct: "macro"},
+	{From: 803, To: 803, Line: 64, Col: 5, Construct: "set"},
+	{From: 805, To: 807, Line: 65, Col: 5, Construct: "set"},
+	{From: 809, To: 858, Line: 67, Col: 5, Construct: "if"},
+	{From: 812, To: 822, Line: 69, Col: 9, Construct: "if"},
+	{From: 814, To: 814, Line: 70, Col: 13, Construct: "set"},
+	{From: 816, To: 819, Line: 71, Col: 13, Construct: "if"},
+	{From: 818, To: 818, Line: 72, Col: 17, Construct: "set"},
+	{From: 821, To: 821, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 824, To: 834, Line: 77, Col: 9, Construct: "if"},
+	{From: 826, To: 826, Line: 78, Col: 13, Construct: "set"},
+	{From: 828, To: 831, Line: 79, Col: 13, Construct: "if"},
+	{From: 830, To: 830, Line: 80, Col: 17, Construct: "set"},
+	{From: 833, To: 833, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 836, To: 838, Line: 85, Col: 9, Construct: "set"},
+	{From: 840, To: 843, Line: 86, Col: 9, Construct: "if"},
+	{From: 842, To: 842, Line: 87, Col: 13, Construct: "{{ }}"},
+	{From: 845, To: 854, Line: 90, Col: 9, Construct: "for"},
+	{From: 850, To: 853, Line: 91, Col: 13, Construct: "if"},
+	{From: 852, To: 852, Line: 92, Col: 17, Construct: "{{ }}"},
+	{From: 861, To: 879, Line: 100, Col: 1, Construct: "macro"},
+	{From: 864, To: 878, Line: 101, Col: 5, Construct: "for"},
+	{From: 866, To: 873, Line: 102, Col: 9, Construct: "if"},
+	{From: 868, To: 868, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 872, To: 872, Line: 105, Col: 13, Construct: "{{ }}"},
+	{From: 875, To: 877, Line: 107, Col: 9, Construct: "if"},
+	{From: 881, To: 978, Line: 113, Col: 1, Construct: "macro"},
+	{From: 892, To: 892, Line: 114, Col: 5, Construct: "set"},
+	{From: 894, To: 897, Line: 115, Col: 5, Construct: "if"},
+	{From: 896, To: 896, Line: 116, Col: 9, Construct: "set"},
+	{From: 899, To: 899, Line: 118, Col: 5, Construct: "set"},
+	{From: 901, To: 977, Line: 120, Col: 5, Construct: "if"},
+	{From: 903, To: 910, Line: 121, Col: 9, Construct: "if"},
+	{From: 905, To: 905, Line: 122, Col: 13, Construct: "{{ }}"},
+	{From: 909, To: 909, Line: 124, Col: 13, Construct: "{{ }}"},
+	{From: 914, To: 916, Line: 127, Col: 9, Construct: "set"},
+	{From: 918, To: 976, Line: 128, Col: 9, Construct: "if"},
+	{From: 920, To: 927, Line: 129, Col: 13, Construct: "if"},
+	{From: 922, To: 922, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 926, To: 926, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 929, To: 929, Line: 134, Col: 13, Construct: "{{ }}"},
+	{From: 931, To: 931, Line: 135, Col: 13, Construct: "{{ }}"},
+	{From: 932, To: 976, Line: 136, Col: 13, Construct: "if"},
+	{From: 935, To: 937, Line: 137, Col: 13, Construct: "set"},
+	{From: 939, To: 946, Line: 138, Col: 13, Construct: "if"},
+	{From: 941, To: 941, Line: 139, Col: 17, Construct: "{{ }}"},
+	{From: 945, To: 945, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 950, To: 975, Line: 144, Col: 13, Construct: "if"},
+	{From: 952, To: 954, Line: 145, Col: 17, Construct: "set"},
+	{From: 956, To: 963, Line: 146, Col: 17, Construct: "if"},
+	{From: 958, To: 958, Line: 147, Col: 21, Construct: "{{ }}"},
+	{From: 962, To: 962, Line: 149, Col: 21, Construct: "{{ }}"},
+	{From: 967, To: 974, Line: 152, Col: 17, Construct: "if"},
+	{From: 969, To: 969, Line: 153, Col: 21, Construct: "{{ }}"},
+	{From: 973, To: 973, Line: 155, Col: 21, Construct: "{{ }}"},
+	{From: 980, To: 1127, Line: 162, Col: 1, Construct: "macro"},
+	{From: 988, To: 988, Line: 163, Col: 5, Construct: "set"},
+	{From: 990, To: 1120, Line: 164, Col: 5, Construct: "for"},
+	{From: 1002, To: 1119, Line: 165, Col: 9, Construct: "if"},
+	{From: 1004, To: 1006, Line: 166, Col: 13, Construct: "set"},
+	{From: 1008, To: 1008, Line: 168, Col: 13, Construct: "set"},
+	{From: 1010, To: 1015, Line: 169, Col: 13, Construct: "if"},
+	{From: 1012, To: 1012, Line: 170, Col: 17, Construct: "set"},
+	{From: 1014, To: 1014, Line: 171, Col: 17, Construct: "set"},
+	{From: 1017, To: 1017, Line: 175, Col: 13, Construct: "set"},
+	{From: 1019, To: 1022, Line: 176, Col: 13, Construct: "if"},
+	{From: 1021, To: 1021, Line: 177, Col: 17, Construct: "set"},
+	{From: 1024, To: 1026, Line: 180, Col: 13, Construct: "set"},
+	{From: 1028, To: 1028, Line: 183, Col: 13, Construct: "set"},
+	{From: 1030, To: 1033, Line: 184, Col: 13, Construct: "if"},
+	{From: 1032, To: 1032, Line: 185, Col: 17, Construct: "set"},
+	{From: 1035, To: 1118, Line: 188, Col: 13, Construct: "if"},
+	{From: 1037, To: 1040, Line: 189, Col: 17, Construct: "if"},
+	{From: 1039, To: 1039, Line: 190, Col: 21, Construct: "{{ }}"},
+	{From: 1042, To: 1048, Line: 192, Col: 17, Construct: "if"},
+	{From: 1044, To: 1047, Line: 193, Col: 21, Construct: "for"},
+	{From: 1046, To: 1046, Line: 194, Col: 25, Construct: "{{ }}"},
+	{From: 1050, To: 1050, Line: 197, Col: 17, Construct: "set"},
+	{From: 1052, To: 1052, Line: 198, Col: 17, Construct: "{{ }}"},
+	{From: 1054, To: 1056, Line: 199, Col: 17, Construct: "{{ }}"},
+	{From: 1058, To: 1058, Line: 200, Col: 17, Construct: "{{ }}"},
+	{From: 1059, To: 1118, Line: 201, Col: 17, Construct: "if"},
+	{From: 1062, To: 1062, Line: 202, Col: 17, Construct: "set"},
+	{From: 1064, To: 1097, Line: 203, Col: 17, Construct: "if"},
+	{From: 1066, To: 1066, Line: 204, Col: 21, Construct: "set"},
+	{From: 1068, To: 1070, Line: 205, Col: 21, Construct: "{{ }}"},
+	{From: 1074, To: 1077, Line: 207, Col: 21, Construct: "if"},
+	{From: 1076, To: 1076, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 1079, To: 1085, Line: 210, Col: 21, Construct: "if"},
+	{From: 1081, To: 1084, Line: 211, Col: 25, Construct: "for"},
+	{From: 1083, To: 1083, Line: 212, Col: 29, Construct: "{{ }}"},
+	{From: 1087, To: 1089, Line: 215, Col: 21, Construct: "set"},
+	{From: 1091, To: 1094, Line: 216, Col: 21, Construct: "if"},
+	{From: 1093, To: 1093, Line: 217, Col: 25, Construct: "set"},
+	{From: 1096, To: 1096, Line: 219, Col: 21, Construct: "{{ }}"},
+	{From: 1101, To: 1106, Line: 222, Col: 17, Construct: "if"},
+	{From: 1103, To: 1105, Line: 223, Col: 21, Construct: "set"},
+	{From: 1108, To: 1111, Line: 225, Col: 17, Construct: "if"},
+	{From: 1110, To: 1110, Line: 226, Col: 21, Construct: "set"},
+	{From: 1113, To: 1113, Line: 228, Col: 17, Construct: "set"},
+	{From: 1115, To: 1117, Line: 229, Col: 17, Construct: "{{ }}"},
+	{From: 1129, To: 1178, Line: 235, Col: 1, Construct: "macro"},
+	{From: 1136, To: 1136, Line: 237, Col: 5, Construct: "{{ }}"},
+	{From: 1138, To: 1175, Line: 239, Col: 5, Construct: "for"},
+	{From: 1144, To: 1147, Line: 240, Col: 9, Construct: "if"},
+	{From: 1146, To: 1146, Line: 241, Col: 13, Construct: "set"},
+	{From: 1149, To: 1149, Line: 244, Col: 9, Construct: "set"},
+	{From: 1151, To: 1174, Line: 245, Col: 9, Construct: "if"},
+	{From: 1153, To: 1153, Line: 246, Col: 13, Construct: "set"},
+	{From: 1155, To: 1155, Line: 247, Col: 13, Construct: "set"},
+	{From: 1157, To: 1157, Line: 248, Col: 13, Construct: "{{ }}"},
+	{From: 1159, To: 1159, Line: 249, Col: 13, Construct: "{{ }}"},
+	{From: 1161, To: 1173, Line: 250, Col: 13, Construct: "if"},
+	{From: 1164, To: 1164, Line: 252, Col: 17, Construct: "set"},
+	{From: 1166, To: 1169, Line: 253, Col: 17, Construct: "{{ }}"},
+	{From: 1177, To: 1177, Line: 260, Col: 5, Construct: "{{ }}"},
+	{From: 1180, To: 1183, Line: 262, Col: 1, Construct: "if"},
+	{From: 1182, To: 1182, Line: 263, Col: 5, Construct: "set"},
+	{From: 1185, To: 1187, Line: 265, Col: 1, Construct: "{{ }}"},
+	{From: 1189, To: 1191, Line: 266, Col: 1, Construct: "if"},
+	{From: 1193, To: 1224, Line: 269, Col: 1, Construct: "for"},
+	{From: 1195, To: 1223, Line: 270, Col: 5, Construct: "if"},
+	{From: 1198, To: 1198, Line: 271, Col: 9, Construct: "{{ }}"},
+	{From: 1199, To: 1223, Line: 272, Col: 9, Construct: "if"},
+	{From: 1202, To: 1202, Line: 273, Col: 9, Construct: "{{ }}"},
+	{From: 1206, To: 1206, Line: 275, Col: 9, Construct: "{{ }}"},
+	{From: 1208, To: 1212, Line: 276, Col: 9, Construct: "if"},
+	{From: 1211, To: 1211, Line: 277, Col: 13, Construct: "{{ }}"},
+	{From: 1214, To: 1222, Line: 279, Col: 9, Construct: "if"},
+	{From: 1216, To: 1220, Line: 280, Col: 13, Construct: "for"},
+	{From: 1218, To: 1219, Line: 281, Col: 17, Construct: "{{ }}"},
+	{From: 1226, To: 1228, Line: 287, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var Megrez = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "megrez.jinja",
-	Func:   renderMegrez,
-	Name:   "megrez",
-	Origin: "builtin/megrez.jinja",
-	SHA256: "390ea39e01b643a89a62764b48efdb56514ba553749583388103807ea98a8eae",
-	Spans:  spansMegrez,
+	File:      "megrez.jinja",
+	Func:      renderMegrez,
+	LlamaFunc: renderMegrezLlama,
+	Name:      "megrez",
+	Origin:    "builtin/megrez.jinja",
+	SHA256:    "390ea39e01b643a89a62764b48efdb56514ba553749583388103807ea98a8eae",
+	Spans:     spansMegrez,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,9 +58,24 @@ func renderMegrez(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|role_start|>assistant<|role_end|>")
 }
 
+// renderMegrezLlama renders megrez.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMegrez with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMegrezLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// megrez.jinja:7:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|role_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|role_end|>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|turn_end|>")))
+	}
+	w.WriteString("<|role_start|>assistant<|role_end|>")
+}
+
 // spansMegrez is the position table of megrez.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMegrez = []runtime.Span{
-	{From: 49, To: 57, Line: 7, Col: 1, Construct: "for"},
-	{From: 51, To: 55, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
+	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},
+	{From: 69, To: 69, Line: 8, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var MetaLlamaLlama323BInstruct = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "meta-llama-Llama-3.2-3B-Instruct.jinja",
-	Func:   renderMetaLlamaLlama323BInstruct,
-	Name:   "meta-llama-Llama-3.2-3B-Instruct",
-	Origin: "llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja",
-	SHA256: "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
-	Spans:  spansMetaLlamaLlama323BInstruct,
+	File:      "meta-llama-Llama-3.2-3B-Instruct.jinja",
+	Func:      renderMetaLlamaLlama323BInstruct,
+	LlamaFunc: renderMetaLlamaLlama323BInstructLlama,
+	Name:      "meta-llama-Llama-3.2-3B-Instruct",
+	Origin:    "llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja",
+	SHA256:    "5816fce10444e03c2e9ee1ef8a4a1ea61ae7e69e438613f3b17b69d0426223a4",
+	Spans:     spansMetaLlamaLlama323BInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -193,50 +194,238 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMetaLlamaLlama323BInstructLlama renders meta-llama-Llama-3.2-3B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMetaLlamaLlama323BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	customTools := in.Lookup("custom_tools")
+	tools := in.Lookup("tools")
+	toolsInUserMessage := in.Lookup("tools_in_user_message")
+	dateString := in.Lookup("date_string")
+	messages := in.Lookup("messages")
+	var systemMessage runtime.Value
+	firstUserMessage := in.Lookup("first_user_message")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
+	if runtime.IsDefined(customTools) {
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
+		tools = customTools
+	}
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
+	if !runtime.IsDefined(toolsInUserMessage) {
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
+		toolsInUserMessage = runtime.Bool(true)
+	}
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:8:1 {%- if not date_string is defined %}
+	if !runtime.IsDefined(dateString) {
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
+		if runtime.IsDefined(runtime.Globals(in, "strftime_now")) {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
+			dateString = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%d %b %Y")}, nil)
+		} else {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:11:9 {%- else %}
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:12:9 {%- set date_string = "26 Jul 2024" %}
+			dateString = runtime.Str("26 Jul 2024")
+		}
+	}
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:15:1 {%- if not tools is defined %}
+	if !runtime.IsDefined(tools) {
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:16:5 {%- set tools = none %}
+		tools = runtime.None()
+	}
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:20:1 {%- if messages[0]['role'] == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
+		systemMessage = runtime.FilterTrim(runtime.LlamaItemStr(messages0, "content"), nil, nil)
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:23:5 {%- else %}
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:24:5 {%- set system_message = "" %}
+		systemMessage = runtime.Str("")
+	}
+	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:29:1 {%- if tools is not none %}
+	if !runtime.IsNone(tools) {
+		w.WriteString("Environment: ipython\n")
+	}
+	w.WriteString("Cutting Knowledge Date: December 2023\n")
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:33:1 {{- "Today Date: " + date_string + "\n\n" }}
+	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n")))
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
+	if !runtime.IsNone(tools) && !toolsInUserMessage.Truthy() {
+		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
+		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:39:9 {{- t | tojson(indent=4) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			w.WriteString("\n\n")
+		}
+	}
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:43:1 {{- system_message }}
+	runtime.LlamaWrite(w, systemMessage)
+	w.WriteString("<|eot_id|>")
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
+	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools) {
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
+		if runtime.Ne(runtime.FilterLength(messages), runtime.Int(0)) {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
+			firstUserMessage = runtime.FilterTrim(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
+			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		} else {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:52:9 {%- else %}
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:53:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
+		}
+		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
+		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:61:9 {{- t | tojson(indent=4) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			w.WriteString("\n\n")
+		}
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(firstUserMessage, runtime.Str("<|eot_id|>")))
+	}
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var toolCall runtime.Value
+		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
+		} else if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if !runtime.Eq(runtime.FilterLength(messageToolCalls), runtime.Int(1)) {
+				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("This model only supports single tool-calls at once!")))
+			}
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
+			toolCall = runtime.LlamaAttr(runtime.LlamaItemInt(messageToolCalls, 0), "function")
+			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", ")))
+			w.WriteString("\"parameters\": ")
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+			w.WriteString("}<|eot_id|>")
+		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
+			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
+			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if runtime.IsMapping(messageContent) || runtime.IsIterable(messageContent) {
+				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(messageContent, nil, nil))
+			} else {
+				// meta-llama-Llama-3.2-3B-Instruct.jinja:85:13 {%- else %}
+				// meta-llama-Llama-3.2-3B-Instruct.jinja:86:13 {{- message.content }}
+				runtime.LlamaWrite(w, messageContent)
+			}
+			w.WriteString("<|eot_id|>")
+		}
+	}
+	// meta-llama-Llama-3.2-3B-Instruct.jinja:91:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+	}
+}
+
 // spansMetaLlamaLlama323BInstruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMetaLlamaLlama323BInstruct = []runtime.Span{
-	{From: 57, To: 57, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 59, To: 62, Line: 2, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 3, Col: 5, Construct: "set"},
-	{From: 64, To: 67, Line: 5, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 6, Col: 5, Construct: "set"},
-	{From: 69, To: 79, Line: 8, Col: 1, Construct: "if"},
-	{From: 71, To: 78, Line: 9, Col: 5, Construct: "if"},
-	{From: 73, To: 73, Line: 10, Col: 9, Construct: "set"},
-	{From: 77, To: 77, Line: 12, Col: 9, Construct: "set"},
-	{From: 81, To: 84, Line: 15, Col: 1, Construct: "if"},
-	{From: 83, To: 83, Line: 16, Col: 5, Construct: "set"},
-	{From: 86, To: 97, Line: 20, Col: 1, Construct: "if"},
-	{From: 89, To: 89, Line: 21, Col: 5, Construct: "set"},
-	{From: 91, To: 91, Line: 22, Col: 5, Construct: "set"},
-	{From: 95, To: 95, Line: 24, Col: 5, Construct: "set"},
-	{From: 99, To: 102, Line: 29, Col: 1, Construct: "if"},
-	{From: 104, To: 106, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 108, To: 116, Line: 34, Col: 1, Construct: "if"},
-	{From: 111, To: 115, Line: 38, Col: 5, Construct: "for"},
-	{From: 113, To: 114, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 118, To: 119, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 121, To: 142, Line: 47, Col: 1, Construct: "if"},
-	{From: 123, To: 133, Line: 49, Col: 5, Construct: "if"},
-	{From: 125, To: 125, Line: 50, Col: 9, Construct: "set"},
-	{From: 127, To: 127, Line: 51, Col: 9, Construct: "set"},
-	{From: 131, To: 131, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 135, To: 139, Line: 60, Col: 5, Construct: "for"},
-	{From: 137, To: 138, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 141, To: 141, Line: 64, Col: 5, Construct: "{{ }}"},
-	{From: 144, To: 189, Line: 67, Col: 1, Construct: "for"},
-	{From: 147, To: 188, Line: 68, Col: 5, Construct: "if"},
-	{From: 150, To: 154, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 155, To: 188, Line: 70, Col: 9, Construct: "if"},
-	{From: 158, To: 162, Line: 71, Col: 9, Construct: "if"},
-	{From: 161, To: 161, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 164, To: 165, Line: 74, Col: 9, Construct: "set"},
-	{From: 167, To: 170, Line: 76, Col: 9, Construct: "{{ }}"},
-	{From: 172, To: 173, Line: 78, Col: 9, Construct: "{{ }}"},
-	{From: 174, To: 188, Line: 81, Col: 9, Construct: "if"},
-	{From: 178, To: 187, Line: 83, Col: 9, Construct: "if"},
-	{From: 181, To: 181, Line: 84, Col: 13, Construct: "{{ }}"},
-	{From: 185, To: 185, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 191, To: 193, Line: 91, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 63, Line: 2, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 3, Col: 5, Construct: "set"},
+	{From: 65, To: 68, Line: 5, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 6, Col: 5, Construct: "set"},
+	{From: 70, To: 80, Line: 8, Col: 1, Construct: "if"},
+	{From: 72, To: 79, Line: 9, Col: 5, Construct: "if"},
+	{From: 74, To: 74, Line: 10, Col: 9, Construct: "set"},
+	{From: 78, To: 78, Line: 12, Col: 9, Construct: "set"},
+	{From: 82, To: 85, Line: 15, Col: 1, Construct: "if"},
+	{From: 84, To: 84, Line: 16, Col: 5, Construct: "set"},
+	{From: 87, To: 98, Line: 20, Col: 1, Construct: "if"},
+	{From: 90, To: 90, Line: 21, Col: 5, Construct: "set"},
+	{From: 92, To: 92, Line: 22, Col: 5, Construct: "set"},
+	{From: 96, To: 96, Line: 24, Col: 5, Construct: "set"},
+	{From: 100, To: 103, Line: 29, Col: 1, Construct: "if"},
+	{From: 105, To: 107, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 109, To: 117, Line: 34, Col: 1, Construct: "if"},
+	{From: 112, To: 116, Line: 38, Col: 5, Construct: "for"},
+	{From: 114, To: 115, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 119, To: 120, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 122, To: 143, Line: 47, Col: 1, Construct: "if"},
+	{From: 124, To: 134, Line: 49, Col: 5, Construct: "if"},
+	{From: 126, To: 126, Line: 50, Col: 9, Construct: "set"},
+	{From: 128, To: 128, Line: 51, Col: 9, Construct: "set"},
+	{From: 132, To: 132, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 136, To: 140, Line: 60, Col: 5, Construct: "for"},
+	{From: 138, To: 139, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 142, To: 142, Line: 64, Col: 5, Construct: "{{ }}"},
+	{From: 145, To: 190, Line: 67, Col: 1, Construct: "for"},
+	{From: 148, To: 189, Line: 68, Col: 5, Construct: "if"},
+	{From: 151, To: 155, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 156, To: 189, Line: 70, Col: 9, Construct: "if"},
+	{From: 159, To: 163, Line: 71, Col: 9, Construct: "if"},
+	{From: 162, To: 162, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 165, To: 166, Line: 74, Col: 9, Construct: "set"},
+	{From: 168, To: 171, Line: 76, Col: 9, Construct: "{{ }}"},
+	{From: 173, To: 174, Line: 78, Col: 9, Construct: "{{ }}"},
+	{From: 175, To: 189, Line: 81, Col: 9, Construct: "if"},
+	{From: 179, To: 188, Line: 83, Col: 9, Construct: "if"},
+	{From: 182, To: 182, Line: 84, Col: 13, Construct: "{{ }}"},
+	{From: 186, To: 186, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 192, To: 194, Line: 91, Col: 1, Construct: "if"},
+	{From: 211, To: 211, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 213, To: 216, Line: 2, Col: 1, Construct: "if"},
+	{From: 215, To: 215, Line: 3, Col: 5, Construct: "set"},
+	{From: 218, To: 221, Line: 5, Col: 1, Construct: "if"},
+	{From: 220, To: 220, Line: 6, Col: 5, Construct: "set"},
+	{From: 223, To: 233, Line: 8, Col: 1, Construct: "if"},
+	{From: 225, To: 232, Line: 9, Col: 5, Construct: "if"},
+	{From: 227, To: 227, Line: 10, Col: 9, Construct: "set"},
+	{From: 231, To: 231, Line: 12, Col: 9, Construct: "set"},
+	{From: 235, To: 238, Line: 15, Col: 1, Construct: "if"},
+	{From: 237, To: 237, Line: 16, Col: 5, Construct: "set"},
+	{From: 240, To: 251, Line: 20, Col: 1, Construct: "if"},
+	{From: 243, To: 243, Line: 21, Col: 5, Construct: "set"},
+	{From: 245, To: 245, Line: 22, Col: 5, Construct: "set"},
+	{From: 249, To: 249, Line: 24, Col: 5, Construct: "set"},
+	{From: 253, To: 256, Line: 29, Col: 1, Construct: "if"},
+	{From: 258, To: 258, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 260, To: 268, Line: 34, Col: 1, Construct: "if"},
+	{From: 263, To: 267, Line: 38, Col: 5, Construct: "for"},
+	{From: 265, To: 266, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 270, To: 271, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 273, To: 294, Line: 47, Col: 1, Construct: "if"},
+	{From: 275, To: 285, Line: 49, Col: 5, Construct: "if"},
+	{From: 277, To: 277, Line: 50, Col: 9, Construct: "set"},
+	{From: 279, To: 279, Line: 51, Col: 9, Construct: "set"},
+	{From: 283, To: 283, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 287, To: 291, Line: 60, Col: 5, Construct: "for"},
+	{From: 289, To: 290, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 293, To: 293, Line: 64, Col: 5, Construct: "{{ }}"},
+	{From: 296, To: 335, Line: 67, Col: 1, Construct: "for"},
+	{From: 299, To: 334, Line: 68, Col: 5, Construct: "if"},
+	{From: 302, To: 302, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 303, To: 334, Line: 70, Col: 9, Construct: "if"},
+	{From: 306, To: 310, Line: 71, Col: 9, Construct: "if"},
+	{From: 309, To: 309, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 312, To: 313, Line: 74, Col: 9, Construct: "set"},
+	{From: 315, To: 316, Line: 76, Col: 9, Construct: "{{ }}"},
+	{From: 318, To: 319, Line: 78, Col: 9, Construct: "{{ }}"},
+	{From: 320, To: 334, Line: 81, Col: 9, Construct: "if"},
+	{From: 324, To: 333, Line: 83, Col: 9, Construct: "if"},
+	{From: 327, To: 327, Line: 84, Col: 13, Construct: "{{ }}"},
+	{From: 331, To: 331, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 337, To: 339, Line: 91, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var MetaLlamaLlama3370BInstruct = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "meta-llama-Llama-3.3-70B-Instruct.jinja",
-	Func:   renderMetaLlamaLlama3370BInstruct,
-	Name:   "meta-llama-Llama-3.3-70B-Instruct",
-	Origin: "llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja",
-	SHA256: "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
-	Spans:  spansMetaLlamaLlama3370BInstruct,
+	File:      "meta-llama-Llama-3.3-70B-Instruct.jinja",
+	Func:      renderMetaLlamaLlama3370BInstruct,
+	LlamaFunc: renderMetaLlamaLlama3370BInstructLlama,
+	Name:      "meta-llama-Llama-3.3-70B-Instruct",
+	Origin:    "llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja",
+	SHA256:    "e10ca381b1ccc5cf9db52e371f3b6651576caee0a630b452e2816b2d404d4b65",
+	Spans:     spansMetaLlamaLlama3370BInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -224,56 +225,277 @@ func renderMetaLlamaLlama3370BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMetaLlamaLlama3370BInstructLlama renders meta-llama-Llama-3.3-70B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMetaLlamaLlama3370BInstruct with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	customTools := in.Lookup("custom_tools")
+	tools := in.Lookup("tools")
+	toolsInUserMessage := in.Lookup("tools_in_user_message")
+	dateString := in.Lookup("date_string")
+	messages := in.Lookup("messages")
+	var systemMessage runtime.Value
+	builtinTools := in.Lookup("builtin_tools")
+	firstUserMessage := in.Lookup("first_user_message")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:1:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
+	if runtime.IsDefined(customTools) {
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
+		tools = customTools
+	}
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
+	if !runtime.IsDefined(toolsInUserMessage) {
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
+		toolsInUserMessage = runtime.Bool(true)
+	}
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:8:1 {%- if not date_string is defined %}
+	if !runtime.IsDefined(dateString) {
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:9:5 {%- set date_string = "26 Jul 2024" %}
+		dateString = runtime.Str("26 Jul 2024")
+	}
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:11:1 {%- if not tools is defined %}
+	if !runtime.IsDefined(tools) {
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:12:5 {%- set tools = none %}
+		tools = runtime.None()
+	}
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:16:1 {%- if messages[0]['role'] == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
+		systemMessage = runtime.FilterTrim(runtime.LlamaItemStr(messages0, "content"), nil, nil)
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:19:5 {%- else %}
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:20:5 {%- set system_message = "" %}
+		systemMessage = runtime.Str("")
+	}
+	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:25:1 {%- if builtin_tools is defined or tools is not none %}
+	if runtime.IsDefined(builtinTools) || !runtime.IsNone(tools) {
+		w.WriteString("Environment: ipython\n")
+	}
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
+	if runtime.IsDefined(builtinTools) {
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Tools: "), runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("\n\n")))
+	}
+	w.WriteString("Cutting Knowledge Date: December 2023\n")
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
+	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n")))
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
+	if !runtime.IsNone(tools) && !toolsInUserMessage.Truthy() {
+		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:37:5 {%- for t in tools %}
+		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			w.WriteString("\n\n")
+		}
+	}
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:42:1 {{- system_message }}
+	runtime.LlamaWrite(w, systemMessage)
+	w.WriteString("<|eot_id|>")
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
+	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools) {
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
+		if runtime.Ne(runtime.FilterLength(messages), runtime.Int(0)) {
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
+			firstUserMessage = runtime.FilterTrim(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
+			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		} else {
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:51:9 {%- else %}
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
+		}
+		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:59:5 {%- for t in tools %}
+		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			w.WriteString("\n\n")
+		}
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(firstUserMessage, runtime.Str("<|eot_id|>")))
+	}
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:66:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var toolCall runtime.Value
+		// meta-llama-Llama-3.3-70B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
+		} else if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if !runtime.Eq(runtime.FilterLength(messageToolCalls), runtime.Int(1)) {
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("This model only supports single tool-calls at once!")))
+			}
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
+			toolCall = runtime.LlamaAttr(runtime.LlamaItemInt(messageToolCalls, 0), "function")
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
+			if runtime.IsDefined(builtinTools) && runtime.LlamaIn(runtime.LlamaAttr(toolCall, "name"), builtinTools) {
+				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|python_tag|>"), runtime.LlamaAttr(toolCall, "name")), runtime.Str(".call(")))
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
+				keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(toolCall, "arguments"))
+				for i := range w.Count(len(keys)) {
+					argName := keys[i]
+					argVal := values[i]
+					// meta-llama-Llama-3.3-70B-Instruct.jinja:78:17 {{- arg_name + '="' + arg_val + '"' }}
+					runtime.LlamaWrite(w, runtime.LlamaSum(argName, runtime.Str("=\""), argVal, runtime.Str("\"")))
+					// meta-llama-Llama-3.3-70B-Instruct.jinja:79:17 {%- if not loop.last %}
+					if !(i == len(keys)-1) {
+						w.WriteString(", ")
+					}
+				}
+				w.WriteString(")")
+			} else {
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:84:13 {%- else  %}
+				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", ")))
+				w.WriteString("\"parameters\": ")
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				w.WriteString("}")
+			}
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
+			if runtime.IsDefined(builtinTools) {
+				w.WriteString("<|eom_id|>")
+			} else {
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:94:13 {%- else %}
+				w.WriteString("<|eot_id|>")
+			}
+		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:97:9 {%- elif message.role == "tool" or message.role == "ipython" %}
+			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
+			// meta-llama-Llama-3.3-70B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if runtime.IsMapping(messageContent) || runtime.IsIterable(messageContent) {
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:100:13 {{- message.content | tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(messageContent, nil, nil))
+			} else {
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:101:13 {%- else %}
+				// meta-llama-Llama-3.3-70B-Instruct.jinja:102:13 {{- message.content }}
+				runtime.LlamaWrite(w, messageContent)
+			}
+			w.WriteString("<|eot_id|>")
+		}
+	}
+	// meta-llama-Llama-3.3-70B-Instruct.jinja:107:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+	}
+}
+
 // spansMetaLlamaLlama3370BInstruct is the position table of meta-llama-Llama-3.3-70B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMetaLlamaLlama3370BInstruct = []runtime.Span{
-	{From: 58, To: 58, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 63, Line: 2, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 3, Col: 5, Construct: "set"},
-	{From: 65, To: 68, Line: 5, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 6, Col: 5, Construct: "set"},
-	{From: 70, To: 73, Line: 8, Col: 1, Construct: "if"},
-	{From: 72, To: 72, Line: 9, Col: 5, Construct: "set"},
-	{From: 75, To: 78, Line: 11, Col: 1, Construct: "if"},
-	{From: 77, To: 77, Line: 12, Col: 5, Construct: "set"},
-	{From: 80, To: 91, Line: 16, Col: 1, Construct: "if"},
-	{From: 83, To: 83, Line: 17, Col: 5, Construct: "set"},
-	{From: 85, To: 85, Line: 18, Col: 5, Construct: "set"},
-	{From: 89, To: 89, Line: 20, Col: 5, Construct: "set"},
-	{From: 93, To: 95, Line: 25, Col: 1, Construct: "if"},
-	{From: 97, To: 103, Line: 28, Col: 1, Construct: "if"},
-	{From: 99, To: 101, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 105, To: 107, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 117, Line: 33, Col: 1, Construct: "if"},
-	{From: 112, To: 116, Line: 37, Col: 5, Construct: "for"},
-	{From: 114, To: 115, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 119, To: 120, Line: 42, Col: 1, Construct: "{{ }}"},
-	{From: 122, To: 143, Line: 46, Col: 1, Construct: "if"},
-	{From: 124, To: 134, Line: 48, Col: 5, Construct: "if"},
-	{From: 126, To: 126, Line: 49, Col: 9, Construct: "set"},
-	{From: 128, To: 128, Line: 50, Col: 9, Construct: "set"},
-	{From: 132, To: 132, Line: 52, Col: 9, Construct: "{{ }}"},
-	{From: 136, To: 140, Line: 59, Col: 5, Construct: "for"},
-	{From: 138, To: 139, Line: 60, Col: 9, Construct: "{{ }}"},
-	{From: 142, To: 142, Line: 63, Col: 5, Construct: "{{ }}"},
-	{From: 145, To: 220, Line: 66, Col: 1, Construct: "for"},
-	{From: 148, To: 219, Line: 67, Col: 5, Construct: "if"},
-	{From: 151, To: 155, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 156, To: 219, Line: 69, Col: 9, Construct: "if"},
-	{From: 159, To: 163, Line: 70, Col: 9, Construct: "if"},
-	{From: 162, To: 162, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 165, To: 165, Line: 73, Col: 9, Construct: "set"},
-	{From: 167, To: 197, Line: 74, Col: 9, Construct: "if"},
-	{From: 170, To: 172, Line: 76, Col: 13, Construct: "{{ }}"},
-	{From: 174, To: 185, Line: 77, Col: 13, Construct: "for"},
-	{From: 179, To: 179, Line: 78, Col: 17, Construct: "{{ }}"},
-	{From: 181, To: 183, Line: 79, Col: 17, Construct: "if"},
-	{From: 190, To: 193, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 195, To: 196, Line: 88, Col: 13, Construct: "{{ }}"},
-	{From: 199, To: 204, Line: 91, Col: 9, Construct: "if"},
-	{From: 205, To: 219, Line: 97, Col: 9, Construct: "if"},
-	{From: 209, To: 218, Line: 99, Col: 9, Construct: "if"},
-	{From: 212, To: 212, Line: 100, Col: 13, Construct: "{{ }}"},
-	{From: 216, To: 216, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 222, To: 224, Line: 107, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 64, Line: 2, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
+	{From: 66, To: 69, Line: 5, Col: 1, Construct: "if"},
+	{From: 68, To: 68, Line: 6, Col: 5, Construct: "set"},
+	{From: 71, To: 74, Line: 8, Col: 1, Construct: "if"},
+	{From: 73, To: 73, Line: 9, Col: 5, Construct: "set"},
+	{From: 76, To: 79, Line: 11, Col: 1, Construct: "if"},
+	{From: 78, To: 78, Line: 12, Col: 5, Construct: "set"},
+	{From: 81, To: 92, Line: 16, Col: 1, Construct: "if"},
+	{From: 84, To: 84, Line: 17, Col: 5, Construct: "set"},
+	{From: 86, To: 86, Line: 18, Col: 5, Construct: "set"},
+	{From: 90, To: 90, Line: 20, Col: 5, Construct: "set"},
+	{From: 94, To: 96, Line: 25, Col: 1, Construct: "if"},
+	{From: 98, To: 104, Line: 28, Col: 1, Construct: "if"},
+	{From: 100, To: 102, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 106, To: 108, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 110, To: 118, Line: 33, Col: 1, Construct: "if"},
+	{From: 113, To: 117, Line: 37, Col: 5, Construct: "for"},
+	{From: 115, To: 116, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 120, To: 121, Line: 42, Col: 1, Construct: "{{ }}"},
+	{From: 123, To: 144, Line: 46, Col: 1, Construct: "if"},
+	{From: 125, To: 135, Line: 48, Col: 5, Construct: "if"},
+	{From: 127, To: 127, Line: 49, Col: 9, Construct: "set"},
+	{From: 129, To: 129, Line: 50, Col: 9, Construct: "set"},
+	{From: 133, To: 133, Line: 52, Col: 9, Construct: "{{ }}"},
+	{From: 137, To: 141, Line: 59, Col: 5, Construct: "for"},
+	{From: 139, To: 140, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 143, To: 143, Line: 63, Col: 5, Construct: "{{ }}"},
+	{From: 146, To: 221, Line: 66, Col: 1, Construct: "for"},
+	{From: 149, To: 220, Line: 67, Col: 5, Construct: "if"},
+	{From: 152, To: 156, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 157, To: 220, Line: 69, Col: 9, Construct: "if"},
+	{From: 160, To: 164, Line: 70, Col: 9, Construct: "if"},
+	{From: 163, To: 163, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 166, To: 166, Line: 73, Col: 9, Construct: "set"},
+	{From: 168, To: 198, Line: 74, Col: 9, Construct: "if"},
+	{From: 171, To: 173, Line: 76, Col: 13, Construct: "{{ }}"},
+	{From: 175, To: 186, Line: 77, Col: 13, Construct: "for"},
+	{From: 180, To: 180, Line: 78, Col: 17, Construct: "{{ }}"},
+	{From: 182, To: 184, Line: 79, Col: 17, Construct: "if"},
+	{From: 191, To: 194, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 196, To: 197, Line: 88, Col: 13, Construct: "{{ }}"},
+	{From: 200, To: 205, Line: 91, Col: 9, Construct: "if"},
+	{From: 206, To: 220, Line: 97, Col: 9, Construct: "if"},
+	{From: 210, To: 219, Line: 99, Col: 9, Construct: "if"},
+	{From: 213, To: 213, Line: 100, Col: 13, Construct: "{{ }}"},
+	{From: 217, To: 217, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 223, To: 225, Line: 107, Col: 1, Construct: "if"},
+	{From: 243, To: 243, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 245, To: 248, Line: 2, Col: 1, Construct: "if"},
+	{From: 247, To: 247, Line: 3, Col: 5, Construct: "set"},
+	{From: 250, To: 253, Line: 5, Col: 1, Construct: "if"},
+	{From: 252, To: 252, Line: 6, Col: 5, Construct: "set"},
+	{From: 255, To: 258, Line: 8, Col: 1, Construct: "if"},
+	{From: 257, To: 257, Line: 9, Col: 5, Construct: "set"},
+	{From: 260, To: 263, Line: 11, Col: 1, Construct: "if"},
+	{From: 262, To: 262, Line: 12, Col: 5, Construct: "set"},
+	{From: 265, To: 276, Line: 16, Col: 1, Construct: "if"},
+	{From: 268, To: 268, Line: 17, Col: 5, Construct: "set"},
+	{From: 270, To: 270, Line: 18, Col: 5, Construct: "set"},
+	{From: 274, To: 274, Line: 20, Col: 5, Construct: "set"},
+	{From: 278, To: 280, Line: 25, Col: 1, Construct: "if"},
+	{From: 282, To: 286, Line: 28, Col: 1, Construct: "if"},
+	{From: 284, To: 284, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 288, To: 288, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 290, To: 298, Line: 33, Col: 1, Construct: "if"},
+	{From: 293, To: 297, Line: 37, Col: 5, Construct: "for"},
+	{From: 295, To: 296, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 300, To: 301, Line: 42, Col: 1, Construct: "{{ }}"},
+	{From: 303, To: 324, Line: 46, Col: 1, Construct: "if"},
+	{From: 305, To: 315, Line: 48, Col: 5, Construct: "if"},
+	{From: 307, To: 307, Line: 49, Col: 9, Construct: "set"},
+	{From: 309, To: 309, Line: 50, Col: 9, Construct: "set"},
+	{From: 313, To: 313, Line: 52, Col: 9, Construct: "{{ }}"},
+	{From: 317, To: 321, Line: 59, Col: 5, Construct: "for"},
+	{From: 319, To: 320, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 323, To: 323, Line: 63, Col: 5, Construct: "{{ }}"},
+	{From: 326, To: 393, Line: 66, Col: 1, Construct: "for"},
+	{From: 329, To: 392, Line: 67, Col: 5, Construct: "if"},
+	{From: 332, To: 332, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 333, To: 392, Line: 69, Col: 9, Construct: "if"},
+	{From: 336, To: 340, Line: 70, Col: 9, Construct: "if"},
+	{From: 339, To: 339, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 342, To: 342, Line: 73, Col: 9, Construct: "set"},
+	{From: 344, To: 370, Line: 74, Col: 9, Construct: "if"},
+	{From: 347, To: 347, Line: 76, Col: 13, Construct: "{{ }}"},
+	{From: 349, To: 360, Line: 77, Col: 13, Construct: "for"},
+	{From: 354, To: 354, Line: 78, Col: 17, Construct: "{{ }}"},
+	{From: 356, To: 358, Line: 79, Col: 17, Construct: "if"},
+	{From: 365, To: 366, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 368, To: 369, Line: 88, Col: 13, Construct: "{{ }}"},
+	{From: 372, To: 377, Line: 91, Col: 9, Construct: "if"},
+	{From: 378, To: 392, Line: 97, Col: 9, Construct: "if"},
+	{From: 382, To: 391, Line: 99, Col: 9, Construct: "if"},
+	{From: 385, To: 385, Line: 100, Col: 13, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 395, To: 397, Line: 107, Col: 1, Construct: "if"},
 }

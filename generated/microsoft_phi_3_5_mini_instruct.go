@@ -28,12 +28,13 @@ var MicrosoftPhi35MiniInstruct = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "microsoft-Phi-3.5-mini-instruct.jinja",
-	Func:   renderMicrosoftPhi35MiniInstruct,
-	Name:   "microsoft-Phi-3.5-mini-instruct",
-	Origin: "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
-	SHA256: "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
-	Spans:  spansMicrosoftPhi35MiniInstruct,
+	File:      "microsoft-Phi-3.5-mini-instruct.jinja",
+	Func:      renderMicrosoftPhi35MiniInstruct,
+	LlamaFunc: renderMicrosoftPhi35MiniInstructLlama,
+	Name:      "microsoft-Phi-3.5-mini-instruct",
+	Origin:    "llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja",
+	SHA256:    "78d976a442bcde2f0be15aafbb8e3050e1104f86732266f68403251b89982a90",
+	Spans:     spansMicrosoftPhi35MiniInstruct,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -80,16 +81,59 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMicrosoftPhi35MiniInstructLlama renders microsoft-Phi-3.5-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMicrosoftPhi35MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMicrosoftPhi35MiniInstructLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	eosToken := in.Lookup("eos_token")
+	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") && runtime.LlamaItemStr(message, "content").Truthy() {
+			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|system|>\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
+			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|user|>\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
+			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|assistant|>\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>\n")))
+		}
+	}
+	// microsoft-Phi-3.5-mini-instruct.jinja:7:27 {% if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|assistant|>\n")
+	} else {
+		// microsoft-Phi-3.5-mini-instruct.jinja:8:8 {% else %}
+		// microsoft-Phi-3.5-mini-instruct.jinja:8:15 {{ eos_token }}
+		runtime.LlamaWrite(w, eosToken)
+	}
+}
+
 // spansMicrosoftPhi35MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMicrosoftPhi35MiniInstruct = []runtime.Span{
-	{From: 51, To: 72, Line: 1, Col: 1, Construct: "for"},
-	{From: 53, To: 71, Line: 1, Col: 30, Construct: "if"},
-	{From: 56, To: 58, Line: 2, Col: 24, Construct: "{{ }}"},
-	{From: 59, To: 71, Line: 3, Col: 7, Construct: "if"},
-	{From: 62, To: 64, Line: 4, Col: 24, Construct: "{{ }}"},
-	{From: 65, To: 71, Line: 5, Col: 7, Construct: "if"},
-	{From: 68, To: 70, Line: 6, Col: 24, Construct: "{{ }}"},
-	{From: 74, To: 80, Line: 7, Col: 27, Construct: "if"},
-	{From: 79, To: 79, Line: 8, Col: 15, Construct: "{{ }}"},
+	{From: 52, To: 73, Line: 1, Col: 1, Construct: "for"},
+	{From: 54, To: 72, Line: 1, Col: 30, Construct: "if"},
+	{From: 57, To: 59, Line: 2, Col: 24, Construct: "{{ }}"},
+	{From: 60, To: 72, Line: 3, Col: 7, Construct: "if"},
+	{From: 63, To: 65, Line: 4, Col: 24, Construct: "{{ }}"},
+	{From: 66, To: 72, Line: 5, Col: 7, Construct: "if"},
+	{From: 69, To: 71, Line: 6, Col: 24, Construct: "{{ }}"},
+	{From: 75, To: 81, Line: 7, Col: 27, Construct: "if"},
+	{From: 80, To: 80, Line: 8, Col: 15, Construct: "{{ }}"},
+	{From: 92, To: 107, Line: 1, Col: 1, Construct: "for"},
+	{From: 94, To: 106, Line: 1, Col: 30, Construct: "if"},
+	{From: 97, To: 97, Line: 2, Col: 24, Construct: "{{ }}"},
+	{From: 98, To: 106, Line: 3, Col: 7, Construct: "if"},
+	{From: 101, To: 101, Line: 4, Col: 24, Construct: "{{ }}"},
+	{From: 102, To: 106, Line: 5, Col: 7, Construct: "if"},
+	{From: 105, To: 105, Line: 6, Col: 24, Construct: "{{ }}"},
+	{From: 109, To: 115, Line: 7, Col: 27, Construct: "if"},
+	{From: 114, To: 114, Line: 8, Col: 15, Construct: "{{ }}"},
 }

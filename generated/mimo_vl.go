@@ -28,12 +28,13 @@ var MiMoVL = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "MiMo-VL.jinja",
-	Func:   renderMiMoVL,
-	Name:   "MiMo-VL",
-	Origin: "llama.cpp/MiMo-VL.jinja",
-	SHA256: "10490379c20af484107413cc5fd93f6e587d0cb4364a183a89ab68849406b80d",
-	Spans:  spansMiMoVL,
+	File:      "MiMo-VL.jinja",
+	Func:      renderMiMoVL,
+	LlamaFunc: renderMiMoVLLlama,
+	Name:      "MiMo-VL",
+	Origin:    "llama.cpp/MiMo-VL.jinja",
+	SHA256:    "10490379c20af484107413cc5fd93f6e587d0cb4364a183a89ab68849406b80d",
+	Spans:     spansMiMoVL,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -146,31 +147,152 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMiMoVLLlama renders MiMo-VL.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMiMoVL with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMiMoVLLlama(w *runtime.Writer, in *runtime.Input) {
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// MiMo-VL.jinja:1:1 {%- if tools %}
+	if tools.Truthy() {
+		w.WriteString("<|im_start|>system\n")
+		// MiMo-VL.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+			// MiMo-VL.jinja:4:9 {{- messages[0]['content'] }}
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(messages0, "content"))
+		} else {
+			// MiMo-VL.jinja:5:9 {%- else %}
+			w.WriteString("You are MiMo, an AI assistant developed by Xiaomi.")
+		}
+		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+		// MiMo-VL.jinja:9:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			w.WriteString("\n")
+			// MiMo-VL.jinja:11:9 {{- tool | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+		}
+		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
+	} else {
+		// MiMo-VL.jinja:14:5 {%- else %}
+		// MiMo-VL.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+			// MiMo-VL.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaItemStr(messages0, "content")), runtime.Str("<|im_end|>\n")))
+		} else {
+			// MiMo-VL.jinja:17:9 {%- else %}
+			w.WriteString("<|im_start|>system\nYou are MiMo, an AI assistant developed by Xiaomi.<|im_end|>\n")
+		}
+	}
+	// MiMo-VL.jinja:21:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// MiMo-VL.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
+		messageRole := runtime.LlamaAttr(message, "role")
+		if (runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0))) || (runtime.EqStr(messageRole, "assistant") && !runtime.LlamaAttr(message, "tool_calls").Truthy()) {
+			// MiMo-VL.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// MiMo-VL.jinja:24:9 {%- elif message.role == "assistant" %}
+			// MiMo-VL.jinja:25:9 {{- '<|im_start|>' + message.role }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
+			// MiMo-VL.jinja:26:9 {%- if message.content %}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if messageContent.Truthy() {
+				// MiMo-VL.jinja:27:13 {{- '\n' + message.content }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), messageContent))
+			}
+			// MiMo-VL.jinja:29:9 {%- for tool_call in message.tool_calls %}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				// MiMo-VL.jinja:30:13 {%- if tool_call.function is defined %}
+				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				if runtime.IsDefined(toolCallFunction) {
+					// MiMo-VL.jinja:31:17 {%- set tool_call = tool_call.function %}
+					toolCall = toolCallFunction
+				}
+				w.WriteString("\n<tool_call>\n{\"name\": \"")
+				// MiMo-VL.jinja:34:13 {{- tool_call.name }}
+				runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+				w.WriteString("\", \"arguments\": ")
+				// MiMo-VL.jinja:36:13 {{- tool_call.arguments | tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				w.WriteString("}\n</tool_call>")
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// MiMo-VL.jinja:40:9 {%- elif message.role == "tool" %}
+			// MiMo-VL.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
+			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_start|>user")
+			}
+			w.WriteString("\n<tool_response>\n")
+			// MiMo-VL.jinja:45:9 {{- message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("\n</tool_response>")
+			// MiMo-VL.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
+			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			}
+		}
+	}
+	// MiMo-VL.jinja:52:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+	}
+}
+
 // spansMiMoVL is the position table of MiMo-VL.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMiMoVL = []runtime.Span{
-	{From: 51, To: 83, Line: 1, Col: 1, Construct: "if"},
-	{From: 54, To: 62, Line: 3, Col: 5, Construct: "if"},
-	{From: 57, To: 57, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 64, To: 69, Line: 9, Col: 5, Construct: "for"},
-	{From: 67, To: 67, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 73, To: 82, Line: 15, Col: 5, Construct: "if"},
-	{From: 76, To: 78, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 85, To: 142, Line: 21, Col: 1, Construct: "for"},
-	{From: 89, To: 141, Line: 22, Col: 5, Construct: "if"},
-	{From: 92, To: 97, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 98, To: 141, Line: 24, Col: 9, Construct: "if"},
-	{From: 101, To: 102, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 104, To: 109, Line: 26, Col: 9, Construct: "if"},
-	{From: 107, To: 108, Line: 27, Col: 13, Construct: "{{ }}"},
-	{From: 111, To: 126, Line: 29, Col: 9, Construct: "for"},
-	{From: 113, To: 118, Line: 30, Col: 13, Construct: "if"},
-	{From: 116, To: 116, Line: 31, Col: 17, Construct: "set"},
-	{From: 120, To: 121, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 123, To: 124, Line: 36, Col: 13, Construct: "{{ }}"},
-	{From: 127, To: 141, Line: 40, Col: 9, Construct: "if"},
-	{From: 130, To: 133, Line: 41, Col: 9, Construct: "if"},
-	{From: 135, To: 136, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 138, To: 140, Line: 47, Col: 9, Construct: "if"},
-	{From: 144, To: 146, Line: 52, Col: 1, Construct: "if"},
+	{From: 52, To: 84, Line: 1, Col: 1, Construct: "if"},
+	{From: 55, To: 63, Line: 3, Col: 5, Construct: "if"},
+	{From: 58, To: 58, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 65, To: 70, Line: 9, Col: 5, Construct: "for"},
+	{From: 68, To: 68, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 74, To: 83, Line: 15, Col: 5, Construct: "if"},
+	{From: 77, To: 79, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 86, To: 143, Line: 21, Col: 1, Construct: "for"},
+	{From: 90, To: 142, Line: 22, Col: 5, Construct: "if"},
+	{From: 93, To: 98, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 99, To: 142, Line: 24, Col: 9, Construct: "if"},
+	{From: 102, To: 103, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 105, To: 110, Line: 26, Col: 9, Construct: "if"},
+	{From: 108, To: 109, Line: 27, Col: 13, Construct: "{{ }}"},
+	{From: 112, To: 127, Line: 29, Col: 9, Construct: "for"},
+	{From: 114, To: 119, Line: 30, Col: 13, Construct: "if"},
+	{From: 117, To: 117, Line: 31, Col: 17, Construct: "set"},
+	{From: 121, To: 122, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 124, To: 125, Line: 36, Col: 13, Construct: "{{ }}"},
+	{From: 128, To: 142, Line: 40, Col: 9, Construct: "if"},
+	{From: 131, To: 134, Line: 41, Col: 9, Construct: "if"},
+	{From: 136, To: 137, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 139, To: 141, Line: 47, Col: 9, Construct: "if"},
+	{From: 145, To: 147, Line: 52, Col: 1, Construct: "if"},
+	{From: 158, To: 188, Line: 1, Col: 1, Construct: "if"},
+	{From: 161, To: 169, Line: 3, Col: 5, Construct: "if"},
+	{From: 164, To: 164, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 171, To: 176, Line: 9, Col: 5, Construct: "for"},
+	{From: 174, To: 174, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 180, To: 187, Line: 15, Col: 5, Construct: "if"},
+	{From: 183, To: 183, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 190, To: 240, Line: 21, Col: 1, Construct: "for"},
+	{From: 194, To: 239, Line: 22, Col: 5, Construct: "if"},
+	{From: 197, To: 197, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 198, To: 239, Line: 24, Col: 9, Construct: "if"},
+	{From: 201, To: 201, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 203, To: 207, Line: 26, Col: 9, Construct: "if"},
+	{From: 206, To: 206, Line: 27, Col: 13, Construct: "{{ }}"},
+	{From: 209, To: 224, Line: 29, Col: 9, Construct: "for"},
+	{From: 211, To: 216, Line: 30, Col: 13, Construct: "if"},
+	{From: 214, To: 214, Line: 31, Col: 17, Construct: "set"},
+	{From: 218, To: 219, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 221, To: 222, Line: 36, Col: 13, Construct: "{{ }}"},
+	{From: 225, To: 239, Line: 40, Col: 9, Construct: "if"},
+	{From: 228, To: 231, Line: 41, Col: 9, Construct: "if"},
+	{From: 233, To: 234, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 236, To: 238, Line: 47, Col: 9, Construct: "if"},
+	{From: 242, To: 244, Line: 52, Col: 1, Construct: "if"},
 }

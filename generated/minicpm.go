@@ -28,12 +28,13 @@ var Minicpm = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "minicpm.jinja",
-	Func:   renderMinicpm,
-	Name:   "minicpm",
-	Origin: "builtin/minicpm.jinja",
-	SHA256: "cefb62aa582087d3602c99135354e435c26dfe7d28568be78ab38fad6ed73295",
-	Spans:  spansMinicpm,
+	File:      "minicpm.jinja",
+	Func:      renderMinicpm,
+	LlamaFunc: renderMinicpmLlama,
+	Name:      "minicpm",
+	Origin:    "builtin/minicpm.jinja",
+	SHA256:    "cefb62aa582087d3602c99135354e435c26dfe7d28568be78ab38fad6ed73295",
+	Spans:     spansMinicpm,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -64,12 +65,39 @@ func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMinicpmLlama renders minicpm.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMinicpm with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMinicpmLlama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// minicpm.jinja:15:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// minicpm.jinja:16:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<用户>"), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<AI>")))
+		} else {
+			// minicpm.jinja:19:5 {%- else %}
+			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
+			runtime.LlamaWrite(w, runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace))
+		}
+	}
+}
+
 // spansMinicpm is the position table of minicpm.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMinicpm = []runtime.Span{
-	{From: 50, To: 50, Line: 15, Col: 1, Construct: "set"},
-	{From: 52, To: 64, Line: 16, Col: 1, Construct: "for"},
-	{From: 54, To: 63, Line: 17, Col: 1, Construct: "if"},
-	{From: 56, To: 58, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 62, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 15, Col: 1, Construct: "set"},
+	{From: 53, To: 65, Line: 16, Col: 1, Construct: "for"},
+	{From: 55, To: 64, Line: 17, Col: 1, Construct: "if"},
+	{From: 57, To: 59, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 63, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 75, Line: 15, Col: 1, Construct: "set"},
+	{From: 77, To: 87, Line: 16, Col: 1, Construct: "for"},
+	{From: 79, To: 86, Line: 17, Col: 1, Construct: "if"},
+	{From: 81, To: 81, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 85, Line: 20, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var MiniMaxM1 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "MiniMax-M1.jinja",
-	Func:   renderMiniMaxM1,
-	Name:   "MiniMax-M1",
-	Origin: "llama.cpp/MiniMax-M1.jinja",
-	SHA256: "e1790d8fbe1c587e6fc385e2a712363f86faf52ae1fb1fcbfc5ded3eb1fae70a",
-	Spans:  spansMiniMaxM1,
+	File:      "MiniMax-M1.jinja",
+	Func:      renderMiniMaxM1,
+	LlamaFunc: renderMiniMaxM1Llama,
+	Name:      "MiniMax-M1",
+	Origin:    "llama.cpp/MiniMax-M1.jinja",
+	SHA256:    "e1790d8fbe1c587e6fc385e2a712363f86faf52ae1fb1fcbfc5ded3eb1fae70a",
+	Spans:     spansMiniMaxM1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -204,50 +205,242 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMiniMaxM1Llama renders MiniMax-M1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMiniMaxM1 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
+	customTools := in.Lookup("custom_tools")
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	w.WriteString("<begin_of_document>")
+	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
+	if runtime.IsDefined(customTools) {
+		// MiniMax-M1.jinja:3:5 {%- set tools = custom_tools %}
+		tools = customTools
+	}
+	// MiniMax-M1.jinja:5:1 {%- if not tools is defined %}
+	if !runtime.IsDefined(tools) {
+		// MiniMax-M1.jinja:6:5 {%- set tools = none %}
+		tools = runtime.None()
+	}
+	// MiniMax-M1.jinja:10:1 {% set ns = namespace(system_prompt='') -%}
+	nsSystemPrompt := runtime.Str("")
+	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
+		messages0Content := runtime.LlamaItemStr(messages0, "content")
+		if runtime.IsString(messages0Content) {
+			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
+			nsSystemPrompt = runtime.FilterTrim(messages0Content, nil, nil)
+		} else {
+			// MiniMax-M1.jinja:14:9 {%- else %}
+			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
+			nsSystemPrompt = runtime.FilterTrim(runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text"), nil, nil)
+		}
+		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// MiniMax-M1.jinja:18:5 {%- else %}
+		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
+		if !runtime.IsNone(tools) {
+			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
+			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+		} else {
+			// MiniMax-M1.jinja:21:9 {%- else %}
+			// MiniMax-M1.jinja:22:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
+			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+		}
+	}
+	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
+	if !runtime.EqStr(nsSystemPrompt, "") {
+		// MiniMax-M1.jinja:28:1 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<beginning_of_sentence>system ai_setting=assistant\n"), nsSystemPrompt), runtime.Str("<end_of_sentence>\n")))
+	}
+	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
+	if !runtime.IsNone(tools) {
+		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
+		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n")))
+		}
+		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
+	}
+	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
+			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
+			messageRole := runtime.LlamaItemStr(message, "role")
+			if runtime.EqStr(messageRole, "user") {
+				w.WriteString("<beginning_of_sentence>user name=user\n")
+				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
+				messageContent := runtime.LlamaItemStr(message, "content")
+				if runtime.IsString(messageContent) {
+					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
+					runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+				} else {
+					// MiniMax-M1.jinja:47:5 {%- else %}
+					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
+					for _, content := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
+						if runtime.EqStr(runtime.LlamaItemStr(content, "type"), "text") {
+							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
+							runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(content, "text"), nil, nil))
+						}
+					}
+				}
+				w.WriteString("<end_of_sentence>\n")
+			} else if runtime.EqStr(messageRole, "assistant") {
+				// MiniMax-M1.jinja:55:13 {%- elif message['role'] == 'assistant' %}
+				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
+				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
+				messageContent := runtime.LlamaItemStr(message, "content")
+				if runtime.IsString(messageContent) {
+					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
+					runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+				} else {
+					// MiniMax-M1.jinja:59:5 {%- else %}
+					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
+					for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.FilterSelectattr(messageContent, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil))) {
+						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
+						runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(content, "text"), nil, nil))
+					}
+				}
+				w.WriteString("<end_of_sentence>\n")
+			}
+		} else if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
+			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
+			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
+			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
+				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(runtime.LlamaAttr(toolCallFunction, "arguments"), nil, nil)), runtime.Str("}\n")))
+			}
+			w.WriteString("</tool_calls><end_of_sentence>\n")
+		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
+			w.WriteString("<beginning_of_sentence>tool name=tools\n")
+			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if runtime.IsString(messageContent) {
+				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("tool result: "), messageContent), runtime.Str("\n\n")))
+			} else {
+				// MiniMax-M1.jinja:76:5 {%- else %}
+				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
+				for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "content"))) {
+					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
+					if runtime.EqStr(runtime.LlamaItemStr(content, "type"), "text") {
+						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("tool result: "), runtime.LlamaItemStr(content, "text")), runtime.Str("\n\n")))
+					} else if runtime.MethodGet(content, runtime.Str("name")).Truthy() {
+						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
+						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("tool name: "), runtime.LlamaItemStr(content, "name")), runtime.Str("\ntool result: ")), runtime.LlamaItemStr(content, "text")), runtime.Str("\n\n")))
+					}
+				}
+			}
+			w.WriteString("<end_of_sentence>\n")
+		}
+	}
+	// MiniMax-M1.jinja:89:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<beginning_of_sentence>ai name=assistant\n")
+	}
+}
+
 // spansMiniMaxM1 is the position table of MiniMax-M1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMiniMaxM1 = []runtime.Span{
-	{From: 53, To: 56, Line: 2, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 3, Col: 5, Construct: "set"},
-	{From: 58, To: 61, Line: 5, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 6, Col: 5, Construct: "set"},
-	{From: 63, To: 63, Line: 10, Col: 1, Construct: "set"},
-	{From: 65, To: 90, Line: 11, Col: 1, Construct: "if"},
-	{From: 68, To: 76, Line: 12, Col: 5, Construct: "if"},
-	{From: 71, To: 71, Line: 13, Col: 9, Construct: "set"},
-	{From: 75, To: 75, Line: 15, Col: 9, Construct: "set"},
-	{From: 78, To: 78, Line: 17, Col: 5, Construct: "set"},
-	{From: 82, To: 89, Line: 19, Col: 5, Construct: "if"},
-	{From: 84, To: 84, Line: 20, Col: 9, Construct: "set"},
-	{From: 88, To: 88, Line: 22, Col: 9, Construct: "set"},
-	{From: 92, To: 97, Line: 27, Col: 1, Construct: "if"},
-	{From: 94, To: 96, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 99, To: 108, Line: 32, Col: 1, Construct: "if"},
-	{From: 102, To: 107, Line: 34, Col: 1, Construct: "for"},
-	{From: 104, To: 105, Line: 35, Col: 1, Construct: "{{ }}"},
-	{From: 110, To: 200, Line: 41, Col: 1, Construct: "for"},
-	{From: 112, To: 199, Line: 42, Col: 5, Construct: "if"},
-	{From: 115, To: 152, Line: 43, Col: 9, Construct: "if"},
-	{From: 119, To: 134, Line: 45, Col: 1, Construct: "if"},
-	{From: 122, To: 122, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 126, To: 132, Line: 48, Col: 1, Construct: "for"},
-	{From: 128, To: 131, Line: 49, Col: 1, Construct: "if"},
-	{From: 130, To: 130, Line: 50, Col: 1, Construct: "{{ }}"},
-	{From: 135, To: 152, Line: 55, Col: 13, Construct: "if"},
-	{From: 139, To: 151, Line: 57, Col: 1, Construct: "if"},
-	{From: 142, To: 142, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 146, To: 149, Line: 60, Col: 1, Construct: "for"},
-	{From: 148, To: 148, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 153, To: 199, Line: 66, Col: 9, Construct: "if"},
-	{From: 157, To: 166, Line: 68, Col: 1, Construct: "for"},
-	{From: 159, To: 164, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 167, To: 199, Line: 72, Col: 9, Construct: "if"},
-	{From: 171, To: 198, Line: 74, Col: 1, Construct: "if"},
-	{From: 174, To: 176, Line: 75, Col: 1, Construct: "{{ }}"},
-	{From: 180, To: 196, Line: 77, Col: 1, Construct: "for"},
-	{From: 182, To: 195, Line: 78, Col: 1, Construct: "if"},
-	{From: 184, To: 186, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 187, To: 195, Line: 80, Col: 5, Construct: "if"},
-	{From: 190, To: 194, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 202, To: 204, Line: 89, Col: 1, Construct: "if"},
+	{From: 54, To: 57, Line: 2, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 3, Col: 5, Construct: "set"},
+	{From: 59, To: 62, Line: 5, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 6, Col: 5, Construct: "set"},
+	{From: 64, To: 64, Line: 10, Col: 1, Construct: "set"},
+	{From: 66, To: 91, Line: 11, Col: 1, Construct: "if"},
+	{From: 69, To: 77, Line: 12, Col: 5, Construct: "if"},
+	{From: 72, To: 72, Line: 13, Col: 9, Construct: "set"},
+	{From: 76, To: 76, Line: 15, Col: 9, Construct: "set"},
+	{From: 79, To: 79, Line: 17, Col: 5, Construct: "set"},
+	{From: 83, To: 90, Line: 19, Col: 5, Construct: "if"},
+	{From: 85, To: 85, Line: 20, Col: 9, Construct: "set"},
+	{From: 89, To: 89, Line: 22, Col: 9, Construct: "set"},
+	{From: 93, To: 98, Line: 27, Col: 1, Construct: "if"},
+	{From: 95, To: 97, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 109, Line: 32, Col: 1, Construct: "if"},
+	{From: 103, To: 108, Line: 34, Col: 1, Construct: "for"},
+	{From: 105, To: 106, Line: 35, Col: 1, Construct: "{{ }}"},
+	{From: 111, To: 201, Line: 41, Col: 1, Construct: "for"},
+	{From: 113, To: 200, Line: 42, Col: 5, Construct: "if"},
+	{From: 116, To: 153, Line: 43, Col: 9, Construct: "if"},
+	{From: 120, To: 135, Line: 45, Col: 1, Construct: "if"},
+	{From: 123, To: 123, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 127, To: 133, Line: 48, Col: 1, Construct: "for"},
+	{From: 129, To: 132, Line: 49, Col: 1, Construct: "if"},
+	{From: 131, To: 131, Line: 50, Col: 1, Construct: "{{ }}"},
+	{From: 136, To: 153, Line: 55, Col: 13, Construct: "if"},
+	{From: 140, To: 152, Line: 57, Col: 1, Construct: "if"},
+	{From: 143, To: 143, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 147, To: 150, Line: 60, Col: 1, Construct: "for"},
+	{From: 149, To: 149, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 154, To: 200, Line: 66, Col: 9, Construct: "if"},
+	{From: 158, To: 167, Line: 68, Col: 1, Construct: "for"},
+	{From: 160, To: 165, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 168, To: 200, Line: 72, Col: 9, Construct: "if"},
+	{From: 172, To: 199, Line: 74, Col: 1, Construct: "if"},
+	{From: 175, To: 177, Line: 75, Col: 1, Construct: "{{ }}"},
+	{From: 181, To: 197, Line: 77, Col: 1, Construct: "for"},
+	{From: 183, To: 196, Line: 78, Col: 1, Construct: "if"},
+	{From: 185, To: 187, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 188, To: 196, Line: 80, Col: 5, Construct: "if"},
+	{From: 191, To: 195, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 203, To: 205, Line: 89, Col: 1, Construct: "if"},
+	{From: 218, To: 221, Line: 2, Col: 1, Construct: "if"},
+	{From: 220, To: 220, Line: 3, Col: 5, Construct: "set"},
+	{From: 223, To: 226, Line: 5, Col: 1, Construct: "if"},
+	{From: 225, To: 225, Line: 6, Col: 5, Construct: "set"},
+	{From: 228, To: 228, Line: 10, Col: 1, Construct: "set"},
+	{From: 230, To: 255, Line: 11, Col: 1, Construct: "if"},
+	{From: 233, To: 241, Line: 12, Col: 5, Construct: "if"},
+	{From: 236, To: 236, Line: 13, Col: 9, Construct: "set"},
+	{From: 240, To: 240, Line: 15, Col: 9, Construct: "set"},
+	{From: 243, To: 243, Line: 17, Col: 5, Construct: "set"},
+	{From: 247, To: 254, Line: 19, Col: 5, Construct: "if"},
+	{From: 249, To: 249, Line: 20, Col: 9, Construct: "set"},
+	{From: 253, To: 253, Line: 22, Col: 9, Construct: "set"},
+	{From: 257, To: 260, Line: 27, Col: 1, Construct: "if"},
+	{From: 259, To: 259, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 262, To: 270, Line: 32, Col: 1, Construct: "if"},
+	{From: 265, To: 269, Line: 34, Col: 1, Construct: "for"},
+	{From: 267, To: 267, Line: 35, Col: 1, Construct: "{{ }}"},
+	{From: 272, To: 350, Line: 41, Col: 1, Construct: "for"},
+	{From: 274, To: 349, Line: 42, Col: 5, Construct: "if"},
+	{From: 277, To: 314, Line: 43, Col: 9, Construct: "if"},
+	{From: 281, To: 296, Line: 45, Col: 1, Construct: "if"},
+	{From: 284, To: 284, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 288, To: 294, Line: 48, Col: 1, Construct: "for"},
+	{From: 290, To: 293, Line: 49, Col: 1, Construct: "if"},
+	{From: 292, To: 292, Line: 50, Col: 1, Construct: "{{ }}"},
+	{From: 297, To: 314, Line: 55, Col: 13, Construct: "if"},
+	{From: 301, To: 313, Line: 57, Col: 1, Construct: "if"},
+	{From: 304, To: 304, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 308, To: 311, Line: 60, Col: 1, Construct: "for"},
+	{From: 310, To: 310, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 315, To: 349, Line: 66, Col: 9, Construct: "if"},
+	{From: 319, To: 324, Line: 68, Col: 1, Construct: "for"},
+	{From: 321, To: 322, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 325, To: 349, Line: 72, Col: 9, Construct: "if"},
+	{From: 329, To: 348, Line: 74, Col: 1, Construct: "if"},
+	{From: 332, To: 332, Line: 75, Col: 1, Construct: "{{ }}"},
+	{From: 336, To: 346, Line: 77, Col: 1, Construct: "for"},
+	{From: 338, To: 345, Line: 78, Col: 1, Construct: "if"},
+	{From: 340, To: 340, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 341, To: 345, Line: 80, Col: 5, Construct: "if"},
+	{From: 344, To: 344, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 352, To: 354, Line: 89, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var MiniMaxM2 = &runtime.Template{
 		ReasoningEnd:       "\n</think>\n\n",
 		LoadError:          "",
 	},
-	File:   "MiniMax-M2.jinja",
-	Func:   renderMiniMaxM2,
-	Name:   "MiniMax-M2",
-	Origin: "llama.cpp/MiniMax-M2.jinja",
-	SHA256: "967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
-	Spans:  spansMiniMaxM2,
+	File:      "MiniMax-M2.jinja",
+	Func:      renderMiniMaxM2,
+	LlamaFunc: renderMiniMaxM2Llama,
+	Name:      "MiniMax-M2",
+	Origin:    "llama.cpp/MiniMax-M2.jinja",
+	SHA256:    "967ff7e387676f4b4340585da0585416532f1e6c5ee3f1ede64b2c21ef7ea001",
+	Spans:     spansMiniMaxM2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -350,96 +351,472 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMiniMaxM2Llama renders MiniMax-M2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMiniMaxM2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
+	modelIdentityInput := in.Lookup("model_identity")
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var systemMessage runtime.Value
+	messages := in.Lookup("messages")
+	var conversationMessages runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
+	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
+	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
+	toolcallEndToken = runtime.Str("</minimax:tool_call>")
+	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
+		toolList = runtime.Param(toolList, "tool_list")
+		// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(toolList)) {
+			w.WriteString("<tool>")
+			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(tool, "function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteString("</tool>\n")
+		}
+	}
+	// MiniMax-M2.jinja:10:1 {%- macro visible_text(content) -%}
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// MiniMax-M2.jinja:12:9 {{ content }}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
+			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
+				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+					// MiniMax-M2.jinja:16:17 {{- item.text }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
+				} else if runtime.IsString(item) {
+					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
+					// MiniMax-M2.jinja:18:17 {{- item }}
+					runtime.LlamaWrite(w, item)
+				}
+			}
+		} else {
+			// MiniMax-M2.jinja:21:9 {%- else -%}
+			// MiniMax-M2.jinja:22:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		}
+	}
+	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
+	buildSystemMessage := func(systemMessage runtime.Value) {
+		systemMessage = runtime.Param(systemMessage, "system_message")
+		modelIdentity := modelIdentityInput
+		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
+		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "content").Truthy() {
+			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(systemMessage, "content"))
+			}))
+		} else {
+			// MiniMax-M2.jinja:29:9 {%- else -%}
+			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
+			if !runtime.IsDefined(modelIdentity) {
+				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
+				modelIdentity = runtime.Str("You are a helpful assistant.")
+			}
+			// MiniMax-M2.jinja:33:9 {{- model_identity }}
+			runtime.LlamaWrite(w, modelIdentity)
+		}
+		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
+		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "current_date").Truthy() {
+			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("Current date: ")), runtime.LlamaAttr(systemMessage, "current_date")))
+		}
+		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
+		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "current_location").Truthy() {
+			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("Current location: ")), runtime.LlamaAttr(systemMessage, "current_location")))
+		}
+	}
+	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
+	systemMessage = runtime.None()
+	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
+	conversationMessages = messages
+	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
+		systemMessage = runtime.LlamaItemInt(messages, 0)
+		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
+		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// MiniMax-M2.jinja:54:1 {%- set ns = namespace(last_user_index=-1) %}
+	nsLastUserIndex := runtime.Int(-1)
+	// MiniMax-M2.jinja:55:1 {% for m in conversation_messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	for i := range items {
+		m := items[i]
+		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
+		if runtime.EqStr(runtime.LlamaAttr(m, "role"), "user") {
+			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
+			nsLastUserIndex = runtime.Int(int64(i))
+		}
+	}
+	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
+	runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n")))
+	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		buildSystemMessage(systemMessage)
+	}))
+	// MiniMax-M2.jinja:64:1 {%- if tools -%}
+	if tools.Truthy() {
+		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n")))
+		// MiniMax-M2.jinja:66:5 {{- '\n' ~ '<tools>' ~ '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n")))
+		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderToolNamespace(runtime.Str("functions"), tools)
+		}))
+		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</tools>"), runtime.Str("\n\n")))
+		// MiniMax-M2.jinja:69:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n")))
+		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken))
+		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
+		// MiniMax-M2.jinja:76:1 {{- '\n' ~ toolcall_end_token }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallEndToken))
+	}
+	w.WriteString("[e~[\n")
+	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
+	lastToolCallName := runtime.None()
+	// MiniMax-M2.jinja:82:1 {%- for message in conversation_messages -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	for i := range items2 {
+		message := items2[i]
+		var reasoningContent runtime.Value
+		var content runtime.Value
+		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]ai"), runtime.Str("\n")))
+			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
+			reasoningContent = runtime.Str("")
+			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
+			content = w.Capture(func() {
+				visibleText(runtime.LlamaAttr(message, "content"))
+			})
+			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
+				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
+				reasoningContent = messageReasoningContent
+			} else {
+				// MiniMax-M2.jinja:91:13 {%- else %}
+				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
+					reasoningContent = runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
+					content = runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+				}
+			}
+			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
+			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
+				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n")))
+			}
+			// MiniMax-M2.jinja:100:9 {%- if content -%}
+			if content.Truthy() {
+				// MiniMax-M2.jinja:101:13 {{- content }}
+				runtime.LlamaWrite(w, content)
+			}
+			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
+				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var args runtime.Value
+					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if toolCallFunction.Truthy() {
+						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<invoke name=\""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\">")))
+					w.WriteString("\n")
+					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
+					args = runtime.LlamaAttr(toolCall, "arguments")
+					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
+					keys, values := runtime.DictItems(args)
+					for i := range w.Count(len(keys)) {
+						k := keys[i]
+						v := values[i]
+						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter name=\""), k, runtime.Str("\">")))
+						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
+						if !runtime.IsString(v) {
+							runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+						} else {
+							runtime.LlamaWrite(w, v)
+						}
+						w.WriteString("</parameter>\n")
+					}
+					// MiniMax-M2.jinja:117:17 {{- '</invoke>' ~ '\n' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</invoke>"), runtime.Str("\n")))
+				}
+				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
+				runtime.LlamaWrite(w, toolcallEndToken)
+				// MiniMax-M2.jinja:121:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
+				lastToolCallName = runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaItemInt(messageToolCalls, -1), "function"), "name")
+			} else {
+				// MiniMax-M2.jinja:122:13 {%- else -%}
+				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
+				lastToolCallName = runtime.None()
+			}
+			// MiniMax-M2.jinja:125:9 {{- '[e~[' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("[e~["), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
+			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
+			if runtime.IsNone(lastToolCallName) {
+				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+			}
+			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("]~b]tool")
+			}
+			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if runtime.IsString(messageContent) {
+				w.WriteString("\n<response>")
+				// MiniMax-M2.jinja:136:9 {{- message.content }}
+				runtime.LlamaWrite(w, messageContent)
+				w.WriteString("</response>")
+			} else {
+				// MiniMax-M2.jinja:138:9 {%- else -%}
+				// MiniMax-M2.jinja:139:9 {%- for tr in message.content -%}
+				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					w.WriteString("\n<response>")
+					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
+					trOutput := runtime.LlamaAttr(tr, "output")
+					if runtime.IsDefined(trOutput) {
+						runtime.LlamaWrite(w, trOutput)
+					} else {
+						if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.IsDefined(runtime.LlamaAttr(tr, "text")) {
+							runtime.LlamaWrite(w, runtime.LlamaAttr(tr, "text"))
+						} else {
+							runtime.LlamaWrite(w, tr)
+						}
+					}
+					w.WriteString("\n</response>")
+				}
+			}
+			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
+			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("[e~[\n")
+			}
+		} else if runtime.EqStr(messageRole, "user") {
+			// MiniMax-M2.jinja:149:9 {%- elif message.role == 'user' -%}
+			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]user"), runtime.Str("\n")))
+			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(message, "content"))
+			}))
+			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("[e~["), runtime.Str("\n")))
+		}
+	}
+	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// MiniMax-M2.jinja:158:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n")))
+	}
+}
+
 // spansMiniMaxM2 is the position table of MiniMax-M2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMiniMaxM2 = []runtime.Span{
-	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
-	{From: 58, To: 58, Line: 3, Col: 1, Construct: "set"},
-	{From: 60, To: 69, Line: 5, Col: 1, Construct: "macro"},
-	{From: 63, To: 68, Line: 6, Col: 1, Construct: "for"},
-	{From: 66, To: 67, Line: 7, Col: 7, Construct: "{{ }}"},
-	{From: 71, To: 96, Line: 10, Col: 1, Construct: "macro"},
-	{From: 74, To: 95, Line: 11, Col: 5, Construct: "if"},
-	{From: 76, To: 76, Line: 12, Col: 9, Construct: "{{ }}"},
-	{From: 77, To: 95, Line: 13, Col: 9, Construct: "if"},
-	{From: 80, To: 90, Line: 14, Col: 9, Construct: "for"},
-	{From: 82, To: 89, Line: 15, Col: 13, Construct: "if"},
-	{From: 84, To: 84, Line: 16, Col: 17, Construct: "{{ }}"},
-	{From: 85, To: 89, Line: 17, Col: 17, Construct: "if"},
-	{From: 88, To: 88, Line: 18, Col: 17, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 98, To: 125, Line: 26, Col: 1, Construct: "macro"},
-	{From: 102, To: 114, Line: 27, Col: 5, Construct: "if"},
-	{From: 104, To: 104, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 108, To: 111, Line: 30, Col: 9, Construct: "if"},
-	{From: 110, To: 110, Line: 31, Col: 13, Construct: "set"},
-	{From: 113, To: 113, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 116, To: 119, Line: 37, Col: 5, Construct: "if"},
-	{From: 118, To: 118, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 121, To: 124, Line: 41, Col: 5, Construct: "if"},
-	{From: 123, To: 123, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 127, To: 127, Line: 47, Col: 1, Construct: "set"},
-	{From: 129, To: 129, Line: 48, Col: 1, Construct: "set"},
-	{From: 131, To: 136, Line: 49, Col: 1, Construct: "if"},
-	{From: 133, To: 133, Line: 50, Col: 5, Construct: "set"},
-	{From: 135, To: 135, Line: 51, Col: 5, Construct: "set"},
-	{From: 138, To: 138, Line: 54, Col: 1, Construct: "set"},
-	{From: 140, To: 148, Line: 55, Col: 1, Construct: "for"},
-	{From: 144, To: 147, Line: 56, Col: 5, Construct: "if"},
-	{From: 146, To: 146, Line: 57, Col: 9, Construct: "set"},
-	{From: 150, To: 152, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 154, To: 154, Line: 62, Col: 1, Construct: "{{ }}"},
-	{From: 156, To: 183, Line: 64, Col: 1, Construct: "if"},
-	{From: 158, To: 162, Line: 65, Col: 5, Construct: "{{ }}"},
-	{From: 164, To: 166, Line: 66, Col: 5, Construct: "{{ }}"},
-	{From: 168, To: 168, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 170, To: 171, Line: 68, Col: 5, Construct: "{{ }}"},
-	{From: 173, To: 174, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 176, To: 178, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 180, To: 181, Line: 76, Col: 1, Construct: "{{ }}"},
-	{From: 185, To: 185, Line: 81, Col: 1, Construct: "set"},
-	{From: 187, To: 342, Line: 82, Col: 1, Construct: "for"},
-	{From: 193, To: 341, Line: 83, Col: 5, Construct: "if"},
-	{From: 196, To: 197, Line: 85, Col: 9, Construct: "{{ }}"},
-	{From: 199, To: 199, Line: 87, Col: 9, Construct: "set"},
-	{From: 201, To: 203, Line: 88, Col: 9, Construct: "set"},
-	{From: 205, To: 218, Line: 89, Col: 9, Construct: "if"},
-	{From: 208, To: 208, Line: 90, Col: 13, Construct: "set"},
-	{From: 212, To: 217, Line: 92, Col: 13, Construct: "if"},
-	{From: 214, To: 214, Line: 93, Col: 17, Construct: "set"},
-	{From: 216, To: 216, Line: 94, Col: 17, Construct: "set"},
-	{From: 220, To: 228, Line: 97, Col: 9, Construct: "if"},
-	{From: 222, To: 227, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 230, To: 233, Line: 100, Col: 9, Construct: "if"},
-	{From: 232, To: 232, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 235, To: 286, Line: 103, Col: 9, Construct: "if"},
-	{From: 238, To: 240, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 242, To: 277, Line: 106, Col: 13, Construct: "for"},
-	{From: 245, To: 249, Line: 107, Col: 17, Construct: "if"},
-	{From: 248, To: 248, Line: 108, Col: 21, Construct: "set"},
-	{From: 251, To: 254, Line: 110, Col: 17, Construct: "{{ }}"},
-	{From: 256, To: 256, Line: 111, Col: 17, Construct: "set"},
-	{From: 258, To: 273, Line: 112, Col: 17, Construct: "for"},
-	{From: 263, To: 265, Line: 113, Col: 17, Construct: "{{ }}"},
-	{From: 267, To: 272, Line: 114, Col: 17, Construct: "{{ }}"},
-	{From: 275, To: 276, Line: 117, Col: 17, Construct: "{{ }}"},
-	{From: 279, To: 279, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 281, To: 281, Line: 121, Col: 13, Construct: "set"},
-	{From: 285, To: 285, Line: 123, Col: 13, Construct: "set"},
-	{From: 288, To: 289, Line: 125, Col: 9, Construct: "{{ }}"},
-	{From: 290, To: 341, Line: 127, Col: 9, Construct: "if"},
-	{From: 293, To: 296, Line: 128, Col: 5, Construct: "if"},
-	{From: 295, To: 295, Line: 129, Col: 9, Construct: "{{ }}"},
-	{From: 298, To: 300, Line: 131, Col: 5, Construct: "if"},
-	{From: 302, To: 326, Line: 134, Col: 5, Construct: "if"},
-	{From: 306, To: 307, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 311, To: 325, Line: 139, Col: 9, Construct: "for"},
-	{From: 314, To: 324, Line: 141, Col: 13, Construct: "{{ }}"},
-	{From: 328, To: 330, Line: 145, Col: 5, Construct: "if"},
-	{From: 331, To: 341, Line: 149, Col: 9, Construct: "if"},
-	{From: 334, To: 335, Line: 150, Col: 9, Construct: "{{ }}"},
-	{From: 337, To: 337, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 339, To: 340, Line: 152, Col: 9, Construct: "{{ }}"},
-	{From: 344, To: 350, Line: 157, Col: 1, Construct: "if"},
-	{From: 346, To: 349, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
+	{From: 59, To: 59, Line: 3, Col: 1, Construct: "set"},
+	{From: 61, To: 70, Line: 5, Col: 1, Construct: "macro"},
+	{From: 64, To: 69, Line: 6, Col: 1, Construct: "for"},
+	{From: 67, To: 68, Line: 7, Col: 7, Construct: "{{ }}"},
+	{From: 72, To: 97, Line: 10, Col: 1, Construct: "macro"},
+	{From: 75, To: 96, Line: 11, Col: 5, Construct: "if"},
+	{From: 77, To: 77, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 78, To: 96, Line: 13, Col: 9, Construct: "if"},
+	{From: 81, To: 91, Line: 14, Col: 9, Construct: "for"},
+	{From: 83, To: 90, Line: 15, Col: 13, Construct: "if"},
+	{From: 85, To: 85, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 86, To: 90, Line: 17, Col: 17, Construct: "if"},
+	{From: 89, To: 89, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 95, To: 95, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 99, To: 126, Line: 26, Col: 1, Construct: "macro"},
+	{From: 103, To: 115, Line: 27, Col: 5, Construct: "if"},
+	{From: 105, To: 105, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 109, To: 112, Line: 30, Col: 9, Construct: "if"},
+	{From: 111, To: 111, Line: 31, Col: 13, Construct: "set"},
+	{From: 114, To: 114, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 117, To: 120, Line: 37, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 122, To: 125, Line: 41, Col: 5, Construct: "if"},
+	{From: 124, To: 124, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 128, To: 128, Line: 47, Col: 1, Construct: "set"},
+	{From: 130, To: 130, Line: 48, Col: 1, Construct: "set"},
+	{From: 132, To: 137, Line: 49, Col: 1, Construct: "if"},
+	{From: 134, To: 134, Line: 50, Col: 5, Construct: "set"},
+	{From: 136, To: 136, Line: 51, Col: 5, Construct: "set"},
+	{From: 139, To: 139, Line: 54, Col: 1, Construct: "set"},
+	{From: 141, To: 149, Line: 55, Col: 1, Construct: "for"},
+	{From: 145, To: 148, Line: 56, Col: 5, Construct: "if"},
+	{From: 147, To: 147, Line: 57, Col: 9, Construct: "set"},
+	{From: 151, To: 153, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 155, To: 155, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 157, To: 184, Line: 64, Col: 1, Construct: "if"},
+	{From: 159, To: 163, Line: 65, Col: 5, Construct: "{{ }}"},
+	{From: 165, To: 167, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 169, To: 169, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 171, To: 172, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 174, To: 175, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 177, To: 179, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 181, To: 182, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 186, To: 186, Line: 81, Col: 1, Construct: "set"},
+	{From: 188, To: 343, Line: 82, Col: 1, Construct: "for"},
+	{From: 194, To: 342, Line: 83, Col: 5, Construct: "if"},
+	{From: 197, To: 198, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 200, To: 200, Line: 87, Col: 9, Construct: "set"},
+	{From: 202, To: 204, Line: 88, Col: 9, Construct: "set"},
+	{From: 206, To: 219, Line: 89, Col: 9, Construct: "if"},
+	{From: 209, To: 209, Line: 90, Col: 13, Construct: "set"},
+	{From: 213, To: 218, Line: 92, Col: 13, Construct: "if"},
+	{From: 215, To: 215, Line: 93, Col: 17, Construct: "set"},
+	{From: 217, To: 217, Line: 94, Col: 17, Construct: "set"},
+	{From: 221, To: 229, Line: 97, Col: 9, Construct: "if"},
+	{From: 223, To: 228, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 231, To: 234, Line: 100, Col: 9, Construct: "if"},
+	{From: 233, To: 233, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 236, To: 287, Line: 103, Col: 9, Construct: "if"},
+	{From: 239, To: 241, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 243, To: 278, Line: 106, Col: 13, Construct: "for"},
+	{From: 246, To: 250, Line: 107, Col: 17, Construct: "if"},
+	{From: 249, To: 249, Line: 108, Col: 21, Construct: "set"},
+	{From: 252, To: 255, Line: 110, Col: 17, Construct: "{{ }}"},
+	{From: 257, To: 257, Line: 111, Col: 17, Construct: "set"},
+	{From: 259, To: 274, Line: 112, Col: 17, Construct: "for"},
+	{From: 264, To: 266, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 268, To: 273, Line: 114, Col: 17, Construct: "{{ }}"},
+	{From: 276, To: 277, Line: 117, Col: 17, Construct: "{{ }}"},
+	{From: 280, To: 280, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 282, To: 282, Line: 121, Col: 13, Construct: "set"},
+	{From: 286, To: 286, Line: 123, Col: 13, Construct: "set"},
+	{From: 289, To: 290, Line: 125, Col: 9, Construct: "{{ }}"},
+	{From: 291, To: 342, Line: 127, Col: 9, Construct: "if"},
+	{From: 294, To: 297, Line: 128, Col: 5, Construct: "if"},
+	{From: 296, To: 296, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 299, To: 301, Line: 131, Col: 5, Construct: "if"},
+	{From: 303, To: 327, Line: 134, Col: 5, Construct: "if"},
+	{From: 307, To: 308, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 312, To: 326, Line: 139, Col: 9, Construct: "for"},
+	{From: 315, To: 325, Line: 141, Col: 13, Construct: "{{ }}"},
+	{From: 329, To: 331, Line: 145, Col: 5, Construct: "if"},
+	{From: 332, To: 342, Line: 149, Col: 9, Construct: "if"},
+	{From: 335, To: 336, Line: 150, Col: 9, Construct: "{{ }}"},
+	{From: 338, To: 338, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 340, To: 341, Line: 152, Col: 9, Construct: "{{ }}"},
+	{From: 345, To: 351, Line: 157, Col: 1, Construct: "if"},
+	{From: 347, To: 350, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 367, To: 367, Line: 2, Col: 1, Construct: "set"},
+	{From: 369, To: 369, Line: 3, Col: 1, Construct: "set"},
+	{From: 371, To: 380, Line: 5, Col: 1, Construct: "macro"},
+	{From: 374, To: 379, Line: 6, Col: 1, Construct: "for"},
+	{From: 377, To: 378, Line: 7, Col: 7, Construct: "{{ }}"},
+	{From: 382, To: 407, Line: 10, Col: 1, Construct: "macro"},
+	{From: 385, To: 406, Line: 11, Col: 5, Construct: "if"},
+	{From: 387, To: 387, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 388, To: 406, Line: 13, Col: 9, Construct: "if"},
+	{From: 391, To: 401, Line: 14, Col: 9, Construct: "for"},
+	{From: 393, To: 400, Line: 15, Col: 13, Construct: "if"},
+	{From: 395, To: 395, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 396, To: 400, Line: 17, Col: 17, Construct: "if"},
+	{From: 399, To: 399, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 405, To: 405, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 409, To: 438, Line: 26, Col: 1, Construct: "macro"},
+	{From: 413, To: 427, Line: 27, Col: 5, Construct: "if"},
+	{From: 415, To: 417, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 421, To: 424, Line: 30, Col: 9, Construct: "if"},
+	{From: 423, To: 423, Line: 31, Col: 13, Construct: "set"},
+	{From: 426, To: 426, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 429, To: 432, Line: 37, Col: 5, Construct: "if"},
+	{From: 431, To: 431, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 434, To: 437, Line: 41, Col: 5, Construct: "if"},
+	{From: 436, To: 436, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 440, To: 440, Line: 47, Col: 1, Construct: "set"},
+	{From: 442, To: 442, Line: 48, Col: 1, Construct: "set"},
+	{From: 444, To: 449, Line: 49, Col: 1, Construct: "if"},
+	{From: 446, To: 446, Line: 50, Col: 5, Construct: "set"},
+	{From: 448, To: 448, Line: 51, Col: 5, Construct: "set"},
+	{From: 451, To: 451, Line: 54, Col: 1, Construct: "set"},
+	{From: 453, To: 461, Line: 55, Col: 1, Construct: "for"},
+	{From: 457, To: 460, Line: 56, Col: 5, Construct: "if"},
+	{From: 459, To: 459, Line: 57, Col: 9, Construct: "set"},
+	{From: 463, To: 463, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 465, To: 467, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 469, To: 488, Line: 64, Col: 1, Construct: "if"},
+	{From: 471, To: 471, Line: 65, Col: 5, Construct: "{{ }}"},
+	{From: 473, To: 473, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 475, To: 477, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 479, To: 479, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 481, To: 481, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 483, To: 484, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 486, To: 486, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 490, To: 490, Line: 81, Col: 1, Construct: "set"},
+	{From: 492, To: 633, Line: 82, Col: 1, Construct: "for"},
+	{From: 498, To: 632, Line: 83, Col: 5, Construct: "if"},
+	{From: 501, To: 501, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 503, To: 503, Line: 87, Col: 9, Construct: "set"},
+	{From: 505, To: 507, Line: 88, Col: 9, Construct: "set"},
+	{From: 509, To: 522, Line: 89, Col: 9, Construct: "if"},
+	{From: 512, To: 512, Line: 90, Col: 13, Construct: "set"},
+	{From: 516, To: 521, Line: 92, Col: 13, Construct: "if"},
+	{From: 518, To: 518, Line: 93, Col: 17, Construct: "set"},
+	{From: 520, To: 520, Line: 94, Col: 17, Construct: "set"},
+	{From: 524, To: 527, Line: 97, Col: 9, Construct: "if"},
+	{From: 526, To: 526, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 529, To: 532, Line: 100, Col: 9, Construct: "if"},
+	{From: 531, To: 531, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 534, To: 578, Line: 103, Col: 9, Construct: "if"},
+	{From: 537, To: 537, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 539, To: 569, Line: 106, Col: 13, Construct: "for"},
+	{From: 542, To: 546, Line: 107, Col: 17, Construct: "if"},
+	{From: 545, To: 545, Line: 108, Col: 21, Construct: "set"},
+	{From: 548, To: 549, Line: 110, Col: 17, Construct: "{{ }}"},
+	{From: 551, To: 551, Line: 111, Col: 17, Construct: "set"},
+	{From: 553, To: 566, Line: 112, Col: 17, Construct: "for"},
+	{From: 558, To: 558, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 560, To: 565, Line: 114, Col: 17, Construct: "{{ }}"},
+	{From: 568, To: 568, Line: 117, Col: 17, Construct: "{{ }}"},
+	{From: 571, To: 571, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 573, To: 573, Line: 121, Col: 13, Construct: "set"},
+	{From: 577, To: 577, Line: 123, Col: 13, Construct: "set"},
+	{From: 580, To: 580, Line: 125, Col: 9, Construct: "{{ }}"},
+	{From: 581, To: 632, Line: 127, Col: 9, Construct: "if"},
+	{From: 584, To: 587, Line: 128, Col: 5, Construct: "if"},
+	{From: 586, To: 586, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 589, To: 591, Line: 131, Col: 5, Construct: "if"},
+	{From: 593, To: 617, Line: 134, Col: 5, Construct: "if"},
+	{From: 597, To: 598, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 602, To: 616, Line: 139, Col: 9, Construct: "for"},
+	{From: 605, To: 615, Line: 141, Col: 13, Construct: "{{ }}"},
+	{From: 619, To: 621, Line: 145, Col: 5, Construct: "if"},
+	{From: 622, To: 632, Line: 149, Col: 9, Construct: "if"},
+	{From: 625, To: 625, Line: 150, Col: 9, Construct: "{{ }}"},
+	{From: 627, To: 629, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 631, To: 631, Line: 152, Col: 9, Construct: "{{ }}"},
+	{From: 635, To: 638, Line: 157, Col: 1, Construct: "if"},
+	{From: 637, To: 637, Line: 158, Col: 1, Construct: "{{ }}"},
 }

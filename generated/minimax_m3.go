@@ -28,12 +28,13 @@ var MiniMaxM3 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "MiniMax-M3.jinja",
-	Func:   renderMiniMaxM3,
-	Name:   "MiniMax-M3",
-	Origin: "llama.cpp/MiniMax-M3.jinja",
-	SHA256: "11421244f67553498e5c8112dae02802025bcc4305ec45ad380af95c96f9fe64",
-	Spans:  spansMiniMaxM3,
+	File:      "MiniMax-M3.jinja",
+	Func:      renderMiniMaxM3,
+	LlamaFunc: renderMiniMaxM3Llama,
+	Name:      "MiniMax-M3",
+	Origin:    "llama.cpp/MiniMax-M3.jinja",
+	SHA256:    "11421244f67553498e5c8112dae02802025bcc4305ec45ad380af95c96f9fe64",
+	Spans:     spansMiniMaxM3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -549,164 +550,805 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMiniMaxM3Llama renders MiniMax-M3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMiniMaxM3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
+	modelIdentityInput := in.Lookup("model_identity")
+	var nsToken runtime.Value
+	var bodToken runtime.Value
+	var bosToken runtime.Value
+	var eosToken runtime.Value
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var thinkBeginToken runtime.Value
+	var thinkEndToken runtime.Value
+	var imageToken runtime.Value
+	var videoToken runtime.Value
+	var systemMessage runtime.Value
+	var developerMessage runtime.Value
+	messages := in.Lookup("messages")
+	var conversationMessages runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	thinkingMode := in.Lookup("thinking_mode")
+	// MiniMax-M3.jinja:2:1 {%- set ns_token               = ']<]minimax[>['                  -%}
+	nsToken = runtime.Str("]<]minimax[>[")
+	// MiniMax-M3.jinja:3:1 {%- set bod_token              = ']~!b['                          -%}
+	bodToken = runtime.Str("]~!b[")
+	// MiniMax-M3.jinja:4:1 {%- set bos_token              = ']~b]'                           -%}
+	bosToken = runtime.Str("]~b]")
+	// MiniMax-M3.jinja:5:1 {%- set eos_token              = '[e~['                           -%}
+	eosToken = runtime.Str("[e~[")
+	// MiniMax-M3.jinja:6:1 {%- set toolcall_begin_token   = ns_token ~ '<tool_call>'         -%}
+	toolcallBeginToken = runtime.LlamaConcat(nsToken, runtime.Str("<tool_call>"))
+	// MiniMax-M3.jinja:7:1 {%- set toolcall_end_token     = ns_token ~ '</tool_call>'        -%}
+	toolcallEndToken = runtime.LlamaConcat(nsToken, runtime.Str("</tool_call>"))
+	// MiniMax-M3.jinja:8:1 {%- set think_begin_token      = '<mm:think>'                     -%}
+	thinkBeginToken = runtime.Str("<mm:think>")
+	// MiniMax-M3.jinja:9:1 {%- set think_end_token        = '</mm:think>'                    -%}
+	thinkEndToken = runtime.Str("</mm:think>")
+	// MiniMax-M3.jinja:10:1 {%- set image_token            = ']<]image[>['                    -%}
+	imageToken = runtime.Str("]<]image[>[")
+	// MiniMax-M3.jinja:11:1 {%- set video_token            = ']<]video[>['                    -%}
+	videoToken = runtime.Str("]<]video[>[")
+	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
+	var toXml func(runtime.Value, runtime.Value)
+	toXml = func(val, ns runtime.Value) {
+		val = runtime.Param(val, "val")
+		ns = runtime.Param(ns, "ns")
+		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
+		if runtime.IsMapping(val) {
+			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
+			var loop runtime.Loop
+			for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(val, "items", nil, nil)), func(item runtime.Value) bool {
+				vals := runtime.Unpack(item, 2)
+				_ = vals[0]
+				v := vals[1]
+				return !runtime.IsNone(v)
+			}); loop.Next(); {
+				vals := runtime.Unpack(loop.Item(), 2)
+				k := vals[0]
+				v := vals[1]
+				// MiniMax-M3.jinja:23:1 {{ ns }}
+				runtime.LlamaWrite(w, ns)
+				w.WriteString("<")
+				// MiniMax-M3.jinja:23:10 {{ k }}
+				runtime.LlamaWrite(w, k)
+				w.WriteString(">")
+				// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					toXml(v, ns)
+				}))
+				// MiniMax-M3.jinja:23:37 {{ ns }}
+				runtime.LlamaWrite(w, ns)
+				w.WriteString("</")
+				// MiniMax-M3.jinja:23:47 {{ k }}
+				runtime.LlamaWrite(w, k)
+				w.WriteString(">")
+			}
+		} else if runtime.IsIterable(val) && !runtime.IsString(val) {
+			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
+			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(val)) {
+				// MiniMax-M3.jinja:27:1 {{ ns }}
+				runtime.LlamaWrite(w, ns)
+				w.WriteString("<item>")
+				// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					toXml(item, ns)
+				}))
+				// MiniMax-M3.jinja:27:37 {{ ns }}
+				runtime.LlamaWrite(w, ns)
+				w.WriteString("</item>")
+			}
+		} else if runtime.IsNone(val) {
+			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
+		} else if runtime.IsBoolean(val) {
+			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
+			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(val, nil, nil))
+		} else {
+			// MiniMax-M3.jinja:33:5 {%- else -%}
+			// MiniMax-M3.jinja:34:1 {{ val }}
+			runtime.LlamaWrite(w, val)
+		}
+	}
+	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
+		toolList = runtime.Param(toolList, "tool_list")
+		// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(toolList)) {
+			w.WriteString("<tool>")
+			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(tool, "function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			w.WriteString("</tool>\n")
+		}
+	}
+	// MiniMax-M3.jinja:43:1 {%- macro visible_text(content) -%}
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// MiniMax-M3.jinja:45:9 {{ content }}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
+			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
+				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+					// MiniMax-M3.jinja:49:17 {{- item.text }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
+				} else if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "image") {
+					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
+					// MiniMax-M3.jinja:51:17 {{- image_token }}
+					runtime.LlamaWrite(w, imageToken)
+				} else if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "video") {
+					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
+					// MiniMax-M3.jinja:53:17 {{- video_token}}
+					runtime.LlamaWrite(w, videoToken)
+				} else if runtime.IsString(item) {
+					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
+					// MiniMax-M3.jinja:55:17 {{- item }}
+					runtime.LlamaWrite(w, item)
+				}
+			}
+		} else if runtime.IsNone(content) {
+			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
+			w.WriteString("")
+		} else {
+			// MiniMax-M3.jinja:60:9 {%- else -%}
+			// MiniMax-M3.jinja:61:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		}
+	}
+	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
+	buildSystemMessage := func(systemMessage runtime.Value) {
+		systemMessage = runtime.Param(systemMessage, "system_message")
+		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
+		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "content").Truthy() {
+			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(systemMessage, "content"))
+			}))
+		} else {
+			// MiniMax-M3.jinja:68:9 {%- else -%}
+			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
+		}
+		w.WriteString("\n\n<thinking_instructions>\n")
+		// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, runtime.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, runtime.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")))
+		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
+		if runtime.IsDefined(thinkingMode) {
+			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
+			if runtime.EqStr(thinkingMode, "enabled") {
+				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
+			} else if runtime.EqStr(thinkingMode, "disabled") {
+				// MiniMax-M3.jinja:78:13 {%- elif thinking_mode == "disabled" -%}
+				w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
+			} else if runtime.EqStr(thinkingMode, "adaptive") {
+				// MiniMax-M3.jinja:80:13 {%- elif thinking_mode == "adaptive" -%}
+				w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
+			}
+		} else {
+			// MiniMax-M3.jinja:83:9 {%- else -%}
+			w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
+		}
+		w.WriteString("</thinking_instructions>")
+	}
+	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
+	buildDeveloperMessage := func(developerMessage runtime.Value) {
+		developerMessage = runtime.Param(developerMessage, "developer_message")
+		modelIdentity := modelIdentityInput
+		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
+		if developerMessage.Truthy() && runtime.LlamaAttr(developerMessage, "content").Truthy() {
+			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(developerMessage, "content"))
+			}))
+		} else {
+			// MiniMax-M3.jinja:91:9 {%- else -%}
+			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
+			if !runtime.IsDefined(modelIdentity) {
+				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
+				modelIdentity = runtime.Str("You are a helpful assistant.")
+			}
+			// MiniMax-M3.jinja:95:9 {{- model_identity }}
+			runtime.LlamaWrite(w, modelIdentity)
+		}
+	}
+	// MiniMax-M3.jinja:100:1 {%- set system_message = none -%}
+	systemMessage = runtime.None()
+	// MiniMax-M3.jinja:101:1 {%- set developer_message = none -%}
+	developerMessage = runtime.None()
+	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
+	conversationMessages = messages
+	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "root") {
+		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
+		systemMessage = runtime.LlamaItemInt(messages, 0)
+		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
+		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
+		if conversationMessages.Truthy() && runtime.LlamaInStrs(runtime.LlamaAttr(runtime.LlamaItemInt(conversationMessages, 0), "role"), "system", "developer") {
+			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
+			developerMessage = runtime.LlamaItemInt(conversationMessages, 0)
+			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
+			conversationMessages = conversationMessages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		}
+	} else if messages.Truthy() && runtime.LlamaInStrs(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
+		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
+		developerMessage = runtime.LlamaItemInt(messages, 0)
+		// MiniMax-M3.jinja:112:5 {%- set conversation_messages = messages[1:] -%}
+		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
+	runtime.LlamaWrite(w, runtime.LlamaConcat(bodToken, bosToken, runtime.Str("system"), runtime.Str("\n")))
+	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		buildSystemMessage(systemMessage)
+	}))
+	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
+	runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
+	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
+	runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("developer"), runtime.Str("\n")))
+	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		buildDeveloperMessage(developerMessage)
+	}))
+	// MiniMax-M3.jinja:122:1 {%- if tools -%}
+	if tools.Truthy() {
+		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n")))
+		// MiniMax-M3.jinja:124:5 {{- '\n' ~ '<tools>' ~ '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n")))
+		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderToolNamespace(runtime.Str("functions"), tools)
+		}))
+		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</tools>"), runtime.Str("\n\n")))
+		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, runtime.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")))
+		// MiniMax-M3.jinja:128:5 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
+		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("<invoke name=\"tool-name-1\">")))
+		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>")))
+		// MiniMax-M3.jinja:131:5 {{- ns_token + '<param-2>' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("<param-2>")))
+		// MiniMax-M3.jinja:132:5 {{- ns_token + '<item>' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("<item>")))
+		// MiniMax-M3.jinja:133:5 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<key-a>val-a"), nsToken, runtime.Str("</key-a>")))
+		// MiniMax-M3.jinja:134:5 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<key-b>val-b"), nsToken, runtime.Str("</key-b>")))
+		// MiniMax-M3.jinja:135:5 {{- ns_token + '</item>' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("</item>")))
+		// MiniMax-M3.jinja:136:5 {{- ns_token + '</param-2>' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("</param-2>")))
+		// MiniMax-M3.jinja:137:5 {{- ns_token + '</invoke>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("</invoke>\n")))
+		// MiniMax-M3.jinja:138:5 {{- ns_token + '<invoke name="tool-name-2">' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("<invoke name=\"tool-name-2\">")))
+		// MiniMax-M3.jinja:139:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>")))
+		// MiniMax-M3.jinja:140:5 {{- ns_token + '</invoke>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("</invoke>\n")))
+		// MiniMax-M3.jinja:141:5 {{- toolcall_end_token }}
+		runtime.LlamaWrite(w, toolcallEndToken)
+	}
+	// MiniMax-M3.jinja:143:1 {{- eos_token ~ '\n' }}
+	runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
+	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
+	lastToolCallName := runtime.None()
+	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	for i := range items {
+		message := items[i]
+		var reasoningContent runtime.Value
+		var content runtime.Value
+		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("ai"), runtime.Str("\n")))
+			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
+			reasoningContent = runtime.Str("")
+			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
+			content = w.Capture(func() {
+				visibleText(runtime.LlamaAttr(message, "content"))
+			})
+			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
+				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
+				reasoningContent = messageReasoningContent
+			} else {
+				// MiniMax-M3.jinja:155:13 {%- else %}
+				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
+				if runtime.LlamaIn(thinkEndToken, content) {
+					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
+					reasoningContent = runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, thinkEndToken), 0), runtime.Str("\n")), thinkBeginToken), -1), runtime.Str("\n"))
+					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
+					content = runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, thinkEndToken), -1), runtime.Str("\n"))
+				}
+			}
+			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
+			if reasoningContent.Truthy() {
+				// MiniMax-M3.jinja:164:13 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(thinkBeginToken, reasoningContent, thinkEndToken))
+			} else {
+				// MiniMax-M3.jinja:165:13 {%- else -%}
+				// MiniMax-M3.jinja:167:13 {{- think_end_token }}
+				runtime.LlamaWrite(w, thinkEndToken)
+			}
+			// MiniMax-M3.jinja:170:9 {%- if content -%}
+			if content.Truthy() {
+				// MiniMax-M3.jinja:171:13 {{- content }}
+				runtime.LlamaWrite(w, content)
+			}
+			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(toolcallBeginToken, runtime.Str("\n")))
+				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var args runtime.Value
+					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if toolCallFunction.Truthy() {
+						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
+						toolCall = toolCallFunction
+					}
+					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsToken, runtime.Str("<invoke name=\"")), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\">")))
+					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
+					args = runtime.LlamaAttr(toolCall, "arguments")
+					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
+					var loop runtime.Loop
+					for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(args, "items", nil, nil)), func(item runtime.Value) bool {
+						vals := runtime.Unpack(item, 2)
+						_ = vals[0]
+						v := vals[1]
+						return !runtime.IsNone(v)
+					}); loop.Next(); {
+						vals := runtime.Unpack(loop.Item(), 2)
+						k := vals[0]
+						v := vals[1]
+						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
+						runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<"), k, runtime.Str(">")))
+						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
+						runtime.LlamaWrite(w, w.Capture(func() {
+							toXml(v, nsToken)
+						}))
+						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("</"), k, runtime.Str(">")))
+					}
+					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.LlamaConcat(runtime.Str("</invoke>"), runtime.Str("\n"))))
+				}
+				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
+				runtime.LlamaWrite(w, toolcallEndToken)
+				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
+				messageToolCallsMinus1 := runtime.LlamaItemInt(messageToolCalls, -1)
+				messageToolCallsMinus1Function := runtime.LlamaAttr(messageToolCallsMinus1, "function")
+				if messageToolCallsMinus1Function.Truthy() {
+					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
+					lastToolCallName = runtime.LlamaAttr(messageToolCallsMinus1Function, "name")
+				} else {
+					// MiniMax-M3.jinja:193:17 {%- else -%}
+					// MiniMax-M3.jinja:194:17 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
+					lastToolCallName = runtime.LlamaAttr(messageToolCallsMinus1, "name")
+				}
+			} else {
+				// MiniMax-M3.jinja:196:13 {%- else -%}
+				// MiniMax-M3.jinja:197:13 {%- set last_tool_call.name = none -%}
+				lastToolCallName = runtime.None()
+			}
+			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
+			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
+			if runtime.IsNone(lastToolCallName) {
+				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+			}
+			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("tool")))
+			}
+			w.WriteString("\n<response>")
+			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if runtime.IsString(messageContent) {
+				// MiniMax-M3.jinja:210:13 {{- message.content }}
+				runtime.LlamaWrite(w, messageContent)
+			} else {
+				// MiniMax-M3.jinja:211:13 {%- else -%}
+				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
+				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
+					if (runtime.IsMapping(tr) && runtime.IsDefined(runtime.LlamaAttr(tr, "type"))) && runtime.EqStr(runtime.LlamaAttr(tr, "type"), "image") {
+						// MiniMax-M3.jinja:214:21 {{- image_token }}
+						runtime.LlamaWrite(w, imageToken)
+					} else if (runtime.IsMapping(tr) && runtime.IsDefined(runtime.LlamaAttr(tr, "type"))) && runtime.EqStr(runtime.LlamaAttr(tr, "type"), "video") {
+						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
+						// MiniMax-M3.jinja:216:21 {{- video_token }}
+						runtime.LlamaWrite(w, videoToken)
+					} else {
+						// MiniMax-M3.jinja:217:21 {%- else -%}
+						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
+						trOutput := runtime.LlamaAttr(tr, "output")
+						if runtime.IsDefined(trOutput) {
+							runtime.LlamaWrite(w, trOutput)
+						} else {
+							if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.IsDefined(runtime.LlamaAttr(tr, "text")) {
+								runtime.LlamaWrite(w, runtime.LlamaAttr(tr, "text"))
+							} else {
+								runtime.LlamaWrite(w, tr)
+							}
+						}
+					}
+				}
+			}
+			w.WriteString("</response>")
+			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
+			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
+			}
+		} else if runtime.EqStr(messageRole, "user") {
+			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
+			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("user"), runtime.Str("\n")))
+			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(message, "content"))
+			}))
+			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
+		}
+	}
+	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("ai"), runtime.Str("\n")))
+		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
+		if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "disabled") {
+			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
+			runtime.LlamaWrite(w, thinkEndToken)
+		} else if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "adaptive") {
+			// MiniMax-M3.jinja:239:5 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
+		} else if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "enabled") {
+			// MiniMax-M3.jinja:241:5 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
+			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
+			runtime.LlamaWrite(w, thinkBeginToken)
+		}
+	}
+}
+
 // spansMiniMaxM3 is the position table of MiniMax-M3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMiniMaxM3 = []runtime.Span{
-	{From: 66, To: 66, Line: 2, Col: 1, Construct: "set"},
-	{From: 68, To: 68, Line: 3, Col: 1, Construct: "set"},
-	{From: 70, To: 70, Line: 4, Col: 1, Construct: "set"},
-	{From: 72, To: 72, Line: 5, Col: 1, Construct: "set"},
-	{From: 74, To: 74, Line: 6, Col: 1, Construct: "set"},
-	{From: 76, To: 76, Line: 7, Col: 1, Construct: "set"},
-	{From: 78, To: 78, Line: 8, Col: 1, Construct: "set"},
-	{From: 80, To: 80, Line: 9, Col: 1, Construct: "set"},
-	{From: 82, To: 82, Line: 10, Col: 1, Construct: "set"},
-	{From: 84, To: 84, Line: 11, Col: 1, Construct: "set"},
-	{From: 86, To: 146, Line: 20, Col: 1, Construct: "macro"},
-	{From: 91, To: 145, Line: 21, Col: 1, Construct: "if"},
-	{From: 93, To: 119, Line: 22, Col: 1, Construct: "for"},
-	{From: 104, To: 105, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 107, To: 108, Line: 23, Col: 10, Construct: "{{ }}"},
-	{From: 110, To: 112, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 114, To: 115, Line: 23, Col: 37, Construct: "{{ }}"},
-	{From: 117, To: 118, Line: 23, Col: 47, Construct: "{{ }}"},
-	{From: 120, To: 145, Line: 25, Col: 5, Construct: "if"},
-	{From: 123, To: 134, Line: 26, Col: 1, Construct: "for"},
-	{From: 125, To: 126, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 128, To: 130, Line: 27, Col: 15, Construct: "{{ }}"},
-	{From: 132, To: 133, Line: 27, Col: 37, Construct: "{{ }}"},
-	{From: 135, To: 145, Line: 29, Col: 5, Construct: "if"},
-	{From: 137, To: 145, Line: 31, Col: 5, Construct: "if"},
-	{From: 140, To: 140, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 144, To: 144, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 148, To: 157, Line: 38, Col: 1, Construct: "macro"},
-	{From: 151, To: 156, Line: 39, Col: 1, Construct: "for"},
-	{From: 154, To: 155, Line: 40, Col: 7, Construct: "{{ }}"},
-	{From: 159, To: 195, Line: 43, Col: 1, Construct: "macro"},
-	{From: 162, To: 194, Line: 44, Col: 5, Construct: "if"},
-	{From: 164, To: 164, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 165, To: 194, Line: 46, Col: 9, Construct: "if"},
-	{From: 168, To: 186, Line: 47, Col: 9, Construct: "for"},
-	{From: 170, To: 185, Line: 48, Col: 13, Construct: "if"},
-	{From: 172, To: 172, Line: 49, Col: 17, Construct: "{{ }}"},
-	{From: 173, To: 185, Line: 50, Col: 17, Construct: "if"},
-	{From: 176, To: 176, Line: 51, Col: 17, Construct: "{{ }}"},
-	{From: 177, To: 185, Line: 52, Col: 17, Construct: "if"},
-	{From: 180, To: 180, Line: 53, Col: 17, Construct: "{{ }}"},
-	{From: 181, To: 185, Line: 54, Col: 17, Construct: "if"},
-	{From: 184, To: 184, Line: 55, Col: 17, Construct: "{{ }}"},
-	{From: 187, To: 194, Line: 58, Col: 9, Construct: "if"},
-	{From: 193, To: 193, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 197, To: 232, Line: 65, Col: 1, Construct: "macro"},
-	{From: 200, To: 207, Line: 66, Col: 5, Construct: "if"},
-	{From: 202, To: 202, Line: 67, Col: 9, Construct: "{{ }}"},
-	{From: 209, To: 214, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 216, To: 231, Line: 75, Col: 5, Construct: "if"},
-	{From: 218, To: 226, Line: 76, Col: 9, Construct: "if"},
-	{From: 220, To: 226, Line: 78, Col: 13, Construct: "if"},
-	{From: 223, To: 226, Line: 80, Col: 13, Construct: "if"},
-	{From: 234, To: 251, Line: 88, Col: 1, Construct: "macro"},
-	{From: 238, To: 250, Line: 89, Col: 5, Construct: "if"},
-	{From: 240, To: 240, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 244, To: 247, Line: 92, Col: 9, Construct: "if"},
-	{From: 246, To: 246, Line: 93, Col: 13, Construct: "set"},
-	{From: 249, To: 249, Line: 95, Col: 9, Construct: "{{ }}"},
-	{From: 253, To: 253, Line: 100, Col: 1, Construct: "set"},
-	{From: 255, To: 255, Line: 101, Col: 1, Construct: "set"},
-	{From: 257, To: 257, Line: 102, Col: 1, Construct: "set"},
-	{From: 259, To: 277, Line: 103, Col: 1, Construct: "if"},
-	{From: 261, To: 261, Line: 104, Col: 5, Construct: "set"},
-	{From: 263, To: 263, Line: 105, Col: 5, Construct: "set"},
-	{From: 265, To: 270, Line: 106, Col: 5, Construct: "if"},
-	{From: 267, To: 267, Line: 107, Col: 9, Construct: "set"},
-	{From: 269, To: 269, Line: 108, Col: 9, Construct: "set"},
-	{From: 271, To: 277, Line: 110, Col: 5, Construct: "if"},
-	{From: 274, To: 274, Line: 111, Col: 5, Construct: "set"},
-	{From: 276, To: 276, Line: 112, Col: 5, Construct: "set"},
-	{From: 279, To: 282, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 284, To: 284, Line: 116, Col: 1, Construct: "{{ }}"},
-	{From: 286, To: 287, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 289, To: 291, Line: 120, Col: 1, Construct: "{{ }}"},
-	{From: 293, To: 293, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 295, To: 346, Line: 122, Col: 1, Construct: "if"},
-	{From: 297, To: 301, Line: 123, Col: 5, Construct: "{{ }}"},
-	{From: 303, To: 305, Line: 124, Col: 5, Construct: "{{ }}"},
-	{From: 307, To: 307, Line: 125, Col: 5, Construct: "{{ }}"},
-	{From: 309, To: 310, Line: 126, Col: 5, Construct: "{{ }}"},
-	{From: 312, To: 315, Line: 127, Col: 5, Construct: "{{ }}"},
-	{From: 317, To: 319, Line: 128, Col: 5, Construct: "{{ }}"},
-	{From: 321, To: 321, Line: 129, Col: 5, Construct: "{{ }}"},
-	{From: 323, To: 323, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 325, To: 325, Line: 131, Col: 5, Construct: "{{ }}"},
-	{From: 327, To: 327, Line: 132, Col: 5, Construct: "{{ }}"},
-	{From: 329, To: 329, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 331, To: 331, Line: 134, Col: 5, Construct: "{{ }}"},
-	{From: 333, To: 333, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 335, To: 335, Line: 136, Col: 5, Construct: "{{ }}"},
-	{From: 337, To: 337, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 339, To: 339, Line: 138, Col: 5, Construct: "{{ }}"},
-	{From: 341, To: 341, Line: 139, Col: 5, Construct: "{{ }}"},
-	{From: 343, To: 343, Line: 140, Col: 5, Construct: "{{ }}"},
-	{From: 345, To: 345, Line: 141, Col: 5, Construct: "{{ }}"},
-	{From: 348, To: 349, Line: 143, Col: 1, Construct: "{{ }}"},
-	{From: 351, To: 351, Line: 146, Col: 1, Construct: "set"},
-	{From: 353, To: 531, Line: 147, Col: 1, Construct: "for"},
-	{From: 359, To: 530, Line: 148, Col: 5, Construct: "if"},
-	{From: 362, To: 364, Line: 149, Col: 9, Construct: "{{ }}"},
-	{From: 366, To: 366, Line: 151, Col: 9, Construct: "set"},
-	{From: 368, To: 370, Line: 152, Col: 9, Construct: "set"},
-	{From: 372, To: 385, Line: 153, Col: 9, Construct: "if"},
-	{From: 375, To: 375, Line: 154, Col: 13, Construct: "set"},
-	{From: 379, To: 384, Line: 156, Col: 13, Construct: "if"},
-	{From: 381, To: 381, Line: 157, Col: 17, Construct: "set"},
-	{From: 383, To: 383, Line: 158, Col: 17, Construct: "set"},
-	{From: 387, To: 396, Line: 162, Col: 9, Construct: "if"},
-	{From: 389, To: 391, Line: 164, Col: 13, Construct: "{{ }}"},
-	{From: 395, To: 395, Line: 167, Col: 13, Construct: "{{ }}"},
-	{From: 398, To: 401, Line: 170, Col: 9, Construct: "if"},
-	{From: 400, To: 400, Line: 171, Col: 13, Construct: "{{ }}"},
-	{From: 403, To: 461, Line: 173, Col: 9, Construct: "if"},
-	{From: 406, To: 407, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 409, To: 443, Line: 176, Col: 13, Construct: "for"},
-	{From: 412, To: 416, Line: 177, Col: 17, Construct: "if"},
-	{From: 415, To: 415, Line: 178, Col: 21, Construct: "set"},
-	{From: 418, To: 418, Line: 180, Col: 1, Construct: "{{ }}"},
-	{From: 420, To: 420, Line: 181, Col: 1, Construct: "set"},
-	{From: 422, To: 440, Line: 182, Col: 1, Construct: "for"},
-	{From: 433, To: 433, Line: 183, Col: 1, Construct: "{{ }}"},
-	{From: 435, To: 437, Line: 184, Col: 1, Construct: "{{ }}"},
-	{From: 439, To: 439, Line: 185, Col: 1, Construct: "{{ }}"},
-	{From: 442, To: 442, Line: 187, Col: 1, Construct: "{{ }}"},
-	{From: 445, To: 445, Line: 190, Col: 13, Construct: "{{ }}"},
-	{From: 447, To: 456, Line: 191, Col: 13, Construct: "if"},
-	{From: 451, To: 451, Line: 192, Col: 17, Construct: "set"},
-	{From: 455, To: 455, Line: 194, Col: 17, Construct: "set"},
-	{From: 460, To: 460, Line: 197, Col: 13, Construct: "set"},
-	{From: 463, To: 464, Line: 199, Col: 9, Construct: "{{ }}"},
-	{From: 465, To: 530, Line: 201, Col: 9, Construct: "if"},
-	{From: 468, To: 471, Line: 202, Col: 9, Construct: "if"},
-	{From: 470, To: 470, Line: 203, Col: 13, Construct: "{{ }}"},
-	{From: 473, To: 478, Line: 205, Col: 9, Construct: "if"},
-	{From: 475, To: 476, Line: 206, Col: 13, Construct: "{{ }}"},
-	{From: 480, To: 512, Line: 209, Col: 9, Construct: "if"},
-	{From: 483, To: 483, Line: 210, Col: 13, Construct: "{{ }}"},
-	{From: 487, To: 510, Line: 212, Col: 13, Construct: "for"},
-	{From: 489, To: 509, Line: 213, Col: 17, Construct: "if"},
-	{From: 491, To: 491, Line: 214, Col: 21, Construct: "{{ }}"},
-	{From: 492, To: 509, Line: 215, Col: 21, Construct: "if"},
-	{From: 495, To: 495, Line: 216, Col: 21, Construct: "{{ }}"},
-	{From: 499, To: 508, Line: 218, Col: 21, Construct: "{{ }}"},
-	{From: 514, To: 518, Line: 223, Col: 9, Construct: "if"},
-	{From: 516, To: 517, Line: 224, Col: 13, Construct: "{{ }}"},
-	{From: 519, To: 530, Line: 227, Col: 9, Construct: "if"},
-	{From: 522, To: 524, Line: 228, Col: 9, Construct: "{{ }}"},
-	{From: 526, To: 526, Line: 229, Col: 9, Construct: "{{ }}"},
-	{From: 528, To: 529, Line: 230, Col: 9, Construct: "{{ }}"},
-	{From: 533, To: 549, Line: 235, Col: 1, Construct: "if"},
-	{From: 535, To: 537, Line: 236, Col: 1, Construct: "{{ }}"},
-	{From: 539, To: 548, Line: 237, Col: 1, Construct: "if"},
-	{From: 541, To: 541, Line: 238, Col: 5, Construct: "{{ }}"},
-	{From: 542, To: 548, Line: 239, Col: 5, Construct: "if"},
-	{From: 544, To: 548, Line: 241, Col: 5, Construct: "if"},
-	{From: 547, To: 547, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 67, To: 67, Line: 2, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 3, Col: 1, Construct: "set"},
+	{From: 71, To: 71, Line: 4, Col: 1, Construct: "set"},
+	{From: 73, To: 73, Line: 5, Col: 1, Construct: "set"},
+	{From: 75, To: 75, Line: 6, Col: 1, Construct: "set"},
+	{From: 77, To: 77, Line: 7, Col: 1, Construct: "set"},
+	{From: 79, To: 79, Line: 8, Col: 1, Construct: "set"},
+	{From: 81, To: 81, Line: 9, Col: 1, Construct: "set"},
+	{From: 83, To: 83, Line: 10, Col: 1, Construct: "set"},
+	{From: 85, To: 85, Line: 11, Col: 1, Construct: "set"},
+	{From: 87, To: 147, Line: 20, Col: 1, Construct: "macro"},
+	{From: 92, To: 146, Line: 21, Col: 1, Construct: "if"},
+	{From: 94, To: 120, Line: 22, Col: 1, Construct: "for"},
+	{From: 105, To: 106, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 108, To: 109, Line: 23, Col: 10, Construct: "{{ }}"},
+	{From: 111, To: 113, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 115, To: 116, Line: 23, Col: 37, Construct: "{{ }}"},
+	{From: 118, To: 119, Line: 23, Col: 47, Construct: "{{ }}"},
+	{From: 121, To: 146, Line: 25, Col: 5, Construct: "if"},
+	{From: 124, To: 135, Line: 26, Col: 1, Construct: "for"},
+	{From: 126, To: 127, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 129, To: 131, Line: 27, Col: 15, Construct: "{{ }}"},
+	{From: 133, To: 134, Line: 27, Col: 37, Construct: "{{ }}"},
+	{From: 136, To: 146, Line: 29, Col: 5, Construct: "if"},
+	{From: 138, To: 146, Line: 31, Col: 5, Construct: "if"},
+	{From: 141, To: 141, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 145, To: 145, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 149, To: 158, Line: 38, Col: 1, Construct: "macro"},
+	{From: 152, To: 157, Line: 39, Col: 1, Construct: "for"},
+	{From: 155, To: 156, Line: 40, Col: 7, Construct: "{{ }}"},
+	{From: 160, To: 196, Line: 43, Col: 1, Construct: "macro"},
+	{From: 163, To: 195, Line: 44, Col: 5, Construct: "if"},
+	{From: 165, To: 165, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 166, To: 195, Line: 46, Col: 9, Construct: "if"},
+	{From: 169, To: 187, Line: 47, Col: 9, Construct: "for"},
+	{From: 171, To: 186, Line: 48, Col: 13, Construct: "if"},
+	{From: 173, To: 173, Line: 49, Col: 17, Construct: "{{ }}"},
+	{From: 174, To: 186, Line: 50, Col: 17, Construct: "if"},
+	{From: 177, To: 177, Line: 51, Col: 17, Construct: "{{ }}"},
+	{From: 178, To: 186, Line: 52, Col: 17, Construct: "if"},
+	{From: 181, To: 181, Line: 53, Col: 17, Construct: "{{ }}"},
+	{From: 182, To: 186, Line: 54, Col: 17, Construct: "if"},
+	{From: 185, To: 185, Line: 55, Col: 17, Construct: "{{ }}"},
+	{From: 188, To: 195, Line: 58, Col: 9, Construct: "if"},
+	{From: 194, To: 194, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 198, To: 233, Line: 65, Col: 1, Construct: "macro"},
+	{From: 201, To: 208, Line: 66, Col: 5, Construct: "if"},
+	{From: 203, To: 203, Line: 67, Col: 9, Construct: "{{ }}"},
+	{From: 210, To: 215, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 217, To: 232, Line: 75, Col: 5, Construct: "if"},
+	{From: 219, To: 227, Line: 76, Col: 9, Construct: "if"},
+	{From: 221, To: 227, Line: 78, Col: 13, Construct: "if"},
+	{From: 224, To: 227, Line: 80, Col: 13, Construct: "if"},
+	{From: 235, To: 252, Line: 88, Col: 1, Construct: "macro"},
+	{From: 239, To: 251, Line: 89, Col: 5, Construct: "if"},
+	{From: 241, To: 241, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 245, To: 248, Line: 92, Col: 9, Construct: "if"},
+	{From: 247, To: 247, Line: 93, Col: 13, Construct: "set"},
+	{From: 250, To: 250, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 254, To: 254, Line: 100, Col: 1, Construct: "set"},
+	{From: 256, To: 256, Line: 101, Col: 1, Construct: "set"},
+	{From: 258, To: 258, Line: 102, Col: 1, Construct: "set"},
+	{From: 260, To: 278, Line: 103, Col: 1, Construct: "if"},
+	{From: 262, To: 262, Line: 104, Col: 5, Construct: "set"},
+	{From: 264, To: 264, Line: 105, Col: 5, Construct: "set"},
+	{From: 266, To: 271, Line: 106, Col: 5, Construct: "if"},
+	{From: 268, To: 268, Line: 107, Col: 9, Construct: "set"},
+	{From: 270, To: 270, Line: 108, Col: 9, Construct: "set"},
+	{From: 272, To: 278, Line: 110, Col: 5, Construct: "if"},
+	{From: 275, To: 275, Line: 111, Col: 5, Construct: "set"},
+	{From: 277, To: 277, Line: 112, Col: 5, Construct: "set"},
+	{From: 280, To: 283, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 285, To: 285, Line: 116, Col: 1, Construct: "{{ }}"},
+	{From: 287, To: 288, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 290, To: 292, Line: 120, Col: 1, Construct: "{{ }}"},
+	{From: 294, To: 294, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 296, To: 347, Line: 122, Col: 1, Construct: "if"},
+	{From: 298, To: 302, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 304, To: 306, Line: 124, Col: 5, Construct: "{{ }}"},
+	{From: 308, To: 308, Line: 125, Col: 5, Construct: "{{ }}"},
+	{From: 310, To: 311, Line: 126, Col: 5, Construct: "{{ }}"},
+	{From: 313, To: 316, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 318, To: 320, Line: 128, Col: 5, Construct: "{{ }}"},
+	{From: 322, To: 322, Line: 129, Col: 5, Construct: "{{ }}"},
+	{From: 324, To: 324, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 326, To: 326, Line: 131, Col: 5, Construct: "{{ }}"},
+	{From: 328, To: 328, Line: 132, Col: 5, Construct: "{{ }}"},
+	{From: 330, To: 330, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 332, To: 332, Line: 134, Col: 5, Construct: "{{ }}"},
+	{From: 334, To: 334, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 336, To: 336, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 338, To: 338, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 340, To: 340, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 342, To: 342, Line: 139, Col: 5, Construct: "{{ }}"},
+	{From: 344, To: 344, Line: 140, Col: 5, Construct: "{{ }}"},
+	{From: 346, To: 346, Line: 141, Col: 5, Construct: "{{ }}"},
+	{From: 349, To: 350, Line: 143, Col: 1, Construct: "{{ }}"},
+	{From: 352, To: 352, Line: 146, Col: 1, Construct: "set"},
+	{From: 354, To: 532, Line: 147, Col: 1, Construct: "for"},
+	{From: 360, To: 531, Line: 148, Col: 5, Construct: "if"},
+	{From: 363, To: 365, Line: 149, Col: 9, Construct: "{{ }}"},
+	{From: 367, To: 367, Line: 151, Col: 9, Construct: "set"},
+	{From: 369, To: 371, Line: 152, Col: 9, Construct: "set"},
+	{From: 373, To: 386, Line: 153, Col: 9, Construct: "if"},
+	{From: 376, To: 376, Line: 154, Col: 13, Construct: "set"},
+	{From: 380, To: 385, Line: 156, Col: 13, Construct: "if"},
+	{From: 382, To: 382, Line: 157, Col: 17, Construct: "set"},
+	{From: 384, To: 384, Line: 158, Col: 17, Construct: "set"},
+	{From: 388, To: 397, Line: 162, Col: 9, Construct: "if"},
+	{From: 390, To: 392, Line: 164, Col: 13, Construct: "{{ }}"},
+	{From: 396, To: 396, Line: 167, Col: 13, Construct: "{{ }}"},
+	{From: 399, To: 402, Line: 170, Col: 9, Construct: "if"},
+	{From: 401, To: 401, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 404, To: 462, Line: 173, Col: 9, Construct: "if"},
+	{From: 407, To: 408, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 410, To: 444, Line: 176, Col: 13, Construct: "for"},
+	{From: 413, To: 417, Line: 177, Col: 17, Construct: "if"},
+	{From: 416, To: 416, Line: 178, Col: 21, Construct: "set"},
+	{From: 419, To: 419, Line: 180, Col: 1, Construct: "{{ }}"},
+	{From: 421, To: 421, Line: 181, Col: 1, Construct: "set"},
+	{From: 423, To: 441, Line: 182, Col: 1, Construct: "for"},
+	{From: 434, To: 434, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 436, To: 438, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 440, To: 440, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 443, To: 443, Line: 187, Col: 1, Construct: "{{ }}"},
+	{From: 446, To: 446, Line: 190, Col: 13, Construct: "{{ }}"},
+	{From: 448, To: 457, Line: 191, Col: 13, Construct: "if"},
+	{From: 452, To: 452, Line: 192, Col: 17, Construct: "set"},
+	{From: 456, To: 456, Line: 194, Col: 17, Construct: "set"},
+	{From: 461, To: 461, Line: 197, Col: 13, Construct: "set"},
+	{From: 464, To: 465, Line: 199, Col: 9, Construct: "{{ }}"},
+	{From: 466, To: 531, Line: 201, Col: 9, Construct: "if"},
+	{From: 469, To: 472, Line: 202, Col: 9, Construct: "if"},
+	{From: 471, To: 471, Line: 203, Col: 13, Construct: "{{ }}"},
+	{From: 474, To: 479, Line: 205, Col: 9, Construct: "if"},
+	{From: 476, To: 477, Line: 206, Col: 13, Construct: "{{ }}"},
+	{From: 481, To: 513, Line: 209, Col: 9, Construct: "if"},
+	{From: 484, To: 484, Line: 210, Col: 13, Construct: "{{ }}"},
+	{From: 488, To: 511, Line: 212, Col: 13, Construct: "for"},
+	{From: 490, To: 510, Line: 213, Col: 17, Construct: "if"},
+	{From: 492, To: 492, Line: 214, Col: 21, Construct: "{{ }}"},
+	{From: 493, To: 510, Line: 215, Col: 21, Construct: "if"},
+	{From: 496, To: 496, Line: 216, Col: 21, Construct: "{{ }}"},
+	{From: 500, To: 509, Line: 218, Col: 21, Construct: "{{ }}"},
+	{From: 515, To: 519, Line: 223, Col: 9, Construct: "if"},
+	{From: 517, To: 518, Line: 224, Col: 13, Construct: "{{ }}"},
+	{From: 520, To: 531, Line: 227, Col: 9, Construct: "if"},
+	{From: 523, To: 525, Line: 228, Col: 9, Construct: "{{ }}"},
+	{From: 527, To: 527, Line: 229, Col: 9, Construct: "{{ }}"},
+	{From: 529, To: 530, Line: 230, Col: 9, Construct: "{{ }}"},
+	{From: 534, To: 550, Line: 235, Col: 1, Construct: "if"},
+	{From: 536, To: 538, Line: 236, Col: 1, Construct: "{{ }}"},
+	{From: 540, To: 549, Line: 237, Col: 1, Construct: "if"},
+	{From: 542, To: 542, Line: 238, Col: 5, Construct: "{{ }}"},
+	{From: 543, To: 549, Line: 239, Col: 5, Construct: "if"},
+	{From: 545, To: 549, Line: 241, Col: 5, Construct: "if"},
+	{From: 548, To: 548, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 576, To: 576, Line: 2, Col: 1, Construct: "set"},
+	{From: 578, To: 578, Line: 3, Col: 1, Construct: "set"},
+	{From: 580, To: 580, Line: 4, Col: 1, Construct: "set"},
+	{From: 582, To: 582, Line: 5, Col: 1, Construct: "set"},
+	{From: 584, To: 584, Line: 6, Col: 1, Construct: "set"},
+	{From: 586, To: 586, Line: 7, Col: 1, Construct: "set"},
+	{From: 588, To: 588, Line: 8, Col: 1, Construct: "set"},
+	{From: 590, To: 590, Line: 9, Col: 1, Construct: "set"},
+	{From: 592, To: 592, Line: 10, Col: 1, Construct: "set"},
+	{From: 594, To: 594, Line: 11, Col: 1, Construct: "set"},
+	{From: 596, To: 656, Line: 20, Col: 1, Construct: "macro"},
+	{From: 601, To: 655, Line: 21, Col: 1, Construct: "if"},
+	{From: 603, To: 629, Line: 22, Col: 1, Construct: "for"},
+	{From: 614, To: 615, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 617, To: 618, Line: 23, Col: 10, Construct: "{{ }}"},
+	{From: 620, To: 622, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 624, To: 625, Line: 23, Col: 37, Construct: "{{ }}"},
+	{From: 627, To: 628, Line: 23, Col: 47, Construct: "{{ }}"},
+	{From: 630, To: 655, Line: 25, Col: 5, Construct: "if"},
+	{From: 633, To: 644, Line: 26, Col: 1, Construct: "for"},
+	{From: 635, To: 636, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 638, To: 640, Line: 27, Col: 15, Construct: "{{ }}"},
+	{From: 642, To: 643, Line: 27, Col: 37, Construct: "{{ }}"},
+	{From: 645, To: 655, Line: 29, Col: 5, Construct: "if"},
+	{From: 647, To: 655, Line: 31, Col: 5, Construct: "if"},
+	{From: 650, To: 650, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 654, To: 654, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 658, To: 667, Line: 38, Col: 1, Construct: "macro"},
+	{From: 661, To: 666, Line: 39, Col: 1, Construct: "for"},
+	{From: 664, To: 665, Line: 40, Col: 7, Construct: "{{ }}"},
+	{From: 669, To: 705, Line: 43, Col: 1, Construct: "macro"},
+	{From: 672, To: 704, Line: 44, Col: 5, Construct: "if"},
+	{From: 674, To: 674, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 675, To: 704, Line: 46, Col: 9, Construct: "if"},
+	{From: 678, To: 696, Line: 47, Col: 9, Construct: "for"},
+	{From: 680, To: 695, Line: 48, Col: 13, Construct: "if"},
+	{From: 682, To: 682, Line: 49, Col: 17, Construct: "{{ }}"},
+	{From: 683, To: 695, Line: 50, Col: 17, Construct: "if"},
+	{From: 686, To: 686, Line: 51, Col: 17, Construct: "{{ }}"},
+	{From: 687, To: 695, Line: 52, Col: 17, Construct: "if"},
+	{From: 690, To: 690, Line: 53, Col: 17, Construct: "{{ }}"},
+	{From: 691, To: 695, Line: 54, Col: 17, Construct: "if"},
+	{From: 694, To: 694, Line: 55, Col: 17, Construct: "{{ }}"},
+	{From: 697, To: 704, Line: 58, Col: 9, Construct: "if"},
+	{From: 703, To: 703, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 707, To: 739, Line: 65, Col: 1, Construct: "macro"},
+	{From: 710, To: 719, Line: 66, Col: 5, Construct: "if"},
+	{From: 712, To: 714, Line: 67, Col: 9, Construct: "{{ }}"},
+	{From: 721, To: 721, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 723, To: 738, Line: 75, Col: 5, Construct: "if"},
+	{From: 725, To: 733, Line: 76, Col: 9, Construct: "if"},
+	{From: 727, To: 733, Line: 78, Col: 13, Construct: "if"},
+	{From: 730, To: 733, Line: 80, Col: 13, Construct: "if"},
+	{From: 741, To: 760, Line: 88, Col: 1, Construct: "macro"},
+	{From: 745, To: 759, Line: 89, Col: 5, Construct: "if"},
+	{From: 747, To: 749, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 753, To: 756, Line: 92, Col: 9, Construct: "if"},
+	{From: 755, To: 755, Line: 93, Col: 13, Construct: "set"},
+	{From: 758, To: 758, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 762, To: 762, Line: 100, Col: 1, Construct: "set"},
+	{From: 764, To: 764, Line: 101, Col: 1, Construct: "set"},
+	{From: 766, To: 766, Line: 102, Col: 1, Construct: "set"},
+	{From: 768, To: 786, Line: 103, Col: 1, Construct: "if"},
+	{From: 770, To: 770, Line: 104, Col: 5, Construct: "set"},
+	{From: 772, To: 772, Line: 105, Col: 5, Construct: "set"},
+	{From: 774, To: 779, Line: 106, Col: 5, Construct: "if"},
+	{From: 776, To: 776, Line: 107, Col: 9, Construct: "set"},
+	{From: 778, To: 778, Line: 108, Col: 9, Construct: "set"},
+	{From: 780, To: 786, Line: 110, Col: 5, Construct: "if"},
+	{From: 783, To: 783, Line: 111, Col: 5, Construct: "set"},
+	{From: 785, To: 785, Line: 112, Col: 5, Construct: "set"},
+	{From: 788, To: 788, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 790, To: 792, Line: 116, Col: 1, Construct: "{{ }}"},
+	{From: 794, To: 794, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 796, To: 796, Line: 120, Col: 1, Construct: "{{ }}"},
+	{From: 798, To: 800, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 802, To: 843, Line: 122, Col: 1, Construct: "if"},
+	{From: 804, To: 804, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 806, To: 806, Line: 124, Col: 5, Construct: "{{ }}"},
+	{From: 808, To: 810, Line: 125, Col: 5, Construct: "{{ }}"},
+	{From: 812, To: 812, Line: 126, Col: 5, Construct: "{{ }}"},
+	{From: 814, To: 814, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 816, To: 816, Line: 128, Col: 5, Construct: "{{ }}"},
+	{From: 818, To: 818, Line: 129, Col: 5, Construct: "{{ }}"},
+	{From: 820, To: 820, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 822, To: 822, Line: 131, Col: 5, Construct: "{{ }}"},
+	{From: 824, To: 824, Line: 132, Col: 5, Construct: "{{ }}"},
+	{From: 826, To: 826, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 828, To: 828, Line: 134, Col: 5, Construct: "{{ }}"},
+	{From: 830, To: 830, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 832, To: 832, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 834, To: 834, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 836, To: 836, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 838, To: 838, Line: 139, Col: 5, Construct: "{{ }}"},
+	{From: 840, To: 840, Line: 140, Col: 5, Construct: "{{ }}"},
+	{From: 842, To: 842, Line: 141, Col: 5, Construct: "{{ }}"},
+	{From: 845, To: 845, Line: 143, Col: 1, Construct: "{{ }}"},
+	{From: 847, To: 847, Line: 146, Col: 1, Construct: "set"},
+	{From: 849, To: 1018, Line: 147, Col: 1, Construct: "for"},
+	{From: 855, To: 1017, Line: 148, Col: 5, Construct: "if"},
+	{From: 858, To: 858, Line: 149, Col: 9, Construct: "{{ }}"},
+	{From: 860, To: 860, Line: 151, Col: 9, Construct: "set"},
+	{From: 862, To: 864, Line: 152, Col: 9, Construct: "set"},
+	{From: 866, To: 879, Line: 153, Col: 9, Construct: "if"},
+	{From: 869, To: 869, Line: 154, Col: 13, Construct: "set"},
+	{From: 873, To: 878, Line: 156, Col: 13, Construct: "if"},
+	{From: 875, To: 875, Line: 157, Col: 17, Construct: "set"},
+	{From: 877, To: 877, Line: 158, Col: 17, Construct: "set"},
+	{From: 881, To: 888, Line: 162, Col: 9, Construct: "if"},
+	{From: 883, To: 883, Line: 164, Col: 13, Construct: "{{ }}"},
+	{From: 887, To: 887, Line: 167, Col: 13, Construct: "{{ }}"},
+	{From: 890, To: 893, Line: 170, Col: 9, Construct: "if"},
+	{From: 892, To: 892, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 895, To: 952, Line: 173, Col: 9, Construct: "if"},
+	{From: 898, To: 898, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 900, To: 934, Line: 176, Col: 13, Construct: "for"},
+	{From: 903, To: 907, Line: 177, Col: 17, Construct: "if"},
+	{From: 906, To: 906, Line: 178, Col: 21, Construct: "set"},
+	{From: 909, To: 909, Line: 180, Col: 1, Construct: "{{ }}"},
+	{From: 911, To: 911, Line: 181, Col: 1, Construct: "set"},
+	{From: 913, To: 931, Line: 182, Col: 1, Construct: "for"},
+	{From: 924, To: 924, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 926, To: 928, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 930, To: 930, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 933, To: 933, Line: 187, Col: 1, Construct: "{{ }}"},
+	{From: 936, To: 936, Line: 190, Col: 13, Construct: "{{ }}"},
+	{From: 938, To: 947, Line: 191, Col: 13, Construct: "if"},
+	{From: 942, To: 942, Line: 192, Col: 17, Construct: "set"},
+	{From: 946, To: 946, Line: 194, Col: 17, Construct: "set"},
+	{From: 951, To: 951, Line: 197, Col: 13, Construct: "set"},
+	{From: 954, To: 954, Line: 199, Col: 9, Construct: "{{ }}"},
+	{From: 955, To: 1017, Line: 201, Col: 9, Construct: "if"},
+	{From: 958, To: 961, Line: 202, Col: 9, Construct: "if"},
+	{From: 960, To: 960, Line: 203, Col: 13, Construct: "{{ }}"},
+	{From: 963, To: 967, Line: 205, Col: 9, Construct: "if"},
+	{From: 965, To: 965, Line: 206, Col: 13, Construct: "{{ }}"},
+	{From: 969, To: 1001, Line: 209, Col: 9, Construct: "if"},
+	{From: 972, To: 972, Line: 210, Col: 13, Construct: "{{ }}"},
+	{From: 976, To: 999, Line: 212, Col: 13, Construct: "for"},
+	{From: 978, To: 998, Line: 213, Col: 17, Construct: "if"},
+	{From: 980, To: 980, Line: 214, Col: 21, Construct: "{{ }}"},
+	{From: 981, To: 998, Line: 215, Col: 21, Construct: "if"},
+	{From: 984, To: 984, Line: 216, Col: 21, Construct: "{{ }}"},
+	{From: 988, To: 997, Line: 218, Col: 21, Construct: "{{ }}"},
+	{From: 1003, To: 1006, Line: 223, Col: 9, Construct: "if"},
+	{From: 1005, To: 1005, Line: 224, Col: 13, Construct: "{{ }}"},
+	{From: 1007, To: 1017, Line: 227, Col: 9, Construct: "if"},
+	{From: 1010, To: 1010, Line: 228, Col: 9, Construct: "{{ }}"},
+	{From: 1012, To: 1014, Line: 229, Col: 9, Construct: "{{ }}"},
+	{From: 1016, To: 1016, Line: 230, Col: 9, Construct: "{{ }}"},
+	{From: 1020, To: 1034, Line: 235, Col: 1, Construct: "if"},
+	{From: 1022, To: 1022, Line: 236, Col: 1, Construct: "{{ }}"},
+	{From: 1024, To: 1033, Line: 237, Col: 1, Construct: "if"},
+	{From: 1026, To: 1026, Line: 238, Col: 5, Construct: "{{ }}"},
+	{From: 1027, To: 1033, Line: 239, Col: 5, Construct: "if"},
+	{From: 1029, To: 1033, Line: 241, Col: 5, Construct: "if"},
+	{From: 1032, To: 1032, Line: 243, Col: 5, Construct: "{{ }}"},
 }

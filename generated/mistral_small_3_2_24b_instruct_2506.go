@@ -28,12 +28,13 @@ var MistralSmall3224BInstruct2506 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "Mistral-Small-3.2-24B-Instruct-2506.jinja",
-	Func:   renderMistralSmall3224BInstruct2506,
-	Name:   "Mistral-Small-3.2-24B-Instruct-2506",
-	Origin: "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
-	SHA256: "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
-	Spans:  spansMistralSmall3224BInstruct2506,
+	File:      "Mistral-Small-3.2-24B-Instruct-2506.jinja",
+	Func:      renderMistralSmall3224BInstruct2506,
+	LlamaFunc: renderMistralSmall3224BInstruct2506Llama,
+	Name:      "Mistral-Small-3.2-24B-Instruct-2506",
+	Origin:    "llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja",
+	SHA256:    "5b8f31f11198696548d544dbe424a3c1ef244d00a475f4e1bffb351fda085608",
+	Spans:     spansMistralSmall3224BInstruct2506,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -242,67 +243,314 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMistralSmall3224BInstruct2506Llama renders Mistral-Small-3.2-24B-Instruct-2506.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralSmall3224BInstruct2506 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Input) {
+	eosTokenInput := in.Lookup("eos_token")
+	var today runtime.Value
+	var defaultSystemMessage runtime.Value
+	bosToken := in.Lookup("bos_token")
+	var systemPrompt runtime.Value
+	messages := in.Lookup("messages")
+	var loopMessages runtime.Value
+	tools := in.Lookup("tools")
+	var userMessages runtime.Value
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
+	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
+	defaultSystemMessage = runtime.LlamaSum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30:1 {%- set system_prompt = default_system_message %}
+	systemPrompt = defaultSystemMessage
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31:1 {%- set loop_messages = messages %}
+	loopMessages = messages
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33:1 {%- if not tools is defined %}
+	if !runtime.IsDefined(tools) {
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34:5 {%- set tools = none %}
+		tools = runtime.None()
+	}
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
+	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		messages0Content := runtime.LlamaItemStr(messages0, "content")
+		if runtime.IsString(messages0Content) {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
+			systemPrompt = messages0Content
+		} else {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:40:9 {%- else %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41:9 {%- set system_prompt = messages[0]['content'][0]['text'] %}
+			systemPrompt = runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text")
+		}
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43:5 {%- set loop_messages = messages[1:] %}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
+	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
+	nsIndex := runtime.Int(0)
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
+		if !(runtime.EqStr(runtime.LlamaAttr(message, "role"), "tool") || runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy()) {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
+			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54:9 {%- set ns.index = ns.index + 1 %}
+			nsIndex = runtime.LlamaAdd(nsIndex, runtime.Int(1))
+		}
+	}
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
+	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), systemPrompt, runtime.Str("[/SYSTEM_PROMPT]")))
+	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		eosToken := eosTokenInput
+		var content runtime.Value
+		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if runtime.IsString(messageContent) {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), messageContent), runtime.Str("[/SYSTEM_PROMPT]")))
+			} else {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")), runtime.Str("[/SYSTEM_PROMPT]")))
+			}
+		} else if runtime.EqStr(messageRole, "user") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
+			if !runtime.IsNone(tools) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]")))
+			}
+			w.WriteString("[INST]")
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
+			message2Content := runtime.LlamaItemStr(message, "content")
+			if runtime.IsString(message2Content) {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
+				runtime.LlamaWrite(w, message2Content)
+			} else {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74:13 {%- else %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
+				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(message2Content)) {
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
+					blockType := runtime.LlamaItemStr(block, "type")
+					if runtime.EqStr(blockType, "text") {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77:21 {{- block['text'] }}
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
+					} else if runtime.LlamaInStrs(blockType, "image", "image_url") {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78:21 {%- elif block['type'] in ['image', 'image_url'] %}
+						w.WriteString("[IMG]")
+					} else {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80:21 {%- else %}
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
+					}
+				}
+			}
+			w.WriteString("[/INST]")
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[TOOL_CALLS]"), runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name")))
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
+					toolCallId := runtime.LlamaAttr(toolCall, "id")
+					if (!runtime.IsDefined(toolCallId) || !runtime.IsString(toolCallId)) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					}
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[CALL_ID]"), toolCallId))
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[ARGS]"), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil)))
+				}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
+				runtime.LlamaWrite(w, eosToken)
+			} else if runtime.IsString(runtime.LlamaItemStr(message, "content")) {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), eosToken))
+			} else {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
+				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "content"))) {
+					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
+					blockType := runtime.LlamaItemStr(block, "type")
+					if runtime.EqStr(blockType, "text") {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102:21 {{- block['text'] }}
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
+					} else if runtime.LlamaInStrs(blockType, "image", "image_url") {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103:21 {%- elif block['type'] in ['image', 'image_url'] %}
+						w.WriteString("[IMG]")
+					} else {
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105:21 {%- else %}
+						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106:21 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in assistant content!")))
+					}
+				}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
+				runtime.LlamaWrite(w, eosToken)
+			}
+		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
+			message2Content := runtime.LlamaAttr(message, "content")
+			if runtime.IsDefined(message2Content) && runtime.IsDefined(runtime.LlamaAttr(message2Content, "content")) {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
+				content = runtime.LlamaAttr(message2Content, "content")
+			} else {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
+				content = message2Content
+			}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
+			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
+			if (!runtime.IsDefined(messageToolCallId) || !runtime.IsString(messageToolCallId)) || runtime.Ne(runtime.FilterLength(runtime.LlamaItemStr(message, "tool_call_id")), runtime.Int(9)) {
+				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+			}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), messageToolCallId), runtime.Str("[TOOL_CONTENT]")), runtime.FilterString(content)), runtime.Str("[/TOOL_RESULTS]")))
+		} else {
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
+			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only system, user, assistant, and tool roles are supported!")))
+		}
+	}
+}
+
 // spansMistralSmall3224BInstruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralSmall3224BInstruct2506 = []runtime.Span{
-	{From: 57, To: 57, Line: 1, Col: 1, Construct: "set"},
-	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 63, Line: 30, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 31, Col: 1, Construct: "set"},
-	{From: 67, To: 70, Line: 33, Col: 1, Construct: "if"},
-	{From: 69, To: 69, Line: 34, Col: 5, Construct: "set"},
-	{From: 72, To: 86, Line: 37, Col: 1, Construct: "if"},
-	{From: 74, To: 83, Line: 38, Col: 5, Construct: "if"},
-	{From: 78, To: 78, Line: 39, Col: 9, Construct: "set"},
-	{From: 82, To: 82, Line: 41, Col: 9, Construct: "set"},
-	{From: 85, To: 85, Line: 43, Col: 5, Construct: "set"},
-	{From: 88, To: 88, Line: 46, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 48, Col: 1, Construct: "set"},
-	{From: 92, To: 103, Line: 49, Col: 1, Construct: "for"},
-	{From: 94, To: 102, Line: 50, Col: 5, Construct: "if"},
-	{From: 96, To: 99, Line: 51, Col: 9, Construct: "if"},
-	{From: 98, To: 98, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 101, To: 101, Line: 54, Col: 9, Construct: "set"},
-	{From: 105, To: 107, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 242, Line: 60, Col: 1, Construct: "for"},
-	{From: 113, To: 241, Line: 61, Col: 5, Construct: "if"},
-	{From: 116, To: 128, Line: 62, Col: 9, Construct: "if"},
-	{From: 119, To: 121, Line: 63, Col: 13, Construct: "{{ }}"},
-	{From: 125, To: 127, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 129, To: 241, Line: 67, Col: 9, Construct: "if"},
-	{From: 132, To: 138, Line: 68, Col: 9, Construct: "if"},
-	{From: 134, To: 136, Line: 69, Col: 13, Construct: "{{ }}"},
-	{From: 140, To: 163, Line: 72, Col: 9, Construct: "if"},
-	{From: 143, To: 143, Line: 73, Col: 13, Construct: "{{ }}"},
-	{From: 147, To: 161, Line: 75, Col: 13, Construct: "for"},
-	{From: 149, To: 160, Line: 76, Col: 17, Construct: "if"},
-	{From: 152, To: 152, Line: 77, Col: 21, Construct: "{{ }}"},
-	{From: 153, To: 160, Line: 78, Col: 21, Construct: "if"},
-	{From: 159, To: 159, Line: 81, Col: 21, Construct: "{{ }}"},
-	{From: 164, To: 241, Line: 86, Col: 9, Construct: "if"},
-	{From: 167, To: 212, Line: 87, Col: 9, Construct: "if"},
-	{From: 169, To: 185, Line: 88, Col: 13, Construct: "for"},
-	{From: 171, To: 172, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 174, To: 178, Line: 90, Col: 17, Construct: "if"},
-	{From: 177, To: 177, Line: 91, Col: 21, Construct: "{{ }}"},
-	{From: 180, To: 181, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 183, To: 184, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 187, To: 187, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 188, To: 212, Line: 97, Col: 13, Construct: "if"},
-	{From: 191, To: 191, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 195, To: 209, Line: 100, Col: 13, Construct: "for"},
-	{From: 197, To: 208, Line: 101, Col: 17, Construct: "if"},
-	{From: 200, To: 200, Line: 102, Col: 21, Construct: "{{ }}"},
-	{From: 201, To: 208, Line: 103, Col: 21, Construct: "if"},
-	{From: 207, To: 207, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 211, To: 211, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 213, To: 241, Line: 111, Col: 9, Construct: "if"},
-	{From: 216, To: 224, Line: 112, Col: 9, Construct: "if"},
-	{From: 219, To: 219, Line: 113, Col: 13, Construct: "set"},
-	{From: 223, To: 223, Line: 115, Col: 13, Construct: "set"},
-	{From: 226, To: 230, Line: 117, Col: 9, Construct: "if"},
-	{From: 229, To: 229, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 232, To: 236, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 240, To: 240, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 64, Line: 30, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 31, Col: 1, Construct: "set"},
+	{From: 68, To: 71, Line: 33, Col: 1, Construct: "if"},
+	{From: 70, To: 70, Line: 34, Col: 5, Construct: "set"},
+	{From: 73, To: 87, Line: 37, Col: 1, Construct: "if"},
+	{From: 75, To: 84, Line: 38, Col: 5, Construct: "if"},
+	{From: 79, To: 79, Line: 39, Col: 9, Construct: "set"},
+	{From: 83, To: 83, Line: 41, Col: 9, Construct: "set"},
+	{From: 86, To: 86, Line: 43, Col: 5, Construct: "set"},
+	{From: 89, To: 89, Line: 46, Col: 1, Construct: "set"},
+	{From: 91, To: 91, Line: 48, Col: 1, Construct: "set"},
+	{From: 93, To: 104, Line: 49, Col: 1, Construct: "for"},
+	{From: 95, To: 103, Line: 50, Col: 5, Construct: "if"},
+	{From: 97, To: 100, Line: 51, Col: 9, Construct: "if"},
+	{From: 99, To: 99, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 102, To: 102, Line: 54, Col: 9, Construct: "set"},
+	{From: 106, To: 108, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 110, To: 243, Line: 60, Col: 1, Construct: "for"},
+	{From: 114, To: 242, Line: 61, Col: 5, Construct: "if"},
+	{From: 117, To: 129, Line: 62, Col: 9, Construct: "if"},
+	{From: 120, To: 122, Line: 63, Col: 13, Construct: "{{ }}"},
+	{From: 126, To: 128, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 130, To: 242, Line: 67, Col: 9, Construct: "if"},
+	{From: 133, To: 139, Line: 68, Col: 9, Construct: "if"},
+	{From: 135, To: 137, Line: 69, Col: 13, Construct: "{{ }}"},
+	{From: 141, To: 164, Line: 72, Col: 9, Construct: "if"},
+	{From: 144, To: 144, Line: 73, Col: 13, Construct: "{{ }}"},
+	{From: 148, To: 162, Line: 75, Col: 13, Construct: "for"},
+	{From: 150, To: 161, Line: 76, Col: 17, Construct: "if"},
+	{From: 153, To: 153, Line: 77, Col: 21, Construct: "{{ }}"},
+	{From: 154, To: 161, Line: 78, Col: 21, Construct: "if"},
+	{From: 160, To: 160, Line: 81, Col: 21, Construct: "{{ }}"},
+	{From: 165, To: 242, Line: 86, Col: 9, Construct: "if"},
+	{From: 168, To: 213, Line: 87, Col: 9, Construct: "if"},
+	{From: 170, To: 186, Line: 88, Col: 13, Construct: "for"},
+	{From: 172, To: 173, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 175, To: 179, Line: 90, Col: 17, Construct: "if"},
+	{From: 178, To: 178, Line: 91, Col: 21, Construct: "{{ }}"},
+	{From: 181, To: 182, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 184, To: 185, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 188, To: 188, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 189, To: 213, Line: 97, Col: 13, Construct: "if"},
+	{From: 192, To: 192, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 196, To: 210, Line: 100, Col: 13, Construct: "for"},
+	{From: 198, To: 209, Line: 101, Col: 17, Construct: "if"},
+	{From: 201, To: 201, Line: 102, Col: 21, Construct: "{{ }}"},
+	{From: 202, To: 209, Line: 103, Col: 21, Construct: "if"},
+	{From: 208, To: 208, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 212, To: 212, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 214, To: 242, Line: 111, Col: 9, Construct: "if"},
+	{From: 217, To: 225, Line: 112, Col: 9, Construct: "if"},
+	{From: 220, To: 220, Line: 113, Col: 13, Construct: "set"},
+	{From: 224, To: 224, Line: 115, Col: 13, Construct: "set"},
+	{From: 227, To: 231, Line: 117, Col: 9, Construct: "if"},
+	{From: 230, To: 230, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 233, To: 237, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 241, To: 241, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 260, To: 260, Line: 1, Col: 1, Construct: "set"},
+	{From: 262, To: 262, Line: 2, Col: 1, Construct: "set"},
+	{From: 264, To: 264, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 266, To: 266, Line: 30, Col: 1, Construct: "set"},
+	{From: 268, To: 268, Line: 31, Col: 1, Construct: "set"},
+	{From: 270, To: 273, Line: 33, Col: 1, Construct: "if"},
+	{From: 272, To: 272, Line: 34, Col: 5, Construct: "set"},
+	{From: 275, To: 289, Line: 37, Col: 1, Construct: "if"},
+	{From: 277, To: 286, Line: 38, Col: 5, Construct: "if"},
+	{From: 281, To: 281, Line: 39, Col: 9, Construct: "set"},
+	{From: 285, To: 285, Line: 41, Col: 9, Construct: "set"},
+	{From: 288, To: 288, Line: 43, Col: 5, Construct: "set"},
+	{From: 291, To: 291, Line: 46, Col: 1, Construct: "set"},
+	{From: 293, To: 293, Line: 48, Col: 1, Construct: "set"},
+	{From: 295, To: 306, Line: 49, Col: 1, Construct: "for"},
+	{From: 297, To: 305, Line: 50, Col: 5, Construct: "if"},
+	{From: 299, To: 302, Line: 51, Col: 9, Construct: "if"},
+	{From: 301, To: 301, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 304, To: 304, Line: 54, Col: 9, Construct: "set"},
+	{From: 308, To: 308, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 310, To: 430, Line: 60, Col: 1, Construct: "for"},
+	{From: 314, To: 429, Line: 61, Col: 5, Construct: "if"},
+	{From: 317, To: 325, Line: 62, Col: 9, Construct: "if"},
+	{From: 320, To: 320, Line: 63, Col: 13, Construct: "{{ }}"},
+	{From: 324, To: 324, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 326, To: 429, Line: 67, Col: 9, Construct: "if"},
+	{From: 329, To: 333, Line: 68, Col: 9, Construct: "if"},
+	{From: 331, To: 331, Line: 69, Col: 13, Construct: "{{ }}"},
+	{From: 335, To: 358, Line: 72, Col: 9, Construct: "if"},
+	{From: 338, To: 338, Line: 73, Col: 13, Construct: "{{ }}"},
+	{From: 342, To: 356, Line: 75, Col: 13, Construct: "for"},
+	{From: 344, To: 355, Line: 76, Col: 17, Construct: "if"},
+	{From: 347, To: 347, Line: 77, Col: 21, Construct: "{{ }}"},
+	{From: 348, To: 355, Line: 78, Col: 21, Construct: "if"},
+	{From: 354, To: 354, Line: 81, Col: 21, Construct: "{{ }}"},
+	{From: 359, To: 429, Line: 86, Col: 9, Construct: "if"},
+	{From: 362, To: 404, Line: 87, Col: 9, Construct: "if"},
+	{From: 364, To: 377, Line: 88, Col: 13, Construct: "for"},
+	{From: 366, To: 366, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 368, To: 372, Line: 90, Col: 17, Construct: "if"},
+	{From: 371, To: 371, Line: 91, Col: 21, Construct: "{{ }}"},
+	{From: 374, To: 374, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 376, To: 376, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 379, To: 379, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 380, To: 404, Line: 97, Col: 13, Construct: "if"},
+	{From: 383, To: 383, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 387, To: 401, Line: 100, Col: 13, Construct: "for"},
+	{From: 389, To: 400, Line: 101, Col: 17, Construct: "if"},
+	{From: 392, To: 392, Line: 102, Col: 21, Construct: "{{ }}"},
+	{From: 393, To: 400, Line: 103, Col: 21, Construct: "if"},
+	{From: 399, To: 399, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 403, To: 403, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 405, To: 429, Line: 111, Col: 9, Construct: "if"},
+	{From: 408, To: 416, Line: 112, Col: 9, Construct: "if"},
+	{From: 411, To: 411, Line: 113, Col: 13, Construct: "set"},
+	{From: 415, To: 415, Line: 115, Col: 13, Construct: "set"},
+	{From: 418, To: 422, Line: 117, Col: 9, Construct: "if"},
+	{From: 421, To: 421, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 424, To: 424, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 428, To: 428, Line: 122, Col: 9, Construct: "{{ }}"},
 }

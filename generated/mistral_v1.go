@@ -28,12 +28,13 @@ var MistralV1 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "mistral-v1.jinja",
-	Func:   renderMistralV1,
-	Name:   "mistral-v1",
-	Origin: "builtin/mistral-v1.jinja",
-	SHA256: "7680d89c5094f410a3d2e4de25524029b3fe6547a46c117d614497f221b88215",
-	Spans:  spansMistralV1,
+	File:      "mistral-v1.jinja",
+	Func:      renderMistralV1,
+	LlamaFunc: renderMistralV1Llama,
+	Name:      "mistral-v1",
+	Origin:    "builtin/mistral-v1.jinja",
+	SHA256:    "7680d89c5094f410a3d2e4de25524029b3fe6547a46c117d614497f221b88215",
+	Spans:     spansMistralV1,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -76,17 +77,61 @@ func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMistralV1Llama renders mistral-v1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralV1 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMistralV1Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// mistral-v1.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
+	nsInsideTurn := false
+	// mistral-v1.jinja:17:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// mistral-v1.jinja:18:1 {%- if not ns.inside_turn %}
+		if !nsInsideTurn {
+			w.WriteString(" [INST] ")
+			// mistral-v1.jinja:20:1 {%- set ns.inside_turn = true %}
+			nsInsideTurn = true
+		}
+		// mistral-v1.jinja:22:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// mistral-v1.jinja:23:1 {{- message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// mistral-v1.jinja:24:5 {%- elif message['role'] == 'user' %}
+			// mistral-v1.jinja:25:1 {{- message['content'] + ' [/INST]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str(" [/INST]")))
+		} else {
+			// mistral-v1.jinja:26:5 {%- else %}
+			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>")))
+			// mistral-v1.jinja:28:1 {%- set ns.inside_turn = false %}
+			nsInsideTurn = false
+		}
+	}
+}
+
 // spansMistralV1 is the position table of mistral-v1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV1 = []runtime.Span{
-	{From: 49, To: 49, Line: 16, Col: 1, Construct: "set"},
-	{From: 51, To: 76, Line: 17, Col: 1, Construct: "for"},
-	{From: 53, To: 57, Line: 18, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 20, Col: 1, Construct: "set"},
-	{From: 59, To: 75, Line: 22, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 75, Line: 24, Col: 5, Construct: "if"},
-	{From: 66, To: 66, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 72, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 74, Line: 28, Col: 1, Construct: "set"},
+	{From: 50, To: 50, Line: 16, Col: 1, Construct: "set"},
+	{From: 52, To: 77, Line: 17, Col: 1, Construct: "for"},
+	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 20, Col: 1, Construct: "set"},
+	{From: 60, To: 76, Line: 22, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 76, Line: 24, Col: 5, Construct: "if"},
+	{From: 67, To: 67, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 73, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 75, Line: 28, Col: 1, Construct: "set"},
+	{From: 86, To: 86, Line: 16, Col: 1, Construct: "set"},
+	{From: 88, To: 111, Line: 17, Col: 1, Construct: "for"},
+	{From: 90, To: 94, Line: 18, Col: 1, Construct: "if"},
+	{From: 93, To: 93, Line: 20, Col: 1, Construct: "set"},
+	{From: 96, To: 110, Line: 22, Col: 1, Construct: "if"},
+	{From: 99, To: 99, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 110, Line: 24, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 107, To: 107, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 109, To: 109, Line: 28, Col: 1, Construct: "set"},
 }

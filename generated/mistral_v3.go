@@ -28,12 +28,13 @@ var MistralV3 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "mistral-v3.jinja",
-	Func:   renderMistralV3,
-	Name:   "mistral-v3",
-	Origin: "builtin/mistral-v3.jinja",
-	SHA256: "2277cba6ac6195dd7e786d6a78fc47043909ff4a90717699351ff06ef9c7675b",
-	Spans:  spansMistralV3,
+	File:      "mistral-v3.jinja",
+	Func:      renderMistralV3,
+	LlamaFunc: renderMistralV3Llama,
+	Name:      "mistral-v3",
+	Origin:    "builtin/mistral-v3.jinja",
+	SHA256:    "2277cba6ac6195dd7e786d6a78fc47043909ff4a90717699351ff06ef9c7675b",
+	Spans:     spansMistralV3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -79,18 +80,66 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMistralV3Llama renders mistral-v3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralV3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMistralV3Llama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// mistral-v3.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}
+	nsInsideTurn := false
+	// mistral-v3.jinja:20:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// mistral-v3.jinja:21:1 {%- if not ns.inside_turn %}
+		if !nsInsideTurn {
+			w.WriteString("[INST] ")
+			// mistral-v3.jinja:23:1 {%- set ns.inside_turn = true %}
+			nsInsideTurn = true
+		}
+		// mistral-v3.jinja:25:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// mistral-v3.jinja:26:1 {{- message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// mistral-v3.jinja:27:5 {%- elif message['role'] == 'user' %}
+			// mistral-v3.jinja:28:1 {{- message['content'] + '[/INST]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("[/INST]")))
+		} else {
+			// mistral-v3.jinja:29:5 {%- else %}
+			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" "), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("</s>")))
+			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
+			nsInsideTurn = false
+		}
+	}
+}
+
 // spansMistralV3 is the position table of mistral-v3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV3 = []runtime.Span{
-	{From: 50, To: 50, Line: 18, Col: 1, Construct: "set"},
-	{From: 52, To: 52, Line: 19, Col: 1, Construct: "set"},
-	{From: 54, To: 79, Line: 20, Col: 1, Construct: "for"},
-	{From: 56, To: 60, Line: 21, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 23, Col: 1, Construct: "set"},
-	{From: 62, To: 78, Line: 25, Col: 1, Construct: "if"},
-	{From: 65, To: 65, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 78, Line: 27, Col: 5, Construct: "if"},
-	{From: 69, To: 69, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 75, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 77, Line: 31, Col: 1, Construct: "set"},
+	{From: 51, To: 51, Line: 18, Col: 1, Construct: "set"},
+	{From: 53, To: 53, Line: 19, Col: 1, Construct: "set"},
+	{From: 55, To: 80, Line: 20, Col: 1, Construct: "for"},
+	{From: 57, To: 61, Line: 21, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 23, Col: 1, Construct: "set"},
+	{From: 63, To: 79, Line: 25, Col: 1, Construct: "if"},
+	{From: 66, To: 66, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 79, Line: 27, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 76, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 78, Line: 31, Col: 1, Construct: "set"},
+	{From: 90, To: 90, Line: 18, Col: 1, Construct: "set"},
+	{From: 92, To: 92, Line: 19, Col: 1, Construct: "set"},
+	{From: 94, To: 117, Line: 20, Col: 1, Construct: "for"},
+	{From: 96, To: 100, Line: 21, Col: 1, Construct: "if"},
+	{From: 99, To: 99, Line: 23, Col: 1, Construct: "set"},
+	{From: 102, To: 116, Line: 25, Col: 1, Construct: "if"},
+	{From: 105, To: 105, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 106, To: 116, Line: 27, Col: 5, Construct: "if"},
+	{From: 109, To: 109, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 113, To: 113, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 115, To: 115, Line: 31, Col: 1, Construct: "set"},
 }

@@ -28,12 +28,13 @@ var MistralV3Tekken = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "mistral-v3-tekken.jinja",
-	Func:   renderMistralV3Tekken,
-	Name:   "mistral-v3-tekken",
-	Origin: "builtin/mistral-v3-tekken.jinja",
-	SHA256: "1786d51ecbe06b2c5b2bcf31d9f50f6d756b901ab047acf3ec46e947e8df2994",
-	Spans:  spansMistralV3Tekken,
+	File:      "mistral-v3-tekken.jinja",
+	Func:      renderMistralV3Tekken,
+	LlamaFunc: renderMistralV3TekkenLlama,
+	Name:      "mistral-v3-tekken",
+	Origin:    "builtin/mistral-v3-tekken.jinja",
+	SHA256:    "1786d51ecbe06b2c5b2bcf31d9f50f6d756b901ab047acf3ec46e947e8df2994",
+	Spans:     spansMistralV3Tekken,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -74,17 +75,61 @@ func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMistralV3TekkenLlama renders mistral-v3-tekken.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralV3Tekken with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMistralV3TekkenLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// mistral-v3-tekken.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
+	nsInsideTurn := false
+	// mistral-v3-tekken.jinja:17:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// mistral-v3-tekken.jinja:18:1 {%- if not ns.inside_turn %}
+		if !nsInsideTurn {
+			w.WriteString("[INST]")
+			// mistral-v3-tekken.jinja:20:1 {%- set ns.inside_turn = true %}
+			nsInsideTurn = true
+		}
+		// mistral-v3-tekken.jinja:22:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// mistral-v3-tekken.jinja:23:1 {{- message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// mistral-v3-tekken.jinja:24:5 {%- elif message['role'] == 'user' %}
+			// mistral-v3-tekken.jinja:25:1 {{- message['content'] + '[/INST]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("[/INST]")))
+		} else {
+			// mistral-v3-tekken.jinja:26:5 {%- else %}
+			// mistral-v3-tekken.jinja:27:1 {{- message['content'] + '</s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+			// mistral-v3-tekken.jinja:28:1 {%- set ns.inside_turn = false %}
+			nsInsideTurn = false
+		}
+	}
+}
+
 // spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV3Tekken = []runtime.Span{
-	{From: 49, To: 49, Line: 16, Col: 1, Construct: "set"},
-	{From: 51, To: 74, Line: 17, Col: 1, Construct: "for"},
-	{From: 53, To: 57, Line: 18, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 20, Col: 1, Construct: "set"},
-	{From: 59, To: 73, Line: 22, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 73, Line: 24, Col: 5, Construct: "if"},
-	{From: 66, To: 66, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 70, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 72, Line: 28, Col: 1, Construct: "set"},
+	{From: 50, To: 50, Line: 16, Col: 1, Construct: "set"},
+	{From: 52, To: 75, Line: 17, Col: 1, Construct: "for"},
+	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 20, Col: 1, Construct: "set"},
+	{From: 60, To: 74, Line: 22, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 74, Line: 24, Col: 5, Construct: "if"},
+	{From: 67, To: 67, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 71, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 73, Line: 28, Col: 1, Construct: "set"},
+	{From: 84, To: 84, Line: 16, Col: 1, Construct: "set"},
+	{From: 86, To: 109, Line: 17, Col: 1, Construct: "for"},
+	{From: 88, To: 92, Line: 18, Col: 1, Construct: "if"},
+	{From: 91, To: 91, Line: 20, Col: 1, Construct: "set"},
+	{From: 94, To: 108, Line: 22, Col: 1, Construct: "if"},
+	{From: 97, To: 97, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 98, To: 108, Line: 24, Col: 5, Construct: "if"},
+	{From: 101, To: 101, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 105, To: 105, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 107, To: 107, Line: 28, Col: 1, Construct: "set"},
 }

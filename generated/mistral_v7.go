@@ -28,12 +28,13 @@ var MistralV7 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "mistral-v7.jinja",
-	Func:   renderMistralV7,
-	Name:   "mistral-v7",
-	Origin: "builtin/mistral-v7.jinja",
-	SHA256: "3a89d23327431927738412f4e100a899a2343bb2b129a4c515a620c76abadd14",
-	Spans:  spansMistralV7,
+	File:      "mistral-v7.jinja",
+	Func:      renderMistralV7,
+	LlamaFunc: renderMistralV7Llama,
+	Name:      "mistral-v7",
+	Origin:    "builtin/mistral-v7.jinja",
+	SHA256:    "3a89d23327431927738412f4e100a899a2343bb2b129a4c515a620c76abadd14",
+	Spans:     spansMistralV7,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -70,13 +71,43 @@ func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMistralV7Llama renders mistral-v7.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralV7 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMistralV7Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// mistral-v7.jinja:11:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// mistral-v7.jinja:12:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// mistral-v7.jinja:13:1 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT] "), runtime.LlamaItemStr(message, "content")), runtime.Str("[/SYSTEM_PROMPT]")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// mistral-v7.jinja:14:5 {%- elif message['role'] == 'user' %}
+			// mistral-v7.jinja:15:1 {{- '[INST] ' + message['content'] + '[/INST]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST] "), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
+		} else {
+			// mistral-v7.jinja:16:5 {%- else %}
+			// mistral-v7.jinja:17:1 {{- ' ' + message['content'] + '</s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>")))
+		}
+	}
+}
+
 // spansMistralV7 is the position table of mistral-v7.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV7 = []runtime.Span{
-	{From: 49, To: 70, Line: 11, Col: 1, Construct: "for"},
-	{From: 51, To: 69, Line: 12, Col: 1, Construct: "if"},
-	{From: 54, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 69, Line: 14, Col: 5, Construct: "if"},
-	{From: 60, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 68, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 71, Line: 11, Col: 1, Construct: "for"},
+	{From: 52, To: 70, Line: 12, Col: 1, Construct: "if"},
+	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 70, Line: 14, Col: 5, Construct: "if"},
+	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 69, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 95, Line: 11, Col: 1, Construct: "for"},
+	{From: 82, To: 94, Line: 12, Col: 1, Construct: "if"},
+	{From: 85, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 86, To: 94, Line: 14, Col: 5, Construct: "if"},
+	{From: 89, To: 89, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 17, Col: 1, Construct: "{{ }}"},
 }

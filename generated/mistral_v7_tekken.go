@@ -28,12 +28,13 @@ var MistralV7Tekken = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "mistral-v7-tekken.jinja",
-	Func:   renderMistralV7Tekken,
-	Name:   "mistral-v7-tekken",
-	Origin: "builtin/mistral-v7-tekken.jinja",
-	SHA256: "982466a2bcf73f54742d68b7cc2246328b59980ff92aa7555021eca72f5eadde",
-	Spans:  spansMistralV7Tekken,
+	File:      "mistral-v7-tekken.jinja",
+	Func:      renderMistralV7Tekken,
+	LlamaFunc: renderMistralV7TekkenLlama,
+	Name:      "mistral-v7-tekken",
+	Origin:    "builtin/mistral-v7-tekken.jinja",
+	SHA256:    "982466a2bcf73f54742d68b7cc2246328b59980ff92aa7555021eca72f5eadde",
+	Spans:     spansMistralV7Tekken,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -68,13 +69,43 @@ func renderMistralV7Tekken(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMistralV7TekkenLlama renders mistral-v7-tekken.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralV7Tekken with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMistralV7TekkenLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// mistral-v7-tekken.jinja:13:1 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), runtime.LlamaItemStr(message, "content")), runtime.Str("[/SYSTEM_PROMPT]")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// mistral-v7-tekken.jinja:14:5 {%- elif message['role'] == 'user' %}
+			// mistral-v7-tekken.jinja:15:1 {{- '[INST]' + message['content'] + '[/INST]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
+		} else {
+			// mistral-v7-tekken.jinja:16:5 {%- else %}
+			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+		}
+	}
+}
+
 // spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV7Tekken = []runtime.Span{
-	{From: 49, To: 68, Line: 11, Col: 1, Construct: "for"},
-	{From: 51, To: 67, Line: 12, Col: 1, Construct: "if"},
-	{From: 54, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 67, Line: 14, Col: 5, Construct: "if"},
-	{From: 60, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 66, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 69, Line: 11, Col: 1, Construct: "for"},
+	{From: 52, To: 68, Line: 12, Col: 1, Construct: "if"},
+	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 68, Line: 14, Col: 5, Construct: "if"},
+	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 67, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 93, Line: 11, Col: 1, Construct: "for"},
+	{From: 80, To: 92, Line: 12, Col: 1, Construct: "if"},
+	{From: 83, To: 83, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 92, Line: 14, Col: 5, Construct: "if"},
+	{From: 87, To: 87, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 91, To: 91, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var MistralaiMinistral314BReasoning2512 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
-	Func:   renderMistralaiMinistral314BReasoning2512,
-	Name:   "mistralai-Ministral-3-14B-Reasoning-2512",
-	Origin: "llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
-	SHA256: "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
-	Spans:  spansMistralaiMinistral314BReasoning2512,
+	File:      "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
+	Func:      renderMistralaiMinistral314BReasoning2512,
+	LlamaFunc: renderMistralaiMinistral314BReasoning2512Llama,
+	Name:      "mistralai-Ministral-3-14B-Reasoning-2512",
+	Origin:    "llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja",
+	SHA256:    "39f03c383413f531fd302c06c7e982ad98c83f0657a8339ae25478ccb81fdcda",
+	Spans:     spansMistralaiMinistral314BReasoning2512,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -244,73 +245,343 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 	}
 }
 
+// renderMistralaiMinistral314BReasoning2512Llama renders mistralai-Ministral-3-14B-Reasoning-2512.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralaiMinistral314BReasoning2512 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runtime.Input) {
+	eosTokenInput := in.Lookup("eos_token")
+	var defaultSystemMessage runtime.Value
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	var loopMessages runtime.Value
+	var toolsDefinition runtime.Value
+	tools := in.Lookup("tools")
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
+	defaultSystemMessage = runtime.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		w.WriteString("[SYSTEM_PROMPT]")
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
+		messages0Content := runtime.LlamaItemStr(messages0, "content")
+		if runtime.IsString(messages0Content) {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
+			runtime.LlamaWrite(w, messages0Content)
+		} else {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:13:9 {%- else %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14:9 {%- for block in messages[0]['content'] %}
+			for _, block := range runtime.Iterate(w, runtime.LlamaIterable(messages0Content)) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15:13 {%- if block['type'] == 'text' %}
+				blockType := runtime.LlamaItemStr(block, "type")
+				if runtime.EqStr(blockType, "text") {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16:17 {{- block['text'] }}
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
+				} else if runtime.EqStr(blockType, "thinking") {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[THINK]"), runtime.LlamaItemStr(block, "thinking")), runtime.Str("[/THINK]")))
+				} else {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and thinking chunks are supported in system message contents.")))
+				}
+			}
+		}
+		w.WriteString("[/SYSTEM_PROMPT]")
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25:5 {%- set loop_messages = messages[1:] %}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26:5 {%- else %}
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27:5 {%- set loop_messages = messages %}
+		loopMessages = messages
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28:5 {%- if default_system_message != '' %}
+		if !runtime.EqStr(defaultSystemMessage, "") {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29:9 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, runtime.Str("[/SYSTEM_PROMPT]")))
+		}
+	}
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35:1 {%- set tools_definition = '' %}
+	toolsDefinition = runtime.Str("")
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
+	_ = runtime.Bool(false)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
+	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
+		_ = runtime.Bool(true)
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
+		toolsDefinition = runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
+		runtime.LlamaWrite(w, toolsDefinition)
+	}
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44:1 {%- set ns = namespace(index=0) %}
+	nsIndex := runtime.Int(0)
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) || runtime.IsNone(runtime.LlamaAttr(message, "tool_calls"))) || runtime.Eq(runtime.FilterLength(runtime.LlamaAttr(message, "tool_calls")), runtime.Int(0)))) {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
+			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+			}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
+			nsIndex = runtime.LlamaAdd(nsIndex, runtime.Int(1))
+		}
+	}
+	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		var blocks runtime.Value
+		eosToken := eosTokenInput
+		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if runtime.IsString(messageContent) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), messageContent), runtime.Str("[/INST]")))
+			} else if runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
+				w.WriteString("[INST]")
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
+				if runtime.Eq(runtime.FilterLength(messageContent), runtime.Int(2)) {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
+					blocks = runtime.FilterSort(messageContent, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
+				} else {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
+					blocks = messageContent
+				}
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
+				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(blocks)) {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
+					blockType := runtime.LlamaItemStr(block, "type")
+					if runtime.EqStr(blockType, "text") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70:21 {{- block['text'] }}
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
+					} else if runtime.LlamaInStrs(blockType, "image", "image_url") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71:21 {%- elif block['type'] in ['image', 'image_url'] %}
+						w.WriteString("[IMG]")
+					} else {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text, image and image_url chunks are supported in user message content.")))
+					}
+				}
+				w.WriteString("[/INST]")
+			} else {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("User message must have a string or a list of chunks in content")))
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
+			message2Content := runtime.LlamaItemStr(message, "content")
+			if ((runtime.IsNone(message2Content) || runtime.EqStr(message2Content, "")) || runtime.Eq(runtime.FilterLength(message2Content), runtime.Int(0))) && ((!runtime.IsDefined(runtime.LlamaItemStr(message, "tool_calls")) || runtime.IsNone(runtime.LlamaItemStr(message, "tool_calls"))) || runtime.Eq(runtime.FilterLength(runtime.LlamaItemStr(message, "tool_calls")), runtime.Int(0))) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+			}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
+			if runtime.IsString(message2Content) && !runtime.EqStr(message2Content, "") {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
+				runtime.LlamaWrite(w, message2Content)
+			} else if runtime.Gt(runtime.FilterLength(message2Content), runtime.Int(0)) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
+				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(message2Content)) {
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
+					blockType := runtime.LlamaItemStr(block, "type")
+					if runtime.EqStr(blockType, "text") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93:21 {{- block['text'] }}
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
+					} else if runtime.EqStr(blockType, "thinking") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[THINK]"), runtime.LlamaItemStr(block, "thinking")), runtime.Str("[/THINK]")))
+					} else {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and thinking chunks are supported in assistant message contents.")))
+					}
+				}
+			}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
+			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
+				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var name runtime.Value
+					var arguments runtime.Value
+					w.WriteString("[TOOL_CALLS]")
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
+					toolFunction := runtime.LlamaItemStr(tool, "function")
+					name = runtime.LlamaItemStr(toolFunction, "name")
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
+					arguments = runtime.LlamaItemStr(toolFunction, "arguments")
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
+					if !runtime.IsString(arguments) {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
+						arguments = runtime.FilterSafe(runtime.FilterTojson(arguments, nil, nil))
+					} else if runtime.EqStr(arguments, "") {
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
+						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}
+						arguments = runtime.Str("{}")
+					}
+					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112:17 {{- name + '[ARGS]' + arguments }}
+					runtime.LlamaWrite(w, runtime.LlamaSum(name, runtime.Str("[ARGS]"), arguments))
+				}
+			}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
+			runtime.LlamaWrite(w, eosToken)
+		} else if runtime.EqStr(messageRole, "tool") {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(runtime.LlamaItemStr(message, "content"))), runtime.Str("[/TOOL_RESULTS]")))
+		} else {
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
+			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Only user, assistant and tool roles are supported, got "), messageRole), runtime.Str("."))))
+		}
+	}
+}
+
 // spansMistralaiMinistral314BReasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralaiMinistral314BReasoning2512 = []runtime.Span{
-	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
-	{From: 57, To: 57, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 59, To: 99, Line: 9, Col: 1, Construct: "if"},
-	{From: 63, To: 87, Line: 11, Col: 5, Construct: "if"},
-	{From: 66, To: 66, Line: 12, Col: 9, Construct: "{{ }}"},
-	{From: 70, To: 85, Line: 14, Col: 9, Construct: "for"},
-	{From: 72, To: 84, Line: 15, Col: 13, Construct: "if"},
-	{From: 75, To: 75, Line: 16, Col: 17, Construct: "{{ }}"},
-	{From: 76, To: 84, Line: 17, Col: 17, Construct: "if"},
-	{From: 79, To: 79, Line: 18, Col: 17, Construct: "{{ }}"},
-	{From: 83, To: 83, Line: 20, Col: 17, Construct: "{{ }}"},
-	{From: 89, To: 89, Line: 25, Col: 5, Construct: "set"},
-	{From: 93, To: 93, Line: 27, Col: 5, Construct: "set"},
-	{From: 95, To: 98, Line: 28, Col: 5, Construct: "if"},
-	{From: 97, To: 97, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 101, To: 101, Line: 35, Col: 1, Construct: "set"},
-	{From: 103, To: 103, Line: 36, Col: 1, Construct: "set"},
-	{From: 105, To: 112, Line: 37, Col: 1, Construct: "if"},
-	{From: 107, To: 107, Line: 38, Col: 5, Construct: "set"},
-	{From: 109, To: 109, Line: 39, Col: 5, Construct: "set"},
-	{From: 111, To: 111, Line: 40, Col: 5, Construct: "{{ }}"},
-	{From: 114, To: 114, Line: 44, Col: 1, Construct: "set"},
-	{From: 116, To: 128, Line: 45, Col: 1, Construct: "for"},
-	{From: 118, To: 127, Line: 46, Col: 5, Construct: "if"},
-	{From: 121, To: 124, Line: 47, Col: 9, Construct: "if"},
-	{From: 123, To: 123, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 126, To: 126, Line: 50, Col: 9, Construct: "set"},
-	{From: 130, To: 244, Line: 55, Col: 1, Construct: "for"},
-	{From: 134, To: 243, Line: 58, Col: 5, Construct: "if"},
-	{From: 137, To: 174, Line: 59, Col: 9, Construct: "if"},
-	{From: 140, To: 140, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 141, To: 174, Line: 61, Col: 13, Construct: "if"},
-	{From: 145, To: 152, Line: 63, Col: 13, Construct: "if"},
-	{From: 147, To: 147, Line: 64, Col: 17, Construct: "set"},
-	{From: 151, To: 151, Line: 66, Col: 17, Construct: "set"},
-	{From: 154, To: 169, Line: 68, Col: 13, Construct: "for"},
-	{From: 156, To: 167, Line: 69, Col: 17, Construct: "if"},
-	{From: 159, To: 159, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 160, To: 167, Line: 71, Col: 21, Construct: "if"},
-	{From: 166, To: 166, Line: 74, Col: 21, Construct: "{{ }}"},
-	{From: 173, To: 173, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 175, To: 243, Line: 83, Col: 9, Construct: "if"},
-	{From: 178, To: 182, Line: 84, Col: 9, Construct: "if"},
-	{From: 181, To: 181, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 184, To: 206, Line: 88, Col: 9, Construct: "if"},
-	{From: 186, To: 186, Line: 89, Col: 13, Construct: "{{ }}"},
-	{From: 187, To: 206, Line: 90, Col: 13, Construct: "if"},
-	{From: 190, To: 205, Line: 91, Col: 13, Construct: "for"},
-	{From: 192, To: 204, Line: 92, Col: 17, Construct: "if"},
-	{From: 195, To: 195, Line: 93, Col: 21, Construct: "{{ }}"},
-	{From: 196, To: 204, Line: 94, Col: 21, Construct: "if"},
-	{From: 199, To: 199, Line: 95, Col: 21, Construct: "{{ }}"},
-	{From: 203, To: 203, Line: 97, Col: 21, Construct: "{{ }}"},
-	{From: 208, To: 232, Line: 102, Col: 9, Construct: "if"},
-	{From: 211, To: 231, Line: 103, Col: 13, Construct: "for"},
-	{From: 216, To: 217, Line: 105, Col: 17, Construct: "set"},
-	{From: 219, To: 219, Line: 106, Col: 17, Construct: "set"},
-	{From: 221, To: 228, Line: 107, Col: 17, Construct: "if"},
-	{From: 223, To: 223, Line: 108, Col: 21, Construct: "set"},
-	{From: 224, To: 228, Line: 109, Col: 21, Construct: "if"},
-	{From: 227, To: 227, Line: 110, Col: 21, Construct: "set"},
-	{From: 230, To: 230, Line: 112, Col: 17, Construct: "{{ }}"},
-	{From: 234, To: 234, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 235, To: 243, Line: 119, Col: 9, Construct: "if"},
-	{From: 238, To: 238, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 242, To: 242, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
+	{From: 58, To: 58, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 100, Line: 9, Col: 1, Construct: "if"},
+	{From: 64, To: 88, Line: 11, Col: 5, Construct: "if"},
+	{From: 67, To: 67, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 71, To: 86, Line: 14, Col: 9, Construct: "for"},
+	{From: 73, To: 85, Line: 15, Col: 13, Construct: "if"},
+	{From: 76, To: 76, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 77, To: 85, Line: 17, Col: 17, Construct: "if"},
+	{From: 80, To: 80, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 84, To: 84, Line: 20, Col: 17, Construct: "{{ }}"},
+	{From: 90, To: 90, Line: 25, Col: 5, Construct: "set"},
+	{From: 94, To: 94, Line: 27, Col: 5, Construct: "set"},
+	{From: 96, To: 99, Line: 28, Col: 5, Construct: "if"},
+	{From: 98, To: 98, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 102, To: 102, Line: 35, Col: 1, Construct: "set"},
+	{From: 104, To: 104, Line: 36, Col: 1, Construct: "set"},
+	{From: 106, To: 113, Line: 37, Col: 1, Construct: "if"},
+	{From: 108, To: 108, Line: 38, Col: 5, Construct: "set"},
+	{From: 110, To: 110, Line: 39, Col: 5, Construct: "set"},
+	{From: 112, To: 112, Line: 40, Col: 5, Construct: "{{ }}"},
+	{From: 115, To: 115, Line: 44, Col: 1, Construct: "set"},
+	{From: 117, To: 129, Line: 45, Col: 1, Construct: "for"},
+	{From: 119, To: 128, Line: 46, Col: 5, Construct: "if"},
+	{From: 122, To: 125, Line: 47, Col: 9, Construct: "if"},
+	{From: 124, To: 124, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 127, To: 127, Line: 50, Col: 9, Construct: "set"},
+	{From: 131, To: 245, Line: 55, Col: 1, Construct: "for"},
+	{From: 135, To: 244, Line: 58, Col: 5, Construct: "if"},
+	{From: 138, To: 175, Line: 59, Col: 9, Construct: "if"},
+	{From: 141, To: 141, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 142, To: 175, Line: 61, Col: 13, Construct: "if"},
+	{From: 146, To: 153, Line: 63, Col: 13, Construct: "if"},
+	{From: 148, To: 148, Line: 64, Col: 17, Construct: "set"},
+	{From: 152, To: 152, Line: 66, Col: 17, Construct: "set"},
+	{From: 155, To: 170, Line: 68, Col: 13, Construct: "for"},
+	{From: 157, To: 168, Line: 69, Col: 17, Construct: "if"},
+	{From: 160, To: 160, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 161, To: 168, Line: 71, Col: 21, Construct: "if"},
+	{From: 167, To: 167, Line: 74, Col: 21, Construct: "{{ }}"},
+	{From: 174, To: 174, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 176, To: 244, Line: 83, Col: 9, Construct: "if"},
+	{From: 179, To: 183, Line: 84, Col: 9, Construct: "if"},
+	{From: 182, To: 182, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 185, To: 207, Line: 88, Col: 9, Construct: "if"},
+	{From: 187, To: 187, Line: 89, Col: 13, Construct: "{{ }}"},
+	{From: 188, To: 207, Line: 90, Col: 13, Construct: "if"},
+	{From: 191, To: 206, Line: 91, Col: 13, Construct: "for"},
+	{From: 193, To: 205, Line: 92, Col: 17, Construct: "if"},
+	{From: 196, To: 196, Line: 93, Col: 21, Construct: "{{ }}"},
+	{From: 197, To: 205, Line: 94, Col: 21, Construct: "if"},
+	{From: 200, To: 200, Line: 95, Col: 21, Construct: "{{ }}"},
+	{From: 204, To: 204, Line: 97, Col: 21, Construct: "{{ }}"},
+	{From: 209, To: 233, Line: 102, Col: 9, Construct: "if"},
+	{From: 212, To: 232, Line: 103, Col: 13, Construct: "for"},
+	{From: 217, To: 218, Line: 105, Col: 17, Construct: "set"},
+	{From: 220, To: 220, Line: 106, Col: 17, Construct: "set"},
+	{From: 222, To: 229, Line: 107, Col: 17, Construct: "if"},
+	{From: 224, To: 224, Line: 108, Col: 21, Construct: "set"},
+	{From: 225, To: 229, Line: 109, Col: 21, Construct: "if"},
+	{From: 228, To: 228, Line: 110, Col: 21, Construct: "set"},
+	{From: 231, To: 231, Line: 112, Col: 17, Construct: "{{ }}"},
+	{From: 235, To: 235, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 236, To: 244, Line: 119, Col: 9, Construct: "if"},
+	{From: 239, To: 239, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 243, To: 243, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 260, To: 260, Line: 2, Col: 1, Construct: "set"},
+	{From: 262, To: 262, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 264, To: 304, Line: 9, Col: 1, Construct: "if"},
+	{From: 268, To: 292, Line: 11, Col: 5, Construct: "if"},
+	{From: 271, To: 271, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 275, To: 290, Line: 14, Col: 9, Construct: "for"},
+	{From: 277, To: 289, Line: 15, Col: 13, Construct: "if"},
+	{From: 280, To: 280, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 281, To: 289, Line: 17, Col: 17, Construct: "if"},
+	{From: 284, To: 284, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 288, To: 288, Line: 20, Col: 17, Construct: "{{ }}"},
+	{From: 294, To: 294, Line: 25, Col: 5, Construct: "set"},
+	{From: 298, To: 298, Line: 27, Col: 5, Construct: "set"},
+	{From: 300, To: 303, Line: 28, Col: 5, Construct: "if"},
+	{From: 302, To: 302, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 306, To: 306, Line: 35, Col: 1, Construct: "set"},
+	{From: 308, To: 308, Line: 36, Col: 1, Construct: "set"},
+	{From: 310, To: 317, Line: 37, Col: 1, Construct: "if"},
+	{From: 312, To: 312, Line: 38, Col: 5, Construct: "set"},
+	{From: 314, To: 314, Line: 39, Col: 5, Construct: "set"},
+	{From: 316, To: 316, Line: 40, Col: 5, Construct: "{{ }}"},
+	{From: 319, To: 319, Line: 44, Col: 1, Construct: "set"},
+	{From: 321, To: 333, Line: 45, Col: 1, Construct: "for"},
+	{From: 323, To: 332, Line: 46, Col: 5, Construct: "if"},
+	{From: 326, To: 329, Line: 47, Col: 9, Construct: "if"},
+	{From: 328, To: 328, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 331, To: 331, Line: 50, Col: 9, Construct: "set"},
+	{From: 335, To: 449, Line: 55, Col: 1, Construct: "for"},
+	{From: 339, To: 448, Line: 58, Col: 5, Construct: "if"},
+	{From: 342, To: 379, Line: 59, Col: 9, Construct: "if"},
+	{From: 345, To: 345, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 346, To: 379, Line: 61, Col: 13, Construct: "if"},
+	{From: 350, To: 357, Line: 63, Col: 13, Construct: "if"},
+	{From: 352, To: 352, Line: 64, Col: 17, Construct: "set"},
+	{From: 356, To: 356, Line: 66, Col: 17, Construct: "set"},
+	{From: 359, To: 374, Line: 68, Col: 13, Construct: "for"},
+	{From: 361, To: 372, Line: 69, Col: 17, Construct: "if"},
+	{From: 364, To: 364, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 365, To: 372, Line: 71, Col: 21, Construct: "if"},
+	{From: 371, To: 371, Line: 74, Col: 21, Construct: "{{ }}"},
+	{From: 378, To: 378, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 380, To: 448, Line: 83, Col: 9, Construct: "if"},
+	{From: 383, To: 387, Line: 84, Col: 9, Construct: "if"},
+	{From: 386, To: 386, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 389, To: 411, Line: 88, Col: 9, Construct: "if"},
+	{From: 391, To: 391, Line: 89, Col: 13, Construct: "{{ }}"},
+	{From: 392, To: 411, Line: 90, Col: 13, Construct: "if"},
+	{From: 395, To: 410, Line: 91, Col: 13, Construct: "for"},
+	{From: 397, To: 409, Line: 92, Col: 17, Construct: "if"},
+	{From: 400, To: 400, Line: 93, Col: 21, Construct: "{{ }}"},
+	{From: 401, To: 409, Line: 94, Col: 21, Construct: "if"},
+	{From: 404, To: 404, Line: 95, Col: 21, Construct: "{{ }}"},
+	{From: 408, To: 408, Line: 97, Col: 21, Construct: "{{ }}"},
+	{From: 413, To: 437, Line: 102, Col: 9, Construct: "if"},
+	{From: 416, To: 436, Line: 103, Col: 13, Construct: "for"},
+	{From: 421, To: 422, Line: 105, Col: 17, Construct: "set"},
+	{From: 424, To: 424, Line: 106, Col: 17, Construct: "set"},
+	{From: 426, To: 433, Line: 107, Col: 17, Construct: "if"},
+	{From: 428, To: 428, Line: 108, Col: 21, Construct: "set"},
+	{From: 429, To: 433, Line: 109, Col: 21, Construct: "if"},
+	{From: 432, To: 432, Line: 110, Col: 21, Construct: "set"},
+	{From: 435, To: 435, Line: 112, Col: 17, Construct: "{{ }}"},
+	{From: 439, To: 439, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 440, To: 448, Line: 119, Col: 9, Construct: "if"},
+	{From: 443, To: 443, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 447, To: 447, Line: 124, Col: 9, Construct: "{{ }}"},
 }

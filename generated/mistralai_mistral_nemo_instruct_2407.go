@@ -28,12 +28,13 @@ var MistralaiMistralNemoInstruct2407 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "mistralai-Mistral-Nemo-Instruct-2407.jinja",
-	Func:   renderMistralaiMistralNemoInstruct2407,
-	Name:   "mistralai-Mistral-Nemo-Instruct-2407",
-	Origin: "llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja",
-	SHA256: "e4676cb56dffea7782fd3e2b577cfaf1e123537e6ef49b3ec7caa6c095c62272",
-	Spans:  spansMistralaiMistralNemoInstruct2407,
+	File:      "mistralai-Mistral-Nemo-Instruct-2407.jinja",
+	Func:      renderMistralaiMistralNemoInstruct2407,
+	LlamaFunc: renderMistralaiMistralNemoInstruct2407Llama,
+	Name:      "mistralai-Mistral-Nemo-Instruct-2407",
+	Origin:    "llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja",
+	SHA256:    "e4676cb56dffea7782fd3e2b577cfaf1e123537e6ef49b3ec7caa6c095c62272",
+	Spans:     spansMistralaiMistralNemoInstruct2407,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -242,58 +243,291 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 	}
 }
 
+// renderMistralaiMistralNemoInstruct2407Llama renders mistralai-Mistral-Nemo-Instruct-2407.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralaiMistralNemoInstruct2407 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.Input) {
+	eosTokenInput := in.Lookup("eos_token")
+	messages := in.Lookup("messages")
+	systemMessage := in.Lookup("system_message")
+	var loopMessages runtime.Value
+	tools := in.Lookup("tools")
+	var userMessages runtime.Value
+	var ns runtime.Value
+	bosToken := in.Lookup("bos_token")
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2:5 {%- set system_message = messages[0]["content"] %}
+		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3:5 {%- set loop_messages = messages[1:] %}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:4:5 {%- else %}
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:5:5 {%- set loop_messages = messages %}
+		loopMessages = messages
+	}
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7:1 {%- if not tools is defined %}
+	if !runtime.IsDefined(tools) {
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8:5 {%- set tools = none %}
+		tools = runtime.None()
+	}
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
+	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
+	ns = runtime.NewNamespace(in, nil, nil)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
+	runtime.CheckNamespace(ns)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
+	runtime.SetAttr(ns, "index", runtime.Int(0))
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
+		messageRole := runtime.LlamaAttr(message, "role")
+		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && !runtime.IsNone(runtime.LlamaAttr(message, "tool_calls")))) {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
+			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.LlamaAttr(ns, "index"), runtime.Int(2)), runtime.Int(0)))) {
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %}
+			runtime.SetAttr(ns, "index", runtime.LlamaAdd(runtime.LlamaAttr(ns, "index"), runtime.Int(1)))
+		}
+	}
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	for i := range items {
+		message := items[i]
+		eosToken := eosTokenInput
+		var content runtime.Value
+		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
+			if !runtime.IsNone(tools) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
+				w.WriteString("[AVAILABLE_TOOLS][")
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
+				items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+				for i := range items {
+					tool := items[i]
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
+					tool = runtime.LlamaAttr(tool, "function")
+					w.WriteString("{\"type\": \"function\", \"function\": {")
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
+					var loop runtime.Loop
+					for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(tool, "items", nil, nil)), func(item runtime.Value) bool {
+						vals := runtime.Unpack(item, 2)
+						key := vals[0]
+						_ = vals[1]
+						return !runtime.EqStr(key, "return")
+					}); loop.Next(); {
+						vals := runtime.Unpack(loop.Item(), 2)
+						key := vals[0]
+						val := vals[1]
+						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
+						if runtime.IsString(val) {
+							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": \""), val, runtime.Str("\"")))
+						} else {
+							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
+							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": ")), runtime.FilterTojson(val, nil, nil)))
+						}
+						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
+						if !loop.Last().Truthy() {
+							w.WriteString(", ")
+						}
+					}
+					w.WriteString("}}")
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:43:17 {%- if not loop.last %}
+					if !(i == len(items)-1) {
+						w.WriteString(", ")
+					} else {
+						// mistralai-Mistral-Nemo-Instruct-2407.jinja:45:21 {%- else %}
+						w.WriteString("]")
+					}
+				}
+				w.WriteString("[/AVAILABLE_TOOLS]")
+			}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
+			if (i == len(items)-1) && runtime.IsDefined(systemMessage) {
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("[INST]"), systemMessage, runtime.Str("\n\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
+			} else {
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
+			}
+		} else if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && !runtime.IsNone(runtime.LlamaAttr(message, "tool_calls")) {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
+			w.WriteString("[TOOL_CALLS][")
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls")))
+			for i := range items {
+				toolCall := items[i]
+				var out runtime.Value
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
+				out = runtime.FilterTojson(runtime.LlamaAttr(toolCall, "function"), nil, nil)
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
+				runtime.LlamaWrite(w, out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
+				toolCallId := runtime.LlamaAttr(toolCall, "id")
+				if !runtime.IsDefined(toolCallId) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				}
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), toolCallId), runtime.Str("\"}")))
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(", ")
+				} else {
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67:17 {%- else %}
+					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68:17 {{- "]" + eos_token }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("]"), eosToken))
+				}
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), eosToken))
+		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if runtime.IsDefined(messageContent) && runtime.IsDefined(runtime.LlamaAttr(messageContent, "content")) {
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
+				content = runtime.LlamaAttr(messageContent, "content")
+			} else {
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
+				content = messageContent
+			}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]{\"content\": "), runtime.FilterString(content)), runtime.Str(", ")))
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
+			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
+			if !runtime.IsDefined(messageToolCallId) || runtime.Ne(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
+				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+			}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\"call_id\": \""), messageToolCallId), runtime.Str("\"}[/TOOL_RESULTS]")))
+		} else {
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
+			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+		}
+	}
+}
+
 // spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralaiMistralNemoInstruct2407 = []runtime.Span{
-	{From: 56, To: 66, Line: 1, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 2, Col: 5, Construct: "set"},
-	{From: 61, To: 61, Line: 3, Col: 5, Construct: "set"},
-	{From: 65, To: 65, Line: 5, Col: 5, Construct: "set"},
-	{From: 68, To: 71, Line: 7, Col: 1, Construct: "if"},
-	{From: 70, To: 70, Line: 8, Col: 5, Construct: "set"},
-	{From: 73, To: 73, Line: 10, Col: 1, Construct: "set"},
-	{From: 75, To: 75, Line: 13, Col: 1, Construct: "set"},
-	{From: 77, To: 77, Line: 13, Col: 1, Construct: "set"},
-	{From: 79, To: 79, Line: 14, Col: 1, Construct: "set"},
-	{From: 81, To: 95, Line: 15, Col: 1, Construct: "for"},
-	{From: 83, To: 94, Line: 16, Col: 5, Construct: "if"},
-	{From: 86, To: 89, Line: 17, Col: 9, Construct: "if"},
-	{From: 88, To: 88, Line: 18, Col: 13, Construct: "{{ }}"},
-	{From: 91, To: 91, Line: 18, Col: 13, Construct: "set"},
-	{From: 93, To: 93, Line: 20, Col: 9, Construct: "set"},
-	{From: 97, To: 97, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 99, To: 242, Line: 25, Col: 1, Construct: "for"},
-	{From: 105, To: 241, Line: 26, Col: 5, Construct: "if"},
-	{From: 108, To: 159, Line: 27, Col: 9, Construct: "if"},
-	{From: 111, To: 158, Line: 29, Col: 13, Construct: "for"},
-	{From: 115, To: 116, Line: 30, Col: 17, Construct: "set"},
-	{From: 118, To: 149, Line: 32, Col: 17, Construct: "for"},
-	{From: 129, To: 143, Line: 33, Col: 21, Construct: "if"},
-	{From: 131, To: 135, Line: 34, Col: 25, Construct: "{{ }}"},
-	{From: 139, To: 142, Line: 36, Col: 25, Construct: "{{ }}"},
-	{From: 145, To: 147, Line: 38, Col: 21, Construct: "if"},
-	{From: 151, To: 156, Line: 43, Col: 17, Construct: "if"},
-	{From: 161, To: 174, Line: 51, Col: 9, Construct: "if"},
-	{From: 163, To: 167, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 171, To: 173, Line: 54, Col: 13, Construct: "{{ }}"},
-	{From: 175, To: 241, Line: 56, Col: 9, Construct: "if"},
-	{From: 179, To: 206, Line: 58, Col: 9, Construct: "for"},
-	{From: 184, To: 184, Line: 59, Col: 13, Construct: "set"},
-	{From: 186, To: 186, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 188, To: 192, Line: 61, Col: 13, Construct: "if"},
-	{From: 191, To: 191, Line: 62, Col: 17, Construct: "{{ }}"},
-	{From: 194, To: 196, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 198, To: 205, Line: 65, Col: 13, Construct: "if"},
-	{From: 203, To: 204, Line: 68, Col: 17, Construct: "{{ }}"},
-	{From: 207, To: 241, Line: 71, Col: 9, Construct: "if"},
-	{From: 210, To: 210, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 211, To: 241, Line: 73, Col: 9, Construct: "if"},
-	{From: 214, To: 222, Line: 74, Col: 9, Construct: "if"},
-	{From: 217, To: 217, Line: 75, Col: 13, Construct: "set"},
-	{From: 221, To: 221, Line: 77, Col: 13, Construct: "set"},
-	{From: 224, To: 226, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 228, To: 232, Line: 80, Col: 9, Construct: "if"},
-	{From: 231, To: 231, Line: 81, Col: 13, Construct: "{{ }}"},
-	{From: 234, To: 236, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 240, To: 240, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 57, To: 67, Line: 1, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 2, Col: 5, Construct: "set"},
+	{From: 62, To: 62, Line: 3, Col: 5, Construct: "set"},
+	{From: 66, To: 66, Line: 5, Col: 5, Construct: "set"},
+	{From: 69, To: 72, Line: 7, Col: 1, Construct: "if"},
+	{From: 71, To: 71, Line: 8, Col: 5, Construct: "set"},
+	{From: 74, To: 74, Line: 10, Col: 1, Construct: "set"},
+	{From: 76, To: 76, Line: 13, Col: 1, Construct: "set"},
+	{From: 78, To: 78, Line: 13, Col: 1, Construct: "set"},
+	{From: 80, To: 80, Line: 14, Col: 1, Construct: "set"},
+	{From: 82, To: 96, Line: 15, Col: 1, Construct: "for"},
+	{From: 84, To: 95, Line: 16, Col: 5, Construct: "if"},
+	{From: 87, To: 90, Line: 17, Col: 9, Construct: "if"},
+	{From: 89, To: 89, Line: 18, Col: 13, Construct: "{{ }}"},
+	{From: 92, To: 92, Line: 18, Col: 13, Construct: "set"},
+	{From: 94, To: 94, Line: 20, Col: 9, Construct: "set"},
+	{From: 98, To: 98, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 243, Line: 25, Col: 1, Construct: "for"},
+	{From: 106, To: 242, Line: 26, Col: 5, Construct: "if"},
+	{From: 109, To: 160, Line: 27, Col: 9, Construct: "if"},
+	{From: 112, To: 159, Line: 29, Col: 13, Construct: "for"},
+	{From: 116, To: 117, Line: 30, Col: 17, Construct: "set"},
+	{From: 119, To: 150, Line: 32, Col: 17, Construct: "for"},
+	{From: 130, To: 144, Line: 33, Col: 21, Construct: "if"},
+	{From: 132, To: 136, Line: 34, Col: 25, Construct: "{{ }}"},
+	{From: 140, To: 143, Line: 36, Col: 25, Construct: "{{ }}"},
+	{From: 146, To: 148, Line: 38, Col: 21, Construct: "if"},
+	{From: 152, To: 157, Line: 43, Col: 17, Construct: "if"},
+	{From: 162, To: 175, Line: 51, Col: 9, Construct: "if"},
+	{From: 164, To: 168, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 172, To: 174, Line: 54, Col: 13, Construct: "{{ }}"},
+	{From: 176, To: 242, Line: 56, Col: 9, Construct: "if"},
+	{From: 180, To: 207, Line: 58, Col: 9, Construct: "for"},
+	{From: 185, To: 185, Line: 59, Col: 13, Construct: "set"},
+	{From: 187, To: 187, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 189, To: 193, Line: 61, Col: 13, Construct: "if"},
+	{From: 192, To: 192, Line: 62, Col: 17, Construct: "{{ }}"},
+	{From: 195, To: 197, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 199, To: 206, Line: 65, Col: 13, Construct: "if"},
+	{From: 204, To: 205, Line: 68, Col: 17, Construct: "{{ }}"},
+	{From: 208, To: 242, Line: 71, Col: 9, Construct: "if"},
+	{From: 211, To: 211, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 212, To: 242, Line: 73, Col: 9, Construct: "if"},
+	{From: 215, To: 223, Line: 74, Col: 9, Construct: "if"},
+	{From: 218, To: 218, Line: 75, Col: 13, Construct: "set"},
+	{From: 222, To: 222, Line: 77, Col: 13, Construct: "set"},
+	{From: 225, To: 227, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 229, To: 233, Line: 80, Col: 9, Construct: "if"},
+	{From: 232, To: 232, Line: 81, Col: 13, Construct: "{{ }}"},
+	{From: 235, To: 237, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 241, To: 241, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 269, Line: 1, Col: 1, Construct: "if"},
+	{From: 262, To: 262, Line: 2, Col: 5, Construct: "set"},
+	{From: 264, To: 264, Line: 3, Col: 5, Construct: "set"},
+	{From: 268, To: 268, Line: 5, Col: 5, Construct: "set"},
+	{From: 271, To: 274, Line: 7, Col: 1, Construct: "if"},
+	{From: 273, To: 273, Line: 8, Col: 5, Construct: "set"},
+	{From: 276, To: 276, Line: 10, Col: 1, Construct: "set"},
+	{From: 278, To: 278, Line: 13, Col: 1, Construct: "set"},
+	{From: 280, To: 280, Line: 13, Col: 1, Construct: "set"},
+	{From: 282, To: 282, Line: 14, Col: 1, Construct: "set"},
+	{From: 284, To: 298, Line: 15, Col: 1, Construct: "for"},
+	{From: 286, To: 297, Line: 16, Col: 5, Construct: "if"},
+	{From: 289, To: 292, Line: 17, Col: 9, Construct: "if"},
+	{From: 291, To: 291, Line: 18, Col: 13, Construct: "{{ }}"},
+	{From: 294, To: 294, Line: 18, Col: 13, Construct: "set"},
+	{From: 296, To: 296, Line: 20, Col: 9, Construct: "set"},
+	{From: 300, To: 300, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 302, To: 425, Line: 25, Col: 1, Construct: "for"},
+	{From: 308, To: 424, Line: 26, Col: 5, Construct: "if"},
+	{From: 311, To: 355, Line: 27, Col: 9, Construct: "if"},
+	{From: 314, To: 354, Line: 29, Col: 13, Construct: "for"},
+	{From: 318, To: 319, Line: 30, Col: 17, Construct: "set"},
+	{From: 321, To: 345, Line: 32, Col: 17, Construct: "for"},
+	{From: 332, To: 339, Line: 33, Col: 21, Construct: "if"},
+	{From: 334, To: 334, Line: 34, Col: 25, Construct: "{{ }}"},
+	{From: 338, To: 338, Line: 36, Col: 25, Construct: "{{ }}"},
+	{From: 341, To: 343, Line: 38, Col: 21, Construct: "if"},
+	{From: 347, To: 352, Line: 43, Col: 17, Construct: "if"},
+	{From: 357, To: 364, Line: 51, Col: 9, Construct: "if"},
+	{From: 359, To: 359, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 363, To: 363, Line: 54, Col: 13, Construct: "{{ }}"},
+	{From: 365, To: 424, Line: 56, Col: 9, Construct: "if"},
+	{From: 369, To: 393, Line: 58, Col: 9, Construct: "for"},
+	{From: 374, To: 374, Line: 59, Col: 13, Construct: "set"},
+	{From: 376, To: 376, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 378, To: 382, Line: 61, Col: 13, Construct: "if"},
+	{From: 381, To: 381, Line: 62, Col: 17, Construct: "{{ }}"},
+	{From: 384, To: 384, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 386, To: 392, Line: 65, Col: 13, Construct: "if"},
+	{From: 391, To: 391, Line: 68, Col: 17, Construct: "{{ }}"},
+	{From: 394, To: 424, Line: 71, Col: 9, Construct: "if"},
+	{From: 397, To: 397, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 398, To: 424, Line: 73, Col: 9, Construct: "if"},
+	{From: 401, To: 409, Line: 74, Col: 9, Construct: "if"},
+	{From: 404, To: 404, Line: 75, Col: 13, Construct: "set"},
+	{From: 408, To: 408, Line: 77, Col: 13, Construct: "set"},
+	{From: 411, To: 411, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 413, To: 417, Line: 80, Col: 9, Construct: "if"},
+	{From: 416, To: 416, Line: 81, Col: 13, Construct: "{{ }}"},
+	{From: 419, To: 419, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 423, To: 423, Line: 85, Col: 9, Construct: "{{ }}"},
 }

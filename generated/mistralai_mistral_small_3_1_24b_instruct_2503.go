@@ -28,12 +28,13 @@ var MistralaiMistralSmall3124BInstruct2503 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
-	Func:   renderMistralaiMistralSmall3124BInstruct2503,
-	Name:   "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
-	Origin: "llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
-	SHA256: "a53352b09d6ecea66e281fe41fb8849283ec3d44e31e716c0471c976e20a6b1c",
-	Spans:  spansMistralaiMistralSmall3124BInstruct2503,
+	File:      "mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
+	Func:      renderMistralaiMistralSmall3124BInstruct2503,
+	LlamaFunc: renderMistralaiMistralSmall3124BInstruct2503Llama,
+	Name:      "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
+	Origin:    "llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja",
+	SHA256:    "a53352b09d6ecea66e281fe41fb8849283ec3d44e31e716c0471c976e20a6b1c",
+	Spans:     spansMistralaiMistralSmall3124BInstruct2503,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -307,77 +308,396 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	}
 }
 
+// renderMistralaiMistralSmall3124BInstruct2503Llama renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMistralaiMistralSmall3124BInstruct2503 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *runtime.Input) {
+	eosTokenInput := in.Lookup("eos_token")
+	var today runtime.Value
+	var defaultSystemMessage runtime.Value
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	var systemMessage runtime.Value
+	var loopMessages runtime.Value
+	tools := in.Lookup("tools")
+	var parallelToolPrompt runtime.Value
+	var userMessages runtime.Value
+	var filteredMessages runtime.Value
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
+	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
+	defaultSystemMessage = runtime.LlamaSum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
+		messages0Content := runtime.LlamaItemStr(messages0, "content")
+		if runtime.IsString(messages0Content) {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
+			systemMessage = messages0Content
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
+			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		} else {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
+			systemMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text")
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
+			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		}
+	} else {
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14:5 {%- else %}
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:15:5 {%- set system_message = default_system_message %}
+		systemMessage = defaultSystemMessage
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:16:5 {%- set loop_messages = messages %}
+		loopMessages = messages
+	}
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18:1 {%- if not tools is defined %}
+	if !runtime.IsDefined(tools) {
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19:5 {%- set tools = none %}
+		tools = runtime.None()
+	} else if !runtime.IsNone(tools) {
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20:5 {%- elif tools is not none %}
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21:5 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
+		parallelToolPrompt = runtime.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22:5 {%- if system_message is defined %}
+		if runtime.IsDefined(systemMessage) {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23:9 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
+			systemMessage = runtime.LlamaSum(parallelToolPrompt, runtime.Str("\n\n"), systemMessage)
+		} else {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:24:9 {%- else %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25:9 {%- set system_message = parallel_tool_prompt %}
+			systemMessage = parallelToolPrompt
+		}
+	}
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
+	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), systemMessage, runtime.Str("[/SYSTEM_PROMPT]")))
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
+	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
+	filteredMessages = runtime.NewList()
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		filteredMessages2 := filteredMessages
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
+		if !runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "tool", "tool_results") && !runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
+			filteredMessages2 = runtime.LlamaAdd(filteredMessages2, runtime.NewList(message))
+		}
+	}
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39:1 {%- for message in filtered_messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(filteredMessages))
+	for i := range items {
+		message := items[i]
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
+		if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+		}
+	}
+	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+		var toolCalls runtime.Value
+		eosToken := eosTokenInput
+		var content runtime.Value
+		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
+			if !runtime.IsNone(tools) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
+				w.WriteString("[AVAILABLE_TOOLS] [")
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
+				items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+				for i := range items {
+					tool := items[i]
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
+					tool = runtime.LlamaAttr(tool, "function")
+					w.WriteString("{\"type\": \"function\", \"function\": {")
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
+					var loop runtime.Loop
+					for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(tool, "items", nil, nil)), func(item runtime.Value) bool {
+						vals := runtime.Unpack(item, 2)
+						key := vals[0]
+						_ = vals[1]
+						return !runtime.EqStr(key, "return")
+					}); loop.Next(); {
+						vals := runtime.Unpack(loop.Item(), 2)
+						key := vals[0]
+						val := vals[1]
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
+						if runtime.IsString(val) {
+							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": \""), val, runtime.Str("\"")))
+						} else {
+							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
+							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": ")), runtime.FilterTojson(val, nil, nil)))
+						}
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
+						if !loop.Last().Truthy() {
+							w.WriteString(", ")
+						}
+					}
+					w.WriteString("}}")
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:63:17 {%- if not loop.last %}
+					if !(i == len(items)-1) {
+						w.WriteString(", ")
+					} else {
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:65:21 {%- else %}
+						w.WriteString("]")
+					}
+				}
+				w.WriteString("[/AVAILABLE_TOOLS]")
+			}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if runtime.IsString(messageContent) {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), messageContent), runtime.Str("[/INST]")))
+			} else {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
+				w.WriteString("[INST]")
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
+				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
+					blockType := runtime.LlamaItemStr(block, "type")
+					if runtime.EqStr(blockType, "text") {
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77:33 {{- block['text'] }}
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
+					} else if runtime.EqStr(blockType, "image") || runtime.EqStr(blockType, "image_url") {
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78:29 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
+						w.WriteString("[IMG]")
+					} else {
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
+						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
+					}
+				}
+				w.WriteString("[/INST]")
+			}
+		} else if runtime.EqStr(messageRole, "tool_calls") || runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if runtime.IsDefined(messageToolCalls) {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
+				toolCalls = messageToolCalls
+			} else {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
+				toolCalls = runtime.LlamaAttr(message, "content")
+			}
+			w.WriteString("[TOOL_CALLS] [")
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
+			items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))
+			for i := range items {
+				toolCall := items[i]
+				var out runtime.Value
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
+				out = runtime.FilterTojson(runtime.LlamaAttr(toolCall, "function"), nil, nil)
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
+				runtime.LlamaWrite(w, out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
+				toolCallId := runtime.LlamaAttr(toolCall, "id")
+				if !runtime.IsDefined(toolCallId) || runtime.Lt(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+				}
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), toolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None())), runtime.Str("\"}")))
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(", ")
+				} else {
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102:17 {%- else %}
+					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103:17 {{- "]" + eos_token }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("]"), eosToken))
+				}
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
+			message3Content := runtime.LlamaItemStr(message, "content")
+			if runtime.IsString(message3Content) {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(message3Content, eosToken))
+			} else {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109:13 {%- else %}
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(runtime.LlamaItemInt(message3Content, 0), "text"), eosToken))
+			}
+		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
+			message3Content := runtime.LlamaAttr(message, "content")
+			if runtime.IsDefined(message3Content) && runtime.IsDefined(runtime.LlamaAttr(message3Content, "content")) {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
+				content = runtime.LlamaAttr(message3Content, "content")
+			} else {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
+				content = message3Content
+			}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS] {\"content\": "), runtime.FilterString(content)), runtime.Str(", ")))
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
+			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
+			if !runtime.IsDefined(messageToolCallId) || runtime.Lt(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
+				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+			}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\"call_id\": \""), messageToolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None())), runtime.Str("\"}[/TOOL_RESULTS]")))
+		} else {
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
+			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+		}
+	}
+}
+
 // spansMistralaiMistralSmall3124BInstruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralaiMistralSmall3124BInstruct2503 = []runtime.Span{
-	{From: 59, To: 59, Line: 1, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 2, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 87, Line: 6, Col: 1, Construct: "if"},
-	{From: 68, To: 80, Line: 7, Col: 5, Construct: "if"},
-	{From: 71, To: 71, Line: 8, Col: 9, Construct: "set"},
-	{From: 73, To: 73, Line: 9, Col: 9, Construct: "set"},
-	{From: 77, To: 77, Line: 11, Col: 9, Construct: "set"},
-	{From: 79, To: 79, Line: 12, Col: 9, Construct: "set"},
-	{From: 84, To: 84, Line: 15, Col: 5, Construct: "set"},
-	{From: 86, To: 86, Line: 16, Col: 5, Construct: "set"},
-	{From: 89, To: 105, Line: 18, Col: 1, Construct: "if"},
-	{From: 91, To: 91, Line: 19, Col: 5, Construct: "set"},
-	{From: 92, To: 105, Line: 20, Col: 5, Construct: "if"},
-	{From: 95, To: 95, Line: 21, Col: 5, Construct: "set"},
-	{From: 97, To: 104, Line: 22, Col: 5, Construct: "if"},
-	{From: 99, To: 99, Line: 23, Col: 9, Construct: "set"},
-	{From: 103, To: 103, Line: 25, Col: 9, Construct: "set"},
-	{From: 107, To: 109, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 111, Line: 30, Col: 1, Construct: "set"},
-	{From: 113, To: 113, Line: 32, Col: 1, Construct: "set"},
-	{From: 115, To: 122, Line: 33, Col: 1, Construct: "for"},
-	{From: 118, To: 121, Line: 34, Col: 5, Construct: "if"},
-	{From: 120, To: 120, Line: 35, Col: 9, Construct: "set"},
-	{From: 124, To: 132, Line: 39, Col: 1, Construct: "for"},
-	{From: 128, To: 131, Line: 40, Col: 5, Construct: "if"},
-	{From: 130, To: 130, Line: 41, Col: 9, Construct: "{{ }}"},
-	{From: 134, To: 307, Line: 45, Col: 1, Construct: "for"},
-	{From: 139, To: 306, Line: 46, Col: 5, Construct: "if"},
-	{From: 142, To: 193, Line: 47, Col: 9, Construct: "if"},
-	{From: 145, To: 192, Line: 49, Col: 13, Construct: "for"},
-	{From: 149, To: 150, Line: 50, Col: 17, Construct: "set"},
-	{From: 152, To: 183, Line: 52, Col: 17, Construct: "for"},
-	{From: 163, To: 177, Line: 53, Col: 21, Construct: "if"},
-	{From: 165, To: 169, Line: 54, Col: 25, Construct: "{{ }}"},
-	{From: 173, To: 176, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 179, To: 181, Line: 58, Col: 21, Construct: "if"},
-	{From: 185, To: 190, Line: 63, Col: 17, Construct: "if"},
-	{From: 195, To: 221, Line: 71, Col: 9, Construct: "if"},
-	{From: 198, To: 200, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 205, To: 220, Line: 75, Col: 17, Construct: "for"},
-	{From: 207, To: 218, Line: 76, Col: 25, Construct: "if"},
-	{From: 210, To: 210, Line: 77, Col: 33, Construct: "{{ }}"},
-	{From: 211, To: 218, Line: 78, Col: 29, Construct: "if"},
-	{From: 217, To: 217, Line: 81, Col: 33, Construct: "{{ }}"},
-	{From: 222, To: 306, Line: 86, Col: 9, Construct: "if"},
-	{From: 225, To: 234, Line: 87, Col: 9, Construct: "if"},
-	{From: 228, To: 228, Line: 88, Col: 13, Construct: "set"},
-	{From: 232, To: 232, Line: 90, Col: 13, Construct: "set"},
-	{From: 236, To: 263, Line: 93, Col: 9, Construct: "for"},
-	{From: 241, To: 241, Line: 94, Col: 13, Construct: "set"},
-	{From: 243, To: 243, Line: 95, Col: 13, Construct: "{{ }}"},
-	{From: 245, To: 249, Line: 96, Col: 13, Construct: "if"},
-	{From: 248, To: 248, Line: 97, Col: 17, Construct: "{{ }}"},
-	{From: 251, To: 253, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 255, To: 262, Line: 100, Col: 13, Construct: "if"},
-	{From: 260, To: 261, Line: 103, Col: 17, Construct: "{{ }}"},
-	{From: 264, To: 306, Line: 106, Col: 9, Construct: "if"},
-	{From: 267, To: 275, Line: 107, Col: 9, Construct: "if"},
-	{From: 270, To: 270, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 274, To: 274, Line: 110, Col: 13, Construct: "{{ }}"},
-	{From: 276, To: 306, Line: 112, Col: 9, Construct: "if"},
-	{From: 279, To: 287, Line: 113, Col: 9, Construct: "if"},
-	{From: 282, To: 282, Line: 114, Col: 13, Construct: "set"},
-	{From: 286, To: 286, Line: 116, Col: 13, Construct: "set"},
-	{From: 289, To: 291, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 293, To: 297, Line: 119, Col: 9, Construct: "if"},
-	{From: 296, To: 296, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 299, To: 301, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 305, To: 305, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 60, To: 60, Line: 1, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 2, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 88, Line: 6, Col: 1, Construct: "if"},
+	{From: 69, To: 81, Line: 7, Col: 5, Construct: "if"},
+	{From: 72, To: 72, Line: 8, Col: 9, Construct: "set"},
+	{From: 74, To: 74, Line: 9, Col: 9, Construct: "set"},
+	{From: 78, To: 78, Line: 11, Col: 9, Construct: "set"},
+	{From: 80, To: 80, Line: 12, Col: 9, Construct: "set"},
+	{From: 85, To: 85, Line: 15, Col: 5, Construct: "set"},
+	{From: 87, To: 87, Line: 16, Col: 5, Construct: "set"},
+	{From: 90, To: 106, Line: 18, Col: 1, Construct: "if"},
+	{From: 92, To: 92, Line: 19, Col: 5, Construct: "set"},
+	{From: 93, To: 106, Line: 20, Col: 5, Construct: "if"},
+	{From: 96, To: 96, Line: 21, Col: 5, Construct: "set"},
+	{From: 98, To: 105, Line: 22, Col: 5, Construct: "if"},
+	{From: 100, To: 100, Line: 23, Col: 9, Construct: "set"},
+	{From: 104, To: 104, Line: 25, Col: 9, Construct: "set"},
+	{From: 108, To: 110, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 112, To: 112, Line: 30, Col: 1, Construct: "set"},
+	{From: 114, To: 114, Line: 32, Col: 1, Construct: "set"},
+	{From: 116, To: 123, Line: 33, Col: 1, Construct: "for"},
+	{From: 119, To: 122, Line: 34, Col: 5, Construct: "if"},
+	{From: 121, To: 121, Line: 35, Col: 9, Construct: "set"},
+	{From: 125, To: 133, Line: 39, Col: 1, Construct: "for"},
+	{From: 129, To: 132, Line: 40, Col: 5, Construct: "if"},
+	{From: 131, To: 131, Line: 41, Col: 9, Construct: "{{ }}"},
+	{From: 135, To: 308, Line: 45, Col: 1, Construct: "for"},
+	{From: 140, To: 307, Line: 46, Col: 5, Construct: "if"},
+	{From: 143, To: 194, Line: 47, Col: 9, Construct: "if"},
+	{From: 146, To: 193, Line: 49, Col: 13, Construct: "for"},
+	{From: 150, To: 151, Line: 50, Col: 17, Construct: "set"},
+	{From: 153, To: 184, Line: 52, Col: 17, Construct: "for"},
+	{From: 164, To: 178, Line: 53, Col: 21, Construct: "if"},
+	{From: 166, To: 170, Line: 54, Col: 25, Construct: "{{ }}"},
+	{From: 174, To: 177, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 180, To: 182, Line: 58, Col: 21, Construct: "if"},
+	{From: 186, To: 191, Line: 63, Col: 17, Construct: "if"},
+	{From: 196, To: 222, Line: 71, Col: 9, Construct: "if"},
+	{From: 199, To: 201, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 206, To: 221, Line: 75, Col: 17, Construct: "for"},
+	{From: 208, To: 219, Line: 76, Col: 25, Construct: "if"},
+	{From: 211, To: 211, Line: 77, Col: 33, Construct: "{{ }}"},
+	{From: 212, To: 219, Line: 78, Col: 29, Construct: "if"},
+	{From: 218, To: 218, Line: 81, Col: 33, Construct: "{{ }}"},
+	{From: 223, To: 307, Line: 86, Col: 9, Construct: "if"},
+	{From: 226, To: 235, Line: 87, Col: 9, Construct: "if"},
+	{From: 229, To: 229, Line: 88, Col: 13, Construct: "set"},
+	{From: 233, To: 233, Line: 90, Col: 13, Construct: "set"},
+	{From: 237, To: 264, Line: 93, Col: 9, Construct: "for"},
+	{From: 242, To: 242, Line: 94, Col: 13, Construct: "set"},
+	{From: 244, To: 244, Line: 95, Col: 13, Construct: "{{ }}"},
+	{From: 246, To: 250, Line: 96, Col: 13, Construct: "if"},
+	{From: 249, To: 249, Line: 97, Col: 17, Construct: "{{ }}"},
+	{From: 252, To: 254, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 256, To: 263, Line: 100, Col: 13, Construct: "if"},
+	{From: 261, To: 262, Line: 103, Col: 17, Construct: "{{ }}"},
+	{From: 265, To: 307, Line: 106, Col: 9, Construct: "if"},
+	{From: 268, To: 276, Line: 107, Col: 9, Construct: "if"},
+	{From: 271, To: 271, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 275, To: 275, Line: 110, Col: 13, Construct: "{{ }}"},
+	{From: 277, To: 307, Line: 112, Col: 9, Construct: "if"},
+	{From: 280, To: 288, Line: 113, Col: 9, Construct: "if"},
+	{From: 283, To: 283, Line: 114, Col: 13, Construct: "set"},
+	{From: 287, To: 287, Line: 116, Col: 13, Construct: "set"},
+	{From: 290, To: 292, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 294, To: 298, Line: 119, Col: 9, Construct: "if"},
+	{From: 297, To: 297, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 300, To: 302, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 306, To: 306, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 327, To: 327, Line: 1, Col: 1, Construct: "set"},
+	{From: 329, To: 329, Line: 2, Col: 1, Construct: "set"},
+	{From: 331, To: 331, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 333, To: 355, Line: 6, Col: 1, Construct: "if"},
+	{From: 336, To: 348, Line: 7, Col: 5, Construct: "if"},
+	{From: 339, To: 339, Line: 8, Col: 9, Construct: "set"},
+	{From: 341, To: 341, Line: 9, Col: 9, Construct: "set"},
+	{From: 345, To: 345, Line: 11, Col: 9, Construct: "set"},
+	{From: 347, To: 347, Line: 12, Col: 9, Construct: "set"},
+	{From: 352, To: 352, Line: 15, Col: 5, Construct: "set"},
+	{From: 354, To: 354, Line: 16, Col: 5, Construct: "set"},
+	{From: 357, To: 373, Line: 18, Col: 1, Construct: "if"},
+	{From: 359, To: 359, Line: 19, Col: 5, Construct: "set"},
+	{From: 360, To: 373, Line: 20, Col: 5, Construct: "if"},
+	{From: 363, To: 363, Line: 21, Col: 5, Construct: "set"},
+	{From: 365, To: 372, Line: 22, Col: 5, Construct: "if"},
+	{From: 367, To: 367, Line: 23, Col: 9, Construct: "set"},
+	{From: 371, To: 371, Line: 25, Col: 9, Construct: "set"},
+	{From: 375, To: 375, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 377, To: 377, Line: 30, Col: 1, Construct: "set"},
+	{From: 379, To: 379, Line: 32, Col: 1, Construct: "set"},
+	{From: 381, To: 388, Line: 33, Col: 1, Construct: "for"},
+	{From: 384, To: 387, Line: 34, Col: 5, Construct: "if"},
+	{From: 386, To: 386, Line: 35, Col: 9, Construct: "set"},
+	{From: 390, To: 398, Line: 39, Col: 1, Construct: "for"},
+	{From: 394, To: 397, Line: 40, Col: 5, Construct: "if"},
+	{From: 396, To: 396, Line: 41, Col: 9, Construct: "{{ }}"},
+	{From: 400, To: 557, Line: 45, Col: 1, Construct: "for"},
+	{From: 405, To: 556, Line: 46, Col: 5, Construct: "if"},
+	{From: 408, To: 452, Line: 47, Col: 9, Construct: "if"},
+	{From: 411, To: 451, Line: 49, Col: 13, Construct: "for"},
+	{From: 415, To: 416, Line: 50, Col: 17, Construct: "set"},
+	{From: 418, To: 442, Line: 52, Col: 17, Construct: "for"},
+	{From: 429, To: 436, Line: 53, Col: 21, Construct: "if"},
+	{From: 431, To: 431, Line: 54, Col: 25, Construct: "{{ }}"},
+	{From: 435, To: 435, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 438, To: 440, Line: 58, Col: 21, Construct: "if"},
+	{From: 444, To: 449, Line: 63, Col: 17, Construct: "if"},
+	{From: 454, To: 478, Line: 71, Col: 9, Construct: "if"},
+	{From: 457, To: 457, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 462, To: 477, Line: 75, Col: 17, Construct: "for"},
+	{From: 464, To: 475, Line: 76, Col: 25, Construct: "if"},
+	{From: 467, To: 467, Line: 77, Col: 33, Construct: "{{ }}"},
+	{From: 468, To: 475, Line: 78, Col: 29, Construct: "if"},
+	{From: 474, To: 474, Line: 81, Col: 33, Construct: "{{ }}"},
+	{From: 479, To: 556, Line: 86, Col: 9, Construct: "if"},
+	{From: 482, To: 491, Line: 87, Col: 9, Construct: "if"},
+	{From: 485, To: 485, Line: 88, Col: 13, Construct: "set"},
+	{From: 489, To: 489, Line: 90, Col: 13, Construct: "set"},
+	{From: 493, To: 517, Line: 93, Col: 9, Construct: "for"},
+	{From: 498, To: 498, Line: 94, Col: 13, Construct: "set"},
+	{From: 500, To: 500, Line: 95, Col: 13, Construct: "{{ }}"},
+	{From: 502, To: 506, Line: 96, Col: 13, Construct: "if"},
+	{From: 505, To: 505, Line: 97, Col: 17, Construct: "{{ }}"},
+	{From: 508, To: 508, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 510, To: 516, Line: 100, Col: 13, Construct: "if"},
+	{From: 515, To: 515, Line: 103, Col: 17, Construct: "{{ }}"},
+	{From: 518, To: 556, Line: 106, Col: 9, Construct: "if"},
+	{From: 521, To: 529, Line: 107, Col: 9, Construct: "if"},
+	{From: 524, To: 524, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 528, To: 528, Line: 110, Col: 13, Construct: "{{ }}"},
+	{From: 530, To: 556, Line: 112, Col: 9, Construct: "if"},
+	{From: 533, To: 541, Line: 113, Col: 9, Construct: "if"},
+	{From: 536, To: 536, Line: 114, Col: 13, Construct: "set"},
+	{From: 540, To: 540, Line: 116, Col: 13, Construct: "set"},
+	{From: 543, To: 543, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 545, To: 549, Line: 119, Col: 9, Construct: "if"},
+	{From: 548, To: 548, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 551, To: 551, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 555, To: 555, Line: 124, Col: 9, Construct: "{{ }}"},
 }

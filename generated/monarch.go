@@ -28,12 +28,13 @@ var Monarch = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "monarch.jinja",
-	Func:   renderMonarch,
-	Name:   "monarch",
-	Origin: "builtin/monarch.jinja",
-	SHA256: "023644c9b000f05c38ecd6dad54fc80c0a879536a4d0d55c1286e5a7da1bceb9",
-	Spans:  spansMonarch,
+	File:      "monarch.jinja",
+	Func:      renderMonarch,
+	LlamaFunc: renderMonarchLlama,
+	Name:      "monarch",
+	Origin:    "builtin/monarch.jinja",
+	SHA256:    "023644c9b000f05c38ecd6dad54fc80c0a879536a4d0d55c1286e5a7da1bceb9",
+	Spans:     spansMonarch,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -59,10 +60,32 @@ func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<s>assistant\n")
 }
 
+// renderMonarchLlama renders monarch.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMonarch with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMonarchLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// monarch.jinja:9:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// monarch.jinja:10:1 {%- if not loop.first %}
+		if !(i == 0) {
+			w.WriteString("<s>")
+		}
+		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaItemStr(message, "role"), runtime.Str("\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>\n")))
+	}
+	w.WriteString("<s>assistant\n")
+}
+
 // spansMonarch is the position table of monarch.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMonarch = []runtime.Span{
-	{From: 49, To: 59, Line: 9, Col: 1, Construct: "for"},
-	{From: 53, To: 55, Line: 10, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 60, Line: 9, Col: 1, Construct: "for"},
+	{From: 54, To: 56, Line: 10, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 79, Line: 9, Col: 1, Construct: "for"},
+	{From: 73, To: 75, Line: 10, Col: 1, Construct: "if"},
+	{From: 77, To: 77, Line: 13, Col: 1, Construct: "{{ }}"},
 }

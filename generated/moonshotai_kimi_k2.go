@@ -28,12 +28,13 @@ var MoonshotaiKimiK2 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "moonshotai-Kimi-K2.jinja",
-	Func:   renderMoonshotaiKimiK2,
-	Name:   "moonshotai-Kimi-K2",
-	Origin: "llama.cpp/moonshotai-Kimi-K2.jinja",
-	SHA256: "9fcc72b7c248a72020c81f70bb652f3094d18a750c93ca35dfcb3cf5fe23ff53",
-	Spans:  spansMoonshotaiKimiK2,
+	File:      "moonshotai-Kimi-K2.jinja",
+	Func:      renderMoonshotaiKimiK2,
+	LlamaFunc: renderMoonshotaiKimiK2Llama,
+	Name:      "moonshotai-Kimi-K2",
+	Origin:    "llama.cpp/moonshotai-Kimi-K2.jinja",
+	SHA256:    "9fcc72b7c248a72020c81f70bb652f3094d18a750c93ca35dfcb3cf5fe23ff53",
+	Spans:     spansMoonshotaiKimiK2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -139,33 +140,158 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMoonshotaiKimiK2Llama renders moonshotai-Kimi-K2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMoonshotaiKimiK2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// moonshotai-Kimi-K2.jinja:1:1 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
+		// moonshotai-Kimi-K2.jinja:2:41 {{ tools | tojson }}
+		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, nil))
+		w.WriteString("<|im_end|>")
+	}
+	// moonshotai-Kimi-K2.jinja:4:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// moonshotai-Kimi-K2.jinja:5:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
+		if (i == 0) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
+		}
+		// moonshotai-Kimi-K2.jinja:8:3 {%- if message['role'] == 'system' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			w.WriteString("<|im_system|>system<|im_middle|>")
+		} else if runtime.EqStr(messageRole, "user") {
+			// moonshotai-Kimi-K2.jinja:10:7 {%- elif message['role'] == 'user' -%}
+			w.WriteString("<|im_user|>user<|im_middle|>")
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// moonshotai-Kimi-K2.jinja:12:7 {%- elif message['role'] == 'assistant' -%}
+			w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// moonshotai-Kimi-K2.jinja:14:7 {%- elif message['role'] == 'tool' -%}
+			w.WriteString("<|im_system|>tool<|im_middle|>")
+		}
+		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
+		if runtime.EqStr(messageRole, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if messageContent.Truthy() {
+				// moonshotai-Kimi-K2.jinja:18:34 {{ message['content'] }}
+				runtime.LlamaWrite(w, messageContent)
+			}
+			w.WriteString("<|tool_calls_section_begin|>")
+			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls")))
+			for i := range items {
+				toolCall := items[i]
+				var funcName runtime.Value
+				var formattedId runtime.Value
+				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
+				toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
+				funcName = runtime.LlamaItemStr(toolCallFunction, "name")
+				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
+				formattedId = runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i))))
+				w.WriteString("<|tool_call_begin|>")
+				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
+				runtime.LlamaWrite(w, formattedId)
+				w.WriteString("<|tool_call_argument_begin|>")
+				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
+				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil))
+				w.WriteString("<|tool_call_end|>")
+			}
+			w.WriteString("<|tool_calls_section_end|>")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
+			w.WriteString("## Return of ")
+			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "tool_call_id"))
+			w.WriteString("\\n")
+			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
+		} else if runtime.IsString(runtime.LlamaItemStr(message, "content")) {
+			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
+			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
+		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
+			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
+			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "content"))) {
+				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+				if (runtime.EqStr(runtime.LlamaItemStr(content, "type"), "image") || runtime.LlamaIn(runtime.Str("image"), content)) || runtime.LlamaIn(runtime.Str("image_url"), content) {
+					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+				} else {
+					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}
+					// moonshotai-Kimi-K2.jinja:35:9 {{ content['text'] }}
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+				}
+			}
+		}
+		w.WriteString("<|im_end|>")
+	}
+	// moonshotai-Kimi-K2.jinja:41:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+	}
+}
+
 // spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMoonshotaiKimiK2 = []runtime.Span{
-	{From: 51, To: 56, Line: 1, Col: 1, Construct: "if"},
-	{From: 54, To: 55, Line: 2, Col: 41, Construct: "{{ }}"},
-	{From: 58, To: 135, Line: 4, Col: 1, Construct: "for"},
-	{From: 62, To: 64, Line: 5, Col: 3, Construct: "if"},
-	{From: 66, To: 78, Line: 8, Col: 3, Construct: "if"},
-	{From: 69, To: 78, Line: 10, Col: 7, Construct: "if"},
-	{From: 72, To: 78, Line: 12, Col: 7, Construct: "if"},
-	{From: 75, To: 78, Line: 14, Col: 7, Construct: "if"},
-	{From: 80, To: 134, Line: 17, Col: 3, Construct: "if"},
-	{From: 82, To: 87, Line: 18, Col: 5, Construct: "if"},
-	{From: 85, To: 85, Line: 18, Col: 34, Construct: "{{ }}"},
-	{From: 89, To: 107, Line: 20, Col: 5, Construct: "for"},
-	{From: 95, To: 96, Line: 21, Col: 7, Construct: "set"},
-	{From: 98, To: 99, Line: 22, Col: 7, Construct: "set"},
-	{From: 101, To: 102, Line: 23, Col: 26, Construct: "{{ }}"},
-	{From: 104, To: 105, Line: 23, Col: 72, Construct: "{{ }}"},
-	{From: 108, To: 133, Line: 26, Col: 7, Construct: "if"},
-	{From: 112, To: 113, Line: 27, Col: 18, Construct: "{{ }}"},
-	{From: 115, To: 115, Line: 27, Col: 46, Construct: "{{ }}"},
-	{From: 116, To: 133, Line: 28, Col: 7, Construct: "if"},
-	{From: 119, To: 119, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 120, To: 133, Line: 30, Col: 7, Construct: "if"},
-	{From: 123, To: 132, Line: 31, Col: 5, Construct: "for"},
-	{From: 125, To: 131, Line: 32, Col: 7, Construct: "if"},
-	{From: 130, To: 130, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 137, To: 139, Line: 41, Col: 1, Construct: "if"},
+	{From: 52, To: 57, Line: 1, Col: 1, Construct: "if"},
+	{From: 55, To: 56, Line: 2, Col: 41, Construct: "{{ }}"},
+	{From: 59, To: 136, Line: 4, Col: 1, Construct: "for"},
+	{From: 63, To: 65, Line: 5, Col: 3, Construct: "if"},
+	{From: 67, To: 79, Line: 8, Col: 3, Construct: "if"},
+	{From: 70, To: 79, Line: 10, Col: 7, Construct: "if"},
+	{From: 73, To: 79, Line: 12, Col: 7, Construct: "if"},
+	{From: 76, To: 79, Line: 14, Col: 7, Construct: "if"},
+	{From: 81, To: 135, Line: 17, Col: 3, Construct: "if"},
+	{From: 83, To: 88, Line: 18, Col: 5, Construct: "if"},
+	{From: 86, To: 86, Line: 18, Col: 34, Construct: "{{ }}"},
+	{From: 90, To: 108, Line: 20, Col: 5, Construct: "for"},
+	{From: 96, To: 97, Line: 21, Col: 7, Construct: "set"},
+	{From: 99, To: 100, Line: 22, Col: 7, Construct: "set"},
+	{From: 102, To: 103, Line: 23, Col: 26, Construct: "{{ }}"},
+	{From: 105, To: 106, Line: 23, Col: 72, Construct: "{{ }}"},
+	{From: 109, To: 134, Line: 26, Col: 7, Construct: "if"},
+	{From: 113, To: 114, Line: 27, Col: 18, Construct: "{{ }}"},
+	{From: 116, To: 116, Line: 27, Col: 46, Construct: "{{ }}"},
+	{From: 117, To: 134, Line: 28, Col: 7, Construct: "if"},
+	{From: 120, To: 120, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 121, To: 134, Line: 30, Col: 7, Construct: "if"},
+	{From: 124, To: 133, Line: 31, Col: 5, Construct: "for"},
+	{From: 126, To: 132, Line: 32, Col: 7, Construct: "if"},
+	{From: 131, To: 131, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 138, To: 140, Line: 41, Col: 1, Construct: "if"},
+	{From: 151, To: 156, Line: 1, Col: 1, Construct: "if"},
+	{From: 154, To: 155, Line: 2, Col: 41, Construct: "{{ }}"},
+	{From: 158, To: 235, Line: 4, Col: 1, Construct: "for"},
+	{From: 162, To: 164, Line: 5, Col: 3, Construct: "if"},
+	{From: 166, To: 178, Line: 8, Col: 3, Construct: "if"},
+	{From: 169, To: 178, Line: 10, Col: 7, Construct: "if"},
+	{From: 172, To: 178, Line: 12, Col: 7, Construct: "if"},
+	{From: 175, To: 178, Line: 14, Col: 7, Construct: "if"},
+	{From: 180, To: 234, Line: 17, Col: 3, Construct: "if"},
+	{From: 182, To: 187, Line: 18, Col: 5, Construct: "if"},
+	{From: 185, To: 185, Line: 18, Col: 34, Construct: "{{ }}"},
+	{From: 189, To: 207, Line: 20, Col: 5, Construct: "for"},
+	{From: 195, To: 196, Line: 21, Col: 7, Construct: "set"},
+	{From: 198, To: 199, Line: 22, Col: 7, Construct: "set"},
+	{From: 201, To: 202, Line: 23, Col: 26, Construct: "{{ }}"},
+	{From: 204, To: 205, Line: 23, Col: 72, Construct: "{{ }}"},
+	{From: 208, To: 233, Line: 26, Col: 7, Construct: "if"},
+	{From: 212, To: 213, Line: 27, Col: 18, Construct: "{{ }}"},
+	{From: 215, To: 215, Line: 27, Col: 46, Construct: "{{ }}"},
+	{From: 216, To: 233, Line: 28, Col: 7, Construct: "if"},
+	{From: 219, To: 219, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 220, To: 233, Line: 30, Col: 7, Construct: "if"},
+	{From: 223, To: 232, Line: 31, Col: 5, Construct: "for"},
+	{From: 225, To: 231, Line: 32, Col: 7, Construct: "if"},
+	{From: 230, To: 230, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 237, To: 239, Line: 41, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var MoonshotaiKimiK2Thinking = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "moonshotai-Kimi-K2-Thinking.jinja",
-	Func:   renderMoonshotaiKimiK2Thinking,
-	Name:   "moonshotai-Kimi-K2-Thinking",
-	Origin: "llama.cpp/moonshotai-Kimi-K2-Thinking.jinja",
-	SHA256: "833d0c375531149a922a0f2addf9a66cce8e4503c500fe4ca6a95e9d1ed3c75a",
-	Spans:  spansMoonshotaiKimiK2Thinking,
+	File:      "moonshotai-Kimi-K2-Thinking.jinja",
+	Func:      renderMoonshotaiKimiK2Thinking,
+	LlamaFunc: renderMoonshotaiKimiK2ThinkingLlama,
+	Name:      "moonshotai-Kimi-K2-Thinking",
+	Origin:    "llama.cpp/moonshotai-Kimi-K2-Thinking.jinja",
+	SHA256:    "833d0c375531149a922a0f2addf9a66cce8e4503c500fe4ca6a95e9d1ed3c75a",
+	Spans:     spansMoonshotaiKimiK2Thinking,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -235,65 +236,338 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMoonshotaiKimiK2ThinkingLlama renders moonshotai-Kimi-K2-Thinking.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMoonshotaiKimiK2Thinking with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	var histMsgs runtime.Value
+	var suffixMsgs runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
+	renderContent := func(msg runtime.Value) {
+		msg = runtime.Param(msg, "msg")
+		var c runtime.Value
+		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
+		c = runtime.MethodGet(msg, runtime.Str("content"))
+		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
+		if runtime.IsString(c) {
+			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
+			runtime.LlamaWrite(w, c)
+		} else if !runtime.IsNone(c) {
+			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
+			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(c)) {
+				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+				if (runtime.EqStr(runtime.LlamaItemStr(content, "type"), "image") || runtime.LlamaIn(runtime.Str("image"), content)) || runtime.LlamaIn(runtime.Str("image_url"), content) {
+					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+				} else {
+					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
+					// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+				}
+			}
+		}
+	}
+	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
+	setRoles := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
+		var roleName runtime.Value
+		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
+		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
+			return runtime.LlamaItemStr(message, "role")
+		})
+		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			w.WriteString("<|im_user|>")
+			// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
+			runtime.LlamaWrite(w, roleName)
+			w.WriteString("<|im_middle|>")
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
+			w.WriteString("<|im_assistant|>")
+			// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
+			runtime.LlamaWrite(w, roleName)
+			w.WriteString("<|im_middle|>")
+		} else {
+			// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
+			w.WriteString("<|im_system|>")
+			// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
+			runtime.LlamaWrite(w, roleName)
+			w.WriteString("<|im_middle|>")
+		}
+	}
+	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
+	renderToolcalls := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
+		w.WriteString("<|tool_calls_section_begin|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
+		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+			var formattedId runtime.Value
+			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
+			formattedId = runtime.LlamaItemStr(toolCall, "id")
+			w.WriteString("<|tool_call_begin|>")
+			// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
+			runtime.LlamaWrite(w, formattedId)
+			w.WriteString("<|tool_call_argument_begin|>")
+			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
+			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
+			toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
+			if runtime.IsString(toolCallFunctionArguments) {
+				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
+				runtime.LlamaWrite(w, toolCallFunctionArguments)
+			} else {
+				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
+				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(toolCallFunctionArguments, nil, nil))
+			}
+			w.WriteString("<|tool_call_end|>")
+		}
+		w.WriteString("<|tool_calls_section_end|>")
+	}
+	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
+	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
+	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
+	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
+		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, idx), "role"), "assistant") && !runtime.MethodGet(runtime.LlamaItem(messages, idx), runtime.Str("tool_calls")).Truthy() {
+			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
+			nsLastNonToolCallAssistantMsg = idx
+			break
+		}
+	}
+	// moonshotai-Kimi-K2-Thinking.jinja:48:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
+	histMsgs = messages.Slice(runtime.None(), runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None())
+	// moonshotai-Kimi-K2-Thinking.jinja:49:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
+	suffixMsgs = messages.Slice(runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None(), runtime.None())
+	// moonshotai-Kimi-K2-Thinking.jinja:51:1 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:52:41 {{ tools | tojson() }}
+		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, nil))
+		w.WriteString("<|im_end|>")
+	}
+	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
+	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
+	}
+	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(histMsgs)) {
+		var toolCallId runtime.Value
+		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			setRoles(message)
+		}))
+		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			w.WriteString("<think></think>")
+			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderToolcalls(message)
+				}))
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
+			toolCallId = runtime.LlamaAttr(message, "tool_call_id")
+			w.WriteString("## Return of ")
+			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
+			runtime.LlamaWrite(w, toolCallId)
+			w.WriteString("\n")
+			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		}
+		w.WriteString("<|im_end|>")
+	}
+	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(suffixMsgs)) {
+		var rc runtime.Value
+		var toolCallId runtime.Value
+		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			setRoles(message)
+		}))
+		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
+			rc = runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str(""))
+			w.WriteString("<think>")
+			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
+			runtime.LlamaWrite(w, rc)
+			w.WriteString("</think>")
+			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderToolcalls(message)
+				}))
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
+			toolCallId = runtime.LlamaAttr(message, "tool_call_id")
+			w.WriteString("## Return of ")
+			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
+			runtime.LlamaWrite(w, toolCallId)
+			w.WriteString("\n")
+			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
+			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(message)
+			}))
+		}
+		w.WriteString("<|im_end|>")
+	}
+	// moonshotai-Kimi-K2-Thinking.jinja:95:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+	}
+}
+
 // spansMoonshotaiKimiK2Thinking is the position table of moonshotai-Kimi-K2-Thinking.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMoonshotaiKimiK2Thinking = []runtime.Span{
-	{From: 53, To: 76, Line: 1, Col: 1, Construct: "macro"},
-	{From: 57, To: 57, Line: 2, Col: 5, Construct: "set"},
-	{From: 59, To: 75, Line: 3, Col: 5, Construct: "if"},
-	{From: 61, To: 61, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 62, To: 75, Line: 5, Col: 9, Construct: "if"},
-	{From: 65, To: 74, Line: 6, Col: 7, Construct: "for"},
-	{From: 67, To: 73, Line: 7, Col: 9, Construct: "if"},
-	{From: 72, To: 72, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 78, To: 105, Line: 16, Col: 1, Construct: "macro"},
-	{From: 82, To: 84, Line: 17, Col: 3, Construct: "set"},
-	{From: 86, To: 104, Line: 18, Col: 3, Construct: "if"},
-	{From: 90, To: 91, Line: 19, Col: 16, Construct: "{{ }}"},
-	{From: 92, To: 104, Line: 20, Col: 7, Construct: "if"},
-	{From: 96, To: 97, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 102, To: 103, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 107, To: 133, Line: 28, Col: 1, Construct: "macro"},
-	{From: 111, To: 132, Line: 30, Col: 3, Construct: "for"},
-	{From: 114, To: 115, Line: 31, Col: 5, Construct: "set"},
-	{From: 117, To: 118, Line: 32, Col: 24, Construct: "{{ }}"},
-	{From: 120, To: 130, Line: 32, Col: 70, Construct: "if"},
-	{From: 124, To: 124, Line: 32, Col: 123, Construct: "{{ }}"},
-	{From: 128, To: 128, Line: 32, Col: 173, Construct: "{{ }}"},
-	{From: 135, To: 135, Line: 39, Col: 1, Construct: "set"},
-	{From: 137, To: 144, Line: 40, Col: 1, Construct: "for"},
-	{From: 139, To: 143, Line: 41, Col: 5, Construct: "if"},
-	{From: 141, To: 142, Line: 42, Col: 9, Construct: "set"},
-	{From: 146, To: 146, Line: 48, Col: 1, Construct: "set"},
-	{From: 148, To: 148, Line: 49, Col: 1, Construct: "set"},
-	{From: 150, To: 155, Line: 51, Col: 1, Construct: "if"},
-	{From: 153, To: 154, Line: 52, Col: 41, Construct: "{{ }}"},
-	{From: 157, To: 159, Line: 55, Col: 1, Construct: "if"},
-	{From: 161, To: 192, Line: 59, Col: 1, Construct: "for"},
-	{From: 164, To: 164, Line: 60, Col: 3, Construct: "{{ }}"},
-	{From: 166, To: 191, Line: 61, Col: 3, Construct: "if"},
-	{From: 170, To: 170, Line: 62, Col: 20, Construct: "{{ }}"},
-	{From: 172, To: 175, Line: 63, Col: 5, Construct: "if"},
-	{From: 174, To: 174, Line: 64, Col: 7, Construct: "{{ }}"},
-	{From: 176, To: 190, Line: 66, Col: 7, Construct: "if"},
-	{From: 179, To: 180, Line: 67, Col: 5, Construct: "set"},
-	{From: 182, To: 183, Line: 68, Col: 18, Construct: "{{ }}"},
-	{From: 185, To: 185, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 186, To: 190, Line: 70, Col: 7, Construct: "if"},
-	{From: 189, To: 189, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 194, To: 231, Line: 76, Col: 1, Construct: "for"},
-	{From: 198, To: 198, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 200, To: 230, Line: 78, Col: 3, Construct: "if"},
-	{From: 203, To: 204, Line: 79, Col: 5, Construct: "set"},
-	{From: 206, To: 207, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 209, To: 209, Line: 80, Col: 26, Construct: "{{ }}"},
-	{From: 211, To: 214, Line: 81, Col: 5, Construct: "if"},
-	{From: 213, To: 213, Line: 82, Col: 6, Construct: "{{ }}"},
-	{From: 215, To: 229, Line: 84, Col: 7, Construct: "if"},
-	{From: 218, To: 219, Line: 85, Col: 5, Construct: "set"},
-	{From: 221, To: 222, Line: 86, Col: 18, Construct: "{{ }}"},
-	{From: 224, To: 224, Line: 87, Col: 1, Construct: "{{ }}"},
-	{From: 225, To: 229, Line: 88, Col: 7, Construct: "if"},
-	{From: 228, To: 228, Line: 89, Col: 5, Construct: "{{ }}"},
-	{From: 233, To: 235, Line: 95, Col: 1, Construct: "if"},
+	{From: 54, To: 77, Line: 1, Col: 1, Construct: "macro"},
+	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
+	{From: 60, To: 76, Line: 3, Col: 5, Construct: "if"},
+	{From: 62, To: 62, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 63, To: 76, Line: 5, Col: 9, Construct: "if"},
+	{From: 66, To: 75, Line: 6, Col: 7, Construct: "for"},
+	{From: 68, To: 74, Line: 7, Col: 9, Construct: "if"},
+	{From: 73, To: 73, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 79, To: 106, Line: 16, Col: 1, Construct: "macro"},
+	{From: 83, To: 85, Line: 17, Col: 3, Construct: "set"},
+	{From: 87, To: 105, Line: 18, Col: 3, Construct: "if"},
+	{From: 91, To: 92, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 93, To: 105, Line: 20, Col: 7, Construct: "if"},
+	{From: 97, To: 98, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 103, To: 104, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 108, To: 134, Line: 28, Col: 1, Construct: "macro"},
+	{From: 112, To: 133, Line: 30, Col: 3, Construct: "for"},
+	{From: 115, To: 116, Line: 31, Col: 5, Construct: "set"},
+	{From: 118, To: 119, Line: 32, Col: 24, Construct: "{{ }}"},
+	{From: 121, To: 131, Line: 32, Col: 70, Construct: "if"},
+	{From: 125, To: 125, Line: 32, Col: 123, Construct: "{{ }}"},
+	{From: 129, To: 129, Line: 32, Col: 173, Construct: "{{ }}"},
+	{From: 136, To: 136, Line: 39, Col: 1, Construct: "set"},
+	{From: 138, To: 145, Line: 40, Col: 1, Construct: "for"},
+	{From: 140, To: 144, Line: 41, Col: 5, Construct: "if"},
+	{From: 142, To: 143, Line: 42, Col: 9, Construct: "set"},
+	{From: 147, To: 147, Line: 48, Col: 1, Construct: "set"},
+	{From: 149, To: 149, Line: 49, Col: 1, Construct: "set"},
+	{From: 151, To: 156, Line: 51, Col: 1, Construct: "if"},
+	{From: 154, To: 155, Line: 52, Col: 41, Construct: "{{ }}"},
+	{From: 158, To: 160, Line: 55, Col: 1, Construct: "if"},
+	{From: 162, To: 193, Line: 59, Col: 1, Construct: "for"},
+	{From: 165, To: 165, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 167, To: 192, Line: 61, Col: 3, Construct: "if"},
+	{From: 171, To: 171, Line: 62, Col: 20, Construct: "{{ }}"},
+	{From: 173, To: 176, Line: 63, Col: 5, Construct: "if"},
+	{From: 175, To: 175, Line: 64, Col: 7, Construct: "{{ }}"},
+	{From: 177, To: 191, Line: 66, Col: 7, Construct: "if"},
+	{From: 180, To: 181, Line: 67, Col: 5, Construct: "set"},
+	{From: 183, To: 184, Line: 68, Col: 18, Construct: "{{ }}"},
+	{From: 186, To: 186, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 187, To: 191, Line: 70, Col: 7, Construct: "if"},
+	{From: 190, To: 190, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 195, To: 232, Line: 76, Col: 1, Construct: "for"},
+	{From: 199, To: 199, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 201, To: 231, Line: 78, Col: 3, Construct: "if"},
+	{From: 204, To: 205, Line: 79, Col: 5, Construct: "set"},
+	{From: 207, To: 208, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 210, To: 210, Line: 80, Col: 26, Construct: "{{ }}"},
+	{From: 212, To: 215, Line: 81, Col: 5, Construct: "if"},
+	{From: 214, To: 214, Line: 82, Col: 6, Construct: "{{ }}"},
+	{From: 216, To: 230, Line: 84, Col: 7, Construct: "if"},
+	{From: 219, To: 220, Line: 85, Col: 5, Construct: "set"},
+	{From: 222, To: 223, Line: 86, Col: 18, Construct: "{{ }}"},
+	{From: 225, To: 225, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 226, To: 230, Line: 88, Col: 7, Construct: "if"},
+	{From: 229, To: 229, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 234, To: 236, Line: 95, Col: 1, Construct: "if"},
+	{From: 249, To: 272, Line: 1, Col: 1, Construct: "macro"},
+	{From: 253, To: 253, Line: 2, Col: 5, Construct: "set"},
+	{From: 255, To: 271, Line: 3, Col: 5, Construct: "if"},
+	{From: 257, To: 257, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 258, To: 271, Line: 5, Col: 9, Construct: "if"},
+	{From: 261, To: 270, Line: 6, Col: 7, Construct: "for"},
+	{From: 263, To: 269, Line: 7, Col: 9, Construct: "if"},
+	{From: 268, To: 268, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 274, To: 301, Line: 16, Col: 1, Construct: "macro"},
+	{From: 278, To: 280, Line: 17, Col: 3, Construct: "set"},
+	{From: 282, To: 300, Line: 18, Col: 3, Construct: "if"},
+	{From: 286, To: 287, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 288, To: 300, Line: 20, Col: 7, Construct: "if"},
+	{From: 292, To: 293, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 298, To: 299, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 303, To: 329, Line: 28, Col: 1, Construct: "macro"},
+	{From: 307, To: 328, Line: 30, Col: 3, Construct: "for"},
+	{From: 310, To: 311, Line: 31, Col: 5, Construct: "set"},
+	{From: 313, To: 314, Line: 32, Col: 24, Construct: "{{ }}"},
+	{From: 316, To: 326, Line: 32, Col: 70, Construct: "if"},
+	{From: 320, To: 320, Line: 32, Col: 123, Construct: "{{ }}"},
+	{From: 324, To: 324, Line: 32, Col: 173, Construct: "{{ }}"},
+	{From: 331, To: 331, Line: 39, Col: 1, Construct: "set"},
+	{From: 333, To: 340, Line: 40, Col: 1, Construct: "for"},
+	{From: 335, To: 339, Line: 41, Col: 5, Construct: "if"},
+	{From: 337, To: 338, Line: 42, Col: 9, Construct: "set"},
+	{From: 342, To: 342, Line: 48, Col: 1, Construct: "set"},
+	{From: 344, To: 344, Line: 49, Col: 1, Construct: "set"},
+	{From: 346, To: 351, Line: 51, Col: 1, Construct: "if"},
+	{From: 349, To: 350, Line: 52, Col: 41, Construct: "{{ }}"},
+	{From: 353, To: 355, Line: 55, Col: 1, Construct: "if"},
+	{From: 357, To: 398, Line: 59, Col: 1, Construct: "for"},
+	{From: 360, To: 362, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 364, To: 397, Line: 61, Col: 3, Construct: "if"},
+	{From: 368, To: 370, Line: 62, Col: 20, Construct: "{{ }}"},
+	{From: 372, To: 377, Line: 63, Col: 5, Construct: "if"},
+	{From: 374, To: 376, Line: 64, Col: 7, Construct: "{{ }}"},
+	{From: 378, To: 396, Line: 66, Col: 7, Construct: "if"},
+	{From: 381, To: 382, Line: 67, Col: 5, Construct: "set"},
+	{From: 384, To: 385, Line: 68, Col: 18, Construct: "{{ }}"},
+	{From: 387, To: 389, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 390, To: 396, Line: 70, Col: 7, Construct: "if"},
+	{From: 393, To: 395, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 400, To: 447, Line: 76, Col: 1, Construct: "for"},
+	{From: 404, To: 406, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 408, To: 446, Line: 78, Col: 3, Construct: "if"},
+	{From: 411, To: 412, Line: 79, Col: 5, Construct: "set"},
+	{From: 414, To: 415, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 417, To: 419, Line: 80, Col: 26, Construct: "{{ }}"},
+	{From: 421, To: 426, Line: 81, Col: 5, Construct: "if"},
+	{From: 423, To: 425, Line: 82, Col: 6, Construct: "{{ }}"},
+	{From: 427, To: 445, Line: 84, Col: 7, Construct: "if"},
+	{From: 430, To: 431, Line: 85, Col: 5, Construct: "set"},
+	{From: 433, To: 434, Line: 86, Col: 18, Construct: "{{ }}"},
+	{From: 436, To: 438, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 439, To: 445, Line: 88, Col: 7, Construct: "if"},
+	{From: 442, To: 444, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 449, To: 451, Line: 95, Col: 1, Construct: "if"},
 }

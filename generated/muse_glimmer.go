@@ -28,12 +28,13 @@ var MuseGlimmer = &runtime.Template{
 		ReasoningEnd:       "<|eom|>",
 		LoadError:          "",
 	},
-	File:   "muse-glimmer.jinja",
-	Func:   renderMuseGlimmer,
-	Name:   "muse-glimmer",
-	Origin: "llama.cpp/muse-glimmer.jinja",
-	SHA256: "cfc67e5f349f37690dfd31ed1f18bc4442a9dd32fe39a648f993cb4eb3cae678",
-	Spans:  spansMuseGlimmer,
+	File:      "muse-glimmer.jinja",
+	Func:      renderMuseGlimmer,
+	LlamaFunc: renderMuseGlimmerLlama,
+	Name:      "muse-glimmer",
+	Origin:    "llama.cpp/muse-glimmer.jinja",
+	SHA256:    "cfc67e5f349f37690dfd31ed1f18bc4442a9dd32fe39a648f993cb4eb3cae678",
+	Spans:     spansMuseGlimmer,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -471,121 +472,653 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderMuseGlimmerLlama renders muse-glimmer.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMuseGlimmer with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
+	toolNamespaceDescriptionsInput := in.Lookup("tool_namespace_descriptions")
+	reasoningStrengthInput := in.Lookup("reasoning_strength")
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	knowledgeCutoff := in.Lookup("knowledge_cutoff")
+	var kc runtime.Value
+	currentDate := in.Lookup("current_date")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
+	renderContent := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		// muse-glimmer.jinja:12:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// muse-glimmer.jinja:13:9 {{- content -}}
+			runtime.LlamaWrite(w, content)
+		} else if !runtime.IsNone(content) {
+			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
+			// muse-glimmer.jinja:15:9 {%- for part in content -%}
+			for _, part := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
+				partType := runtime.LlamaItemStr(part, "type")
+				if runtime.EqStr(partType, "image") {
+					w.WriteString("<|patch|>")
+				} else if runtime.EqStr(partType, "video") {
+					// muse-glimmer.jinja:18:17 {%- elif part['type'] == 'video' -%}
+					w.WriteString("<|video|>")
+				} else if runtime.EqStr(partType, "text") {
+					// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
+					// muse-glimmer.jinja:21:17 {{- part['text'] -}}
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(part, "text"))
+				}
+			}
+		}
+	}
+	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
+	renderAtem := func(tc runtime.Value) {
+		tc = runtime.Param(tc, "tc")
+		var args runtime.Value
+		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
+		tcFunction := runtime.LlamaAttr(tc, "function")
+		args = runtime.LlamaAttr(tcFunction, "arguments")
+		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
+		if !runtime.IsMapping(args) {
+			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+		}
+		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<atem:function_calls>\n<atem:invoke name=\""), runtime.LlamaAttr(tcFunction, "name")), runtime.Str("\">\n")))
+		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
+		keys, values := runtime.DictItems(args)
+		for i := range w.Count(len(keys)) {
+			k := keys[i]
+			v := values[i]
+			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<atem:parameter name=\""), k, runtime.Str("\">")))
+			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
+			if runtime.IsBoolean(v) {
+				// muse-glimmer.jinja:35:13 {%- if v -%}
+				if v.Truthy() {
+					w.WriteString("true")
+				} else {
+					// muse-glimmer.jinja:37:17 {%- else -%}
+					w.WriteString("false")
+				}
+			} else if runtime.IsNone(v) {
+				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
+				w.WriteString("null")
+			} else if runtime.IsMapping(v) || (runtime.IsIterable(v) && !runtime.IsString(v)) {
+				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
+				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
+				runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, nil))
+			} else {
+				// muse-glimmer.jinja:44:13 {%- else -%}
+				// muse-glimmer.jinja:45:13 {{- v -}}
+				runtime.LlamaWrite(w, v)
+			}
+			w.WriteString("</atem:parameter>\n")
+		}
+		w.WriteString("</atem:invoke>\n</atem:function_calls>")
+	}
+	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
+	renderToolDefs := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
+		var nsns runtime.Value
+		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
+		var nd runtime.Value
+		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
+		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
+		nsns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("seen", runtime.NewList())})
+		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			var fn runtime.Value
+			var tns runtime.Value
+			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			if runtime.IsDefined(toolFunction) {
+				fn = toolFunction
+			} else {
+				fn = tool
+			}
+			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
+			tns = runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.LlamaAttr(fn, "name"), runtime.Str(".")), 0)
+			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
+			if runtime.LlamaNotIn(tns, runtime.LlamaAttr(nsns, "seen")) {
+				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
+				runtime.CheckNamespace(nsns)
+				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
+				runtime.SetAttr(nsns, "seen", runtime.LlamaAdd(runtime.LlamaAttr(nsns, "seen"), runtime.NewList(tns)))
+			}
+		}
+		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
+		if runtime.IsDefined(toolNamespaceDescriptions) {
+			nd = toolNamespaceDescriptions
+		} else {
+			nd = runtime.DictOf()
+		}
+		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
+		for _, tns := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(nsns, "seen"))) {
+			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": "), runtime.FilterTojson(tns, nil, nil)), runtime.Str(", \"description\": ")), runtime.FilterTojson(runtime.IfElse(runtime.LlamaIn(tns, nd), func() runtime.Value {
+				return runtime.LlamaItem(nd, tns)
+			}, func() runtime.Value {
+				return runtime.Str("")
+			}), nil, nil)), runtime.Str("}\n")))
+		}
+		w.WriteString("// Function schemas")
+		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			var fn runtime.Value
+			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			if runtime.IsDefined(toolFunction) {
+				fn = toolFunction
+			} else {
+				fn = tool
+			}
+			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n{\"name\": "), runtime.FilterTojson(runtime.LlamaAttr(fn, "name"), nil, nil)), runtime.Str(", \"description\": ")), runtime.FilterTojson(runtime.LlamaAttr(fn, "description"), nil, nil)), runtime.Str(", \"parameters\": ")), runtime.FilterTojson(runtime.LlamaAttr(fn, "parameters"), nil, nil)), runtime.Str("}")))
+		}
+		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
+	}
+	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
+	renderReasoning := func() {
+		reasoningStrength := reasoningStrengthInput
+		var rs runtime.Value
+		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
+		if runtime.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
+			rs = reasoningStrength
+		} else {
+			rs = runtime.Str("high")
+		}
+		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning strength: "), rs, runtime.Str(".")))
+	}
+	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
+	renderSystemMeta := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
+		var rns runtime.Value
+		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
+		rns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("recipients", runtime.NewList(runtime.Str("\"self\""))), runtime.KW("nslist", runtime.NewList())})
+		// muse-glimmer.jinja:89:5 {%- if tools -%}
+		if tools.Truthy() {
+			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+				var fn runtime.Value
+				var tns runtime.Value
+				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
+				toolFunction := runtime.LlamaAttr(tool, "function")
+				if runtime.IsDefined(toolFunction) {
+					fn = toolFunction
+				} else {
+					fn = tool
+				}
+				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
+				tns = runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.LlamaAttr(fn, "name"), runtime.Str(".")), 0)
+				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
+				if runtime.LlamaNotIn(tns, runtime.LlamaAttr(rns, "nslist")) {
+					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
+					runtime.CheckNamespace(rns)
+					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
+					runtime.SetAttr(rns, "nslist", runtime.LlamaAdd(runtime.LlamaAttr(rns, "nslist"), runtime.NewList(tns)))
+				}
+			}
+			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
+			for _, tns := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(rns, "nslist"))) {
+				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
+				runtime.CheckNamespace(rns)
+				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
+				runtime.SetAttr(rns, "recipients", runtime.LlamaAdd(runtime.LlamaAttr(rns, "recipients"), runtime.NewList(runtime.LlamaSum(runtime.Str("\""), tns, runtime.Str(".*\"")))))
+			}
+		}
+		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
+		runtime.CheckNamespace(rns)
+		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
+		runtime.SetAttr(rns, "recipients", runtime.LlamaAdd(runtime.LlamaAttr(rns, "recipients"), runtime.NewList(runtime.Str("\"user\""))))
+		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("# Valid recipients: "), runtime.FilterJoin(runtime.LlamaAttr(rns, "recipients"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(".")))
+	}
+	// muse-glimmer.jinja:104:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// muse-glimmer.jinja:105:1 {%- set ns = namespace(has_system=false) -%}
+	nsHasSystem := false
+	// muse-glimmer.jinja:106:1 {%- for m in messages -%}
+	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// muse-glimmer.jinja:107:5 {%- if m['role'] == 'system' -%}
+		if runtime.EqStr(runtime.LlamaItemStr(m, "role"), "system") {
+			// muse-glimmer.jinja:108:9 {%- set ns.has_system = true -%}
+			nsHasSystem = true
+		}
+	}
+	// muse-glimmer.jinja:111:1 {%- if not ns.has_system -%}
+	if !nsHasSystem {
+		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
+		// muse-glimmer.jinja:113:5 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
+		if runtime.IsDefined(knowledgeCutoff) && knowledgeCutoff.Truthy() {
+			kc = knowledgeCutoff
+		} else {
+			kc = runtime.Str("2026-01-04")
+		}
+		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\nKnowledge cutoff: "), kc, runtime.Str(".")))
+		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
+		if runtime.IsDefined(currentDate) && currentDate.Truthy() {
+			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\nCurrent date: "), currentDate, runtime.Str(".")))
+		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now")) {
+			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
+			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str(".")))
+		}
+		w.WriteString("\n\n")
+		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderReasoning()
+		}))
+		// muse-glimmer.jinja:122:5 {%- if tools -%}
+		if tools.Truthy() {
+			w.WriteString("\n\n")
+			// muse-glimmer.jinja:124:9 {{- render_tool_defs(tools) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderToolDefs(tools)
+			}))
+		}
+		w.WriteString("\n\n")
+		// muse-glimmer.jinja:127:5 {{- render_system_meta(tools) -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderSystemMeta(tools)
+		}))
+		w.WriteString("<|eot|>")
+	}
+	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var role runtime.Value
+		var endToken runtime.Value
+		var sysText runtime.Value
+		var tname runtime.Value
+		var tcid runtime.Value
+		var recipient runtime.Value
+		var endTurn runtime.Value
+		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
+		role = runtime.LlamaItemStr(message, "role")
+		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
+		if !(i == len(items)-1) && runtime.Eq(runtime.LlamaItemStr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), role) {
+			endToken = runtime.Str("<|eom|>")
+		} else {
+			endToken = runtime.Str("<|eot|>")
+		}
+		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
+		if runtime.EqStr(role, "system") {
+			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
+			sysText = runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(w.Capture(func() {
+				renderContent(runtime.LlamaItemStr(message, "content"))
+			}), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
+			w.WriteString("<|start|>system<|message|>")
+			// muse-glimmer.jinja:144:9 {{- sys_text -}}
+			runtime.LlamaWrite(w, sysText)
+			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
+			if runtime.LlamaNotIn(runtime.Str("reasoning strength"), runtime.FilterLower(sysText)) {
+				w.WriteString("\n\n")
+				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderReasoning()
+				}))
+			}
+			// muse-glimmer.jinja:149:9 {%- if tools -%}
+			if tools.Truthy() {
+				w.WriteString("\n\n")
+				// muse-glimmer.jinja:151:13 {{- render_tool_defs(tools) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderToolDefs(tools)
+				}))
+			}
+			w.WriteString("\n\n")
+			// muse-glimmer.jinja:154:9 {{- render_system_meta(tools) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderSystemMeta(tools)
+			}))
+			w.WriteString("<|eot|>")
+		} else if runtime.EqStr(role, "user") {
+			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
+			w.WriteString("<|start|>user<|message|>")
+			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(runtime.LlamaItemStr(message, "content"))
+			}))
+			w.WriteString("<|eot|>")
+		} else if runtime.EqStr(role, "tool") {
+			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
+			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
+			tname = runtime.MethodGet(message, runtime.Str("name"))
+			// muse-glimmer.jinja:162:9 {%- if not tname -%}
+			if !tname.Truthy() {
+				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
+				tcid = runtime.MethodGet(message, runtime.Str("tool_call_id"))
+				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
+				rnsName := runtime.IfElse(tcid.Truthy(), func() runtime.Value {
+					return tcid
+				}, func() runtime.Value {
+					return runtime.Str("")
+				})
+				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
+				for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
+					if runtime.MethodGet(m, runtime.Str("tool_calls")).Truthy() {
+						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
+						for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(m, "tool_calls"))) {
+							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
+							if (!runtime.IsNone(tcid) && runtime.IsDefined(runtime.LlamaAttr(tc, "id"))) && runtime.Eq(runtime.LlamaAttr(tc, "id"), tcid) {
+								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
+								rnsName = runtime.LlamaAttr(runtime.LlamaAttr(tc, "function"), "name")
+							}
+						}
+					}
+				}
+				// muse-glimmer.jinja:174:13 {%- set tname = rns.name -%}
+				tname = rnsName
+			}
+			// muse-glimmer.jinja:176:9 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|start|>tool "), tname, runtime.Str("<|message|><tool_output name=\""), tname, runtime.Str("\">\n")))
+			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderContent(runtime.LlamaItemStr(message, "content"))
+			}))
+			w.WriteString("\n</tool_output><|eot|>")
+		} else if runtime.EqStr(role, "assistant") {
+			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
+			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
+			if runtime.MethodGet(message, runtime.Str("reasoning_content")).Truthy() {
+				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant to=self<|message|>"), runtime.LlamaItemStr(message, "reasoning_content")), runtime.Str("<|eom|>")))
+			}
+			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
+			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls")))
+				for i := range items {
+					tc := items[i]
+					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant to="), runtime.LlamaAttr(runtime.LlamaAttr(tc, "function"), "name")), runtime.Str("<|message|>")))
+					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderAtem(tc)
+					}))
+					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
+					if i == len(items)-1 {
+						// muse-glimmer.jinja:188:21 {{- end_token -}}
+						runtime.LlamaWrite(w, endToken)
+					} else {
+						// muse-glimmer.jinja:189:21 {%- else -%}
+						w.WriteString("<|eom|>")
+					}
+				}
+			} else {
+				// muse-glimmer.jinja:193:13 {%- else -%}
+				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
+				recipient = runtime.Or(runtime.MethodGet(message, runtime.Str("recipient")), func() runtime.Value {
+					return runtime.Str("user")
+				})
+				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
+				endTurn = runtime.MethodGet(message, runtime.Str("end_turn"))
+				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
+				if runtime.IsNone(endTurn) {
+					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
+					endTurn = runtime.Bool(!(recipient.Truthy() && !runtime.EqStr(recipient, "user")))
+				}
+				w.WriteString("<|start|>assistant")
+				// muse-glimmer.jinja:200:13 {%- if recipient -%}
+				if recipient.Truthy() {
+					// muse-glimmer.jinja:201:17 {{- ' to=' + recipient -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" to="), recipient))
+				}
+				w.WriteString("<|message|>")
+				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					renderContent(runtime.LlamaItemStr(message, "content"))
+				}))
+				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
+				if endTurn.Truthy() {
+					w.WriteString("<|eot|>")
+				} else {
+					w.WriteString("<|eom|>")
+				}
+			}
+		}
+	}
+	// muse-glimmer.jinja:209:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|start|>assistant")
+	}
+}
+
 // spansMuseGlimmer is the position table of muse-glimmer.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMuseGlimmer = []runtime.Span{
-	{From: 57, To: 81, Line: 11, Col: 1, Construct: "macro"},
-	{From: 60, To: 80, Line: 12, Col: 5, Construct: "if"},
-	{From: 62, To: 62, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 63, To: 80, Line: 14, Col: 9, Construct: "if"},
-	{From: 66, To: 79, Line: 15, Col: 9, Construct: "for"},
-	{From: 68, To: 78, Line: 16, Col: 13, Construct: "if"},
-	{From: 71, To: 78, Line: 18, Col: 17, Construct: "if"},
-	{From: 74, To: 78, Line: 20, Col: 17, Construct: "if"},
-	{From: 77, To: 77, Line: 21, Col: 17, Construct: "{{ }}"},
-	{From: 83, To: 131, Line: 26, Col: 1, Construct: "macro"},
-	{From: 87, To: 88, Line: 27, Col: 5, Construct: "set"},
-	{From: 90, To: 93, Line: 28, Col: 5, Construct: "if"},
-	{From: 92, To: 92, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 95, To: 97, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 99, To: 130, Line: 32, Col: 5, Construct: "for"},
-	{From: 104, To: 106, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 108, To: 128, Line: 34, Col: 9, Construct: "if"},
-	{From: 110, To: 115, Line: 35, Col: 13, Construct: "if"},
-	{From: 116, To: 127, Line: 40, Col: 13, Construct: "if"},
-	{From: 119, To: 127, Line: 42, Col: 13, Construct: "if"},
-	{From: 122, To: 122, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 126, To: 126, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 133, To: 202, Line: 51, Col: 1, Construct: "macro"},
-	{From: 140, To: 140, Line: 58, Col: 5, Construct: "set"},
-	{From: 142, To: 161, Line: 59, Col: 5, Construct: "for"},
-	{From: 146, To: 151, Line: 60, Col: 9, Construct: "set"},
-	{From: 153, To: 153, Line: 61, Col: 9, Construct: "set"},
-	{From: 155, To: 160, Line: 62, Col: 9, Construct: "if"},
-	{From: 157, To: 157, Line: 62, Col: 9, Construct: "set"},
-	{From: 159, To: 159, Line: 63, Col: 13, Construct: "set"},
-	{From: 163, To: 167, Line: 66, Col: 5, Construct: "set"},
-	{From: 169, To: 181, Line: 67, Col: 5, Construct: "for"},
-	{From: 171, To: 179, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 183, To: 201, Line: 71, Col: 5, Construct: "for"},
-	{From: 186, To: 191, Line: 72, Col: 9, Construct: "set"},
-	{From: 193, To: 199, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 204, To: 217, Line: 83, Col: 1, Construct: "macro"},
-	{From: 208, To: 212, Line: 84, Col: 5, Construct: "set"},
-	{From: 214, To: 216, Line: 85, Col: 5, Construct: "{{ }}"},
-	{From: 219, To: 263, Line: 87, Col: 1, Construct: "macro"},
-	{From: 223, To: 223, Line: 88, Col: 5, Construct: "set"},
-	{From: 225, To: 254, Line: 89, Col: 5, Construct: "if"},
-	{From: 227, To: 246, Line: 90, Col: 9, Construct: "for"},
-	{From: 231, To: 236, Line: 91, Col: 13, Construct: "set"},
-	{From: 238, To: 238, Line: 92, Col: 13, Construct: "set"},
-	{From: 240, To: 245, Line: 93, Col: 13, Construct: "if"},
-	{From: 242, To: 242, Line: 93, Col: 13, Construct: "set"},
-	{From: 244, To: 244, Line: 94, Col: 17, Construct: "set"},
-	{From: 248, To: 253, Line: 97, Col: 9, Construct: "for"},
-	{From: 250, To: 250, Line: 97, Col: 9, Construct: "set"},
-	{From: 252, To: 252, Line: 98, Col: 13, Construct: "set"},
-	{From: 256, To: 256, Line: 98, Col: 13, Construct: "set"},
-	{From: 258, To: 258, Line: 101, Col: 5, Construct: "set"},
-	{From: 260, To: 262, Line: 102, Col: 5, Construct: "{{ }}"},
-	{From: 265, To: 265, Line: 104, Col: 1, Construct: "{{ }}"},
-	{From: 267, To: 267, Line: 105, Col: 1, Construct: "set"},
-	{From: 269, To: 275, Line: 106, Col: 1, Construct: "for"},
-	{From: 271, To: 274, Line: 107, Col: 5, Construct: "if"},
-	{From: 273, To: 273, Line: 108, Col: 9, Construct: "set"},
-	{From: 277, To: 315, Line: 111, Col: 1, Construct: "if"},
-	{From: 280, To: 284, Line: 113, Col: 5, Construct: "set"},
-	{From: 286, To: 288, Line: 114, Col: 5, Construct: "{{ }}"},
-	{From: 290, To: 302, Line: 115, Col: 5, Construct: "if"},
-	{From: 292, To: 294, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 295, To: 301, Line: 117, Col: 9, Construct: "if"},
-	{From: 298, To: 300, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 304, To: 304, Line: 121, Col: 5, Construct: "{{ }}"},
-	{From: 306, To: 311, Line: 122, Col: 5, Construct: "if"},
-	{From: 309, To: 309, Line: 124, Col: 9, Construct: "{{ }}"},
-	{From: 313, To: 314, Line: 127, Col: 5, Construct: "{{ }}"},
-	{From: 317, To: 467, Line: 130, Col: 1, Construct: "for"},
-	{From: 328, To: 328, Line: 131, Col: 5, Construct: "set"},
-	{From: 330, To: 334, Line: 132, Col: 5, Construct: "set"},
-	{From: 336, To: 466, Line: 133, Col: 5, Construct: "if"},
-	{From: 338, To: 341, Line: 138, Col: 9, Construct: "set"},
-	{From: 343, To: 343, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 345, To: 349, Line: 145, Col: 9, Construct: "if"},
-	{From: 348, To: 348, Line: 147, Col: 13, Construct: "{{ }}"},
-	{From: 351, To: 356, Line: 149, Col: 9, Construct: "if"},
-	{From: 354, To: 354, Line: 151, Col: 13, Construct: "{{ }}"},
-	{From: 358, To: 359, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 360, To: 466, Line: 156, Col: 9, Construct: "if"},
-	{From: 364, To: 365, Line: 158, Col: 9, Construct: "{{ }}"},
-	{From: 366, To: 466, Line: 160, Col: 9, Construct: "if"},
-	{From: 369, To: 369, Line: 161, Col: 9, Construct: "set"},
-	{From: 371, To: 396, Line: 162, Col: 9, Construct: "if"},
-	{From: 373, To: 373, Line: 163, Col: 13, Construct: "set"},
-	{From: 375, To: 379, Line: 164, Col: 13, Construct: "set"},
-	{From: 381, To: 393, Line: 165, Col: 13, Construct: "for"},
-	{From: 383, To: 392, Line: 166, Col: 17, Construct: "if"},
-	{From: 385, To: 391, Line: 167, Col: 21, Construct: "for"},
-	{From: 387, To: 390, Line: 168, Col: 25, Construct: "if"},
-	{From: 389, To: 389, Line: 169, Col: 29, Construct: "set"},
-	{From: 395, To: 395, Line: 174, Col: 13, Construct: "set"},
-	{From: 398, To: 402, Line: 176, Col: 9, Construct: "{{ }}"},
-	{From: 404, To: 405, Line: 177, Col: 9, Construct: "{{ }}"},
-	{From: 406, To: 466, Line: 179, Col: 9, Construct: "if"},
-	{From: 409, To: 414, Line: 180, Col: 9, Construct: "if"},
-	{From: 411, To: 413, Line: 181, Col: 13, Construct: "{{ }}"},
-	{From: 416, To: 465, Line: 183, Col: 9, Construct: "if"},
-	{From: 418, To: 435, Line: 184, Col: 13, Construct: "for"},
-	{From: 422, To: 424, Line: 185, Col: 17, Construct: "{{ }}"},
-	{From: 426, To: 426, Line: 186, Col: 17, Construct: "{{ }}"},
-	{From: 428, To: 434, Line: 187, Col: 17, Construct: "if"},
-	{From: 430, To: 430, Line: 188, Col: 21, Construct: "{{ }}"},
-	{From: 439, To: 441, Line: 194, Col: 13, Construct: "set"},
-	{From: 443, To: 443, Line: 195, Col: 13, Construct: "set"},
-	{From: 445, To: 449, Line: 196, Col: 13, Construct: "if"},
-	{From: 447, To: 447, Line: 197, Col: 17, Construct: "set"},
-	{From: 451, To: 456, Line: 200, Col: 13, Construct: "if"},
-	{From: 453, To: 454, Line: 201, Col: 17, Construct: "{{ }}"},
-	{From: 458, To: 458, Line: 204, Col: 13, Construct: "{{ }}"},
-	{From: 460, To: 464, Line: 205, Col: 13, Construct: "{{ }}"},
-	{From: 469, To: 471, Line: 209, Col: 1, Construct: "if"},
+	{From: 58, To: 82, Line: 11, Col: 1, Construct: "macro"},
+	{From: 61, To: 81, Line: 12, Col: 5, Construct: "if"},
+	{From: 63, To: 63, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 64, To: 81, Line: 14, Col: 9, Construct: "if"},
+	{From: 67, To: 80, Line: 15, Col: 9, Construct: "for"},
+	{From: 69, To: 79, Line: 16, Col: 13, Construct: "if"},
+	{From: 72, To: 79, Line: 18, Col: 17, Construct: "if"},
+	{From: 75, To: 79, Line: 20, Col: 17, Construct: "if"},
+	{From: 78, To: 78, Line: 21, Col: 17, Construct: "{{ }}"},
+	{From: 84, To: 132, Line: 26, Col: 1, Construct: "macro"},
+	{From: 88, To: 89, Line: 27, Col: 5, Construct: "set"},
+	{From: 91, To: 94, Line: 28, Col: 5, Construct: "if"},
+	{From: 93, To: 93, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 96, To: 98, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 100, To: 131, Line: 32, Col: 5, Construct: "for"},
+	{From: 105, To: 107, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 109, To: 129, Line: 34, Col: 9, Construct: "if"},
+	{From: 111, To: 116, Line: 35, Col: 13, Construct: "if"},
+	{From: 117, To: 128, Line: 40, Col: 13, Construct: "if"},
+	{From: 120, To: 128, Line: 42, Col: 13, Construct: "if"},
+	{From: 123, To: 123, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 127, To: 127, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 134, To: 203, Line: 51, Col: 1, Construct: "macro"},
+	{From: 141, To: 141, Line: 58, Col: 5, Construct: "set"},
+	{From: 143, To: 162, Line: 59, Col: 5, Construct: "for"},
+	{From: 147, To: 152, Line: 60, Col: 9, Construct: "set"},
+	{From: 154, To: 154, Line: 61, Col: 9, Construct: "set"},
+	{From: 156, To: 161, Line: 62, Col: 9, Construct: "if"},
+	{From: 158, To: 158, Line: 62, Col: 9, Construct: "set"},
+	{From: 160, To: 160, Line: 63, Col: 13, Construct: "set"},
+	{From: 164, To: 168, Line: 66, Col: 5, Construct: "set"},
+	{From: 170, To: 182, Line: 67, Col: 5, Construct: "for"},
+	{From: 172, To: 180, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 184, To: 202, Line: 71, Col: 5, Construct: "for"},
+	{From: 187, To: 192, Line: 72, Col: 9, Construct: "set"},
+	{From: 194, To: 200, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 205, To: 218, Line: 83, Col: 1, Construct: "macro"},
+	{From: 209, To: 213, Line: 84, Col: 5, Construct: "set"},
+	{From: 215, To: 217, Line: 85, Col: 5, Construct: "{{ }}"},
+	{From: 220, To: 264, Line: 87, Col: 1, Construct: "macro"},
+	{From: 224, To: 224, Line: 88, Col: 5, Construct: "set"},
+	{From: 226, To: 255, Line: 89, Col: 5, Construct: "if"},
+	{From: 228, To: 247, Line: 90, Col: 9, Construct: "for"},
+	{From: 232, To: 237, Line: 91, Col: 13, Construct: "set"},
+	{From: 239, To: 239, Line: 92, Col: 13, Construct: "set"},
+	{From: 241, To: 246, Line: 93, Col: 13, Construct: "if"},
+	{From: 243, To: 243, Line: 93, Col: 13, Construct: "set"},
+	{From: 245, To: 245, Line: 94, Col: 17, Construct: "set"},
+	{From: 249, To: 254, Line: 97, Col: 9, Construct: "for"},
+	{From: 251, To: 251, Line: 97, Col: 9, Construct: "set"},
+	{From: 253, To: 253, Line: 98, Col: 13, Construct: "set"},
+	{From: 257, To: 257, Line: 98, Col: 13, Construct: "set"},
+	{From: 259, To: 259, Line: 101, Col: 5, Construct: "set"},
+	{From: 261, To: 263, Line: 102, Col: 5, Construct: "{{ }}"},
+	{From: 266, To: 266, Line: 104, Col: 1, Construct: "{{ }}"},
+	{From: 268, To: 268, Line: 105, Col: 1, Construct: "set"},
+	{From: 270, To: 276, Line: 106, Col: 1, Construct: "for"},
+	{From: 272, To: 275, Line: 107, Col: 5, Construct: "if"},
+	{From: 274, To: 274, Line: 108, Col: 9, Construct: "set"},
+	{From: 278, To: 316, Line: 111, Col: 1, Construct: "if"},
+	{From: 281, To: 285, Line: 113, Col: 5, Construct: "set"},
+	{From: 287, To: 289, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 291, To: 303, Line: 115, Col: 5, Construct: "if"},
+	{From: 293, To: 295, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 296, To: 302, Line: 117, Col: 9, Construct: "if"},
+	{From: 299, To: 301, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 305, To: 305, Line: 121, Col: 5, Construct: "{{ }}"},
+	{From: 307, To: 312, Line: 122, Col: 5, Construct: "if"},
+	{From: 310, To: 310, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 314, To: 315, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 318, To: 468, Line: 130, Col: 1, Construct: "for"},
+	{From: 329, To: 329, Line: 131, Col: 5, Construct: "set"},
+	{From: 331, To: 335, Line: 132, Col: 5, Construct: "set"},
+	{From: 337, To: 467, Line: 133, Col: 5, Construct: "if"},
+	{From: 339, To: 342, Line: 138, Col: 9, Construct: "set"},
+	{From: 344, To: 344, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 346, To: 350, Line: 145, Col: 9, Construct: "if"},
+	{From: 349, To: 349, Line: 147, Col: 13, Construct: "{{ }}"},
+	{From: 352, To: 357, Line: 149, Col: 9, Construct: "if"},
+	{From: 355, To: 355, Line: 151, Col: 13, Construct: "{{ }}"},
+	{From: 359, To: 360, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 361, To: 467, Line: 156, Col: 9, Construct: "if"},
+	{From: 365, To: 366, Line: 158, Col: 9, Construct: "{{ }}"},
+	{From: 367, To: 467, Line: 160, Col: 9, Construct: "if"},
+	{From: 370, To: 370, Line: 161, Col: 9, Construct: "set"},
+	{From: 372, To: 397, Line: 162, Col: 9, Construct: "if"},
+	{From: 374, To: 374, Line: 163, Col: 13, Construct: "set"},
+	{From: 376, To: 380, Line: 164, Col: 13, Construct: "set"},
+	{From: 382, To: 394, Line: 165, Col: 13, Construct: "for"},
+	{From: 384, To: 393, Line: 166, Col: 17, Construct: "if"},
+	{From: 386, To: 392, Line: 167, Col: 21, Construct: "for"},
+	{From: 388, To: 391, Line: 168, Col: 25, Construct: "if"},
+	{From: 390, To: 390, Line: 169, Col: 29, Construct: "set"},
+	{From: 396, To: 396, Line: 174, Col: 13, Construct: "set"},
+	{From: 399, To: 403, Line: 176, Col: 9, Construct: "{{ }}"},
+	{From: 405, To: 406, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 407, To: 467, Line: 179, Col: 9, Construct: "if"},
+	{From: 410, To: 415, Line: 180, Col: 9, Construct: "if"},
+	{From: 412, To: 414, Line: 181, Col: 13, Construct: "{{ }}"},
+	{From: 417, To: 466, Line: 183, Col: 9, Construct: "if"},
+	{From: 419, To: 436, Line: 184, Col: 13, Construct: "for"},
+	{From: 423, To: 425, Line: 185, Col: 17, Construct: "{{ }}"},
+	{From: 427, To: 427, Line: 186, Col: 17, Construct: "{{ }}"},
+	{From: 429, To: 435, Line: 187, Col: 17, Construct: "if"},
+	{From: 431, To: 431, Line: 188, Col: 21, Construct: "{{ }}"},
+	{From: 440, To: 442, Line: 194, Col: 13, Construct: "set"},
+	{From: 444, To: 444, Line: 195, Col: 13, Construct: "set"},
+	{From: 446, To: 450, Line: 196, Col: 13, Construct: "if"},
+	{From: 448, To: 448, Line: 197, Col: 17, Construct: "set"},
+	{From: 452, To: 457, Line: 200, Col: 13, Construct: "if"},
+	{From: 454, To: 455, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 459, To: 459, Line: 204, Col: 13, Construct: "{{ }}"},
+	{From: 461, To: 465, Line: 205, Col: 13, Construct: "{{ }}"},
+	{From: 470, To: 472, Line: 209, Col: 1, Construct: "if"},
+	{From: 489, To: 513, Line: 11, Col: 1, Construct: "macro"},
+	{From: 492, To: 512, Line: 12, Col: 5, Construct: "if"},
+	{From: 494, To: 494, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 495, To: 512, Line: 14, Col: 9, Construct: "if"},
+	{From: 498, To: 511, Line: 15, Col: 9, Construct: "for"},
+	{From: 500, To: 510, Line: 16, Col: 13, Construct: "if"},
+	{From: 503, To: 510, Line: 18, Col: 17, Construct: "if"},
+	{From: 506, To: 510, Line: 20, Col: 17, Construct: "if"},
+	{From: 509, To: 509, Line: 21, Col: 17, Construct: "{{ }}"},
+	{From: 515, To: 559, Line: 26, Col: 1, Construct: "macro"},
+	{From: 519, To: 520, Line: 27, Col: 5, Construct: "set"},
+	{From: 522, To: 525, Line: 28, Col: 5, Construct: "if"},
+	{From: 524, To: 524, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 527, To: 527, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 529, To: 558, Line: 32, Col: 5, Construct: "for"},
+	{From: 534, To: 534, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 536, To: 556, Line: 34, Col: 9, Construct: "if"},
+	{From: 538, To: 543, Line: 35, Col: 13, Construct: "if"},
+	{From: 544, To: 555, Line: 40, Col: 13, Construct: "if"},
+	{From: 547, To: 555, Line: 42, Col: 13, Construct: "if"},
+	{From: 550, To: 550, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 554, To: 554, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 561, To: 620, Line: 51, Col: 1, Construct: "macro"},
+	{From: 568, To: 568, Line: 58, Col: 5, Construct: "set"},
+	{From: 570, To: 589, Line: 59, Col: 5, Construct: "for"},
+	{From: 574, To: 579, Line: 60, Col: 9, Construct: "set"},
+	{From: 581, To: 581, Line: 61, Col: 9, Construct: "set"},
+	{From: 583, To: 588, Line: 62, Col: 9, Construct: "if"},
+	{From: 585, To: 585, Line: 62, Col: 9, Construct: "set"},
+	{From: 587, To: 587, Line: 63, Col: 13, Construct: "set"},
+	{From: 591, To: 595, Line: 66, Col: 5, Construct: "set"},
+	{From: 597, To: 605, Line: 67, Col: 5, Construct: "for"},
+	{From: 599, To: 603, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 607, To: 619, Line: 71, Col: 5, Construct: "for"},
+	{From: 610, To: 615, Line: 72, Col: 9, Construct: "set"},
+	{From: 617, To: 617, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 622, To: 633, Line: 83, Col: 1, Construct: "macro"},
+	{From: 626, To: 630, Line: 84, Col: 5, Construct: "set"},
+	{From: 632, To: 632, Line: 85, Col: 5, Construct: "{{ }}"},
+	{From: 635, To: 677, Line: 87, Col: 1, Construct: "macro"},
+	{From: 639, To: 639, Line: 88, Col: 5, Construct: "set"},
+	{From: 641, To: 670, Line: 89, Col: 5, Construct: "if"},
+	{From: 643, To: 662, Line: 90, Col: 9, Construct: "for"},
+	{From: 647, To: 652, Line: 91, Col: 13, Construct: "set"},
+	{From: 654, To: 654, Line: 92, Col: 13, Construct: "set"},
+	{From: 656, To: 661, Line: 93, Col: 13, Construct: "if"},
+	{From: 658, To: 658, Line: 93, Col: 13, Construct: "set"},
+	{From: 660, To: 660, Line: 94, Col: 17, Construct: "set"},
+	{From: 664, To: 669, Line: 97, Col: 9, Construct: "for"},
+	{From: 666, To: 666, Line: 97, Col: 9, Construct: "set"},
+	{From: 668, To: 668, Line: 98, Col: 13, Construct: "set"},
+	{From: 672, To: 672, Line: 98, Col: 13, Construct: "set"},
+	{From: 674, To: 674, Line: 101, Col: 5, Construct: "set"},
+	{From: 676, To: 676, Line: 102, Col: 5, Construct: "{{ }}"},
+	{From: 679, To: 679, Line: 104, Col: 1, Construct: "{{ }}"},
+	{From: 681, To: 681, Line: 105, Col: 1, Construct: "set"},
+	{From: 683, To: 689, Line: 106, Col: 1, Construct: "for"},
+	{From: 685, To: 688, Line: 107, Col: 5, Construct: "if"},
+	{From: 687, To: 687, Line: 108, Col: 9, Construct: "set"},
+	{From: 691, To: 729, Line: 111, Col: 1, Construct: "if"},
+	{From: 694, To: 698, Line: 113, Col: 5, Construct: "set"},
+	{From: 700, To: 700, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 702, To: 710, Line: 115, Col: 5, Construct: "if"},
+	{From: 704, To: 704, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 705, To: 709, Line: 117, Col: 9, Construct: "if"},
+	{From: 708, To: 708, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 712, To: 714, Line: 121, Col: 5, Construct: "{{ }}"},
+	{From: 716, To: 723, Line: 122, Col: 5, Construct: "if"},
+	{From: 719, To: 721, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 725, To: 728, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 731, To: 886, Line: 130, Col: 1, Construct: "for"},
+	{From: 742, To: 742, Line: 131, Col: 5, Construct: "set"},
+	{From: 744, To: 748, Line: 132, Col: 5, Construct: "set"},
+	{From: 750, To: 885, Line: 133, Col: 5, Construct: "if"},
+	{From: 752, To: 755, Line: 138, Col: 9, Construct: "set"},
+	{From: 757, To: 757, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 759, To: 765, Line: 145, Col: 9, Construct: "if"},
+	{From: 762, To: 764, Line: 147, Col: 13, Construct: "{{ }}"},
+	{From: 767, To: 774, Line: 149, Col: 9, Construct: "if"},
+	{From: 770, To: 772, Line: 151, Col: 13, Construct: "{{ }}"},
+	{From: 776, To: 779, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 780, To: 885, Line: 156, Col: 9, Construct: "if"},
+	{From: 784, To: 787, Line: 158, Col: 9, Construct: "{{ }}"},
+	{From: 788, To: 885, Line: 160, Col: 9, Construct: "if"},
+	{From: 791, To: 791, Line: 161, Col: 9, Construct: "set"},
+	{From: 793, To: 818, Line: 162, Col: 9, Construct: "if"},
+	{From: 795, To: 795, Line: 163, Col: 13, Construct: "set"},
+	{From: 797, To: 801, Line: 164, Col: 13, Construct: "set"},
+	{From: 803, To: 815, Line: 165, Col: 13, Construct: "for"},
+	{From: 805, To: 814, Line: 166, Col: 17, Construct: "if"},
+	{From: 807, To: 813, Line: 167, Col: 21, Construct: "for"},
+	{From: 809, To: 812, Line: 168, Col: 25, Construct: "if"},
+	{From: 811, To: 811, Line: 169, Col: 29, Construct: "set"},
+	{From: 817, To: 817, Line: 174, Col: 13, Construct: "set"},
+	{From: 820, To: 820, Line: 176, Col: 9, Construct: "{{ }}"},
+	{From: 822, To: 825, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 826, To: 885, Line: 179, Col: 9, Construct: "if"},
+	{From: 829, To: 832, Line: 180, Col: 9, Construct: "if"},
+	{From: 831, To: 831, Line: 181, Col: 13, Construct: "{{ }}"},
+	{From: 834, To: 884, Line: 183, Col: 9, Construct: "if"},
+	{From: 836, To: 853, Line: 184, Col: 13, Construct: "for"},
+	{From: 840, To: 840, Line: 185, Col: 17, Construct: "{{ }}"},
+	{From: 842, To: 844, Line: 186, Col: 17, Construct: "{{ }}"},
+	{From: 846, To: 852, Line: 187, Col: 17, Construct: "if"},
+	{From: 848, To: 848, Line: 188, Col: 21, Construct: "{{ }}"},
+	{From: 857, To: 859, Line: 194, Col: 13, Construct: "set"},
+	{From: 861, To: 861, Line: 195, Col: 13, Construct: "set"},
+	{From: 863, To: 867, Line: 196, Col: 13, Construct: "if"},
+	{From: 865, To: 865, Line: 197, Col: 17, Construct: "set"},
+	{From: 869, To: 873, Line: 200, Col: 13, Construct: "if"},
+	{From: 871, To: 871, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 875, To: 877, Line: 204, Col: 13, Construct: "{{ }}"},
+	{From: 879, To: 883, Line: 205, Col: 13, Construct: "{{ }}"},
+	{From: 888, To: 890, Line: 209, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var NousResearchHermes2ProLlama38BToolUse = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
-	Func:   renderNousResearchHermes2ProLlama38BToolUse,
-	Name:   "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use",
-	Origin: "llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
-	SHA256: "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
-	Spans:  spansNousResearchHermes2ProLlama38BToolUse,
+	File:      "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+	Func:      renderNousResearchHermes2ProLlama38BToolUse,
+	LlamaFunc: renderNousResearchHermes2ProLlama38BToolUseLlama,
+	Name:      "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use",
+	Origin:    "llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja",
+	SHA256:    "7ce09d55d3690e06c70b5c07228cc7e8c99c43a23cdc027762be4011efcdea6c",
+	Spans:     spansNousResearchHermes2ProLlama38BToolUse,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -278,60 +279,328 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 	}
 }
 
+// renderNousResearchHermes2ProLlama38BToolUseLlama renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNousResearchHermes2ProLlama38BToolUse with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
+	var jsonToPythonType func(runtime.Value)
+	jsonToPythonType = func(jsonSpec runtime.Value) {
+		jsonSpec = runtime.Param(jsonSpec, "json_spec")
+		var basicTypeMap runtime.Value
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
+		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
+		if runtime.IsDefined(runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type"))) {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
+			runtime.LlamaWrite(w, runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")))
+		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "array") {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("list["), w.Capture(func() {
+				jsonToPythonType(runtime.FilterItems(jsonSpec))
+			})), runtime.Str("]")))
+		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "object") {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
+			jsonSpecAdditionalProperties := runtime.LlamaAttr(jsonSpec, "additionalProperties")
+			if runtime.IsDefined(jsonSpecAdditionalProperties) {
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("dict[str, "), w.Capture(func() {
+					jsonToPythonType(jsonSpecAdditionalProperties)
+				})), runtime.Str("]")))
+			} else {
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
+				w.WriteString("dict")
+			}
+		} else if runtime.IsIterable(runtime.LlamaAttr(jsonSpec, "type")) {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
+			w.WriteString("Union[")
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(jsonSpec, "type")))
+			for i := range items {
+				t := items[i]
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
+				runtime.LlamaWrite(w, w.Capture(func() {
+					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
+				}))
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",")
+				}
+			}
+			w.WriteString("]")
+		} else {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:28:5 {%- else %}
+			w.WriteString("Any")
+		}
+	}
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:34:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:38:1 {%- for tool in tools %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+	for i := range items {
+		tool := items[i]
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
+		toolFunction := runtime.LlamaAttr(tool, "function")
+		if runtime.IsDefined(toolFunction) {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
+			tool = toolFunction
+		}
+		w.WriteString("{\"type\": \"function\", \"function\": ")
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
+		toolName := runtime.LlamaAttr(tool, "name")
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), toolName), runtime.Str("\", ")))
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\"description\": \""), toolName), runtime.Str("(")))
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+		toolParameters := runtime.LlamaAttr(tool, "parameters")
+		toolParametersProperties := runtime.LlamaAttr(toolParameters, "properties")
+		keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+		for i := range w.Count(len(keys)) {
+			paramName := keys[i]
+			paramFields := values[i]
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(paramName, runtime.Str(": ")), w.Capture(func() {
+				jsonToPythonType(paramFields)
+			})))
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
+			if !(i == len(keys)-1) {
+				w.WriteString(", ")
+			}
+		}
+		w.WriteString(")")
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
+		toolReturn := runtime.LlamaAttr(tool, "return")
+		if runtime.IsDefined(toolReturn) {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" -> "), w.Capture(func() {
+				jsonToPythonType(toolReturn)
+			})))
+		}
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" - "), runtime.LlamaAttr(tool, "description")), runtime.Str("\n\n")))
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+		keys2, values2 := runtime.ItemsFilterPairs(toolParametersProperties)
+		for i := range w.Count(len(keys2)) {
+			paramName := keys2[i]
+			paramFields := values2[i]
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:59:9 {%- if loop.first %}
+			if i == 0 {
+				w.WriteString("    Args:\n")
+			}
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("        "), paramName, runtime.Str("(")), w.Capture(func() {
+				jsonToPythonType(paramFields)
+			})), runtime.Str("): ")), runtime.FilterTrim(runtime.LlamaAttr(paramFields, "description"), nil, nil)))
+		}
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
+		if runtime.IsDefined(toolReturn) && runtime.IsDefined(runtime.LlamaAttr(toolReturn, "description")) {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n    Returns:\n        "), runtime.LlamaAttr(toolReturn, "description")))
+		}
+		w.WriteString("\", \"parameters\": ")
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
+		if runtime.Eq(runtime.FilterLength(toolParametersProperties), runtime.Int(0)) {
+			w.WriteString("{}")
+		} else {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:75:9 {{- tool.parameters|tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(toolParameters, nil, nil))
+		}
+		w.WriteString("}")
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:78:5 {%- if not loop.last %}
+		if !(i == len(items)-1) {
+			w.WriteString("\n")
+		}
+	}
+	w.WriteString(" </tools>Use the following pydantic model json schema for each tool call you will make: {\"properties\": {\"name\": {\"title\": \"Name\", \"type\": \"string\"}, \"arguments\": {\"title\": \"Arguments\", \"type\": \"object\"}}, \"required\": [\"name\", \"arguments\"], \"title\": \"FunctionCall\", \"type\": \"object\"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-dict>}\n</tool_call><|im_end|>\n")
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:94:1 {%- for message in messages %}
+	var loop runtime.Loop
+	for loop.Start(w, runtime.LlamaIterable(messages), nil); loop.Next(); {
+		message := loop.Item()
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
+		messageRole := runtime.LlamaAttr(message, "role")
+		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				w.WriteString("\n<tool_call>\n")
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
+				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				if runtime.IsDefined(toolCallFunction) {
+					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
+					toolCall = toolCallFunction
+				}
+				w.WriteString("{\"name\": \"")
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
+				runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+				w.WriteString("\", ")
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
+				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+				if runtime.IsDefined(toolCallArguments) {
+					w.WriteString("\"arguments\": ")
+					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
+					if runtime.IsString(toolCallArguments) {
+						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:115:21 {{- tool_call.arguments }}
+						runtime.LlamaWrite(w, toolCallArguments)
+					} else {
+						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:116:21 {%- else %}
+						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:117:21 {{- tool_call.arguments|tojson }}
+						runtime.LlamaWrite(w, runtime.FilterTojson(toolCallArguments, nil, nil))
+					}
+				}
+				w.WriteString("}\n</tool_call>")
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
+			if runtime.LlamaAttr(loop.Value(), "previtem").Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+				w.WriteString("<|im_start|>tool\n")
+			}
+			w.WriteString("<tool_response>\n")
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
+			if !loop.Last().Truthy() {
+				w.WriteString("\n</tool_response>\n")
+			} else {
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:138:13 {%- else %}
+				w.WriteString("\n</tool_response>")
+			}
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
+			if !loop.Last().Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+				w.WriteString("<|im_end|>")
+			} else if loop.Last().Truthy() {
+				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144:13 {%- elif loop.last %}
+				w.WriteString("<|im_end|>")
+			}
+		}
+	}
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:149:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+	}
+}
+
 // spansNousResearchHermes2ProLlama38BToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansNousResearchHermes2ProLlama38BToolUse = []runtime.Span{
-	{From: 52, To: 106, Line: 1, Col: 1, Construct: "macro"},
-	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
-	{From: 59, To: 105, Line: 9, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 10, Col: 5, Construct: "{{ }}"},
-	{From: 62, To: 105, Line: 11, Col: 5, Construct: "if"},
-	{From: 65, To: 69, Line: 12, Col: 5, Construct: "{{ }}"},
-	{From: 70, To: 105, Line: 13, Col: 5, Construct: "if"},
-	{From: 73, To: 84, Line: 14, Col: 5, Construct: "if"},
-	{From: 76, To: 80, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 85, To: 105, Line: 19, Col: 5, Construct: "if"},
-	{From: 89, To: 101, Line: 21, Col: 5, Construct: "for"},
-	{From: 93, To: 95, Line: 22, Col: 7, Construct: "{{ }}"},
-	{From: 97, To: 99, Line: 23, Col: 7, Construct: "if"},
-	{From: 108, To: 109, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 200, Line: 38, Col: 1, Construct: "for"},
-	{From: 115, To: 120, Line: 39, Col: 5, Construct: "if"},
-	{From: 118, To: 118, Line: 40, Col: 9, Construct: "set"},
-	{From: 122, To: 125, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 127, To: 129, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 131, To: 146, Line: 45, Col: 5, Construct: "for"},
-	{From: 138, To: 140, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 142, To: 144, Line: 47, Col: 9, Construct: "if"},
-	{From: 148, To: 155, Line: 52, Col: 5, Construct: "if"},
-	{From: 151, To: 154, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 157, To: 159, Line: 55, Col: 5, Construct: "{{ }}"},
-	{From: 161, To: 178, Line: 58, Col: 5, Construct: "for"},
-	{From: 166, To: 168, Line: 59, Col: 9, Construct: "if"},
-	{From: 170, To: 177, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 180, To: 185, Line: 65, Col: 5, Construct: "if"},
-	{From: 182, To: 183, Line: 66, Col: 9, Construct: "{{ }}"},
-	{From: 187, To: 194, Line: 72, Col: 5, Construct: "if"},
-	{From: 192, To: 192, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 196, To: 198, Line: 78, Col: 5, Construct: "if"},
-	{From: 202, To: 274, Line: 94, Col: 1, Construct: "for"},
-	{From: 206, To: 273, Line: 95, Col: 5, Construct: "if"},
-	{From: 209, To: 214, Line: 97, Col: 36, Construct: "{{ }}"},
-	{From: 215, To: 273, Line: 99, Col: 9, Construct: "if"},
-	{From: 218, To: 219, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 221, To: 249, Line: 101, Col: 5, Construct: "for"},
-	{From: 224, To: 229, Line: 104, Col: 16, Construct: "if"},
-	{From: 227, To: 227, Line: 105, Col: 17, Construct: "set"},
-	{From: 231, To: 232, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 234, To: 247, Line: 112, Col: 13, Construct: "if"},
-	{From: 238, To: 245, Line: 114, Col: 17, Construct: "if"},
-	{From: 240, To: 240, Line: 115, Col: 21, Construct: "{{ }}"},
-	{From: 244, To: 244, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 250, To: 273, Line: 126, Col: 9, Construct: "if"},
-	{From: 253, To: 256, Line: 127, Col: 9, Construct: "if"},
-	{From: 258, To: 258, Line: 133, Col: 9, Construct: "{{ }}"},
-	{From: 260, To: 265, Line: 134, Col: 9, Construct: "if"},
-	{From: 267, To: 272, Line: 142, Col: 9, Construct: "if"},
-	{From: 269, To: 272, Line: 144, Col: 13, Construct: "if"},
-	{From: 276, To: 278, Line: 149, Col: 1, Construct: "if"},
+	{From: 53, To: 107, Line: 1, Col: 1, Construct: "macro"},
+	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
+	{From: 60, To: 106, Line: 9, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 10, Col: 5, Construct: "{{ }}"},
+	{From: 63, To: 106, Line: 11, Col: 5, Construct: "if"},
+	{From: 66, To: 70, Line: 12, Col: 5, Construct: "{{ }}"},
+	{From: 71, To: 106, Line: 13, Col: 5, Construct: "if"},
+	{From: 74, To: 85, Line: 14, Col: 5, Construct: "if"},
+	{From: 77, To: 81, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 86, To: 106, Line: 19, Col: 5, Construct: "if"},
+	{From: 90, To: 102, Line: 21, Col: 5, Construct: "for"},
+	{From: 94, To: 96, Line: 22, Col: 7, Construct: "{{ }}"},
+	{From: 98, To: 100, Line: 23, Col: 7, Construct: "if"},
+	{From: 109, To: 110, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 112, To: 201, Line: 38, Col: 1, Construct: "for"},
+	{From: 116, To: 121, Line: 39, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 40, Col: 9, Construct: "set"},
+	{From: 123, To: 126, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 128, To: 130, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 132, To: 147, Line: 45, Col: 5, Construct: "for"},
+	{From: 139, To: 141, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 143, To: 145, Line: 47, Col: 9, Construct: "if"},
+	{From: 149, To: 156, Line: 52, Col: 5, Construct: "if"},
+	{From: 152, To: 155, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 158, To: 160, Line: 55, Col: 5, Construct: "{{ }}"},
+	{From: 162, To: 179, Line: 58, Col: 5, Construct: "for"},
+	{From: 167, To: 169, Line: 59, Col: 9, Construct: "if"},
+	{From: 171, To: 178, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 181, To: 186, Line: 65, Col: 5, Construct: "if"},
+	{From: 183, To: 184, Line: 66, Col: 9, Construct: "{{ }}"},
+	{From: 188, To: 195, Line: 72, Col: 5, Construct: "if"},
+	{From: 193, To: 193, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 197, To: 199, Line: 78, Col: 5, Construct: "if"},
+	{From: 203, To: 275, Line: 94, Col: 1, Construct: "for"},
+	{From: 207, To: 274, Line: 95, Col: 5, Construct: "if"},
+	{From: 210, To: 215, Line: 97, Col: 36, Construct: "{{ }}"},
+	{From: 216, To: 274, Line: 99, Col: 9, Construct: "if"},
+	{From: 219, To: 220, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 222, To: 250, Line: 101, Col: 5, Construct: "for"},
+	{From: 225, To: 230, Line: 104, Col: 16, Construct: "if"},
+	{From: 228, To: 228, Line: 105, Col: 17, Construct: "set"},
+	{From: 232, To: 233, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 235, To: 248, Line: 112, Col: 13, Construct: "if"},
+	{From: 239, To: 246, Line: 114, Col: 17, Construct: "if"},
+	{From: 241, To: 241, Line: 115, Col: 21, Construct: "{{ }}"},
+	{From: 245, To: 245, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 251, To: 274, Line: 126, Col: 9, Construct: "if"},
+	{From: 254, To: 257, Line: 127, Col: 9, Construct: "if"},
+	{From: 259, To: 259, Line: 133, Col: 9, Construct: "{{ }}"},
+	{From: 261, To: 266, Line: 134, Col: 9, Construct: "if"},
+	{From: 268, To: 273, Line: 142, Col: 9, Construct: "if"},
+	{From: 270, To: 273, Line: 144, Col: 13, Construct: "if"},
+	{From: 277, To: 279, Line: 149, Col: 1, Construct: "if"},
+	{From: 291, To: 341, Line: 1, Col: 1, Construct: "macro"},
+	{From: 296, To: 296, Line: 2, Col: 1, Construct: "set"},
+	{From: 298, To: 340, Line: 9, Col: 1, Construct: "if"},
+	{From: 300, To: 300, Line: 10, Col: 5, Construct: "{{ }}"},
+	{From: 301, To: 340, Line: 11, Col: 5, Construct: "if"},
+	{From: 304, To: 306, Line: 12, Col: 5, Construct: "{{ }}"},
+	{From: 307, To: 340, Line: 13, Col: 5, Construct: "if"},
+	{From: 310, To: 319, Line: 14, Col: 5, Construct: "if"},
+	{From: 313, To: 315, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 320, To: 340, Line: 19, Col: 5, Construct: "if"},
+	{From: 324, To: 336, Line: 21, Col: 5, Construct: "for"},
+	{From: 328, To: 330, Line: 22, Col: 7, Construct: "{{ }}"},
+	{From: 332, To: 334, Line: 23, Col: 7, Construct: "if"},
+	{From: 343, To: 344, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 346, To: 422, Line: 38, Col: 1, Construct: "for"},
+	{From: 350, To: 355, Line: 39, Col: 5, Construct: "if"},
+	{From: 353, To: 353, Line: 40, Col: 9, Construct: "set"},
+	{From: 357, To: 358, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 360, To: 360, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 362, To: 377, Line: 45, Col: 5, Construct: "for"},
+	{From: 369, To: 371, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 373, To: 375, Line: 47, Col: 9, Construct: "if"},
+	{From: 379, To: 385, Line: 52, Col: 5, Construct: "if"},
+	{From: 382, To: 384, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 387, To: 387, Line: 55, Col: 5, Construct: "{{ }}"},
+	{From: 389, To: 401, Line: 58, Col: 5, Construct: "for"},
+	{From: 394, To: 396, Line: 59, Col: 9, Construct: "if"},
+	{From: 398, To: 400, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 403, To: 407, Line: 65, Col: 5, Construct: "if"},
+	{From: 405, To: 405, Line: 66, Col: 9, Construct: "{{ }}"},
+	{From: 409, To: 416, Line: 72, Col: 5, Construct: "if"},
+	{From: 414, To: 414, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 418, To: 420, Line: 78, Col: 5, Construct: "if"},
+	{From: 424, To: 490, Line: 94, Col: 1, Construct: "for"},
+	{From: 428, To: 489, Line: 95, Col: 5, Construct: "if"},
+	{From: 431, To: 431, Line: 97, Col: 36, Construct: "{{ }}"},
+	{From: 432, To: 489, Line: 99, Col: 9, Construct: "if"},
+	{From: 435, To: 435, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 437, To: 465, Line: 101, Col: 5, Construct: "for"},
+	{From: 440, To: 445, Line: 104, Col: 16, Construct: "if"},
+	{From: 443, To: 443, Line: 105, Col: 17, Construct: "set"},
+	{From: 447, To: 448, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 450, To: 463, Line: 112, Col: 13, Construct: "if"},
+	{From: 454, To: 461, Line: 114, Col: 17, Construct: "if"},
+	{From: 456, To: 456, Line: 115, Col: 21, Construct: "{{ }}"},
+	{From: 460, To: 460, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 466, To: 489, Line: 126, Col: 9, Construct: "if"},
+	{From: 469, To: 472, Line: 127, Col: 9, Construct: "if"},
+	{From: 474, To: 474, Line: 133, Col: 9, Construct: "{{ }}"},
+	{From: 476, To: 481, Line: 134, Col: 9, Construct: "if"},
+	{From: 483, To: 488, Line: 142, Col: 9, Construct: "if"},
+	{From: 485, To: 488, Line: 144, Col: 13, Construct: "if"},
+	{From: 492, To: 494, Line: 149, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var NvidiaLlama33NemotronSuper49BV15 = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
-	Func:   renderNvidiaLlama33NemotronSuper49BV15,
-	Name:   "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5",
-	Origin: "llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
-	SHA256: "1b13a386b158bb4033ad9960032530554c47a92d1735c7dfce715efcabf30e5c",
-	Spans:  spansNvidiaLlama33NemotronSuper49BV15,
+	File:      "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
+	Func:      renderNvidiaLlama33NemotronSuper49BV15,
+	LlamaFunc: renderNvidiaLlama33NemotronSuper49BV15Llama,
+	Name:      "nvidia-Llama-3_3-Nemotron-Super-49B-v1_5",
+	Origin:    "llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja",
+	SHA256:    "1b13a386b158bb4033ad9960032530554c47a92d1735c7dfce715efcabf30e5c",
+	Spans:     spansNvidiaLlama33NemotronSuper49BV15,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -247,63 +248,312 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	}
 }
 
+// renderNvidiaLlama33NemotronSuper49BV15Llama renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNvidiaLlama33NemotronSuper49BV15 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.Input) {
+	var bos runtime.Value
+	var enableThinking runtime.Value
+	var systemStartHeader runtime.Value
+	var systemEndHeader runtime.Value
+	var startHeader runtime.Value
+	var endHeader runtime.Value
+	var eot runtime.Value
+	var systemToken runtime.Value
+	var userToken runtime.Value
+	var assistantToken runtime.Value
+	var toolToken runtime.Value
+	messages := in.Lookup("messages")
+	var systemContent runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
+	bos = runtime.Str("<|begin_of_text|>")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:36 {%- set enable_thinking = true -%}
+	enableThinking = runtime.Bool(true)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:70 {% set system_start_header = "<|start_header_id|>" %}
+	systemStartHeader = runtime.Str("<|start_header_id|>")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:123 {% set system_end_header = "<|end_header_id|>
+	systemEndHeader = runtime.Str("<|end_header_id|>\n\n")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:5 {% set start_header = "<|start_header_id|>" %}
+	startHeader = runtime.Str("<|start_header_id|>")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:51 {% set end_header = "<|end_header_id|>
+	endHeader = runtime.Str("<|end_header_id|>\n\n")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:5 {% set eot = "<|eot_id|>" %}
+	eot = runtime.Str("<|eot_id|>")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:33 {% set system_token = "system" %}
+	systemToken = runtime.Str("system")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:66 {% set user_token = "user" %}
+	userToken = runtime.Str("user")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:95 {% set assistant_token = "assistant" %}
+	assistantToken = runtime.Str("assistant")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
+	toolToken = runtime.Str("tool")
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
+	runtime.LlamaWrite(w, runtime.LlamaConcat(bos, systemStartHeader, systemToken, systemEndHeader))
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") && !runtime.EqStr(runtime.LlamaAttr(messages0, "content"), "") {
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
+		systemContent = runtime.LlamaAttr(messages0, "content")
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
+		if runtime.LlamaIn(runtime.Str("/no_think"), systemContent) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
+			systemContent = runtime.FilterTrim(runtime.MethodReplace(systemContent, runtime.Str("/no_think"), runtime.Str("")), nil, nil)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
+			enableThinking = runtime.Bool(false)
+		} else if runtime.LlamaIn(runtime.Str("/think"), systemContent) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
+			systemContent = runtime.FilterTrim(runtime.MethodReplace(systemContent, runtime.Str("/think"), runtime.Str("")), nil, nil)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
+			enableThinking = runtime.Bool(true)
+		}
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:652 {{- system_content + '
+		runtime.LlamaWrite(w, runtime.LlamaAdd(systemContent, runtime.Str("\n\n")))
+	}
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7:19 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:24 {%- for tool in tools -%}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
+				return toolFunction
+			}, func() runtime.Value {
+				return tool
+			}), nil, nil))
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:119 {{- ', ' if not loop.last else '' -}}
+			if !(i == len(items)-1) {
+				w.WriteString(", ")
+			} else {
+				w.WriteString("")
+			}
+		}
+		w.WriteString("]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n<TOOLCALL>[{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}, {{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}]</TOOLCALL>\n\nResponse from tool(s) will be returned in this format:\n<TOOL_RESPONSE>[{{\"response\": \"tool_response1\"}}, {{\"response\": \"tool_response2\"}}]</TOOL_RESPONSE>\n\nBased on the results returned by the tool(s), you can call additional tools if needed, correct tool calls if any errors are found, or just respond with the answer to the user.")
+	}
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:194 {{- eot -}}
+	runtime.LlamaWrite(w, eot)
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:205 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var content runtime.Value
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.Eq(messageRole, userToken) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(startHeader, userToken, endHeader))
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
+			runtime.LlamaWrite(w, eot)
+		} else if runtime.Eq(messageRole, assistantToken) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if runtime.LlamaIn(runtime.Str("</think>"), messageContent) {
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
+				content = runtime.MethodLstrip(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), -1))
+			} else {
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
+				content = messageContent
+			}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:565 {{- start_header ~ assistant_token ~ end_header -}}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(startHeader, assistantToken, endHeader))
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
+			runtime.LlamaWrite(w, content)
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				w.WriteString("<TOOLCALL>[")
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				for i := range items {
+					call := items[i]
+					var fn runtime.Value
+					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
+					callFunction := runtime.LlamaAttr(call, "function")
+					if runtime.IsDefined(callFunction) {
+						fn = callFunction
+					} else {
+						fn = call
+					}
+					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(fn, "name")), runtime.Str("\", \"arguments\": ")))
+					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
+					fnArguments := runtime.LlamaAttr(fn, "arguments")
+					if runtime.IsString(fnArguments) {
+						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
+						runtime.LlamaWrite(w, fnArguments)
+					} else {
+						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:894 {%- else -%}
+						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:902 {{- fn.arguments | tojson -}}
+						runtime.LlamaWrite(w, runtime.FilterTojson(fnArguments, nil, nil))
+					}
+					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("}"), runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
+						return runtime.Str(", ")
+					}, func() runtime.Value {
+						return runtime.Str("")
+					})))
+				}
+				w.WriteString("]</TOOLCALL>")
+			}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1038 {{- eot -}}
+			runtime.LlamaWrite(w, eot)
+		} else if runtime.Eq(messageRole, toolToken) {
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
+			if (i == 0) || runtime.Ne(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), toolToken) {
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(startHeader, toolToken, endHeader))
+				w.WriteString("<TOOL_RESPONSE>[")
+			}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
+			if !(i == len(items)-1) && runtime.Eq(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), toolToken) {
+				w.WriteString(", ")
+			} else {
+				w.WriteString("")
+			}
+			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
+			if (i == len(items)-1) || runtime.Ne(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), toolToken) {
+				w.WriteString("]</TOOL_RESPONSE>")
+				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
+				runtime.LlamaWrite(w, eot)
+			}
+		}
+	}
+	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(startHeader, assistantToken, endHeader))
+		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1584 {%- if not enable_thinking -%}
+		if !enableThinking.Truthy() {
+			w.WriteString("<think>\n\n</think>\n\n")
+		}
+	}
+}
+
 // spansNvidiaLlama33NemotronSuper49BV15 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansNvidiaLlama33NemotronSuper49BV15 = []runtime.Span{
-	{From: 63, To: 63, Line: 1, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 1, Col: 36, Construct: "set"},
-	{From: 67, To: 67, Line: 1, Col: 70, Construct: "set"},
-	{From: 69, To: 69, Line: 1, Col: 123, Construct: "set"},
-	{From: 71, To: 71, Line: 3, Col: 5, Construct: "set"},
-	{From: 73, To: 73, Line: 3, Col: 51, Construct: "set"},
-	{From: 75, To: 75, Line: 5, Col: 5, Construct: "set"},
-	{From: 77, To: 77, Line: 5, Col: 33, Construct: "set"},
-	{From: 79, To: 79, Line: 5, Col: 66, Construct: "set"},
-	{From: 81, To: 81, Line: 5, Col: 95, Construct: "set"},
-	{From: 83, To: 83, Line: 5, Col: 134, Construct: "set"},
-	{From: 85, To: 88, Line: 5, Col: 163, Construct: "{{ }}"},
-	{From: 90, To: 109, Line: 5, Col: 231, Construct: "if"},
-	{From: 93, To: 93, Line: 5, Col: 300, Construct: "set"},
-	{From: 95, To: 106, Line: 5, Col: 348, Construct: "if"},
-	{From: 97, To: 97, Line: 5, Col: 388, Construct: "set"},
-	{From: 99, To: 99, Line: 5, Col: 461, Construct: "set"},
-	{From: 100, To: 106, Line: 5, Col: 500, Construct: "if"},
-	{From: 103, To: 103, Line: 5, Col: 535, Construct: "set"},
-	{From: 105, To: 105, Line: 5, Col: 605, Construct: "set"},
-	{From: 108, To: 108, Line: 5, Col: 652, Construct: "{{ }}"},
-	{From: 111, To: 132, Line: 7, Col: 19, Construct: "if"},
-	{From: 114, To: 131, Line: 8, Col: 24, Construct: "for"},
-	{From: 118, To: 123, Line: 8, Col: 49, Construct: "{{ }}"},
-	{From: 125, To: 129, Line: 8, Col: 119, Construct: "{{ }}"},
-	{From: 134, To: 134, Line: 16, Col: 194, Construct: "{{ }}"},
-	{From: 136, To: 236, Line: 16, Col: 205, Construct: "for"},
-	{From: 141, To: 235, Line: 16, Col: 236, Construct: "if"},
-	{From: 144, To: 146, Line: 16, Col: 273, Construct: "{{ }}"},
-	{From: 148, To: 148, Line: 16, Col: 319, Construct: "{{ }}"},
-	{From: 150, To: 150, Line: 16, Col: 341, Construct: "{{ }}"},
-	{From: 151, To: 235, Line: 16, Col: 355, Construct: "if"},
-	{From: 154, To: 162, Line: 16, Col: 395, Construct: "if"},
-	{From: 157, To: 157, Line: 16, Col: 435, Construct: "set"},
-	{From: 161, To: 161, Line: 16, Col: 515, Construct: "set"},
-	{From: 164, To: 166, Line: 16, Col: 565, Construct: "{{ }}"},
-	{From: 168, To: 168, Line: 16, Col: 616, Construct: "{{ }}"},
-	{From: 170, To: 208, Line: 16, Col: 630, Construct: "if"},
-	{From: 174, To: 207, Line: 16, Col: 680, Construct: "for"},
-	{From: 179, To: 184, Line: 16, Col: 718, Construct: "set"},
-	{From: 186, To: 188, Line: 16, Col: 786, Construct: "{{ }}"},
-	{From: 190, To: 198, Line: 16, Col: 837, Construct: "if"},
-	{From: 193, To: 193, Line: 16, Col: 870, Construct: "{{ }}"},
-	{From: 197, To: 197, Line: 16, Col: 902, Construct: "{{ }}"},
-	{From: 200, To: 205, Line: 16, Col: 944, Construct: "{{ }}"},
-	{From: 210, To: 210, Line: 16, Col: 1038, Construct: "{{ }}"},
-	{From: 211, To: 235, Line: 16, Col: 1053, Construct: "if"},
-	{From: 214, To: 220, Line: 16, Col: 1088, Construct: "if"},
-	{From: 216, To: 219, Line: 16, Col: 1159, Construct: "{{ }}"},
-	{From: 222, To: 222, Line: 16, Col: 1243, Construct: "{{ }}"},
-	{From: 224, To: 228, Line: 16, Col: 1266, Construct: "{{ }}"},
-	{From: 230, To: 234, Line: 16, Col: 1354, Construct: "if"},
-	{From: 233, To: 233, Line: 16, Col: 1451, Construct: "{{ }}"},
-	{From: 238, To: 247, Line: 16, Col: 1501, Construct: "if"},
-	{From: 240, To: 242, Line: 16, Col: 1533, Construct: "{{ }}"},
-	{From: 244, To: 246, Line: 16, Col: 1584, Construct: "if"},
+	{From: 64, To: 64, Line: 1, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 1, Col: 36, Construct: "set"},
+	{From: 68, To: 68, Line: 1, Col: 70, Construct: "set"},
+	{From: 70, To: 70, Line: 1, Col: 123, Construct: "set"},
+	{From: 72, To: 72, Line: 3, Col: 5, Construct: "set"},
+	{From: 74, To: 74, Line: 3, Col: 51, Construct: "set"},
+	{From: 76, To: 76, Line: 5, Col: 5, Construct: "set"},
+	{From: 78, To: 78, Line: 5, Col: 33, Construct: "set"},
+	{From: 80, To: 80, Line: 5, Col: 66, Construct: "set"},
+	{From: 82, To: 82, Line: 5, Col: 95, Construct: "set"},
+	{From: 84, To: 84, Line: 5, Col: 134, Construct: "set"},
+	{From: 86, To: 89, Line: 5, Col: 163, Construct: "{{ }}"},
+	{From: 91, To: 110, Line: 5, Col: 231, Construct: "if"},
+	{From: 94, To: 94, Line: 5, Col: 300, Construct: "set"},
+	{From: 96, To: 107, Line: 5, Col: 348, Construct: "if"},
+	{From: 98, To: 98, Line: 5, Col: 388, Construct: "set"},
+	{From: 100, To: 100, Line: 5, Col: 461, Construct: "set"},
+	{From: 101, To: 107, Line: 5, Col: 500, Construct: "if"},
+	{From: 104, To: 104, Line: 5, Col: 535, Construct: "set"},
+	{From: 106, To: 106, Line: 5, Col: 605, Construct: "set"},
+	{From: 109, To: 109, Line: 5, Col: 652, Construct: "{{ }}"},
+	{From: 112, To: 133, Line: 7, Col: 19, Construct: "if"},
+	{From: 115, To: 132, Line: 8, Col: 24, Construct: "for"},
+	{From: 119, To: 124, Line: 8, Col: 49, Construct: "{{ }}"},
+	{From: 126, To: 130, Line: 8, Col: 119, Construct: "{{ }}"},
+	{From: 135, To: 135, Line: 16, Col: 194, Construct: "{{ }}"},
+	{From: 137, To: 237, Line: 16, Col: 205, Construct: "for"},
+	{From: 142, To: 236, Line: 16, Col: 236, Construct: "if"},
+	{From: 145, To: 147, Line: 16, Col: 273, Construct: "{{ }}"},
+	{From: 149, To: 149, Line: 16, Col: 319, Construct: "{{ }}"},
+	{From: 151, To: 151, Line: 16, Col: 341, Construct: "{{ }}"},
+	{From: 152, To: 236, Line: 16, Col: 355, Construct: "if"},
+	{From: 155, To: 163, Line: 16, Col: 395, Construct: "if"},
+	{From: 158, To: 158, Line: 16, Col: 435, Construct: "set"},
+	{From: 162, To: 162, Line: 16, Col: 515, Construct: "set"},
+	{From: 165, To: 167, Line: 16, Col: 565, Construct: "{{ }}"},
+	{From: 169, To: 169, Line: 16, Col: 616, Construct: "{{ }}"},
+	{From: 171, To: 209, Line: 16, Col: 630, Construct: "if"},
+	{From: 175, To: 208, Line: 16, Col: 680, Construct: "for"},
+	{From: 180, To: 185, Line: 16, Col: 718, Construct: "set"},
+	{From: 187, To: 189, Line: 16, Col: 786, Construct: "{{ }}"},
+	{From: 191, To: 199, Line: 16, Col: 837, Construct: "if"},
+	{From: 194, To: 194, Line: 16, Col: 870, Construct: "{{ }}"},
+	{From: 198, To: 198, Line: 16, Col: 902, Construct: "{{ }}"},
+	{From: 201, To: 206, Line: 16, Col: 944, Construct: "{{ }}"},
+	{From: 211, To: 211, Line: 16, Col: 1038, Construct: "{{ }}"},
+	{From: 212, To: 236, Line: 16, Col: 1053, Construct: "if"},
+	{From: 215, To: 221, Line: 16, Col: 1088, Construct: "if"},
+	{From: 217, To: 220, Line: 16, Col: 1159, Construct: "{{ }}"},
+	{From: 223, To: 223, Line: 16, Col: 1243, Construct: "{{ }}"},
+	{From: 225, To: 229, Line: 16, Col: 1266, Construct: "{{ }}"},
+	{From: 231, To: 235, Line: 16, Col: 1354, Construct: "if"},
+	{From: 234, To: 234, Line: 16, Col: 1451, Construct: "{{ }}"},
+	{From: 239, To: 248, Line: 16, Col: 1501, Construct: "if"},
+	{From: 241, To: 243, Line: 16, Col: 1533, Construct: "{{ }}"},
+	{From: 245, To: 247, Line: 16, Col: 1584, Construct: "if"},
+	{From: 271, To: 271, Line: 1, Col: 1, Construct: "set"},
+	{From: 273, To: 273, Line: 1, Col: 36, Construct: "set"},
+	{From: 275, To: 275, Line: 1, Col: 70, Construct: "set"},
+	{From: 277, To: 277, Line: 1, Col: 123, Construct: "set"},
+	{From: 279, To: 279, Line: 3, Col: 5, Construct: "set"},
+	{From: 281, To: 281, Line: 3, Col: 51, Construct: "set"},
+	{From: 283, To: 283, Line: 5, Col: 5, Construct: "set"},
+	{From: 285, To: 285, Line: 5, Col: 33, Construct: "set"},
+	{From: 287, To: 287, Line: 5, Col: 66, Construct: "set"},
+	{From: 289, To: 289, Line: 5, Col: 95, Construct: "set"},
+	{From: 291, To: 291, Line: 5, Col: 134, Construct: "set"},
+	{From: 293, To: 293, Line: 5, Col: 163, Construct: "{{ }}"},
+	{From: 295, To: 314, Line: 5, Col: 231, Construct: "if"},
+	{From: 298, To: 298, Line: 5, Col: 300, Construct: "set"},
+	{From: 300, To: 311, Line: 5, Col: 348, Construct: "if"},
+	{From: 302, To: 302, Line: 5, Col: 388, Construct: "set"},
+	{From: 304, To: 304, Line: 5, Col: 461, Construct: "set"},
+	{From: 305, To: 311, Line: 5, Col: 500, Construct: "if"},
+	{From: 308, To: 308, Line: 5, Col: 535, Construct: "set"},
+	{From: 310, To: 310, Line: 5, Col: 605, Construct: "set"},
+	{From: 313, To: 313, Line: 5, Col: 652, Construct: "{{ }}"},
+	{From: 316, To: 337, Line: 7, Col: 19, Construct: "if"},
+	{From: 319, To: 336, Line: 8, Col: 24, Construct: "for"},
+	{From: 323, To: 328, Line: 8, Col: 49, Construct: "{{ }}"},
+	{From: 330, To: 334, Line: 8, Col: 119, Construct: "{{ }}"},
+	{From: 339, To: 339, Line: 16, Col: 194, Construct: "{{ }}"},
+	{From: 341, To: 432, Line: 16, Col: 205, Construct: "for"},
+	{From: 346, To: 431, Line: 16, Col: 236, Construct: "if"},
+	{From: 349, To: 349, Line: 16, Col: 273, Construct: "{{ }}"},
+	{From: 351, To: 351, Line: 16, Col: 319, Construct: "{{ }}"},
+	{From: 353, To: 353, Line: 16, Col: 341, Construct: "{{ }}"},
+	{From: 354, To: 431, Line: 16, Col: 355, Construct: "if"},
+	{From: 357, To: 365, Line: 16, Col: 395, Construct: "if"},
+	{From: 360, To: 360, Line: 16, Col: 435, Construct: "set"},
+	{From: 364, To: 364, Line: 16, Col: 515, Construct: "set"},
+	{From: 367, To: 367, Line: 16, Col: 565, Construct: "{{ }}"},
+	{From: 369, To: 369, Line: 16, Col: 616, Construct: "{{ }}"},
+	{From: 371, To: 406, Line: 16, Col: 630, Construct: "if"},
+	{From: 375, To: 405, Line: 16, Col: 680, Construct: "for"},
+	{From: 380, To: 385, Line: 16, Col: 718, Construct: "set"},
+	{From: 387, To: 387, Line: 16, Col: 786, Construct: "{{ }}"},
+	{From: 389, To: 397, Line: 16, Col: 837, Construct: "if"},
+	{From: 392, To: 392, Line: 16, Col: 870, Construct: "{{ }}"},
+	{From: 396, To: 396, Line: 16, Col: 902, Construct: "{{ }}"},
+	{From: 399, To: 403, Line: 16, Col: 944, Construct: "{{ }}"},
+	{From: 408, To: 408, Line: 16, Col: 1038, Construct: "{{ }}"},
+	{From: 409, To: 431, Line: 16, Col: 1053, Construct: "if"},
+	{From: 412, To: 416, Line: 16, Col: 1088, Construct: "if"},
+	{From: 414, To: 415, Line: 16, Col: 1159, Construct: "{{ }}"},
+	{From: 418, To: 418, Line: 16, Col: 1243, Construct: "{{ }}"},
+	{From: 420, To: 424, Line: 16, Col: 1266, Construct: "{{ }}"},
+	{From: 426, To: 430, Line: 16, Col: 1354, Construct: "if"},
+	{From: 429, To: 429, Line: 16, Col: 1451, Construct: "{{ }}"},
+	{From: 434, To: 441, Line: 16, Col: 1501, Construct: "if"},
+	{From: 436, To: 436, Line: 16, Col: 1533, Construct: "{{ }}"},
+	{From: 438, To: 440, Line: 16, Col: 1584, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var NVIDIANemotron3Nano30BA3BBF16 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
-	Func:   renderNVIDIANemotron3Nano30BA3BBF16,
-	Name:   "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
-	Origin: "llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
-	SHA256: "ab7813c3abdd9cb655905a410728b26c7884eca45ddfab8d9f931553485a7862",
-	Spans:  spansNVIDIANemotron3Nano30BA3BBF16,
+	File:      "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
+	Func:      renderNVIDIANemotron3Nano30BA3BBF16,
+	LlamaFunc: renderNVIDIANemotron3Nano30BA3BBF16Llama,
+	Name:      "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+	Origin:    "llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
+	SHA256:    "ab7813c3abdd9cb655905a410728b26c7884eca45ddfab8d9f931553485a7862",
+	Spans:     spansNVIDIANemotron3Nano30BA3BBF16,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -444,113 +445,592 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderNVIDIANemotron3Nano30BA3BBF16Llama renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNVIDIANemotron3Nano30BA3BBF16 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Input) {
+	enableThinking := in.Lookup("enable_thinking")
+	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
+	var ns runtime.Value
+	messages := in.Lookup("messages")
+	var loopMessages runtime.Value
+	var systemMessage runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
+	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
+		jsonDict = runtime.Param(jsonDict, "json_dict")
+		handledKeys = runtime.Param(handledKeys, "handled_keys")
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
+		if runtime.IsMapping(jsonDict) {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
+			var loop runtime.Loop
+			for loop.Start(w, runtime.LlamaIterable(jsonDict), func(item runtime.Value) bool {
+				jsonKey := item
+				return runtime.LlamaNotIn(jsonKey, handledKeys)
+			}); loop.Next(); {
+				jsonKey := loop.Item()
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
+				if runtime.IsMapping(runtime.LlamaItem(jsonDict, jsonKey)) || (runtime.IsSequence(runtime.LlamaItem(jsonDict, jsonKey)) && !runtime.IsString(runtime.LlamaItem(jsonDict, jsonKey))) {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(runtime.LlamaItem(jsonDict, jsonKey), nil, nil)), runtime.Str("</"), jsonKey, runtime.Str(">")))
+				} else {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.FilterString(runtime.LlamaItem(jsonDict, jsonKey)), runtime.Str("</"), jsonKey, runtime.Str(">")))
+				}
+			}
+		}
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12:1 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
+	if !(runtime.IsDefined(enableThinking)) {
+		enableThinking = runtime.Bool(true)
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13:1 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
+	if !(runtime.IsDefined(truncateHistoryThinking)) {
+		truncateHistoryThinking = runtime.Bool(true)
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
+	loopMessages = messages
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	for i := range items {
+		m := items[i]
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18:3 {%- if m["role"] == "user" %}
+		if runtime.EqStr(runtime.LlamaItemStr(m, "role"), "user") {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %}
+			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
+		}
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23:1 {%- if messages[0]["role"] == "system" %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24:5 {%- set system_message = messages[0]["content"] %}
+		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25:5 {%- set loop_messages = messages[1:] %}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26:5 {%- else %}
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27:5 {%- set system_message = "" %}
+		systemMessage = runtime.Str("")
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:28:5 {%- set loop_messages = messages %}
+		loopMessages = messages
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30:1 {%- if not tools is defined %}
+	if !runtime.IsDefined(tools) {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31:5 {%- set tools = [] %}
+		tools = runtime.NewList()
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	for i := range items2 {
+		m := items2[i]
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
+		if runtime.EqStr(runtime.LlamaItemStr(m, "role"), "user") {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %}
+			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
+		}
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
+	if runtime.IsDefined(systemMessage) {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), systemMessage))
+	} else {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
+		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			w.WriteString("<|im_start|>system\n")
+		}
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
+	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
+		if runtime.IsDefined(systemMessage) && runtime.Gt(runtime.FilterLength(systemMessage), runtime.Int(0)) {
+			w.WriteString("\n\n")
+		}
+		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			handledKeys := runtime.Undefined("handled_keys")
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			if runtime.IsDefined(toolFunction) {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
+				tool = toolFunction
+			}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<function>\n<name>"), runtime.LlamaAttr(tool, "name"), runtime.Str("</name>")))
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
+			toolDescription := runtime.LlamaAttr(tool, "description")
+			if runtime.IsDefined(toolDescription) {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.FilterTrim(toolDescription, nil, nil), runtime.Str("</description>")))
+			}
+			w.WriteString("\n<parameters>")
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
+			toolParameters := runtime.LlamaAttr(tool, "parameters")
+			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(runtime.LlamaAttr(toolParameters, "properties"))) && runtime.IsMapping(runtime.LlamaAttr(toolParameters, "properties")) {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(toolParameters, "properties"))
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramFields := values[i]
+					var handledKeys runtime.Value
+					w.WriteString("\n<parameter>")
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>")))
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
+					paramFieldsType := runtime.LlamaAttr(paramFields, "type")
+					if runtime.IsDefined(paramFieldsType) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType), runtime.Str("</type>")))
+					}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
+					paramFieldsDescription := runtime.LlamaAttr(paramFields, "description")
+					if runtime.IsDefined(paramFieldsDescription) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFieldsDescription, nil, nil), runtime.Str("</description>")))
+					}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
+					paramFieldsEnum := runtime.LlamaAttr(paramFields, "enum")
+					if runtime.IsDefined(paramFieldsEnum) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<enum>"), runtime.FilterSafe(runtime.FilterTojson(paramFieldsEnum, nil, nil)), runtime.Str("</enum>")))
+					}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
+					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderExtraKeys(paramFields, handledKeys)
+					}))
+					w.WriteString("\n</parameter>")
+				}
+			}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
+			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"))
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderExtraKeys(toolParameters, handledKeys)
+			}))
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
+			if runtime.IsDefined(toolParameters) && runtime.IsDefined(runtime.LlamaAttr(toolParameters, "required")) {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<required>"), runtime.FilterSafe(runtime.FilterTojson(runtime.LlamaAttr(toolParameters, "required"), nil, nil)), runtime.Str("</required>")))
+			}
+			w.WriteString("\n</parameters>")
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
+			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderExtraKeys(tool, handledKeys)
+			}))
+			w.WriteString("\n</function>")
+		}
+		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:96:1 {%- if system_message is defined %}
+	if runtime.IsDefined(systemMessage) {
+		w.WriteString("<|im_end|>\n")
+	} else {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
+		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			w.WriteString("<|im_end|>\n")
+		}
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104:1 {%- for message in loop_messages %}
+	var loop runtime.Loop
+	for loop.Start(w, runtime.LlamaIterable(loopMessages), nil); loop.Next(); {
+		message := loop.Item()
+		var content runtime.Value
+		var includeContent runtime.Value
+		var c runtime.Value
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
+				content = runtime.LlamaConcat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+			} else {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
+				content = runtime.FilterDefault(runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
+				if runtime.IsString(content) {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
+					if runtime.LlamaNotIn(runtime.Str("<think>"), content) && runtime.LlamaNotIn(runtime.Str("</think>"), content) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114:21 {%- set content = "<think></think>" ~ content -%}
+						content = runtime.LlamaConcat(runtime.Str("<think></think>"), content)
+					}
+				} else {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:116:17 {%- else -%}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:117:17 {%- set content = content -%} (assigns a variable to itself)
+				}
+			}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if (runtime.IsDefined(messageToolCalls) && runtime.IsIterable(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+				w.WriteString("<|im_start|>assistant\n")
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
+				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))))
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
+				if runtime.IsString(content) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(content, nil, nil)), runtime.Int(0)) {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
+					if includeContent.Truthy() {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.FilterTrim(content, nil, nil), runtime.Str("\n")))
+					} else {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
+						c = runtime.FilterString(content)
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
+						if runtime.LlamaIn(runtime.Str("</think>"), c) {
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
+							c = runtime.LlamaItemInt(runtime.MethodSplitSep(c, runtime.Str("</think>")), -1)
+						} else if runtime.LlamaIn(runtime.Str("<think>"), c) {
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
+							c = runtime.LlamaItemInt(runtime.MethodSplitSep(c, runtime.Str("<think>")), 0)
+						}
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
+						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.FilterTrim(c, nil, nil))
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
+						if runtime.Gt(runtime.FilterLength(c), runtime.Int(0)) {
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
+							runtime.LlamaWrite(w, runtime.LlamaConcat(c, runtime.Str("\n")))
+						}
+					}
+				} else {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:141:21 {%- else %}
+					w.WriteString("<think></think>")
+				}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if runtime.IsDefined(toolCallFunction) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name"), runtime.Str(">\n")))
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
+					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					if runtime.IsDefined(toolCallArguments) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
+						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
+							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
+							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
+							} else {
+								argsValue = runtime.FilterString(argsValue)
+							}
+							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
+							runtime.LlamaWrite(w, runtime.LlamaConcat(argsValue, runtime.Str("\n</parameter>\n")))
+						}
+					}
+					w.WriteString("</function>\n</tool_call>\n")
+				}
+				w.WriteString("<|im_end|>\n")
+			} else {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
+				if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))) {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), nil, nil), runtime.Str("<|im_end|>\n")))
+				} else {
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
+					c = runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
+					if runtime.LlamaIn(runtime.Str("<think>"), c) && runtime.LlamaIn(runtime.Str("</think>"), c) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
+						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaItemInt(runtime.MethodSplitSep(c, runtime.Str("</think>")), -1))
+					}
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
+					c = runtime.FilterTrim(c, nil, nil)
+					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
+					if runtime.Gt(runtime.FilterLength(c), runtime.Int(0)) {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), c, runtime.Str("<|im_end|>\n")))
+					} else {
+						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171:21 {%- else %}
+						w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
+					}
+				}
+			}
+		} else if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176:9 {%- elif message.role == "user" or message.role == "system" %}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
+			content = runtime.FilterString(runtime.LlamaAttr(message, "content"))
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
+			if runtime.LlamaAttr(loop.Value(), "previtem").Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+				w.WriteString("<|im_start|>user\n")
+			}
+			w.WriteString("<tool_response>\n")
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("\n</tool_response>\n")
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
+			if !loop.Last().Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			} else if loop.Last().Truthy() {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
+				w.WriteString("<|im_end|>\n")
+			}
+		} else {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>\n")))
+		}
+	}
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:199:5 {%- if enable_thinking %}
+		if enableThinking.Truthy() {
+			w.WriteString("<|im_start|>assistant\n<think>\n")
+		} else {
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:201:9 {%- else %}
+			w.WriteString("<|im_start|>assistant\n<think></think>")
+		}
+	}
+}
+
 // spansNVIDIANemotron3Nano30BA3BBF16 is the position table of NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansNVIDIANemotron3Nano30BA3BBF16 = []runtime.Span{
-	{From: 56, To: 91, Line: 1, Col: 1, Construct: "macro"},
-	{From: 60, To: 90, Line: 2, Col: 5, Construct: "if"},
-	{From: 62, To: 89, Line: 3, Col: 9, Construct: "for"},
-	{From: 69, To: 88, Line: 4, Col: 13, Construct: "if"},
-	{From: 71, To: 77, Line: 5, Col: 17, Construct: "{{ }}"},
-	{From: 81, To: 87, Line: 7, Col: 17, Construct: "{{ }}"},
-	{From: 93, To: 95, Line: 12, Col: 1, Construct: "set"},
-	{From: 97, To: 99, Line: 13, Col: 1, Construct: "set"},
-	{From: 101, To: 101, Line: 15, Col: 1, Construct: "set"},
-	{From: 103, To: 103, Line: 16, Col: 1, Construct: "set"},
-	{From: 105, To: 115, Line: 17, Col: 1, Construct: "for"},
-	{From: 109, To: 114, Line: 18, Col: 3, Construct: "if"},
-	{From: 111, To: 111, Line: 18, Col: 3, Construct: "set"},
-	{From: 113, To: 113, Line: 19, Col: 5, Construct: "set"},
-	{From: 117, To: 129, Line: 23, Col: 1, Construct: "if"},
-	{From: 120, To: 120, Line: 24, Col: 5, Construct: "set"},
-	{From: 122, To: 122, Line: 25, Col: 5, Construct: "set"},
-	{From: 126, To: 126, Line: 27, Col: 5, Construct: "set"},
-	{From: 128, To: 128, Line: 28, Col: 5, Construct: "set"},
-	{From: 131, To: 134, Line: 30, Col: 1, Construct: "if"},
-	{From: 133, To: 133, Line: 31, Col: 5, Construct: "set"},
-	{From: 136, To: 136, Line: 34, Col: 1, Construct: "set"},
-	{From: 138, To: 148, Line: 35, Col: 1, Construct: "for"},
-	{From: 142, To: 147, Line: 36, Col: 3, Construct: "if"},
-	{From: 144, To: 144, Line: 36, Col: 3, Construct: "set"},
-	{From: 146, To: 146, Line: 37, Col: 5, Construct: "set"},
-	{From: 150, To: 159, Line: 40, Col: 1, Construct: "if"},
-	{From: 152, To: 152, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 156, To: 158, Line: 43, Col: 5, Construct: "if"},
-	{From: 161, To: 253, Line: 47, Col: 1, Construct: "if"},
-	{From: 163, To: 166, Line: 48, Col: 5, Construct: "if"},
-	{From: 168, To: 252, Line: 53, Col: 5, Construct: "for"},
-	{From: 171, To: 175, Line: 54, Col: 9, Construct: "if"},
-	{From: 174, To: 174, Line: 55, Col: 13, Construct: "set"},
-	{From: 177, To: 179, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 181, To: 188, Line: 58, Col: 9, Construct: "if"},
-	{From: 184, To: 186, Line: 59, Col: 13, Construct: "{{ }}"},
-	{From: 190, To: 233, Line: 62, Col: 9, Construct: "if"},
-	{From: 193, To: 232, Line: 63, Col: 13, Construct: "for"},
-	{From: 200, To: 202, Line: 65, Col: 17, Construct: "{{ }}"},
-	{From: 204, To: 210, Line: 66, Col: 17, Construct: "if"},
-	{From: 207, To: 209, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 212, To: 218, Line: 69, Col: 17, Construct: "if"},
-	{From: 215, To: 217, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 220, To: 226, Line: 72, Col: 17, Construct: "if"},
-	{From: 223, To: 225, Line: 73, Col: 21, Construct: "{{ }}"},
-	{From: 228, To: 228, Line: 75, Col: 17, Construct: "set"},
-	{From: 230, To: 231, Line: 76, Col: 17, Construct: "{{ }}"},
-	{From: 235, To: 235, Line: 80, Col: 9, Construct: "set"},
-	{From: 237, To: 237, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 239, To: 245, Line: 82, Col: 9, Construct: "if"},
-	{From: 241, To: 243, Line: 83, Col: 13, Construct: "{{ }}"},
-	{From: 247, To: 247, Line: 86, Col: 9, Construct: "set"},
-	{From: 249, To: 250, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 255, To: 263, Line: 96, Col: 1, Construct: "if"},
-	{From: 260, To: 262, Line: 99, Col: 5, Construct: "if"},
-	{From: 265, To: 434, Line: 104, Col: 1, Construct: "for"},
-	{From: 272, To: 433, Line: 105, Col: 5, Construct: "if"},
-	{From: 275, To: 294, Line: 107, Col: 9, Construct: "if"},
-	{From: 278, To: 278, Line: 108, Col: 13, Construct: "set"},
-	{From: 282, To: 282, Line: 110, Col: 13, Construct: "set"},
-	{From: 284, To: 293, Line: 111, Col: 13, Construct: "if"},
-	{From: 286, To: 289, Line: 113, Col: 17, Construct: "if"},
-	{From: 288, To: 288, Line: 114, Col: 21, Construct: "set"},
-	{From: 296, To: 402, Line: 120, Col: 9, Construct: "if"},
-	{From: 300, To: 300, Line: 123, Col: 17, Construct: "set"},
-	{From: 302, To: 333, Line: 124, Col: 17, Construct: "if"},
-	{From: 304, To: 329, Line: 125, Col: 21, Construct: "if"},
-	{From: 306, To: 307, Line: 126, Col: 25, Construct: "{{ }}"},
-	{From: 311, To: 311, Line: 128, Col: 25, Construct: "set"},
-	{From: 313, To: 320, Line: 129, Col: 25, Construct: "if"},
-	{From: 315, To: 315, Line: 131, Col: 29, Construct: "set"},
-	{From: 316, To: 320, Line: 132, Col: 29, Construct: "if"},
-	{From: 319, To: 319, Line: 134, Col: 29, Construct: "set"},
-	{From: 322, To: 322, Line: 136, Col: 25, Construct: "set"},
-	{From: 324, To: 328, Line: 137, Col: 25, Construct: "if"},
-	{From: 326, To: 327, Line: 138, Col: 29, Construct: "{{ }}"},
-	{From: 335, To: 371, Line: 144, Col: 17, Construct: "for"},
-	{From: 337, To: 341, Line: 145, Col: 21, Construct: "if"},
-	{From: 340, To: 340, Line: 146, Col: 25, Construct: "set"},
-	{From: 343, To: 345, Line: 148, Col: 21, Construct: "{{ }}"},
-	{From: 347, To: 369, Line: 149, Col: 25, Construct: "if"},
-	{From: 350, To: 367, Line: 150, Col: 29, Construct: "for"},
-	{From: 355, To: 357, Line: 151, Col: 33, Construct: "{{ }}"},
-	{From: 359, To: 363, Line: 152, Col: 37, Construct: "set"},
-	{From: 365, To: 366, Line: 153, Col: 33, Construct: "{{ }}"},
-	{From: 375, To: 401, Line: 161, Col: 13, Construct: "if"},
-	{From: 377, To: 379, Line: 162, Col: 17, Construct: "{{ }}"},
-	{From: 383, To: 383, Line: 164, Col: 17, Construct: "set"},
-	{From: 385, To: 388, Line: 165, Col: 17, Construct: "if"},
-	{From: 387, To: 387, Line: 166, Col: 21, Construct: "set"},
-	{From: 390, To: 390, Line: 168, Col: 17, Construct: "set"},
-	{From: 392, To: 400, Line: 169, Col: 17, Construct: "if"},
-	{From: 394, To: 396, Line: 170, Col: 21, Construct: "{{ }}"},
-	{From: 403, To: 433, Line: 176, Col: 9, Construct: "if"},
-	{From: 406, To: 406, Line: 177, Col: 9, Construct: "{{ }}"},
-	{From: 408, To: 408, Line: 178, Col: 9, Construct: "set"},
-	{From: 410, To: 411, Line: 179, Col: 9, Construct: "{{ }}"},
-	{From: 412, To: 433, Line: 181, Col: 9, Construct: "if"},
-	{From: 415, To: 418, Line: 182, Col: 9, Construct: "if"},
-	{From: 420, To: 421, Line: 186, Col: 9, Construct: "{{ }}"},
-	{From: 423, To: 428, Line: 188, Col: 9, Construct: "if"},
-	{From: 425, To: 428, Line: 190, Col: 13, Construct: "if"},
-	{From: 432, To: 432, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 436, To: 444, Line: 198, Col: 1, Construct: "if"},
-	{From: 438, To: 443, Line: 199, Col: 5, Construct: "if"},
+	{From: 57, To: 92, Line: 1, Col: 1, Construct: "macro"},
+	{From: 61, To: 91, Line: 2, Col: 5, Construct: "if"},
+	{From: 63, To: 90, Line: 3, Col: 9, Construct: "for"},
+	{From: 70, To: 89, Line: 4, Col: 13, Construct: "if"},
+	{From: 72, To: 78, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 82, To: 88, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 94, To: 96, Line: 12, Col: 1, Construct: "set"},
+	{From: 98, To: 100, Line: 13, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 15, Col: 1, Construct: "set"},
+	{From: 104, To: 104, Line: 16, Col: 1, Construct: "set"},
+	{From: 106, To: 116, Line: 17, Col: 1, Construct: "for"},
+	{From: 110, To: 115, Line: 18, Col: 3, Construct: "if"},
+	{From: 112, To: 112, Line: 18, Col: 3, Construct: "set"},
+	{From: 114, To: 114, Line: 19, Col: 5, Construct: "set"},
+	{From: 118, To: 130, Line: 23, Col: 1, Construct: "if"},
+	{From: 121, To: 121, Line: 24, Col: 5, Construct: "set"},
+	{From: 123, To: 123, Line: 25, Col: 5, Construct: "set"},
+	{From: 127, To: 127, Line: 27, Col: 5, Construct: "set"},
+	{From: 129, To: 129, Line: 28, Col: 5, Construct: "set"},
+	{From: 132, To: 135, Line: 30, Col: 1, Construct: "if"},
+	{From: 134, To: 134, Line: 31, Col: 5, Construct: "set"},
+	{From: 137, To: 137, Line: 34, Col: 1, Construct: "set"},
+	{From: 139, To: 149, Line: 35, Col: 1, Construct: "for"},
+	{From: 143, To: 148, Line: 36, Col: 3, Construct: "if"},
+	{From: 145, To: 145, Line: 36, Col: 3, Construct: "set"},
+	{From: 147, To: 147, Line: 37, Col: 5, Construct: "set"},
+	{From: 151, To: 160, Line: 40, Col: 1, Construct: "if"},
+	{From: 153, To: 153, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 157, To: 159, Line: 43, Col: 5, Construct: "if"},
+	{From: 162, To: 254, Line: 47, Col: 1, Construct: "if"},
+	{From: 164, To: 167, Line: 48, Col: 5, Construct: "if"},
+	{From: 169, To: 253, Line: 53, Col: 5, Construct: "for"},
+	{From: 172, To: 176, Line: 54, Col: 9, Construct: "if"},
+	{From: 175, To: 175, Line: 55, Col: 13, Construct: "set"},
+	{From: 178, To: 180, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 182, To: 189, Line: 58, Col: 9, Construct: "if"},
+	{From: 185, To: 187, Line: 59, Col: 13, Construct: "{{ }}"},
+	{From: 191, To: 234, Line: 62, Col: 9, Construct: "if"},
+	{From: 194, To: 233, Line: 63, Col: 13, Construct: "for"},
+	{From: 201, To: 203, Line: 65, Col: 17, Construct: "{{ }}"},
+	{From: 205, To: 211, Line: 66, Col: 17, Construct: "if"},
+	{From: 208, To: 210, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 213, To: 219, Line: 69, Col: 17, Construct: "if"},
+	{From: 216, To: 218, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 221, To: 227, Line: 72, Col: 17, Construct: "if"},
+	{From: 224, To: 226, Line: 73, Col: 21, Construct: "{{ }}"},
+	{From: 229, To: 229, Line: 75, Col: 17, Construct: "set"},
+	{From: 231, To: 232, Line: 76, Col: 17, Construct: "{{ }}"},
+	{From: 236, To: 236, Line: 80, Col: 9, Construct: "set"},
+	{From: 238, To: 238, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 240, To: 246, Line: 82, Col: 9, Construct: "if"},
+	{From: 242, To: 244, Line: 83, Col: 13, Construct: "{{ }}"},
+	{From: 248, To: 248, Line: 86, Col: 9, Construct: "set"},
+	{From: 250, To: 251, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 256, To: 264, Line: 96, Col: 1, Construct: "if"},
+	{From: 261, To: 263, Line: 99, Col: 5, Construct: "if"},
+	{From: 266, To: 435, Line: 104, Col: 1, Construct: "for"},
+	{From: 273, To: 434, Line: 105, Col: 5, Construct: "if"},
+	{From: 276, To: 295, Line: 107, Col: 9, Construct: "if"},
+	{From: 279, To: 279, Line: 108, Col: 13, Construct: "set"},
+	{From: 283, To: 283, Line: 110, Col: 13, Construct: "set"},
+	{From: 285, To: 294, Line: 111, Col: 13, Construct: "if"},
+	{From: 287, To: 290, Line: 113, Col: 17, Construct: "if"},
+	{From: 289, To: 289, Line: 114, Col: 21, Construct: "set"},
+	{From: 297, To: 403, Line: 120, Col: 9, Construct: "if"},
+	{From: 301, To: 301, Line: 123, Col: 17, Construct: "set"},
+	{From: 303, To: 334, Line: 124, Col: 17, Construct: "if"},
+	{From: 305, To: 330, Line: 125, Col: 21, Construct: "if"},
+	{From: 307, To: 308, Line: 126, Col: 25, Construct: "{{ }}"},
+	{From: 312, To: 312, Line: 128, Col: 25, Construct: "set"},
+	{From: 314, To: 321, Line: 129, Col: 25, Construct: "if"},
+	{From: 316, To: 316, Line: 131, Col: 29, Construct: "set"},
+	{From: 317, To: 321, Line: 132, Col: 29, Construct: "if"},
+	{From: 320, To: 320, Line: 134, Col: 29, Construct: "set"},
+	{From: 323, To: 323, Line: 136, Col: 25, Construct: "set"},
+	{From: 325, To: 329, Line: 137, Col: 25, Construct: "if"},
+	{From: 327, To: 328, Line: 138, Col: 29, Construct: "{{ }}"},
+	{From: 336, To: 372, Line: 144, Col: 17, Construct: "for"},
+	{From: 338, To: 342, Line: 145, Col: 21, Construct: "if"},
+	{From: 341, To: 341, Line: 146, Col: 25, Construct: "set"},
+	{From: 344, To: 346, Line: 148, Col: 21, Construct: "{{ }}"},
+	{From: 348, To: 370, Line: 149, Col: 25, Construct: "if"},
+	{From: 351, To: 368, Line: 150, Col: 29, Construct: "for"},
+	{From: 356, To: 358, Line: 151, Col: 33, Construct: "{{ }}"},
+	{From: 360, To: 364, Line: 152, Col: 37, Construct: "set"},
+	{From: 366, To: 367, Line: 153, Col: 33, Construct: "{{ }}"},
+	{From: 376, To: 402, Line: 161, Col: 13, Construct: "if"},
+	{From: 378, To: 380, Line: 162, Col: 17, Construct: "{{ }}"},
+	{From: 384, To: 384, Line: 164, Col: 17, Construct: "set"},
+	{From: 386, To: 389, Line: 165, Col: 17, Construct: "if"},
+	{From: 388, To: 388, Line: 166, Col: 21, Construct: "set"},
+	{From: 391, To: 391, Line: 168, Col: 17, Construct: "set"},
+	{From: 393, To: 401, Line: 169, Col: 17, Construct: "if"},
+	{From: 395, To: 397, Line: 170, Col: 21, Construct: "{{ }}"},
+	{From: 404, To: 434, Line: 176, Col: 9, Construct: "if"},
+	{From: 407, To: 407, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 409, To: 409, Line: 178, Col: 9, Construct: "set"},
+	{From: 411, To: 412, Line: 179, Col: 9, Construct: "{{ }}"},
+	{From: 413, To: 434, Line: 181, Col: 9, Construct: "if"},
+	{From: 416, To: 419, Line: 182, Col: 9, Construct: "if"},
+	{From: 421, To: 422, Line: 186, Col: 9, Construct: "{{ }}"},
+	{From: 424, To: 429, Line: 188, Col: 9, Construct: "if"},
+	{From: 426, To: 429, Line: 190, Col: 13, Construct: "if"},
+	{From: 433, To: 433, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 437, To: 445, Line: 198, Col: 1, Construct: "if"},
+	{From: 439, To: 444, Line: 199, Col: 5, Construct: "if"},
+	{From: 461, To: 484, Line: 1, Col: 1, Construct: "macro"},
+	{From: 465, To: 483, Line: 2, Col: 5, Construct: "if"},
+	{From: 467, To: 482, Line: 3, Col: 9, Construct: "for"},
+	{From: 474, To: 481, Line: 4, Col: 13, Construct: "if"},
+	{From: 476, To: 476, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 480, To: 480, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 486, To: 488, Line: 12, Col: 1, Construct: "set"},
+	{From: 490, To: 492, Line: 13, Col: 1, Construct: "set"},
+	{From: 494, To: 494, Line: 15, Col: 1, Construct: "set"},
+	{From: 496, To: 496, Line: 16, Col: 1, Construct: "set"},
+	{From: 498, To: 508, Line: 17, Col: 1, Construct: "for"},
+	{From: 502, To: 507, Line: 18, Col: 3, Construct: "if"},
+	{From: 504, To: 504, Line: 18, Col: 3, Construct: "set"},
+	{From: 506, To: 506, Line: 19, Col: 5, Construct: "set"},
+	{From: 510, To: 522, Line: 23, Col: 1, Construct: "if"},
+	{From: 513, To: 513, Line: 24, Col: 5, Construct: "set"},
+	{From: 515, To: 515, Line: 25, Col: 5, Construct: "set"},
+	{From: 519, To: 519, Line: 27, Col: 5, Construct: "set"},
+	{From: 521, To: 521, Line: 28, Col: 5, Construct: "set"},
+	{From: 524, To: 527, Line: 30, Col: 1, Construct: "if"},
+	{From: 526, To: 526, Line: 31, Col: 5, Construct: "set"},
+	{From: 529, To: 529, Line: 34, Col: 1, Construct: "set"},
+	{From: 531, To: 541, Line: 35, Col: 1, Construct: "for"},
+	{From: 535, To: 540, Line: 36, Col: 3, Construct: "if"},
+	{From: 537, To: 537, Line: 36, Col: 3, Construct: "set"},
+	{From: 539, To: 539, Line: 37, Col: 5, Construct: "set"},
+	{From: 543, To: 552, Line: 40, Col: 1, Construct: "if"},
+	{From: 545, To: 545, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 549, To: 551, Line: 43, Col: 5, Construct: "if"},
+	{From: 554, To: 638, Line: 47, Col: 1, Construct: "if"},
+	{From: 556, To: 559, Line: 48, Col: 5, Construct: "if"},
+	{From: 561, To: 637, Line: 53, Col: 5, Construct: "for"},
+	{From: 564, To: 568, Line: 54, Col: 9, Construct: "if"},
+	{From: 567, To: 567, Line: 55, Col: 13, Construct: "set"},
+	{From: 570, To: 570, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 572, To: 577, Line: 58, Col: 9, Construct: "if"},
+	{From: 575, To: 575, Line: 59, Col: 13, Construct: "{{ }}"},
+	{From: 579, To: 616, Line: 62, Col: 9, Construct: "if"},
+	{From: 582, To: 615, Line: 63, Col: 13, Construct: "for"},
+	{From: 589, To: 589, Line: 65, Col: 17, Construct: "{{ }}"},
+	{From: 591, To: 595, Line: 66, Col: 17, Construct: "if"},
+	{From: 594, To: 594, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 597, To: 601, Line: 69, Col: 17, Construct: "if"},
+	{From: 600, To: 600, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 603, To: 607, Line: 72, Col: 17, Construct: "if"},
+	{From: 606, To: 606, Line: 73, Col: 21, Construct: "{{ }}"},
+	{From: 609, To: 609, Line: 75, Col: 17, Construct: "set"},
+	{From: 611, To: 614, Line: 76, Col: 17, Construct: "{{ }}"},
+	{From: 618, To: 618, Line: 80, Col: 9, Construct: "set"},
+	{From: 620, To: 622, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 624, To: 628, Line: 82, Col: 9, Construct: "if"},
+	{From: 626, To: 626, Line: 83, Col: 13, Construct: "{{ }}"},
+	{From: 630, To: 630, Line: 86, Col: 9, Construct: "set"},
+	{From: 632, To: 635, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 640, To: 648, Line: 96, Col: 1, Construct: "if"},
+	{From: 645, To: 647, Line: 99, Col: 5, Construct: "if"},
+	{From: 650, To: 808, Line: 104, Col: 1, Construct: "for"},
+	{From: 657, To: 807, Line: 105, Col: 5, Construct: "if"},
+	{From: 660, To: 679, Line: 107, Col: 9, Construct: "if"},
+	{From: 663, To: 663, Line: 108, Col: 13, Construct: "set"},
+	{From: 667, To: 667, Line: 110, Col: 13, Construct: "set"},
+	{From: 669, To: 678, Line: 111, Col: 13, Construct: "if"},
+	{From: 671, To: 674, Line: 113, Col: 17, Construct: "if"},
+	{From: 673, To: 673, Line: 114, Col: 21, Construct: "set"},
+	{From: 681, To: 776, Line: 120, Col: 9, Construct: "if"},
+	{From: 685, To: 685, Line: 123, Col: 17, Construct: "set"},
+	{From: 687, To: 716, Line: 124, Col: 17, Construct: "if"},
+	{From: 689, To: 712, Line: 125, Col: 21, Construct: "if"},
+	{From: 691, To: 691, Line: 126, Col: 25, Construct: "{{ }}"},
+	{From: 695, To: 695, Line: 128, Col: 25, Construct: "set"},
+	{From: 697, To: 704, Line: 129, Col: 25, Construct: "if"},
+	{From: 699, To: 699, Line: 131, Col: 29, Construct: "set"},
+	{From: 700, To: 704, Line: 132, Col: 29, Construct: "if"},
+	{From: 703, To: 703, Line: 134, Col: 29, Construct: "set"},
+	{From: 706, To: 706, Line: 136, Col: 25, Construct: "set"},
+	{From: 708, To: 711, Line: 137, Col: 25, Construct: "if"},
+	{From: 710, To: 710, Line: 138, Col: 29, Construct: "{{ }}"},
+	{From: 718, To: 749, Line: 144, Col: 17, Construct: "for"},
+	{From: 720, To: 724, Line: 145, Col: 21, Construct: "if"},
+	{From: 723, To: 723, Line: 146, Col: 25, Construct: "set"},
+	{From: 726, To: 726, Line: 148, Col: 21, Construct: "{{ }}"},
+	{From: 728, To: 747, Line: 149, Col: 25, Construct: "if"},
+	{From: 731, To: 745, Line: 150, Col: 29, Construct: "for"},
+	{From: 736, To: 736, Line: 151, Col: 33, Construct: "{{ }}"},
+	{From: 738, To: 742, Line: 152, Col: 37, Construct: "set"},
+	{From: 744, To: 744, Line: 153, Col: 33, Construct: "{{ }}"},
+	{From: 753, To: 775, Line: 161, Col: 13, Construct: "if"},
+	{From: 755, To: 755, Line: 162, Col: 17, Construct: "{{ }}"},
+	{From: 759, To: 759, Line: 164, Col: 17, Construct: "set"},
+	{From: 761, To: 764, Line: 165, Col: 17, Construct: "if"},
+	{From: 763, To: 763, Line: 166, Col: 21, Construct: "set"},
+	{From: 766, To: 766, Line: 168, Col: 17, Construct: "set"},
+	{From: 768, To: 774, Line: 169, Col: 17, Construct: "if"},
+	{From: 770, To: 770, Line: 170, Col: 21, Construct: "{{ }}"},
+	{From: 777, To: 807, Line: 176, Col: 9, Construct: "if"},
+	{From: 780, To: 780, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 782, To: 782, Line: 178, Col: 9, Construct: "set"},
+	{From: 784, To: 785, Line: 179, Col: 9, Construct: "{{ }}"},
+	{From: 786, To: 807, Line: 181, Col: 9, Construct: "if"},
+	{From: 789, To: 792, Line: 182, Col: 9, Construct: "if"},
+	{From: 794, To: 795, Line: 186, Col: 9, Construct: "{{ }}"},
+	{From: 797, To: 802, Line: 188, Col: 9, Construct: "if"},
+	{From: 799, To: 802, Line: 190, Col: 13, Construct: "if"},
+	{From: 806, To: 806, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 810, To: 818, Line: 198, Col: 1, Construct: "if"},
+	{From: 812, To: 817, Line: 199, Col: 5, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var NVIDIANemotronNanoV2 = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "NVIDIA-Nemotron-Nano-v2.jinja",
-	Func:   renderNVIDIANemotronNanoV2,
-	Name:   "NVIDIA-Nemotron-Nano-v2",
-	Origin: "llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja",
-	SHA256: "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
-	Spans:  spansNVIDIANemotronNanoV2,
+	File:      "NVIDIA-Nemotron-Nano-v2.jinja",
+	Func:      renderNVIDIANemotronNanoV2,
+	LlamaFunc: renderNVIDIANemotronNanoV2Llama,
+	Name:      "NVIDIA-Nemotron-Nano-v2",
+	Origin:    "llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja",
+	SHA256:    "52ae8e50fa083e63a0a5726eeffc85502089b82064aceb1bddf0366f7317b3f8",
+	Spans:     spansNVIDIANemotronNanoV2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -321,75 +322,413 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderNVIDIANemotronNanoV2Llama renders NVIDIA-Nemotron-Nano-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderNVIDIANemotronNanoV2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
+	var ns runtime.Value
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	continueFinalMessage := in.Lookup("continue_final_message")
+	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enable_thinking", runtime.Bool(true))})
+	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
+		content = runtime.LlamaItemStr(message, "content")
+		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
+			if runtime.LlamaIn(runtime.Str("/think"), content) {
+				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%}
+				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(true))
+			} else if runtime.LlamaIn(runtime.Str("/no_think"), content) {
+				// NVIDIA-Nemotron-Nano-v2.jinja:7:9 {%- elif '/no_think' in content -%}
+				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%}
+				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(false))
+			}
+		}
+	}
+	// NVIDIA-Nemotron-Nano-v2.jinja:13:1 {%- if messages[0]['role'] != 'system' -%}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	messages0Role := runtime.LlamaItemStr(messages0, "role")
+	if !runtime.EqStr(messages0Role, "system") {
+		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%}
+		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
+		w.WriteString("<SPECIAL_10>System\n")
+	} else {
+		// NVIDIA-Nemotron-Nano-v2.jinja:17:5 {%- else -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
+		runtime.CheckNamespace(ns)
+		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
+		runtime.SetAttr(ns, "non_tool_system_content", runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(runtime.LlamaItemStr(messages0, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
+		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_10>System\n"), runtime.LlamaAttr(ns, "non_tool_system_content")))
+	}
+	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
+	if tools.Truthy() {
+		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
+		if runtime.IsDefined(runtime.LlamaAttr(ns, "non_tool_system_content")) && !runtime.EqStr(runtime.LlamaAttr(ns, "non_tool_system_content"), "") {
+			w.WriteString("\n\n")
+		}
+		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
+		// NVIDIA-Nemotron-Nano-v2.jinja:32:3 {%- for tool in tools -%}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
+				return toolFunction
+			}, func() runtime.Value {
+				return tool
+			}), nil, nil))
+			// NVIDIA-Nemotron-Nano-v2.jinja:34:5 {{- ', ' if not loop.last else '' -}}
+			if !(i == len(items)-1) {
+				w.WriteString(", ")
+			} else {
+				w.WriteString("")
+			}
+		}
+		w.WriteString("]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n<TOOLCALL>[{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}, {{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}]</TOOLCALL>\n\nThe user will execute tool-calls and return responses from tool(s) in this format:\n<TOOL_RESPONSE>[{{\"tool_response1\"}}, {{\"tool_response2\"}}]</TOOL_RESPONSE>\n\nBased on the tool responses, you can call additional tools if needed, correct tool calls if any errors are found, or just respond to the user.")
+	}
+	w.WriteString("\n\n")
+	// NVIDIA-Nemotron-Nano-v2.jinja:55:1 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
+	if runtime.EqStr(messages0Role, "system") {
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
+	messagesMinus1 := runtime.LlamaItemInt(messages, -1)
+	if runtime.EqStr(runtime.LlamaItemStr(messagesMinus1, "role"), "assistant") {
+		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
+		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.MethodStrip(runtime.FilterDefault(runtime.LlamaItemStr(messagesMinus1, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)))
+		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
+		runtime.CheckNamespace(ns)
+		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
+		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.LlamaIn(runtime.Str("tool_calls"), messagesMinus1), func() runtime.Value {
+			return runtime.LlamaItemStr(messagesMinus1, "tool_calls")
+		}, func() runtime.Value {
+			return runtime.NewList()
+		}))
+		// NVIDIA-Nemotron-Nano-v2.jinja:59:3 {%- set messages = messages[:-1] -%}
+		messages = messages.Slice(runtime.None(), runtime.Int(-1), runtime.None())
+	}
+	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var content runtime.Value
+		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
+		messageContent := runtime.LlamaItemStr(message, "content")
+		content = messageContent
+		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str("")))), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
+			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.Str("<TOOL_RESPONSE>[")))
+			}
+			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
+			runtime.LlamaWrite(w, messageContent)
+			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
+			if !(i == len(items)-1) && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString(", ")
+			} else {
+				w.WriteString("")
+			}
+			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
+			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("]</TOOL_RESPONSE>")
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
+			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
+			if content.Truthy() && runtime.LlamaIn(runtime.Str("</think>"), content) {
+				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
+				content = runtime.MethodStrip(runtime.FilterDefault(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+			}
+			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_11>Assistant\n"), runtime.IfElse(!runtime.IsNone(content), func() runtime.Value {
+				return runtime.MethodStrip(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+			}, func() runtime.Value {
+				return runtime.Str("")
+			})))
+			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
+				if !runtime.EqStr(runtime.MethodStrip(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), "") {
+					w.WriteString("\n")
+				}
+				w.WriteString("<TOOLCALL>[")
+				// NVIDIA-Nemotron-Nano-v2.jinja:90:7 {%- for call in message.tool_calls -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				for i := range items {
+					call := items[i]
+					var fn runtime.Value
+					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
+					callFunction := runtime.LlamaAttr(call, "function")
+					if runtime.IsDefined(callFunction) {
+						fn = callFunction
+					} else {
+						fn = call
+					}
+					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(fn, "name")), runtime.Str("\", \"arguments\": ")))
+					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
+					fnArguments := runtime.LlamaAttr(fn, "arguments")
+					if runtime.IsString(fnArguments) {
+						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
+						runtime.LlamaWrite(w, fnArguments)
+					} else {
+						// NVIDIA-Nemotron-Nano-v2.jinja:95:13 {%- else -%}
+						// NVIDIA-Nemotron-Nano-v2.jinja:96:11 {{- fn.arguments | tojson -}}
+						runtime.LlamaWrite(w, runtime.FilterTojson(fnArguments, nil, nil))
+					}
+					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("}"), runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
+						return runtime.Str(", ")
+					}, func() runtime.Value {
+						return runtime.Str("")
+					})))
+				}
+				w.WriteString("]</TOOLCALL>")
+			}
+			w.WriteString("\n<SPECIAL_12>\n")
+		}
+	}
+	// NVIDIA-Nemotron-Nano-v2.jinja:108:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<SPECIAL_11>Assistant\n")
+		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
+		if runtime.IsDefined(runtime.LlamaAttr(ns, "enable_thinking")) && runtime.IsFalse(runtime.LlamaAttr(ns, "enable_thinking")) {
+			w.WriteString("<think></think>")
+		} else {
+			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
+			w.WriteString("<think>\n")
+		}
+		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
+		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_content")) && !runtime.EqStr(runtime.LlamaAttr(ns, "last_turn_assistant_content"), "") {
+			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "last_turn_assistant_content"))
+		}
+	} else {
+		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
+		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
+		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_content")) && !runtime.EqStr(runtime.LlamaAttr(ns, "last_turn_assistant_content"), "") {
+			w.WriteString("<SPECIAL_11>Assistant\n")
+			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
+			if runtime.IsDefined(runtime.LlamaAttr(ns, "enable_thinking")) && runtime.IsFalse(runtime.LlamaAttr(ns, "enable_thinking")) {
+				w.WriteString("<think></think>")
+			} else {
+				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
+				w.WriteString("<think>\n")
+			}
+			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "last_turn_assistant_content"))
+			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
+			if runtime.IsDefined(continueFinalMessage) {
+				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
+				if runtime.IsFalse(continueFinalMessage) {
+					w.WriteString("\n<SPECIAL_12>\n")
+				}
+			} else {
+				// NVIDIA-Nemotron-Nano-v2.jinja:137:9 {%- else -%}
+				w.WriteString("\n<SPECIAL_12>\n")
+			}
+		}
+		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
+		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")) && runtime.Gt(runtime.FilterLength(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")), runtime.Int(0)) {
+			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
+			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")))
+			for i := range items {
+				call := items[i]
+				var fn runtime.Value
+				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
+				callFunction := runtime.LlamaAttr(call, "function")
+				if runtime.IsDefined(callFunction) {
+					fn = callFunction
+				} else {
+					fn = call
+				}
+				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(fn, "name")), runtime.Str("\", \"arguments\": ")))
+				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
+				fnArguments := runtime.LlamaAttr(fn, "arguments")
+				if runtime.IsString(fnArguments) {
+					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
+					runtime.LlamaWrite(w, fnArguments)
+				} else {
+					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
+					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
+					runtime.LlamaWrite(w, runtime.FilterTojson(fnArguments, nil, nil))
+				}
+				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("}"), runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
+					return runtime.Str(", ")
+				}, func() runtime.Value {
+					return runtime.Str("")
+				})))
+			}
+			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")
+		}
+	}
+}
+
 // spansNVIDIANemotronNanoV2 is the position table of NVIDIA-Nemotron-Nano-v2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansNVIDIANemotronNanoV2 = []runtime.Span{
-	{From: 53, To: 53, Line: 1, Col: 1, Construct: "set"},
-	{From: 55, To: 76, Line: 2, Col: 1, Construct: "for"},
-	{From: 58, To: 58, Line: 3, Col: 3, Construct: "set"},
-	{From: 60, To: 75, Line: 4, Col: 3, Construct: "if"},
-	{From: 63, To: 74, Line: 5, Col: 5, Construct: "if"},
-	{From: 65, To: 65, Line: 5, Col: 5, Construct: "set"},
-	{From: 67, To: 67, Line: 6, Col: 7, Construct: "set"},
-	{From: 68, To: 74, Line: 7, Col: 9, Construct: "if"},
-	{From: 71, To: 71, Line: 7, Col: 9, Construct: "set"},
-	{From: 73, To: 73, Line: 8, Col: 7, Construct: "set"},
-	{From: 78, To: 95, Line: 13, Col: 1, Construct: "if"},
-	{From: 82, To: 82, Line: 13, Col: 1, Construct: "set"},
-	{From: 84, To: 85, Line: 14, Col: 3, Construct: "set"},
-	{From: 89, To: 89, Line: 14, Col: 3, Construct: "set"},
-	{From: 91, To: 91, Line: 18, Col: 3, Construct: "set"},
-	{From: 93, To: 94, Line: 19, Col: 3, Construct: "{{ }}"},
-	{From: 97, To: 123, Line: 23, Col: 1, Construct: "if"},
-	{From: 99, To: 102, Line: 24, Col: 3, Construct: "if"},
-	{From: 104, To: 121, Line: 32, Col: 3, Construct: "for"},
-	{From: 108, To: 113, Line: 33, Col: 5, Construct: "{{ }}"},
-	{From: 115, To: 119, Line: 34, Col: 5, Construct: "{{ }}"},
-	{From: 125, To: 127, Line: 55, Col: 1, Construct: "set"},
-	{From: 129, To: 145, Line: 56, Col: 1, Construct: "if"},
-	{From: 132, To: 132, Line: 56, Col: 1, Construct: "set"},
-	{From: 134, To: 134, Line: 57, Col: 3, Construct: "set"},
-	{From: 136, To: 136, Line: 57, Col: 3, Construct: "set"},
-	{From: 138, To: 142, Line: 58, Col: 3, Construct: "set"},
-	{From: 144, To: 144, Line: 59, Col: 3, Construct: "set"},
-	{From: 147, To: 241, Line: 62, Col: 1, Construct: "for"},
-	{From: 152, To: 153, Line: 63, Col: 3, Construct: "set"},
-	{From: 155, To: 240, Line: 64, Col: 3, Construct: "if"},
-	{From: 158, To: 160, Line: 66, Col: 90, Construct: "{{ }}"},
-	{From: 161, To: 240, Line: 68, Col: 7, Construct: "if"},
-	{From: 164, To: 168, Line: 69, Col: 5, Construct: "if"},
-	{From: 166, To: 167, Line: 70, Col: 7, Construct: "{{ }}"},
-	{From: 170, To: 170, Line: 73, Col: 5, Construct: "{{ }}"},
-	{From: 172, To: 176, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 178, To: 180, Line: 75, Col: 5, Construct: "if"},
-	{From: 181, To: 240, Line: 78, Col: 7, Construct: "if"},
-	{From: 184, To: 187, Line: 79, Col: 5, Construct: "if"},
-	{From: 186, To: 186, Line: 80, Col: 7, Construct: "set"},
-	{From: 189, To: 194, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 196, To: 239, Line: 84, Col: 5, Construct: "if"},
-	{From: 199, To: 202, Line: 85, Col: 7, Construct: "if"},
-	{From: 204, To: 237, Line: 90, Col: 7, Construct: "for"},
-	{From: 209, To: 214, Line: 91, Col: 9, Construct: "set"},
-	{From: 216, To: 218, Line: 92, Col: 9, Construct: "{{ }}"},
-	{From: 220, To: 228, Line: 93, Col: 9, Construct: "if"},
-	{From: 223, To: 223, Line: 94, Col: 11, Construct: "{{ }}"},
-	{From: 227, To: 227, Line: 96, Col: 11, Construct: "{{ }}"},
-	{From: 230, To: 235, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 243, To: 321, Line: 108, Col: 1, Construct: "if"},
-	{From: 246, To: 251, Line: 111, Col: 3, Construct: "if"},
-	{From: 253, To: 256, Line: 117, Col: 3, Construct: "if"},
-	{From: 255, To: 255, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 260, To: 281, Line: 121, Col: 3, Construct: "if"},
-	{From: 263, To: 268, Line: 124, Col: 5, Construct: "if"},
-	{From: 270, To: 270, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 272, To: 280, Line: 131, Col: 5, Construct: "if"},
-	{From: 274, To: 276, Line: 132, Col: 7, Construct: "if"},
-	{From: 283, To: 320, Line: 143, Col: 3, Construct: "if"},
-	{From: 286, To: 319, Line: 147, Col: 5, Construct: "for"},
-	{From: 291, To: 296, Line: 148, Col: 7, Construct: "set"},
-	{From: 298, To: 300, Line: 149, Col: 7, Construct: "{{ }}"},
-	{From: 302, To: 310, Line: 150, Col: 7, Construct: "if"},
-	{From: 305, To: 305, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 309, To: 309, Line: 153, Col: 9, Construct: "{{ }}"},
-	{From: 312, To: 317, Line: 155, Col: 7, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 1, Col: 1, Construct: "set"},
+	{From: 56, To: 77, Line: 2, Col: 1, Construct: "for"},
+	{From: 59, To: 59, Line: 3, Col: 3, Construct: "set"},
+	{From: 61, To: 76, Line: 4, Col: 3, Construct: "if"},
+	{From: 64, To: 75, Line: 5, Col: 5, Construct: "if"},
+	{From: 66, To: 66, Line: 5, Col: 5, Construct: "set"},
+	{From: 68, To: 68, Line: 6, Col: 7, Construct: "set"},
+	{From: 69, To: 75, Line: 7, Col: 9, Construct: "if"},
+	{From: 72, To: 72, Line: 7, Col: 9, Construct: "set"},
+	{From: 74, To: 74, Line: 8, Col: 7, Construct: "set"},
+	{From: 79, To: 96, Line: 13, Col: 1, Construct: "if"},
+	{From: 83, To: 83, Line: 13, Col: 1, Construct: "set"},
+	{From: 85, To: 86, Line: 14, Col: 3, Construct: "set"},
+	{From: 90, To: 90, Line: 14, Col: 3, Construct: "set"},
+	{From: 92, To: 92, Line: 18, Col: 3, Construct: "set"},
+	{From: 94, To: 95, Line: 19, Col: 3, Construct: "{{ }}"},
+	{From: 98, To: 124, Line: 23, Col: 1, Construct: "if"},
+	{From: 100, To: 103, Line: 24, Col: 3, Construct: "if"},
+	{From: 105, To: 122, Line: 32, Col: 3, Construct: "for"},
+	{From: 109, To: 114, Line: 33, Col: 5, Construct: "{{ }}"},
+	{From: 116, To: 120, Line: 34, Col: 5, Construct: "{{ }}"},
+	{From: 126, To: 128, Line: 55, Col: 1, Construct: "set"},
+	{From: 130, To: 146, Line: 56, Col: 1, Construct: "if"},
+	{From: 133, To: 133, Line: 56, Col: 1, Construct: "set"},
+	{From: 135, To: 135, Line: 57, Col: 3, Construct: "set"},
+	{From: 137, To: 137, Line: 57, Col: 3, Construct: "set"},
+	{From: 139, To: 143, Line: 58, Col: 3, Construct: "set"},
+	{From: 145, To: 145, Line: 59, Col: 3, Construct: "set"},
+	{From: 148, To: 242, Line: 62, Col: 1, Construct: "for"},
+	{From: 153, To: 154, Line: 63, Col: 3, Construct: "set"},
+	{From: 156, To: 241, Line: 64, Col: 3, Construct: "if"},
+	{From: 159, To: 161, Line: 66, Col: 90, Construct: "{{ }}"},
+	{From: 162, To: 241, Line: 68, Col: 7, Construct: "if"},
+	{From: 165, To: 169, Line: 69, Col: 5, Construct: "if"},
+	{From: 167, To: 168, Line: 70, Col: 7, Construct: "{{ }}"},
+	{From: 171, To: 171, Line: 73, Col: 5, Construct: "{{ }}"},
+	{From: 173, To: 177, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 179, To: 181, Line: 75, Col: 5, Construct: "if"},
+	{From: 182, To: 241, Line: 78, Col: 7, Construct: "if"},
+	{From: 185, To: 188, Line: 79, Col: 5, Construct: "if"},
+	{From: 187, To: 187, Line: 80, Col: 7, Construct: "set"},
+	{From: 190, To: 195, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 197, To: 240, Line: 84, Col: 5, Construct: "if"},
+	{From: 200, To: 203, Line: 85, Col: 7, Construct: "if"},
+	{From: 205, To: 238, Line: 90, Col: 7, Construct: "for"},
+	{From: 210, To: 215, Line: 91, Col: 9, Construct: "set"},
+	{From: 217, To: 219, Line: 92, Col: 9, Construct: "{{ }}"},
+	{From: 221, To: 229, Line: 93, Col: 9, Construct: "if"},
+	{From: 224, To: 224, Line: 94, Col: 11, Construct: "{{ }}"},
+	{From: 228, To: 228, Line: 96, Col: 11, Construct: "{{ }}"},
+	{From: 231, To: 236, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 244, To: 322, Line: 108, Col: 1, Construct: "if"},
+	{From: 247, To: 252, Line: 111, Col: 3, Construct: "if"},
+	{From: 254, To: 257, Line: 117, Col: 3, Construct: "if"},
+	{From: 256, To: 256, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 261, To: 282, Line: 121, Col: 3, Construct: "if"},
+	{From: 264, To: 269, Line: 124, Col: 5, Construct: "if"},
+	{From: 271, To: 271, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 273, To: 281, Line: 131, Col: 5, Construct: "if"},
+	{From: 275, To: 277, Line: 132, Col: 7, Construct: "if"},
+	{From: 284, To: 321, Line: 143, Col: 3, Construct: "if"},
+	{From: 287, To: 320, Line: 147, Col: 5, Construct: "for"},
+	{From: 292, To: 297, Line: 148, Col: 7, Construct: "set"},
+	{From: 299, To: 301, Line: 149, Col: 7, Construct: "{{ }}"},
+	{From: 303, To: 311, Line: 150, Col: 7, Construct: "if"},
+	{From: 306, To: 306, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 310, To: 310, Line: 153, Col: 9, Construct: "{{ }}"},
+	{From: 313, To: 318, Line: 155, Col: 7, Construct: "{{ }}"},
+	{From: 335, To: 335, Line: 1, Col: 1, Construct: "set"},
+	{From: 337, To: 358, Line: 2, Col: 1, Construct: "for"},
+	{From: 340, To: 340, Line: 3, Col: 3, Construct: "set"},
+	{From: 342, To: 357, Line: 4, Col: 3, Construct: "if"},
+	{From: 345, To: 356, Line: 5, Col: 5, Construct: "if"},
+	{From: 347, To: 347, Line: 5, Col: 5, Construct: "set"},
+	{From: 349, To: 349, Line: 6, Col: 7, Construct: "set"},
+	{From: 350, To: 356, Line: 7, Col: 9, Construct: "if"},
+	{From: 353, To: 353, Line: 7, Col: 9, Construct: "set"},
+	{From: 355, To: 355, Line: 8, Col: 7, Construct: "set"},
+	{From: 360, To: 376, Line: 13, Col: 1, Construct: "if"},
+	{From: 364, To: 364, Line: 13, Col: 1, Construct: "set"},
+	{From: 366, To: 367, Line: 14, Col: 3, Construct: "set"},
+	{From: 371, To: 371, Line: 14, Col: 3, Construct: "set"},
+	{From: 373, To: 373, Line: 18, Col: 3, Construct: "set"},
+	{From: 375, To: 375, Line: 19, Col: 3, Construct: "{{ }}"},
+	{From: 378, To: 404, Line: 23, Col: 1, Construct: "if"},
+	{From: 380, To: 383, Line: 24, Col: 3, Construct: "if"},
+	{From: 385, To: 402, Line: 32, Col: 3, Construct: "for"},
+	{From: 389, To: 394, Line: 33, Col: 5, Construct: "{{ }}"},
+	{From: 396, To: 400, Line: 34, Col: 5, Construct: "{{ }}"},
+	{From: 406, To: 408, Line: 55, Col: 1, Construct: "set"},
+	{From: 410, To: 426, Line: 56, Col: 1, Construct: "if"},
+	{From: 413, To: 413, Line: 56, Col: 1, Construct: "set"},
+	{From: 415, To: 415, Line: 57, Col: 3, Construct: "set"},
+	{From: 417, To: 417, Line: 57, Col: 3, Construct: "set"},
+	{From: 419, To: 423, Line: 58, Col: 3, Construct: "set"},
+	{From: 425, To: 425, Line: 59, Col: 3, Construct: "set"},
+	{From: 428, To: 515, Line: 62, Col: 1, Construct: "for"},
+	{From: 433, To: 434, Line: 63, Col: 3, Construct: "set"},
+	{From: 436, To: 514, Line: 64, Col: 3, Construct: "if"},
+	{From: 439, To: 439, Line: 66, Col: 90, Construct: "{{ }}"},
+	{From: 440, To: 514, Line: 68, Col: 7, Construct: "if"},
+	{From: 443, To: 446, Line: 69, Col: 5, Construct: "if"},
+	{From: 445, To: 445, Line: 70, Col: 7, Construct: "{{ }}"},
+	{From: 448, To: 448, Line: 73, Col: 5, Construct: "{{ }}"},
+	{From: 450, To: 454, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 456, To: 458, Line: 75, Col: 5, Construct: "if"},
+	{From: 459, To: 514, Line: 78, Col: 7, Construct: "if"},
+	{From: 462, To: 465, Line: 79, Col: 5, Construct: "if"},
+	{From: 464, To: 464, Line: 80, Col: 7, Construct: "set"},
+	{From: 467, To: 471, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 473, To: 513, Line: 84, Col: 5, Construct: "if"},
+	{From: 476, To: 479, Line: 85, Col: 7, Construct: "if"},
+	{From: 481, To: 511, Line: 90, Col: 7, Construct: "for"},
+	{From: 486, To: 491, Line: 91, Col: 9, Construct: "set"},
+	{From: 493, To: 493, Line: 92, Col: 9, Construct: "{{ }}"},
+	{From: 495, To: 503, Line: 93, Col: 9, Construct: "if"},
+	{From: 498, To: 498, Line: 94, Col: 11, Construct: "{{ }}"},
+	{From: 502, To: 502, Line: 96, Col: 11, Construct: "{{ }}"},
+	{From: 505, To: 509, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 517, To: 592, Line: 108, Col: 1, Construct: "if"},
+	{From: 520, To: 525, Line: 111, Col: 3, Construct: "if"},
+	{From: 527, To: 530, Line: 117, Col: 3, Construct: "if"},
+	{From: 529, To: 529, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 534, To: 555, Line: 121, Col: 3, Construct: "if"},
+	{From: 537, To: 542, Line: 124, Col: 5, Construct: "if"},
+	{From: 544, To: 544, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 546, To: 554, Line: 131, Col: 5, Construct: "if"},
+	{From: 548, To: 550, Line: 132, Col: 7, Construct: "if"},
+	{From: 557, To: 591, Line: 143, Col: 3, Construct: "if"},
+	{From: 560, To: 590, Line: 147, Col: 5, Construct: "for"},
+	{From: 565, To: 570, Line: 148, Col: 7, Construct: "set"},
+	{From: 572, To: 572, Line: 149, Col: 7, Construct: "{{ }}"},
+	{From: 574, To: 582, Line: 150, Col: 7, Construct: "if"},
+	{From: 577, To: 577, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 581, To: 581, Line: 153, Col: 9, Construct: "{{ }}"},
+	{From: 584, To: 588, Line: 155, Col: 7, Construct: "{{ }}"},
 }

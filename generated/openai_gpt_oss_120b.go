@@ -28,12 +28,13 @@ var OpenaiGptOss120b = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "openai-gpt-oss-120b.jinja",
-	Func:   renderOpenaiGptOss120b,
-	Name:   "openai-gpt-oss-120b",
-	Origin: "llama.cpp/openai-gpt-oss-120b.jinja",
-	SHA256: "a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146",
-	Spans:  spansOpenaiGptOss120b,
+	File:      "openai-gpt-oss-120b.jinja",
+	Func:      renderOpenaiGptOss120b,
+	LlamaFunc: renderOpenaiGptOss120bLlama,
+	Name:      "openai-gpt-oss-120b",
+	Origin:    "llama.cpp/openai-gpt-oss-120b.jinja",
+	SHA256:    "a4c9919cbbd4acdd51ccffe22da049264b1b73e59055fa58811a99efbd7c8146",
+	Spans:     spansOpenaiGptOss120b,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -566,146 +567,778 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderOpenaiGptOss120bLlama renders openai-gpt-oss-120b.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderOpenaiGptOss120b with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
+	modelIdentityInput := in.Lookup("model_identity")
+	reasoningEffortInput := in.Lookup("reasoning_effort")
+	builtinToolsInput := in.Lookup("builtin_tools")
+	messages := in.Lookup("messages")
+	var developerMessage runtime.Value
+	var loopMessages runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
+	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
+		paramSpec = runtime.Param(paramSpec, "param_spec")
+		requiredParams = runtime.Param(requiredParams, "required_params")
+		var innerType runtime.Value
+		var hasObjectVariants runtime.Value
+		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
+		paramSpecType := runtime.LlamaAttr(paramSpec, "type")
+		if runtime.EqStr(paramSpecType, "array") {
+			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
+			paramSpecItems := runtime.LlamaItemStr(paramSpec, "items")
+			if paramSpecItems.Truthy() {
+				// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
+				paramSpecItemsType := runtime.LlamaItemStr(paramSpecItems, "type")
+				if runtime.EqStr(paramSpecItemsType, "string") {
+					w.WriteString("string[]")
+				} else if runtime.EqStr(paramSpecItemsType, "number") {
+					// openai-gpt-oss-120b.jinja:15:17 {%- elif param_spec['items']['type'] == "number" -%}
+					w.WriteString("number[]")
+				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+					// openai-gpt-oss-120b.jinja:17:17 {%- elif param_spec['items']['type'] == "integer" -%}
+					w.WriteString("number[]")
+				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+					// openai-gpt-oss-120b.jinja:19:17 {%- elif param_spec['items']['type'] == "boolean" -%}
+					w.WriteString("boolean[]")
+				} else {
+					// openai-gpt-oss-120b.jinja:21:17 {%- else -%}
+					// openai-gpt-oss-120b.jinja:22:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
+					innerType = w.Capture(func() {
+						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
+					})
+					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
+					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType), runtime.Int(50)) {
+						w.WriteString("any[]")
+					} else {
+						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
+						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(innerType, runtime.Str("[]")))
+					}
+				}
+				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
+				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+					w.WriteString(" | null")
+				}
+			} else {
+				// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
+				w.WriteString("any[]")
+				// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
+				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+					w.WriteString(" | null")
+				}
+			}
+		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(runtime.LlamaItemInt(paramSpecType, 0)) {
+			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
+			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
+			if runtime.Gt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
+				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
+				runtime.LlamaWrite(w, runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
+			} else {
+				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
+				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
+				runtime.LlamaWrite(w, runtime.LlamaItemInt(paramSpecType, 0))
+			}
+		} else if runtime.LlamaAttr(paramSpec, "oneOf").Truthy() {
+			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
+			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
+			hasObjectVariants = runtime.Bool(false)
+			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
+			paramSpecOneOf := runtime.LlamaAttr(paramSpec, "oneOf")
+			for _, variant := range runtime.Iterate(w, runtime.LlamaIterable(paramSpecOneOf)) {
+				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
+				if runtime.EqStr(runtime.LlamaAttr(variant, "type"), "object") {
+					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
+					_ = runtime.Bool(true)
+				}
+			}
+			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
+			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
+				w.WriteString("any")
+			} else {
+				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
+				// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(paramSpecOneOf))
+				for i := range items {
+					variant := items[i]
+					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(variant, requiredParams, runtime.Missing())
+					}))
+					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
+					variantDescription := runtime.LlamaAttr(variant, "description")
+					if variantDescription.Truthy() {
+						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// "), variantDescription))
+					}
+					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
+					variantDefault := runtime.LlamaAttr(variant, "default")
+					if runtime.IsDefined(variantDefault) {
+						w.WriteString("                    ")
+						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.FilterTojson(variantDefault, nil, nil)))
+					}
+					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
+					if !(i == len(items)-1) {
+						w.WriteString(" | \n")
+					}
+				}
+			}
+		} else if runtime.EqStr(paramSpecType, "string") {
+			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
+			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
+			paramSpecEnum := runtime.LlamaAttr(paramSpec, "enum")
+			if paramSpecEnum.Truthy() {
+				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\""), runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
+			} else {
+				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
+				w.WriteString("string")
+				// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
+				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+					w.WriteString(" | null")
+				}
+			}
+		} else if runtime.EqStr(paramSpecType, "number") {
+			// openai-gpt-oss-120b.jinja:78:9 {%- elif param_spec.type == "number" -%}
+			w.WriteString("number")
+		} else if runtime.EqStr(paramSpecType, "integer") {
+			// openai-gpt-oss-120b.jinja:80:9 {%- elif param_spec.type == "integer" -%}
+			w.WriteString("number")
+		} else if runtime.EqStr(paramSpecType, "boolean") {
+			// openai-gpt-oss-120b.jinja:82:9 {%- elif param_spec.type == "boolean" -%}
+			w.WriteString("boolean")
+		} else if runtime.EqStr(paramSpecType, "object") {
+			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
+			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
+			paramSpecProperties := runtime.LlamaAttr(paramSpec, "properties")
+			if paramSpecProperties.Truthy() {
+				w.WriteString("{\n")
+				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
+				keys, values := runtime.DictItems(paramSpecProperties)
+				for i := range w.Count(len(keys)) {
+					propName := keys[i]
+					propSpec := values[i]
+					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
+					runtime.LlamaWrite(w, propName)
+					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
+					paramSpecRequired := runtime.LlamaAttr(paramSpec, "required")
+					if runtime.LlamaNotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
+						return runtime.NewList()
+					})) {
+						w.WriteString("?")
+					}
+					w.WriteString(": \n                ")
+					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
+							return runtime.NewList()
+						}), runtime.Missing())
+					}))
+					// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
+					if !(i == len(keys)-1) {
+						w.WriteString(", ")
+					}
+				}
+				w.WriteString("}")
+			} else {
+				// openai-gpt-oss-120b.jinja:100:13 {%- else -%}
+				w.WriteString("object")
+			}
+		} else {
+			// openai-gpt-oss-120b.jinja:103:9 {%- else -%}
+			w.WriteString("any")
+		}
+	}
+	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	renderToolNamespace := func(namespaceName, tools runtime.Value) {
+		namespaceName = runtime.Param(namespaceName, "namespace_name")
+		tools = runtime.Param(tools, "tools")
+		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("## "), namespaceName, runtime.Str("\n\n")))
+		// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("namespace "), namespaceName, runtime.Str(" {\n\n")))
+		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
+			tool = runtime.LlamaAttr(tool, "function")
+			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("// "), runtime.LlamaAttr(tool, "description")), runtime.Str("\n")))
+			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("type "), runtime.LlamaAttr(tool, "name")), runtime.Str(" = ")))
+			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
+			toolParameters := runtime.LlamaAttr(tool, "parameters")
+			if toolParameters.Truthy() && runtime.LlamaAttr(toolParameters, "properties").Truthy() {
+				w.WriteString("(_: {\n")
+				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
+				keys, values := runtime.DictItems(runtime.LlamaAttr(toolParameters, "properties"))
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramSpec := values[i]
+					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
+					paramSpecDescription := runtime.LlamaAttr(paramSpec, "description")
+					if paramSpecDescription.Truthy() {
+						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("// "), paramSpecDescription), runtime.Str("\n")))
+					}
+					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
+					runtime.LlamaWrite(w, paramName)
+					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
+					toolParametersRequired := runtime.LlamaAttr(toolParameters, "required")
+					if runtime.LlamaNotIn(paramName, runtime.Or(toolParametersRequired, func() runtime.Value {
+						return runtime.NewList()
+					})) {
+						w.WriteString("?")
+					}
+					w.WriteString(": ")
+					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(paramSpec, runtime.Or(toolParametersRequired, func() runtime.Value {
+							return runtime.NewList()
+						}), runtime.Missing())
+					}))
+					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
+					paramSpecDefault := runtime.LlamaAttr(paramSpec, "default")
+					if runtime.IsDefined(paramSpecDefault) {
+						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
+						if runtime.LlamaAttr(paramSpec, "enum").Truthy() {
+							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), paramSpecDefault))
+						} else if runtime.LlamaAttr(paramSpec, "oneOf").Truthy() {
+							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
+							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), paramSpecDefault))
+						} else {
+							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
+							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), runtime.FilterTojson(paramSpecDefault, nil, nil)))
+						}
+					}
+					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
+					if !(i == len(keys)-1) {
+						w.WriteString(",\n")
+					} else {
+						// openai-gpt-oss-120b.jinja:138:21 {%- else %}
+						w.WriteString(",\n")
+					}
+				}
+				w.WriteString("}) => any;\n\n")
+			} else {
+				// openai-gpt-oss-120b.jinja:143:13 {%- else -%}
+				w.WriteString("() => any;\n\n")
+			}
+		}
+		// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("} // namespace "), namespaceName))
+	}
+	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
+	renderBuiltinTools := func(browserTool, pythonTool runtime.Value) {
+		browserTool = runtime.Param(browserTool, "browser_tool")
+		pythonTool = runtime.Param(pythonTool, "python_tool")
+		// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
+		if browserTool.Truthy() {
+			w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
+		}
+		// openai-gpt-oss-120b.jinja:188:5 {%- if python_tool %}
+		if pythonTool.Truthy() {
+			w.WriteString("## python\n\nUse this tool to execute Python code in your chain of thought. The code will not be shown to the user. This tool should be used for internal reasoning, but not for code that is intended to be visible to the user (e.g. when creating plots, tables, or files).\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 120.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is UNKNOWN. Depends on the cluster.\n\n")
+		}
+	}
+	// openai-gpt-oss-120b.jinja:196:1 {%- macro build_system_message() -%}
+	buildSystemMessage := func() {
+		modelIdentity := modelIdentityInput
+		reasoningEffort := reasoningEffortInput
+		builtinTools := builtinToolsInput
+		var availableBuiltinTools runtime.Value
+		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
+		if !runtime.IsDefined(modelIdentity) {
+			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
+			modelIdentity = runtime.Str("You are ChatGPT, a large language model trained by OpenAI.")
+		}
+		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(modelIdentity, runtime.Str("\n")))
+		w.WriteString("Knowledge cutoff: 2024-06\n")
+		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Current date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str("\n\n")))
+		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
+		if !runtime.IsDefined(reasoningEffort) {
+			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
+			reasoningEffort = runtime.Str("medium")
+		}
+		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n")))
+		// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
+		if builtinTools.Truthy() {
+			w.WriteString("# Tools\n\n")
+			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
+			availableBuiltinTools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("browser", runtime.Bool(false)), runtime.KW("python", runtime.Bool(false))})
+			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(builtinTools)) {
+				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
+				if runtime.EqStr(tool, "browser") {
+					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
+					runtime.CheckNamespace(availableBuiltinTools)
+					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
+					runtime.SetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
+				} else if runtime.EqStr(tool, "python") {
+					// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
+					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
+					runtime.CheckNamespace(availableBuiltinTools)
+					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
+					runtime.SetAttr(availableBuiltinTools, "python", runtime.Bool(true))
+				}
+			}
+			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderBuiltinTools(runtime.LlamaAttr(availableBuiltinTools, "browser"), runtime.LlamaAttr(availableBuiltinTools, "python"))
+			}))
+		}
+		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
+		// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
+		if tools.Truthy() {
+			w.WriteString("\nCalls to these tools must go to the commentary channel: 'functions'.")
+		}
+	}
+	w.WriteString("<|start|>system<|message|>")
+	// openai-gpt-oss-120b.jinja:230:1 {{- build_system_message() }}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		buildSystemMessage()
+	}))
+	w.WriteString("<|end|>")
+	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	messages0Role := runtime.LlamaAttr(messages0, "role")
+	if runtime.EqStr(messages0Role, "developer") || runtime.EqStr(messages0Role, "system") {
+		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
+		developerMessage = runtime.LlamaAttr(messages0, "content")
+		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
+		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
+		developerMessage = runtime.Str("")
+		// openai-gpt-oss-120b.jinja:239:5 {%- set loop_messages = messages %}
+		loopMessages = messages
+	}
+	// openai-gpt-oss-120b.jinja:243:1 {%- if developer_message or tools %}
+	if developerMessage.Truthy() || tools.Truthy() {
+		w.WriteString("<|start|>developer<|message|>")
+		// openai-gpt-oss-120b.jinja:245:5 {%- if developer_message %}
+		if developerMessage.Truthy() {
+			w.WriteString("# Instructions\n\n")
+			// openai-gpt-oss-120b.jinja:247:9 {{- developer_message }}
+			runtime.LlamaWrite(w, developerMessage)
+			w.WriteString("\n\n")
+		}
+		// openai-gpt-oss-120b.jinja:250:5 {%- if tools -%}
+		if tools.Truthy() {
+			w.WriteString("# Tools\n\n")
+			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderToolNamespace(runtime.Str("functions"), tools)
+			}))
+		}
+		w.WriteString("<|end|>")
+	}
+	// openai-gpt-oss-120b.jinja:258:1 {%- set last_tool_call = namespace(name=none) %}
+	lastToolCallName := runtime.None()
+	// openai-gpt-oss-120b.jinja:259:1 {%- for message in loop_messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	for i := range items {
+		message := items[i]
+		var toolCall runtime.Value
+		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
+			if runtime.LlamaIn(runtime.Str("content"), message) {
+				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
+				messageContent := runtime.LlamaAttr(message, "content")
+				if runtime.LlamaIn(runtime.Str("<|channel|>analysis<|message|>"), messageContent) || runtime.LlamaIn(runtime.Str("<|channel|>final<|message|>"), messageContent) {
+					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+				}
+			}
+			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
+			if runtime.LlamaIn(runtime.Str("thinking"), message) {
+				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
+				messageThinking := runtime.LlamaAttr(message, "thinking")
+				if runtime.LlamaIn(runtime.Str("<|channel|>analysis<|message|>"), messageThinking) || runtime.LlamaIn(runtime.Str("<|channel|>final<|message|>"), messageThinking) {
+					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+				}
+			}
+			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
+			if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
+				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
+				futureFinalMessageFound := false
+				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
+				for _, futureMessage := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages.Slice(runtime.Int(int64(i+1)), runtime.None(), runtime.None()))) {
+					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
+					if runtime.EqStr(runtime.LlamaAttr(futureMessage, "role"), "assistant") && runtime.LlamaNotIn(runtime.Str("tool_calls"), futureMessage) {
+						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
+						futureFinalMessageFound = true
+					}
+				}
+				// openai-gpt-oss-120b.jinja:285:13 {%- set tool_call = message.tool_calls[0] %}
+				toolCall = runtime.LlamaItemInt(runtime.LlamaAttr(message, "tool_calls"), 0)
+				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
+				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				if toolCallFunction.Truthy() {
+					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
+					toolCall = toolCallFunction
+				}
+				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
+				messageContent := runtime.LlamaAttr(message, "content")
+				if messageContent.Truthy() && runtime.LlamaAttr(message, "thinking").Truthy() {
+					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+				} else if messageContent.Truthy() && !futureFinalMessageFound {
+					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
+					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), messageContent), runtime.Str("<|end|>")))
+				} else if runtime.LlamaAttr(message, "thinking").Truthy() && !futureFinalMessageFound {
+					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
+					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), runtime.LlamaAttr(message, "thinking")), runtime.Str("<|end|>")))
+				}
+				w.WriteString("<|start|>assistant to=")
+				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaAttr(toolCall, "name")), runtime.Str("<|channel|>commentary ")))
+				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
+				toolCallContentType := runtime.LlamaAttr(toolCall, "content_type")
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.IfElse(runtime.IsDefined(toolCallContentType), func() runtime.Value {
+					return toolCallContentType
+				}, func() runtime.Value {
+					return runtime.Str("json")
+				}), runtime.Str("<|message|>")))
+				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				w.WriteString("<|call|>")
+				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
+				lastToolCallName = runtime.LlamaAttr(toolCall, "name")
+			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
+				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
+				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
+				if runtime.LlamaIn(runtime.Str("thinking"), message) {
+					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), runtime.LlamaAttr(message, "thinking")), runtime.Str("<|end|>")))
+				}
+				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|return|>")))
+			} else {
+				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
+				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|end|>")))
+				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
+				lastToolCallName = runtime.None()
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// openai-gpt-oss-120b.jinja:317:9 {%- elif message.role == 'tool' -%}
+			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
+			if runtime.IsNone(lastToolCallName) {
+				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+			}
+			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|start|>functions."), lastToolCallName))
+			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" to=assistant<|channel|>commentary<|message|>"), runtime.FilterTojson(runtime.LlamaAttr(message, "content"), nil, nil)), runtime.Str("<|end|>")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
+			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>user<|message|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|end|>")))
+		}
+	}
+	// openai-gpt-oss-120b.jinja:329:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|start|>assistant")
+	}
+}
+
 // spansOpenaiGptOss120b is the position table of openai-gpt-oss-120b.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOpenaiGptOss120b = []runtime.Span{
-	{From: 56, To: 233, Line: 10, Col: 1, Construct: "macro"},
-	{From: 63, To: 232, Line: 11, Col: 5, Construct: "if"},
-	{From: 66, To: 107, Line: 12, Col: 9, Construct: "if"},
-	{From: 69, To: 95, Line: 13, Col: 13, Construct: "if"},
-	{From: 72, To: 95, Line: 15, Col: 17, Construct: "if"},
-	{From: 75, To: 95, Line: 17, Col: 17, Construct: "if"},
-	{From: 78, To: 95, Line: 19, Col: 17, Construct: "if"},
-	{From: 84, To: 86, Line: 22, Col: 17, Construct: "set"},
-	{From: 88, To: 94, Line: 23, Col: 17, Construct: "if"},
-	{From: 93, To: 93, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 97, To: 99, Line: 29, Col: 13, Construct: "if"},
-	{From: 104, To: 106, Line: 34, Col: 13, Construct: "if"},
-	{From: 108, To: 232, Line: 38, Col: 9, Construct: "if"},
-	{From: 111, To: 118, Line: 40, Col: 9, Construct: "if"},
-	{From: 113, To: 113, Line: 41, Col: 13, Construct: "{{ }}"},
-	{From: 117, To: 117, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 119, To: 232, Line: 45, Col: 9, Construct: "if"},
-	{From: 122, To: 122, Line: 47, Col: 9, Construct: "set"},
-	{From: 124, To: 131, Line: 48, Col: 9, Construct: "for"},
-	{From: 127, To: 130, Line: 49, Col: 13, Construct: "if"},
-	{From: 129, To: 129, Line: 50, Col: 17, Construct: "set"},
-	{From: 133, To: 165, Line: 53, Col: 9, Construct: "if"},
-	{From: 138, To: 164, Line: 56, Col: 13, Construct: "for"},
-	{From: 142, To: 144, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 146, To: 151, Line: 58, Col: 17, Construct: "if"},
-	{From: 149, To: 150, Line: 59, Col: 21, Construct: "{{ }}"},
-	{From: 153, To: 159, Line: 61, Col: 17, Construct: "if"},
-	{From: 157, To: 158, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 161, To: 163, Line: 64, Col: 17, Construct: "if"},
-	{From: 166, To: 232, Line: 69, Col: 9, Construct: "if"},
-	{From: 169, To: 182, Line: 70, Col: 9, Construct: "if"},
-	{From: 172, To: 174, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 179, To: 181, Line: 74, Col: 13, Construct: "if"},
-	{From: 183, To: 232, Line: 78, Col: 9, Construct: "if"},
-	{From: 186, To: 232, Line: 80, Col: 9, Construct: "if"},
-	{From: 189, To: 232, Line: 82, Col: 9, Construct: "if"},
-	{From: 192, To: 232, Line: 85, Col: 9, Construct: "if"},
-	{From: 195, To: 228, Line: 86, Col: 9, Construct: "if"},
-	{From: 199, To: 224, Line: 88, Col: 13, Construct: "for"},
-	{From: 204, To: 204, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 206, To: 212, Line: 90, Col: 17, Construct: "if"},
-	{From: 214, To: 218, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 220, To: 222, Line: 95, Col: 17, Construct: "if"},
-	{From: 235, To: 328, Line: 108, Col: 1, Construct: "macro"},
-	{From: 239, To: 241, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 243, To: 245, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 247, To: 324, Line: 111, Col: 5, Construct: "for"},
-	{From: 249, To: 249, Line: 112, Col: 9, Construct: "set"},
-	{From: 251, To: 253, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 255, To: 257, Line: 114, Col: 9, Construct: "{{ }}"},
-	{From: 259, To: 323, Line: 115, Col: 9, Construct: "if"},
-	{From: 263, To: 319, Line: 117, Col: 13, Construct: "for"},
-	{From: 268, To: 274, Line: 118, Col: 17, Construct: "if"},
-	{From: 271, To: 273, Line: 119, Col: 21, Construct: "{{ }}"},
-	{From: 276, To: 276, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 278, To: 284, Line: 122, Col: 17, Construct: "if"},
-	{From: 286, To: 290, Line: 126, Col: 17, Construct: "{{ }}"},
-	{From: 292, To: 310, Line: 127, Col: 17, Construct: "if"},
-	{From: 295, To: 309, Line: 128, Col: 21, Construct: "if"},
-	{From: 297, To: 298, Line: 129, Col: 25, Construct: "{{ }}"},
-	{From: 299, To: 309, Line: 130, Col: 25, Construct: "if"},
-	{From: 302, To: 303, Line: 131, Col: 25, Construct: "{{ }}"},
-	{From: 307, To: 308, Line: 133, Col: 25, Construct: "{{ }}"},
-	{From: 312, To: 317, Line: 136, Col: 17, Construct: "if"},
-	{From: 326, To: 327, Line: 147, Col: 5, Construct: "{{ }}"},
-	{From: 330, To: 341, Line: 150, Col: 1, Construct: "macro"},
-	{From: 334, To: 336, Line: 151, Col: 5, Construct: "if"},
-	{From: 338, To: 340, Line: 188, Col: 5, Construct: "if"},
-	{From: 343, To: 399, Line: 196, Col: 1, Construct: "macro"},
-	{From: 349, To: 352, Line: 197, Col: 5, Construct: "if"},
-	{From: 351, To: 351, Line: 198, Col: 9, Construct: "set"},
-	{From: 354, To: 355, Line: 200, Col: 5, Construct: "{{ }}"},
-	{From: 357, To: 359, Line: 202, Col: 5, Construct: "{{ }}"},
-	{From: 361, To: 364, Line: 203, Col: 5, Construct: "if"},
-	{From: 363, To: 363, Line: 204, Col: 9, Construct: "set"},
-	{From: 366, To: 368, Line: 206, Col: 5, Construct: "{{ }}"},
-	{From: 370, To: 393, Line: 207, Col: 5, Construct: "if"},
-	{From: 373, To: 373, Line: 209, Col: 9, Construct: "set"},
-	{From: 375, To: 389, Line: 210, Col: 9, Construct: "for"},
-	{From: 377, To: 388, Line: 211, Col: 13, Construct: "if"},
-	{From: 379, To: 379, Line: 211, Col: 13, Construct: "set"},
-	{From: 381, To: 381, Line: 212, Col: 17, Construct: "set"},
-	{From: 382, To: 388, Line: 213, Col: 17, Construct: "if"},
-	{From: 385, To: 385, Line: 213, Col: 17, Construct: "set"},
-	{From: 387, To: 387, Line: 214, Col: 17, Construct: "set"},
-	{From: 391, To: 391, Line: 217, Col: 9, Construct: "{{ }}"},
-	{From: 395, To: 397, Line: 220, Col: 5, Construct: "if"},
-	{From: 401, To: 402, Line: 230, Col: 1, Construct: "{{ }}"},
-	{From: 404, To: 417, Line: 234, Col: 1, Construct: "if"},
-	{From: 408, To: 408, Line: 235, Col: 5, Construct: "set"},
-	{From: 410, To: 410, Line: 236, Col: 5, Construct: "set"},
-	{From: 414, To: 414, Line: 238, Col: 5, Construct: "set"},
-	{From: 416, To: 416, Line: 239, Col: 5, Construct: "set"},
-	{From: 419, To: 435, Line: 243, Col: 1, Construct: "if"},
-	{From: 422, To: 427, Line: 245, Col: 5, Construct: "if"},
-	{From: 425, To: 426, Line: 247, Col: 9, Construct: "{{ }}"},
-	{From: 429, To: 434, Line: 250, Col: 5, Construct: "if"},
-	{From: 432, To: 432, Line: 252, Col: 9, Construct: "{{ }}"},
-	{From: 437, To: 437, Line: 258, Col: 1, Construct: "set"},
-	{From: 439, To: 562, Line: 259, Col: 1, Construct: "for"},
-	{From: 444, To: 561, Line: 261, Col: 5, Construct: "if"},
-	{From: 447, To: 454, Line: 263, Col: 9, Construct: "if"},
-	{From: 449, To: 453, Line: 264, Col: 13, Construct: "if"},
-	{From: 452, To: 452, Line: 265, Col: 17, Construct: "{{ }}"},
-	{From: 456, To: 463, Line: 268, Col: 9, Construct: "if"},
-	{From: 458, To: 462, Line: 269, Col: 13, Construct: "if"},
-	{From: 461, To: 461, Line: 270, Col: 17, Construct: "{{ }}"},
-	{From: 465, To: 540, Line: 273, Col: 9, Construct: "if"},
-	{From: 467, To: 467, Line: 277, Col: 13, Construct: "set"},
-	{From: 469, To: 475, Line: 278, Col: 13, Construct: "for"},
-	{From: 471, To: 474, Line: 279, Col: 17, Construct: "if"},
-	{From: 473, To: 473, Line: 280, Col: 21, Construct: "set"},
-	{From: 477, To: 477, Line: 285, Col: 13, Construct: "set"},
-	{From: 479, To: 483, Line: 286, Col: 13, Construct: "if"},
-	{From: 482, To: 482, Line: 287, Col: 17, Construct: "set"},
-	{From: 485, To: 502, Line: 289, Col: 13, Construct: "if"},
-	{From: 488, To: 488, Line: 290, Col: 17, Construct: "{{ }}"},
-	{From: 489, To: 501, Line: 291, Col: 17, Construct: "if"},
-	{From: 492, To: 494, Line: 292, Col: 17, Construct: "{{ }}"},
-	{From: 495, To: 501, Line: 293, Col: 17, Construct: "if"},
-	{From: 498, To: 500, Line: 294, Col: 17, Construct: "{{ }}"},
-	{From: 504, To: 506, Line: 297, Col: 13, Construct: "{{ }}"},
-	{From: 508, To: 513, Line: 298, Col: 13, Construct: "{{ }}"},
-	{From: 515, To: 516, Line: 299, Col: 13, Construct: "{{ }}"},
-	{From: 518, To: 518, Line: 301, Col: 13, Construct: "set"},
-	{From: 519, To: 540, Line: 302, Col: 13, Construct: "if"},
-	{From: 522, To: 527, Line: 305, Col: 13, Construct: "if"},
-	{From: 524, To: 526, Line: 306, Col: 17, Construct: "{{ }}"},
-	{From: 529, To: 531, Line: 311, Col: 13, Construct: "{{ }}"},
-	{From: 535, To: 537, Line: 314, Col: 13, Construct: "{{ }}"},
-	{From: 539, To: 539, Line: 315, Col: 13, Construct: "set"},
-	{From: 541, To: 561, Line: 317, Col: 9, Construct: "if"},
-	{From: 544, To: 547, Line: 318, Col: 9, Construct: "if"},
-	{From: 546, To: 546, Line: 319, Col: 13, Construct: "{{ }}"},
-	{From: 549, To: 550, Line: 321, Col: 9, Construct: "{{ }}"},
-	{From: 552, To: 554, Line: 322, Col: 9, Construct: "{{ }}"},
-	{From: 555, To: 561, Line: 323, Col: 9, Construct: "if"},
-	{From: 558, To: 560, Line: 324, Col: 9, Construct: "{{ }}"},
-	{From: 564, To: 566, Line: 329, Col: 1, Construct: "if"},
+	{From: 57, To: 234, Line: 10, Col: 1, Construct: "macro"},
+	{From: 64, To: 233, Line: 11, Col: 5, Construct: "if"},
+	{From: 67, To: 108, Line: 12, Col: 9, Construct: "if"},
+	{From: 70, To: 96, Line: 13, Col: 13, Construct: "if"},
+	{From: 73, To: 96, Line: 15, Col: 17, Construct: "if"},
+	{From: 76, To: 96, Line: 17, Col: 17, Construct: "if"},
+	{From: 79, To: 96, Line: 19, Col: 17, Construct: "if"},
+	{From: 85, To: 87, Line: 22, Col: 17, Construct: "set"},
+	{From: 89, To: 95, Line: 23, Col: 17, Construct: "if"},
+	{From: 94, To: 94, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 98, To: 100, Line: 29, Col: 13, Construct: "if"},
+	{From: 105, To: 107, Line: 34, Col: 13, Construct: "if"},
+	{From: 109, To: 233, Line: 38, Col: 9, Construct: "if"},
+	{From: 112, To: 119, Line: 40, Col: 9, Construct: "if"},
+	{From: 114, To: 114, Line: 41, Col: 13, Construct: "{{ }}"},
+	{From: 118, To: 118, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 120, To: 233, Line: 45, Col: 9, Construct: "if"},
+	{From: 123, To: 123, Line: 47, Col: 9, Construct: "set"},
+	{From: 125, To: 132, Line: 48, Col: 9, Construct: "for"},
+	{From: 128, To: 131, Line: 49, Col: 13, Construct: "if"},
+	{From: 130, To: 130, Line: 50, Col: 17, Construct: "set"},
+	{From: 134, To: 166, Line: 53, Col: 9, Construct: "if"},
+	{From: 139, To: 165, Line: 56, Col: 13, Construct: "for"},
+	{From: 143, To: 145, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 147, To: 152, Line: 58, Col: 17, Construct: "if"},
+	{From: 150, To: 151, Line: 59, Col: 21, Construct: "{{ }}"},
+	{From: 154, To: 160, Line: 61, Col: 17, Construct: "if"},
+	{From: 158, To: 159, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 162, To: 164, Line: 64, Col: 17, Construct: "if"},
+	{From: 167, To: 233, Line: 69, Col: 9, Construct: "if"},
+	{From: 170, To: 183, Line: 70, Col: 9, Construct: "if"},
+	{From: 173, To: 175, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 180, To: 182, Line: 74, Col: 13, Construct: "if"},
+	{From: 184, To: 233, Line: 78, Col: 9, Construct: "if"},
+	{From: 187, To: 233, Line: 80, Col: 9, Construct: "if"},
+	{From: 190, To: 233, Line: 82, Col: 9, Construct: "if"},
+	{From: 193, To: 233, Line: 85, Col: 9, Construct: "if"},
+	{From: 196, To: 229, Line: 86, Col: 9, Construct: "if"},
+	{From: 200, To: 225, Line: 88, Col: 13, Construct: "for"},
+	{From: 205, To: 205, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 207, To: 213, Line: 90, Col: 17, Construct: "if"},
+	{From: 215, To: 219, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 221, To: 223, Line: 95, Col: 17, Construct: "if"},
+	{From: 236, To: 329, Line: 108, Col: 1, Construct: "macro"},
+	{From: 240, To: 242, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 244, To: 246, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 248, To: 325, Line: 111, Col: 5, Construct: "for"},
+	{From: 250, To: 250, Line: 112, Col: 9, Construct: "set"},
+	{From: 252, To: 254, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 256, To: 258, Line: 114, Col: 9, Construct: "{{ }}"},
+	{From: 260, To: 324, Line: 115, Col: 9, Construct: "if"},
+	{From: 264, To: 320, Line: 117, Col: 13, Construct: "for"},
+	{From: 269, To: 275, Line: 118, Col: 17, Construct: "if"},
+	{From: 272, To: 274, Line: 119, Col: 21, Construct: "{{ }}"},
+	{From: 277, To: 277, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 279, To: 285, Line: 122, Col: 17, Construct: "if"},
+	{From: 287, To: 291, Line: 126, Col: 17, Construct: "{{ }}"},
+	{From: 293, To: 311, Line: 127, Col: 17, Construct: "if"},
+	{From: 296, To: 310, Line: 128, Col: 21, Construct: "if"},
+	{From: 298, To: 299, Line: 129, Col: 25, Construct: "{{ }}"},
+	{From: 300, To: 310, Line: 130, Col: 25, Construct: "if"},
+	{From: 303, To: 304, Line: 131, Col: 25, Construct: "{{ }}"},
+	{From: 308, To: 309, Line: 133, Col: 25, Construct: "{{ }}"},
+	{From: 313, To: 318, Line: 136, Col: 17, Construct: "if"},
+	{From: 327, To: 328, Line: 147, Col: 5, Construct: "{{ }}"},
+	{From: 331, To: 342, Line: 150, Col: 1, Construct: "macro"},
+	{From: 335, To: 337, Line: 151, Col: 5, Construct: "if"},
+	{From: 339, To: 341, Line: 188, Col: 5, Construct: "if"},
+	{From: 344, To: 400, Line: 196, Col: 1, Construct: "macro"},
+	{From: 350, To: 353, Line: 197, Col: 5, Construct: "if"},
+	{From: 352, To: 352, Line: 198, Col: 9, Construct: "set"},
+	{From: 355, To: 356, Line: 200, Col: 5, Construct: "{{ }}"},
+	{From: 358, To: 360, Line: 202, Col: 5, Construct: "{{ }}"},
+	{From: 362, To: 365, Line: 203, Col: 5, Construct: "if"},
+	{From: 364, To: 364, Line: 204, Col: 9, Construct: "set"},
+	{From: 367, To: 369, Line: 206, Col: 5, Construct: "{{ }}"},
+	{From: 371, To: 394, Line: 207, Col: 5, Construct: "if"},
+	{From: 374, To: 374, Line: 209, Col: 9, Construct: "set"},
+	{From: 376, To: 390, Line: 210, Col: 9, Construct: "for"},
+	{From: 378, To: 389, Line: 211, Col: 13, Construct: "if"},
+	{From: 380, To: 380, Line: 211, Col: 13, Construct: "set"},
+	{From: 382, To: 382, Line: 212, Col: 17, Construct: "set"},
+	{From: 383, To: 389, Line: 213, Col: 17, Construct: "if"},
+	{From: 386, To: 386, Line: 213, Col: 17, Construct: "set"},
+	{From: 388, To: 388, Line: 214, Col: 17, Construct: "set"},
+	{From: 392, To: 392, Line: 217, Col: 9, Construct: "{{ }}"},
+	{From: 396, To: 398, Line: 220, Col: 5, Construct: "if"},
+	{From: 402, To: 403, Line: 230, Col: 1, Construct: "{{ }}"},
+	{From: 405, To: 418, Line: 234, Col: 1, Construct: "if"},
+	{From: 409, To: 409, Line: 235, Col: 5, Construct: "set"},
+	{From: 411, To: 411, Line: 236, Col: 5, Construct: "set"},
+	{From: 415, To: 415, Line: 238, Col: 5, Construct: "set"},
+	{From: 417, To: 417, Line: 239, Col: 5, Construct: "set"},
+	{From: 420, To: 436, Line: 243, Col: 1, Construct: "if"},
+	{From: 423, To: 428, Line: 245, Col: 5, Construct: "if"},
+	{From: 426, To: 427, Line: 247, Col: 9, Construct: "{{ }}"},
+	{From: 430, To: 435, Line: 250, Col: 5, Construct: "if"},
+	{From: 433, To: 433, Line: 252, Col: 9, Construct: "{{ }}"},
+	{From: 438, To: 438, Line: 258, Col: 1, Construct: "set"},
+	{From: 440, To: 563, Line: 259, Col: 1, Construct: "for"},
+	{From: 445, To: 562, Line: 261, Col: 5, Construct: "if"},
+	{From: 448, To: 455, Line: 263, Col: 9, Construct: "if"},
+	{From: 450, To: 454, Line: 264, Col: 13, Construct: "if"},
+	{From: 453, To: 453, Line: 265, Col: 17, Construct: "{{ }}"},
+	{From: 457, To: 464, Line: 268, Col: 9, Construct: "if"},
+	{From: 459, To: 463, Line: 269, Col: 13, Construct: "if"},
+	{From: 462, To: 462, Line: 270, Col: 17, Construct: "{{ }}"},
+	{From: 466, To: 541, Line: 273, Col: 9, Construct: "if"},
+	{From: 468, To: 468, Line: 277, Col: 13, Construct: "set"},
+	{From: 470, To: 476, Line: 278, Col: 13, Construct: "for"},
+	{From: 472, To: 475, Line: 279, Col: 17, Construct: "if"},
+	{From: 474, To: 474, Line: 280, Col: 21, Construct: "set"},
+	{From: 478, To: 478, Line: 285, Col: 13, Construct: "set"},
+	{From: 480, To: 484, Line: 286, Col: 13, Construct: "if"},
+	{From: 483, To: 483, Line: 287, Col: 17, Construct: "set"},
+	{From: 486, To: 503, Line: 289, Col: 13, Construct: "if"},
+	{From: 489, To: 489, Line: 290, Col: 17, Construct: "{{ }}"},
+	{From: 490, To: 502, Line: 291, Col: 17, Construct: "if"},
+	{From: 493, To: 495, Line: 292, Col: 17, Construct: "{{ }}"},
+	{From: 496, To: 502, Line: 293, Col: 17, Construct: "if"},
+	{From: 499, To: 501, Line: 294, Col: 17, Construct: "{{ }}"},
+	{From: 505, To: 507, Line: 297, Col: 13, Construct: "{{ }}"},
+	{From: 509, To: 514, Line: 298, Col: 13, Construct: "{{ }}"},
+	{From: 516, To: 517, Line: 299, Col: 13, Construct: "{{ }}"},
+	{From: 519, To: 519, Line: 301, Col: 13, Construct: "set"},
+	{From: 520, To: 541, Line: 302, Col: 13, Construct: "if"},
+	{From: 523, To: 528, Line: 305, Col: 13, Construct: "if"},
+	{From: 525, To: 527, Line: 306, Col: 17, Construct: "{{ }}"},
+	{From: 530, To: 532, Line: 311, Col: 13, Construct: "{{ }}"},
+	{From: 536, To: 538, Line: 314, Col: 13, Construct: "{{ }}"},
+	{From: 540, To: 540, Line: 315, Col: 13, Construct: "set"},
+	{From: 542, To: 562, Line: 317, Col: 9, Construct: "if"},
+	{From: 545, To: 548, Line: 318, Col: 9, Construct: "if"},
+	{From: 547, To: 547, Line: 319, Col: 13, Construct: "{{ }}"},
+	{From: 550, To: 551, Line: 321, Col: 9, Construct: "{{ }}"},
+	{From: 553, To: 555, Line: 322, Col: 9, Construct: "{{ }}"},
+	{From: 556, To: 562, Line: 323, Col: 9, Construct: "if"},
+	{From: 559, To: 561, Line: 324, Col: 9, Construct: "{{ }}"},
+	{From: 565, To: 567, Line: 329, Col: 1, Construct: "if"},
+	{From: 583, To: 756, Line: 10, Col: 1, Construct: "macro"},
+	{From: 590, To: 755, Line: 11, Col: 5, Construct: "if"},
+	{From: 593, To: 634, Line: 12, Col: 9, Construct: "if"},
+	{From: 596, To: 622, Line: 13, Col: 13, Construct: "if"},
+	{From: 599, To: 622, Line: 15, Col: 17, Construct: "if"},
+	{From: 602, To: 622, Line: 17, Col: 17, Construct: "if"},
+	{From: 605, To: 622, Line: 19, Col: 17, Construct: "if"},
+	{From: 611, To: 613, Line: 22, Col: 17, Construct: "set"},
+	{From: 615, To: 621, Line: 23, Col: 17, Construct: "if"},
+	{From: 620, To: 620, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 624, To: 626, Line: 29, Col: 13, Construct: "if"},
+	{From: 631, To: 633, Line: 34, Col: 13, Construct: "if"},
+	{From: 635, To: 755, Line: 38, Col: 9, Construct: "if"},
+	{From: 638, To: 645, Line: 40, Col: 9, Construct: "if"},
+	{From: 640, To: 640, Line: 41, Col: 13, Construct: "{{ }}"},
+	{From: 644, To: 644, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 646, To: 755, Line: 45, Col: 9, Construct: "if"},
+	{From: 649, To: 649, Line: 47, Col: 9, Construct: "set"},
+	{From: 651, To: 658, Line: 48, Col: 9, Construct: "for"},
+	{From: 654, To: 657, Line: 49, Col: 13, Construct: "if"},
+	{From: 656, To: 656, Line: 50, Col: 17, Construct: "set"},
+	{From: 660, To: 690, Line: 53, Col: 9, Construct: "if"},
+	{From: 665, To: 689, Line: 56, Col: 13, Construct: "for"},
+	{From: 669, To: 671, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 673, To: 677, Line: 58, Col: 17, Construct: "if"},
+	{From: 676, To: 676, Line: 59, Col: 21, Construct: "{{ }}"},
+	{From: 679, To: 684, Line: 61, Col: 17, Construct: "if"},
+	{From: 683, To: 683, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 686, To: 688, Line: 64, Col: 17, Construct: "if"},
+	{From: 691, To: 755, Line: 69, Col: 9, Construct: "if"},
+	{From: 694, To: 705, Line: 70, Col: 9, Construct: "if"},
+	{From: 697, To: 697, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 702, To: 704, Line: 74, Col: 13, Construct: "if"},
+	{From: 706, To: 755, Line: 78, Col: 9, Construct: "if"},
+	{From: 709, To: 755, Line: 80, Col: 9, Construct: "if"},
+	{From: 712, To: 755, Line: 82, Col: 9, Construct: "if"},
+	{From: 715, To: 755, Line: 85, Col: 9, Construct: "if"},
+	{From: 718, To: 751, Line: 86, Col: 9, Construct: "if"},
+	{From: 722, To: 747, Line: 88, Col: 13, Construct: "for"},
+	{From: 727, To: 727, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 729, To: 735, Line: 90, Col: 17, Construct: "if"},
+	{From: 737, To: 741, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 743, To: 745, Line: 95, Col: 17, Construct: "if"},
+	{From: 758, To: 837, Line: 108, Col: 1, Construct: "macro"},
+	{From: 762, To: 762, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 764, To: 764, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 766, To: 834, Line: 111, Col: 5, Construct: "for"},
+	{From: 768, To: 768, Line: 112, Col: 9, Construct: "set"},
+	{From: 770, To: 770, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 772, To: 772, Line: 114, Col: 9, Construct: "{{ }}"},
+	{From: 774, To: 833, Line: 115, Col: 9, Construct: "if"},
+	{From: 778, To: 829, Line: 117, Col: 13, Construct: "for"},
+	{From: 783, To: 787, Line: 118, Col: 17, Construct: "if"},
+	{From: 786, To: 786, Line: 119, Col: 21, Construct: "{{ }}"},
+	{From: 789, To: 789, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 791, To: 797, Line: 122, Col: 17, Construct: "if"},
+	{From: 799, To: 803, Line: 126, Col: 17, Construct: "{{ }}"},
+	{From: 805, To: 820, Line: 127, Col: 17, Construct: "if"},
+	{From: 808, To: 819, Line: 128, Col: 21, Construct: "if"},
+	{From: 810, To: 810, Line: 129, Col: 25, Construct: "{{ }}"},
+	{From: 811, To: 819, Line: 130, Col: 25, Construct: "if"},
+	{From: 814, To: 814, Line: 131, Col: 25, Construct: "{{ }}"},
+	{From: 818, To: 818, Line: 133, Col: 25, Construct: "{{ }}"},
+	{From: 822, To: 827, Line: 136, Col: 17, Construct: "if"},
+	{From: 836, To: 836, Line: 147, Col: 5, Construct: "{{ }}"},
+	{From: 839, To: 850, Line: 150, Col: 1, Construct: "macro"},
+	{From: 843, To: 845, Line: 151, Col: 5, Construct: "if"},
+	{From: 847, To: 849, Line: 188, Col: 5, Construct: "if"},
+	{From: 852, To: 906, Line: 196, Col: 1, Construct: "macro"},
+	{From: 858, To: 861, Line: 197, Col: 5, Construct: "if"},
+	{From: 860, To: 860, Line: 198, Col: 9, Construct: "set"},
+	{From: 863, To: 864, Line: 200, Col: 5, Construct: "{{ }}"},
+	{From: 866, To: 866, Line: 202, Col: 5, Construct: "{{ }}"},
+	{From: 868, To: 871, Line: 203, Col: 5, Construct: "if"},
+	{From: 870, To: 870, Line: 204, Col: 9, Construct: "set"},
+	{From: 873, To: 873, Line: 206, Col: 5, Construct: "{{ }}"},
+	{From: 875, To: 900, Line: 207, Col: 5, Construct: "if"},
+	{From: 878, To: 878, Line: 209, Col: 9, Construct: "set"},
+	{From: 880, To: 894, Line: 210, Col: 9, Construct: "for"},
+	{From: 882, To: 893, Line: 211, Col: 13, Construct: "if"},
+	{From: 884, To: 884, Line: 211, Col: 13, Construct: "set"},
+	{From: 886, To: 886, Line: 212, Col: 17, Construct: "set"},
+	{From: 887, To: 893, Line: 213, Col: 17, Construct: "if"},
+	{From: 890, To: 890, Line: 213, Col: 17, Construct: "set"},
+	{From: 892, To: 892, Line: 214, Col: 17, Construct: "set"},
+	{From: 896, To: 898, Line: 217, Col: 9, Construct: "{{ }}"},
+	{From: 902, To: 904, Line: 220, Col: 5, Construct: "if"},
+	{From: 908, To: 911, Line: 230, Col: 1, Construct: "{{ }}"},
+	{From: 913, To: 926, Line: 234, Col: 1, Construct: "if"},
+	{From: 917, To: 917, Line: 235, Col: 5, Construct: "set"},
+	{From: 919, To: 919, Line: 236, Col: 5, Construct: "set"},
+	{From: 923, To: 923, Line: 238, Col: 5, Construct: "set"},
+	{From: 925, To: 925, Line: 239, Col: 5, Construct: "set"},
+	{From: 928, To: 946, Line: 243, Col: 1, Construct: "if"},
+	{From: 931, To: 936, Line: 245, Col: 5, Construct: "if"},
+	{From: 934, To: 935, Line: 247, Col: 9, Construct: "{{ }}"},
+	{From: 938, To: 945, Line: 250, Col: 5, Construct: "if"},
+	{From: 941, To: 943, Line: 252, Col: 9, Construct: "{{ }}"},
+	{From: 948, To: 948, Line: 258, Col: 1, Construct: "set"},
+	{From: 950, To: 1056, Line: 259, Col: 1, Construct: "for"},
+	{From: 955, To: 1055, Line: 261, Col: 5, Construct: "if"},
+	{From: 958, To: 965, Line: 263, Col: 9, Construct: "if"},
+	{From: 960, To: 964, Line: 264, Col: 13, Construct: "if"},
+	{From: 963, To: 963, Line: 265, Col: 17, Construct: "{{ }}"},
+	{From: 967, To: 974, Line: 268, Col: 9, Construct: "if"},
+	{From: 969, To: 973, Line: 269, Col: 13, Construct: "if"},
+	{From: 972, To: 972, Line: 270, Col: 17, Construct: "{{ }}"},
+	{From: 976, To: 1039, Line: 273, Col: 9, Construct: "if"},
+	{From: 978, To: 978, Line: 277, Col: 13, Construct: "set"},
+	{From: 980, To: 986, Line: 278, Col: 13, Construct: "for"},
+	{From: 982, To: 985, Line: 279, Col: 17, Construct: "if"},
+	{From: 984, To: 984, Line: 280, Col: 21, Construct: "set"},
+	{From: 988, To: 988, Line: 285, Col: 13, Construct: "set"},
+	{From: 990, To: 994, Line: 286, Col: 13, Construct: "if"},
+	{From: 993, To: 993, Line: 287, Col: 17, Construct: "set"},
+	{From: 996, To: 1009, Line: 289, Col: 13, Construct: "if"},
+	{From: 999, To: 999, Line: 290, Col: 17, Construct: "{{ }}"},
+	{From: 1000, To: 1008, Line: 291, Col: 17, Construct: "if"},
+	{From: 1003, To: 1003, Line: 292, Col: 17, Construct: "{{ }}"},
+	{From: 1004, To: 1008, Line: 293, Col: 17, Construct: "if"},
+	{From: 1007, To: 1007, Line: 294, Col: 17, Construct: "{{ }}"},
+	{From: 1011, To: 1011, Line: 297, Col: 13, Construct: "{{ }}"},
+	{From: 1013, To: 1018, Line: 298, Col: 13, Construct: "{{ }}"},
+	{From: 1020, To: 1021, Line: 299, Col: 13, Construct: "{{ }}"},
+	{From: 1023, To: 1023, Line: 301, Col: 13, Construct: "set"},
+	{From: 1024, To: 1039, Line: 302, Col: 13, Construct: "if"},
+	{From: 1027, To: 1030, Line: 305, Col: 13, Construct: "if"},
+	{From: 1029, To: 1029, Line: 306, Col: 17, Construct: "{{ }}"},
+	{From: 1032, To: 1032, Line: 311, Col: 13, Construct: "{{ }}"},
+	{From: 1036, To: 1036, Line: 314, Col: 13, Construct: "{{ }}"},
+	{From: 1038, To: 1038, Line: 315, Col: 13, Construct: "set"},
+	{From: 1040, To: 1055, Line: 317, Col: 9, Construct: "if"},
+	{From: 1043, To: 1046, Line: 318, Col: 9, Construct: "if"},
+	{From: 1045, To: 1045, Line: 319, Col: 13, Construct: "{{ }}"},
+	{From: 1048, To: 1048, Line: 321, Col: 9, Construct: "{{ }}"},
+	{From: 1050, To: 1050, Line: 322, Col: 9, Construct: "{{ }}"},
+	{From: 1051, To: 1055, Line: 323, Col: 9, Construct: "if"},
+	{From: 1054, To: 1054, Line: 324, Col: 9, Construct: "{{ }}"},
+	{From: 1058, To: 1060, Line: 329, Col: 1, Construct: "if"},
 }

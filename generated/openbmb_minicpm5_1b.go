@@ -28,12 +28,13 @@ var OpenbmbMiniCPM51B = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "openbmb-MiniCPM5-1B.jinja",
-	Func:   renderOpenbmbMiniCPM51B,
-	Name:   "openbmb-MiniCPM5-1B",
-	Origin: "llama.cpp/openbmb-MiniCPM5-1B.jinja",
-	SHA256: "7451a05cf1e28a79d97d7c0bc951028c0b1915119bf9046acd06a0e3d931f47c",
-	Spans:  spansOpenbmbMiniCPM51B,
+	File:      "openbmb-MiniCPM5-1B.jinja",
+	Func:      renderOpenbmbMiniCPM51B,
+	LlamaFunc: renderOpenbmbMiniCPM51BLlama,
+	Name:      "openbmb-MiniCPM5-1B",
+	Origin:    "llama.cpp/openbmb-MiniCPM5-1B.jinja",
+	SHA256:    "7451a05cf1e28a79d97d7c0bc951028c0b1915119bf9046acd06a0e3d931f47c",
+	Spans:     spansOpenbmbMiniCPM51B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -423,108 +424,556 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderOpenbmbMiniCPM51BLlama renders openbmb-MiniCPM5-1B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderOpenbmbMiniCPM51B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
+	hasToolSepInput := in.Lookup("has_tool_sep")
+	singleToolXmlInput := in.Lookup("single_tool_xml")
+	bosToken := in.Lookup("bos_token")
+	tools := in.Lookup("tools")
+	toolDefinitions := in.Lookup("tool_definitions")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := in.Lookup("enable_thinking")
+	// openbmb-MiniCPM5-1B.jinja:1:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// openbmb-MiniCPM5-1B.jinja:1:17 {%- if tools %}
+	if tools.Truthy() {
+		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
+		mark := w.Mark()
+		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+		// openbmb-MiniCPM5-1B.jinja:4:9 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			w.WriteString("\n")
+			// openbmb-MiniCPM5-1B.jinja:6:13 {{- tool | tojson(ensure_ascii=False) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		}
+		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
+		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
+		toolDefinitions = w.Cut(mark)
+		w.WriteString("<|im_start|>system\n")
+		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
+			messages0Content := runtime.LlamaAttr(messages0, "content")
+			if runtime.LlamaIn(runtime.Str("<tool_def_sep>"), messages0Content) {
+				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
+				runtime.LlamaWrite(w, runtime.MethodReplace(messages0Content, runtime.Str("<tool_def_sep>"), toolDefinitions))
+			} else {
+				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
+				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(messages0Content, runtime.Str("\n\n"), toolDefinitions))
+			}
+		} else {
+			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
+			// openbmb-MiniCPM5-1B.jinja:19:9 {{- tool_definitions.lstrip() }}
+			runtime.LlamaWrite(w, runtime.MethodLstrip(toolDefinitions))
+		}
+		w.WriteString("<|im_end|>\n")
+	} else {
+		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
+		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaAttr(messages0, "content")), runtime.Str("<|im_end|>\n")))
+		}
+	}
+	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
+	nsMultiStepTool := true
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
+	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
+	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[len(items)-1-i]
+		var index runtime.Value
+		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
+		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.IsString(runtime.LlamaAttr(message, "content"))) && !(runtime.MethodStartswith(runtime.LlamaAttr(message, "content"), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(runtime.LlamaAttr(message, "content"), runtime.Str("</tool_response>")).Truthy()) {
+			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
+			nsMultiStepTool = false
+			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
+			nsLastQueryIndex = index
+		}
+	}
+	// openbmb-MiniCPM5-1B.jinja:35:1 {%- for message in messages %}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var content runtime.Value
+		var reasoningContent runtime.Value
+		var contentParts runtime.Value
+		var processedContent runtime.Value
+		var toolCallsCount runtime.Value
+		var toolSepCount runtime.Value
+		hasToolSep := hasToolSepInput
+		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
+		messageContent := runtime.LlamaAttr(message, "content")
+		if runtime.IsString(messageContent) {
+			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
+			content = messageContent
+		} else {
+			// openbmb-MiniCPM5-1B.jinja:38:9 {%- else %}
+			// openbmb-MiniCPM5-1B.jinja:39:9 {%- set content = '' %}
+			content = runtime.Str("")
+		}
+		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
+			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
+			reasoningContent = runtime.Str("")
+			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
+				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
+				reasoningContent = messageReasoningContent
+			} else {
+				// openbmb-MiniCPM5-1B.jinja:47:13 {%- else %}
+				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+				}
+			}
+			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
+				contentParts = runtime.MethodSplitSep(content, runtime.Str("<tool_sep>"))
+				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
+				processedContent = runtime.LlamaItemInt(contentParts, 0)
+				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
+				toolCallsCount = runtime.FilterLength(messageToolCalls)
+				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
+				toolSepCount = runtime.Sub(runtime.FilterLength(contentParts), runtime.Int(1))
+				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
+				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
+				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
+				for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts)))) {
+					var toolIndex runtime.Value
+					var toolCall runtime.Value
+					singleToolXml := singleToolXmlInput
+					processedContent2 := processedContent
+					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
+					toolIndex = runtime.Sub(i, runtime.Int(1))
+					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
+					if runtime.Lt(toolIndex, toolCallsCount) {
+						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
+						toolCall = runtime.LlamaItem(messageToolCalls, toolIndex)
+						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
+						toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+						if toolCallFunction.Truthy() {
+							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
+							toolCall = toolCallFunction
+						}
+						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
+						mark := w.Mark()
+						var argsDict runtime.Value
+						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<function name=\""), runtime.LlamaAttr(toolCall, "name"), runtime.Str("\">")))
+						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
+						toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+						if toolCallArguments.Truthy() {
+							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
+							argsDict = toolCallArguments
+							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
+							keys, values := runtime.DictItems(argsDict)
+							for i := range w.Count(len(keys)) {
+								paramName := keys[i]
+								paramValue := values[i]
+								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
+								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
+								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
+								if runtime.IsString(paramValue) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
+									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
+									runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>")))
+								} else {
+									// openbmb-MiniCPM5-1B.jinja:76:37 {%- else %}
+									// openbmb-MiniCPM5-1B.jinja:77:37 {{- param_value }}
+									runtime.LlamaWrite(w, paramValue)
+								}
+								w.WriteString("</param>")
+							}
+						}
+						w.WriteString("</function>")
+						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
+						singleToolXml = w.Cut(mark)
+						// openbmb-MiniCPM5-1B.jinja:84:21 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
+						processedContent2 = runtime.LlamaAdd(runtime.LlamaAdd(processedContent2, singleToolXml), runtime.LlamaItem(contentParts, i))
+					} else {
+						// openbmb-MiniCPM5-1B.jinja:85:21 {%- else %}
+						// openbmb-MiniCPM5-1B.jinja:86:21 {%- set processed_content = processed_content + content_parts[i] %}
+						processedContent2 = runtime.LlamaAdd(processedContent2, runtime.LlamaItem(contentParts, i))
+					}
+				}
+				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
+				if runtime.Gt(toolCallsCount, toolSepCount) {
+					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
+					for _, remainingIndex := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, toolSepCount, toolCallsCount))) {
+						var toolCall runtime.Value
+						remainingToolXml := runtime.Undefined("remaining_tool_xml")
+						processedContent2 := processedContent
+						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
+						toolCall = runtime.LlamaItem(messageToolCalls, remainingIndex)
+						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
+						toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+						if toolCallFunction.Truthy() {
+							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
+							toolCall = toolCallFunction
+						}
+						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
+						mark := w.Mark()
+						var argsDict runtime.Value
+						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<function name=\""), runtime.LlamaAttr(toolCall, "name"), runtime.Str("\">")))
+						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
+						toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+						if toolCallArguments.Truthy() {
+							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
+							argsDict = toolCallArguments
+							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
+							keys, values := runtime.DictItems(argsDict)
+							for i := range w.Count(len(keys)) {
+								paramName := keys[i]
+								paramValue := values[i]
+								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
+								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
+								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
+								if runtime.IsString(paramValue) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
+									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
+									runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>")))
+								} else {
+									// openbmb-MiniCPM5-1B.jinja:104:37 {%- else %}
+									// openbmb-MiniCPM5-1B.jinja:105:37 {{- param_value }}
+									runtime.LlamaWrite(w, paramValue)
+								}
+								w.WriteString("</param>")
+							}
+						}
+						w.WriteString("</function>")
+						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
+						remainingToolXml = w.Cut(mark)
+						// openbmb-MiniCPM5-1B.jinja:112:21 {%- set processed_content = processed_content + remaining_tool_xml %}
+						processedContent2 = runtime.LlamaAdd(processedContent2, remainingToolXml)
+					}
+				}
+				// openbmb-MiniCPM5-1B.jinja:116:13 {%- set content = processed_content %}
+				content = processedContent
+			}
+			// openbmb-MiniCPM5-1B.jinja:119:9 {%- if loop.index0 > ns.last_query_index %}
+			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
+				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
+				if reasoningContent.Truthy() {
+					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n")), runtime.MethodStripChars(reasoningContent, runtime.Str("\n"))), runtime.Str("\n</think>\n\n")), runtime.MethodLstripChars(content, runtime.Str("\n"))))
+				} else {
+					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
+					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+				}
+			} else {
+				// openbmb-MiniCPM5-1B.jinja:125:13 {%- else %}
+				// openbmb-MiniCPM5-1B.jinja:126:13 {{- '<|im_start|>' + message.role + '\n' + content }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+			}
+			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
+			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
+				// openbmb-MiniCPM5-1B.jinja:130:13 {%- for tool_call in message.tool_calls %}
+				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				for i := range items {
+					toolCall := items[i]
+					var argsDict runtime.Value
+					// openbmb-MiniCPM5-1B.jinja:131:17 {%- if (loop.first and content) or (not loop.first) %}
+					if ((i == 0) && content.Truthy()) || !(i == 0) {
+						w.WriteString("\n")
+					}
+					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if toolCallFunction.Truthy() {
+						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<function name=\""), runtime.LlamaAttr(toolCall, "name"), runtime.Str("\">")))
+					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
+					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					if toolCallArguments.Truthy() {
+						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
+						argsDict = toolCallArguments
+						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
+						keys, values := runtime.DictItems(argsDict)
+						for i := range w.Count(len(keys)) {
+							paramName := keys[i]
+							paramValue := values[i]
+							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
+							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
+							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
+							if runtime.IsString(paramValue) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
+								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
+								runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>")))
+							} else {
+								// openbmb-MiniCPM5-1B.jinja:144:29 {%- else %}
+								// openbmb-MiniCPM5-1B.jinja:145:29 {{- param_value }}
+								runtime.LlamaWrite(w, paramValue)
+							}
+							w.WriteString("</param>")
+						}
+					}
+					w.WriteString("</function>")
+				}
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
+			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_start|>user")
+			}
+			w.WriteString("\n<tool_response>\n")
+			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
+			if runtime.IsString(messageContent) {
+				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
+				runtime.LlamaWrite(w, content)
+			} else {
+				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
+				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			}
+			w.WriteString("\n</tool_response>")
+			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
+			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			}
+		}
+	}
+	// openbmb-MiniCPM5-1B.jinja:170:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+		// openbmb-MiniCPM5-1B.jinja:172:5 {%- if enable_thinking is defined %}
+		if runtime.IsDefined(enableThinking) {
+			// openbmb-MiniCPM5-1B.jinja:173:9 {%- if enable_thinking is false %}
+			if runtime.IsFalse(enableThinking) {
+				w.WriteString("<think>\n\n</think>\n\n")
+			} else if runtime.IsTrue(enableThinking) {
+				// openbmb-MiniCPM5-1B.jinja:175:13 {%- elif enable_thinking is true %}
+				w.WriteString("<think>\n")
+			}
+		}
+	}
+}
+
 // spansOpenbmbMiniCPM51B is the position table of openbmb-MiniCPM5-1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOpenbmbMiniCPM51B = []runtime.Span{
-	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 101, Line: 1, Col: 17, Construct: "if"},
-	{From: 60, To: 61, Line: 2, Col: 5, Construct: "set"},
-	{From: 63, To: 68, Line: 4, Col: 9, Construct: "for"},
-	{From: 66, To: 66, Line: 6, Col: 13, Construct: "{{ }}"},
-	{From: 70, To: 71, Line: 2, Col: 5, Construct: "set"},
-	{From: 73, To: 90, Line: 12, Col: 5, Construct: "if"},
-	{From: 76, To: 84, Line: 13, Col: 9, Construct: "if"},
-	{From: 79, To: 79, Line: 14, Col: 13, Construct: "{{ }}"},
-	{From: 83, To: 83, Line: 16, Col: 13, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 94, To: 100, Line: 23, Col: 5, Construct: "if"},
-	{From: 97, To: 99, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 103, To: 104, Line: 27, Col: 1, Construct: "set"},
-	{From: 106, To: 119, Line: 28, Col: 1, Construct: "for"},
-	{From: 111, To: 111, Line: 29, Col: 5, Construct: "set"},
-	{From: 113, To: 118, Line: 30, Col: 5, Construct: "if"},
-	{From: 115, To: 115, Line: 31, Col: 9, Construct: "set"},
-	{From: 117, To: 117, Line: 32, Col: 9, Construct: "set"},
-	{From: 121, To: 409, Line: 35, Col: 1, Construct: "for"},
-	{From: 132, To: 140, Line: 36, Col: 5, Construct: "if"},
-	{From: 135, To: 135, Line: 37, Col: 9, Construct: "set"},
-	{From: 139, To: 139, Line: 39, Col: 9, Construct: "set"},
-	{From: 142, To: 408, Line: 41, Col: 5, Construct: "if"},
-	{From: 145, To: 150, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 151, To: 408, Line: 43, Col: 9, Construct: "if"},
-	{From: 154, To: 154, Line: 44, Col: 9, Construct: "set"},
-	{From: 156, To: 169, Line: 45, Col: 9, Construct: "if"},
-	{From: 159, To: 159, Line: 46, Col: 13, Construct: "set"},
-	{From: 163, To: 168, Line: 48, Col: 13, Construct: "if"},
-	{From: 165, To: 165, Line: 49, Col: 17, Construct: "set"},
-	{From: 167, To: 167, Line: 50, Col: 17, Construct: "set"},
-	{From: 171, To: 306, Line: 54, Col: 9, Construct: "if"},
-	{From: 174, To: 174, Line: 55, Col: 13, Construct: "set"},
-	{From: 176, To: 176, Line: 56, Col: 13, Construct: "set"},
-	{From: 178, To: 178, Line: 57, Col: 13, Construct: "set"},
-	{From: 180, To: 180, Line: 58, Col: 13, Construct: "set"},
-	{From: 182, To: 182, Line: 59, Col: 13, Construct: "set"},
-	{From: 184, To: 246, Line: 61, Col: 13, Construct: "for"},
-	{From: 190, To: 190, Line: 62, Col: 17, Construct: "set"},
-	{From: 192, To: 245, Line: 63, Col: 17, Construct: "if"},
-	{From: 194, To: 194, Line: 64, Col: 21, Construct: "set"},
-	{From: 196, To: 200, Line: 65, Col: 21, Construct: "if"},
-	{From: 199, To: 199, Line: 66, Col: 25, Construct: "set"},
-	{From: 202, To: 203, Line: 68, Col: 21, Construct: "set"},
-	{From: 205, To: 207, Line: 69, Col: 25, Construct: "{{ }}"},
-	{From: 209, To: 236, Line: 70, Col: 25, Construct: "if"},
-	{From: 212, To: 212, Line: 71, Col: 29, Construct: "set"},
-	{From: 214, To: 234, Line: 72, Col: 29, Construct: "for"},
-	{From: 219, To: 221, Line: 73, Col: 33, Construct: "{{ }}"},
-	{From: 223, To: 233, Line: 74, Col: 33, Construct: "if"},
-	{From: 225, To: 227, Line: 75, Col: 37, Construct: "{{ }}"},
-	{From: 231, To: 231, Line: 77, Col: 37, Construct: "{{ }}"},
-	{From: 238, To: 238, Line: 68, Col: 21, Construct: "set"},
-	{From: 240, To: 240, Line: 84, Col: 21, Construct: "set"},
-	{From: 244, To: 244, Line: 86, Col: 21, Construct: "set"},
-	{From: 248, To: 303, Line: 90, Col: 13, Construct: "if"},
-	{From: 250, To: 302, Line: 91, Col: 17, Construct: "for"},
-	{From: 255, To: 255, Line: 92, Col: 21, Construct: "set"},
-	{From: 257, To: 261, Line: 93, Col: 21, Construct: "if"},
-	{From: 260, To: 260, Line: 94, Col: 25, Construct: "set"},
-	{From: 263, To: 264, Line: 96, Col: 21, Construct: "set"},
-	{From: 266, To: 268, Line: 97, Col: 25, Construct: "{{ }}"},
-	{From: 270, To: 297, Line: 98, Col: 25, Construct: "if"},
-	{From: 273, To: 273, Line: 99, Col: 29, Construct: "set"},
-	{From: 275, To: 295, Line: 100, Col: 29, Construct: "for"},
-	{From: 280, To: 282, Line: 101, Col: 33, Construct: "{{ }}"},
-	{From: 284, To: 294, Line: 102, Col: 33, Construct: "if"},
-	{From: 286, To: 288, Line: 103, Col: 37, Construct: "{{ }}"},
-	{From: 292, To: 292, Line: 105, Col: 37, Construct: "{{ }}"},
-	{From: 299, To: 299, Line: 96, Col: 21, Construct: "set"},
-	{From: 301, To: 301, Line: 112, Col: 21, Construct: "set"},
-	{From: 305, To: 305, Line: 116, Col: 13, Construct: "set"},
-	{From: 308, To: 333, Line: 119, Col: 9, Construct: "if"},
-	{From: 310, To: 325, Line: 120, Col: 13, Construct: "if"},
-	{From: 312, To: 317, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 321, To: 324, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 329, To: 332, Line: 126, Col: 13, Construct: "{{ }}"},
-	{From: 335, To: 386, Line: 129, Col: 9, Construct: "if"},
-	{From: 337, To: 384, Line: 130, Col: 13, Construct: "for"},
-	{From: 342, To: 344, Line: 131, Col: 17, Construct: "if"},
-	{From: 346, To: 350, Line: 134, Col: 17, Construct: "if"},
-	{From: 349, To: 349, Line: 135, Col: 21, Construct: "set"},
-	{From: 352, To: 354, Line: 137, Col: 17, Construct: "{{ }}"},
-	{From: 356, To: 383, Line: 138, Col: 17, Construct: "if"},
-	{From: 359, To: 359, Line: 139, Col: 21, Construct: "set"},
-	{From: 361, To: 381, Line: 140, Col: 21, Construct: "for"},
-	{From: 366, To: 368, Line: 141, Col: 25, Construct: "{{ }}"},
-	{From: 370, To: 380, Line: 142, Col: 25, Construct: "if"},
-	{From: 372, To: 374, Line: 143, Col: 29, Construct: "{{ }}"},
-	{From: 378, To: 378, Line: 145, Col: 29, Construct: "{{ }}"},
-	{From: 387, To: 408, Line: 154, Col: 9, Construct: "if"},
-	{From: 390, To: 393, Line: 155, Col: 9, Construct: "if"},
-	{From: 395, To: 403, Line: 159, Col: 9, Construct: "if"},
-	{From: 397, To: 397, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 401, To: 401, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 405, To: 407, Line: 165, Col: 9, Construct: "if"},
-	{From: 411, To: 423, Line: 170, Col: 1, Construct: "if"},
-	{From: 414, To: 422, Line: 172, Col: 5, Construct: "if"},
-	{From: 416, To: 421, Line: 173, Col: 9, Construct: "if"},
-	{From: 418, To: 421, Line: 175, Col: 13, Construct: "if"},
+	{From: 57, To: 57, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 102, Line: 1, Col: 17, Construct: "if"},
+	{From: 61, To: 62, Line: 2, Col: 5, Construct: "set"},
+	{From: 64, To: 69, Line: 4, Col: 9, Construct: "for"},
+	{From: 67, To: 67, Line: 6, Col: 13, Construct: "{{ }}"},
+	{From: 71, To: 72, Line: 2, Col: 5, Construct: "set"},
+	{From: 74, To: 91, Line: 12, Col: 5, Construct: "if"},
+	{From: 77, To: 85, Line: 13, Col: 9, Construct: "if"},
+	{From: 80, To: 80, Line: 14, Col: 13, Construct: "{{ }}"},
+	{From: 84, To: 84, Line: 16, Col: 13, Construct: "{{ }}"},
+	{From: 89, To: 89, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 95, To: 101, Line: 23, Col: 5, Construct: "if"},
+	{From: 98, To: 100, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 104, To: 105, Line: 27, Col: 1, Construct: "set"},
+	{From: 107, To: 120, Line: 28, Col: 1, Construct: "for"},
+	{From: 112, To: 112, Line: 29, Col: 5, Construct: "set"},
+	{From: 114, To: 119, Line: 30, Col: 5, Construct: "if"},
+	{From: 116, To: 116, Line: 31, Col: 9, Construct: "set"},
+	{From: 118, To: 118, Line: 32, Col: 9, Construct: "set"},
+	{From: 122, To: 410, Line: 35, Col: 1, Construct: "for"},
+	{From: 133, To: 141, Line: 36, Col: 5, Construct: "if"},
+	{From: 136, To: 136, Line: 37, Col: 9, Construct: "set"},
+	{From: 140, To: 140, Line: 39, Col: 9, Construct: "set"},
+	{From: 143, To: 409, Line: 41, Col: 5, Construct: "if"},
+	{From: 146, To: 151, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 152, To: 409, Line: 43, Col: 9, Construct: "if"},
+	{From: 155, To: 155, Line: 44, Col: 9, Construct: "set"},
+	{From: 157, To: 170, Line: 45, Col: 9, Construct: "if"},
+	{From: 160, To: 160, Line: 46, Col: 13, Construct: "set"},
+	{From: 164, To: 169, Line: 48, Col: 13, Construct: "if"},
+	{From: 166, To: 166, Line: 49, Col: 17, Construct: "set"},
+	{From: 168, To: 168, Line: 50, Col: 17, Construct: "set"},
+	{From: 172, To: 307, Line: 54, Col: 9, Construct: "if"},
+	{From: 175, To: 175, Line: 55, Col: 13, Construct: "set"},
+	{From: 177, To: 177, Line: 56, Col: 13, Construct: "set"},
+	{From: 179, To: 179, Line: 57, Col: 13, Construct: "set"},
+	{From: 181, To: 181, Line: 58, Col: 13, Construct: "set"},
+	{From: 183, To: 183, Line: 59, Col: 13, Construct: "set"},
+	{From: 185, To: 247, Line: 61, Col: 13, Construct: "for"},
+	{From: 191, To: 191, Line: 62, Col: 17, Construct: "set"},
+	{From: 193, To: 246, Line: 63, Col: 17, Construct: "if"},
+	{From: 195, To: 195, Line: 64, Col: 21, Construct: "set"},
+	{From: 197, To: 201, Line: 65, Col: 21, Construct: "if"},
+	{From: 200, To: 200, Line: 66, Col: 25, Construct: "set"},
+	{From: 203, To: 204, Line: 68, Col: 21, Construct: "set"},
+	{From: 206, To: 208, Line: 69, Col: 25, Construct: "{{ }}"},
+	{From: 210, To: 237, Line: 70, Col: 25, Construct: "if"},
+	{From: 213, To: 213, Line: 71, Col: 29, Construct: "set"},
+	{From: 215, To: 235, Line: 72, Col: 29, Construct: "for"},
+	{From: 220, To: 222, Line: 73, Col: 33, Construct: "{{ }}"},
+	{From: 224, To: 234, Line: 74, Col: 33, Construct: "if"},
+	{From: 226, To: 228, Line: 75, Col: 37, Construct: "{{ }}"},
+	{From: 232, To: 232, Line: 77, Col: 37, Construct: "{{ }}"},
+	{From: 239, To: 239, Line: 68, Col: 21, Construct: "set"},
+	{From: 241, To: 241, Line: 84, Col: 21, Construct: "set"},
+	{From: 245, To: 245, Line: 86, Col: 21, Construct: "set"},
+	{From: 249, To: 304, Line: 90, Col: 13, Construct: "if"},
+	{From: 251, To: 303, Line: 91, Col: 17, Construct: "for"},
+	{From: 256, To: 256, Line: 92, Col: 21, Construct: "set"},
+	{From: 258, To: 262, Line: 93, Col: 21, Construct: "if"},
+	{From: 261, To: 261, Line: 94, Col: 25, Construct: "set"},
+	{From: 264, To: 265, Line: 96, Col: 21, Construct: "set"},
+	{From: 267, To: 269, Line: 97, Col: 25, Construct: "{{ }}"},
+	{From: 271, To: 298, Line: 98, Col: 25, Construct: "if"},
+	{From: 274, To: 274, Line: 99, Col: 29, Construct: "set"},
+	{From: 276, To: 296, Line: 100, Col: 29, Construct: "for"},
+	{From: 281, To: 283, Line: 101, Col: 33, Construct: "{{ }}"},
+	{From: 285, To: 295, Line: 102, Col: 33, Construct: "if"},
+	{From: 287, To: 289, Line: 103, Col: 37, Construct: "{{ }}"},
+	{From: 293, To: 293, Line: 105, Col: 37, Construct: "{{ }}"},
+	{From: 300, To: 300, Line: 96, Col: 21, Construct: "set"},
+	{From: 302, To: 302, Line: 112, Col: 21, Construct: "set"},
+	{From: 306, To: 306, Line: 116, Col: 13, Construct: "set"},
+	{From: 309, To: 334, Line: 119, Col: 9, Construct: "if"},
+	{From: 311, To: 326, Line: 120, Col: 13, Construct: "if"},
+	{From: 313, To: 318, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 322, To: 325, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 330, To: 333, Line: 126, Col: 13, Construct: "{{ }}"},
+	{From: 336, To: 387, Line: 129, Col: 9, Construct: "if"},
+	{From: 338, To: 385, Line: 130, Col: 13, Construct: "for"},
+	{From: 343, To: 345, Line: 131, Col: 17, Construct: "if"},
+	{From: 347, To: 351, Line: 134, Col: 17, Construct: "if"},
+	{From: 350, To: 350, Line: 135, Col: 21, Construct: "set"},
+	{From: 353, To: 355, Line: 137, Col: 17, Construct: "{{ }}"},
+	{From: 357, To: 384, Line: 138, Col: 17, Construct: "if"},
+	{From: 360, To: 360, Line: 139, Col: 21, Construct: "set"},
+	{From: 362, To: 382, Line: 140, Col: 21, Construct: "for"},
+	{From: 367, To: 369, Line: 141, Col: 25, Construct: "{{ }}"},
+	{From: 371, To: 381, Line: 142, Col: 25, Construct: "if"},
+	{From: 373, To: 375, Line: 143, Col: 29, Construct: "{{ }}"},
+	{From: 379, To: 379, Line: 145, Col: 29, Construct: "{{ }}"},
+	{From: 388, To: 409, Line: 154, Col: 9, Construct: "if"},
+	{From: 391, To: 394, Line: 155, Col: 9, Construct: "if"},
+	{From: 396, To: 404, Line: 159, Col: 9, Construct: "if"},
+	{From: 398, To: 398, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 402, To: 402, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 406, To: 408, Line: 165, Col: 9, Construct: "if"},
+	{From: 412, To: 424, Line: 170, Col: 1, Construct: "if"},
+	{From: 415, To: 423, Line: 172, Col: 5, Construct: "if"},
+	{From: 417, To: 422, Line: 173, Col: 9, Construct: "if"},
+	{From: 419, To: 422, Line: 175, Col: 13, Construct: "if"},
+	{From: 440, To: 440, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 442, To: 483, Line: 1, Col: 17, Construct: "if"},
+	{From: 444, To: 445, Line: 2, Col: 5, Construct: "set"},
+	{From: 447, To: 452, Line: 4, Col: 9, Construct: "for"},
+	{From: 450, To: 450, Line: 6, Col: 13, Construct: "{{ }}"},
+	{From: 454, To: 455, Line: 2, Col: 5, Construct: "set"},
+	{From: 457, To: 474, Line: 12, Col: 5, Construct: "if"},
+	{From: 460, To: 468, Line: 13, Col: 9, Construct: "if"},
+	{From: 463, To: 463, Line: 14, Col: 13, Construct: "{{ }}"},
+	{From: 467, To: 467, Line: 16, Col: 13, Construct: "{{ }}"},
+	{From: 472, To: 472, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 478, To: 482, Line: 23, Col: 5, Construct: "if"},
+	{From: 481, To: 481, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 485, To: 486, Line: 27, Col: 1, Construct: "set"},
+	{From: 488, To: 501, Line: 28, Col: 1, Construct: "for"},
+	{From: 493, To: 493, Line: 29, Col: 5, Construct: "set"},
+	{From: 495, To: 500, Line: 30, Col: 5, Construct: "if"},
+	{From: 497, To: 497, Line: 31, Col: 9, Construct: "set"},
+	{From: 499, To: 499, Line: 32, Col: 9, Construct: "set"},
+	{From: 503, To: 757, Line: 35, Col: 1, Construct: "for"},
+	{From: 514, To: 522, Line: 36, Col: 5, Construct: "if"},
+	{From: 517, To: 517, Line: 37, Col: 9, Construct: "set"},
+	{From: 521, To: 521, Line: 39, Col: 9, Construct: "set"},
+	{From: 524, To: 756, Line: 41, Col: 5, Construct: "if"},
+	{From: 527, To: 527, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 528, To: 756, Line: 43, Col: 9, Construct: "if"},
+	{From: 531, To: 531, Line: 44, Col: 9, Construct: "set"},
+	{From: 533, To: 546, Line: 45, Col: 9, Construct: "if"},
+	{From: 536, To: 536, Line: 46, Col: 13, Construct: "set"},
+	{From: 540, To: 545, Line: 48, Col: 13, Construct: "if"},
+	{From: 542, To: 542, Line: 49, Col: 17, Construct: "set"},
+	{From: 544, To: 544, Line: 50, Col: 17, Construct: "set"},
+	{From: 548, To: 671, Line: 54, Col: 9, Construct: "if"},
+	{From: 551, To: 551, Line: 55, Col: 13, Construct: "set"},
+	{From: 553, To: 553, Line: 56, Col: 13, Construct: "set"},
+	{From: 555, To: 555, Line: 57, Col: 13, Construct: "set"},
+	{From: 557, To: 557, Line: 58, Col: 13, Construct: "set"},
+	{From: 559, To: 559, Line: 59, Col: 13, Construct: "set"},
+	{From: 561, To: 617, Line: 61, Col: 13, Construct: "for"},
+	{From: 567, To: 567, Line: 62, Col: 17, Construct: "set"},
+	{From: 569, To: 616, Line: 63, Col: 17, Construct: "if"},
+	{From: 571, To: 571, Line: 64, Col: 21, Construct: "set"},
+	{From: 573, To: 577, Line: 65, Col: 21, Construct: "if"},
+	{From: 576, To: 576, Line: 66, Col: 25, Construct: "set"},
+	{From: 579, To: 580, Line: 68, Col: 21, Construct: "set"},
+	{From: 582, To: 582, Line: 69, Col: 25, Construct: "{{ }}"},
+	{From: 584, To: 607, Line: 70, Col: 25, Construct: "if"},
+	{From: 587, To: 587, Line: 71, Col: 29, Construct: "set"},
+	{From: 589, To: 605, Line: 72, Col: 29, Construct: "for"},
+	{From: 594, To: 594, Line: 73, Col: 33, Construct: "{{ }}"},
+	{From: 596, To: 604, Line: 74, Col: 33, Construct: "if"},
+	{From: 598, To: 598, Line: 75, Col: 37, Construct: "{{ }}"},
+	{From: 602, To: 602, Line: 77, Col: 37, Construct: "{{ }}"},
+	{From: 609, To: 609, Line: 68, Col: 21, Construct: "set"},
+	{From: 611, To: 611, Line: 84, Col: 21, Construct: "set"},
+	{From: 615, To: 615, Line: 86, Col: 21, Construct: "set"},
+	{From: 619, To: 668, Line: 90, Col: 13, Construct: "if"},
+	{From: 621, To: 667, Line: 91, Col: 17, Construct: "for"},
+	{From: 626, To: 626, Line: 92, Col: 21, Construct: "set"},
+	{From: 628, To: 632, Line: 93, Col: 21, Construct: "if"},
+	{From: 631, To: 631, Line: 94, Col: 25, Construct: "set"},
+	{From: 634, To: 635, Line: 96, Col: 21, Construct: "set"},
+	{From: 637, To: 637, Line: 97, Col: 25, Construct: "{{ }}"},
+	{From: 639, To: 662, Line: 98, Col: 25, Construct: "if"},
+	{From: 642, To: 642, Line: 99, Col: 29, Construct: "set"},
+	{From: 644, To: 660, Line: 100, Col: 29, Construct: "for"},
+	{From: 649, To: 649, Line: 101, Col: 33, Construct: "{{ }}"},
+	{From: 651, To: 659, Line: 102, Col: 33, Construct: "if"},
+	{From: 653, To: 653, Line: 103, Col: 37, Construct: "{{ }}"},
+	{From: 657, To: 657, Line: 105, Col: 37, Construct: "{{ }}"},
+	{From: 664, To: 664, Line: 96, Col: 21, Construct: "set"},
+	{From: 666, To: 666, Line: 112, Col: 21, Construct: "set"},
+	{From: 670, To: 670, Line: 116, Col: 13, Construct: "set"},
+	{From: 673, To: 687, Line: 119, Col: 9, Construct: "if"},
+	{From: 675, To: 682, Line: 120, Col: 13, Construct: "if"},
+	{From: 677, To: 677, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 681, To: 681, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 686, To: 686, Line: 126, Col: 13, Construct: "{{ }}"},
+	{From: 689, To: 734, Line: 129, Col: 9, Construct: "if"},
+	{From: 691, To: 732, Line: 130, Col: 13, Construct: "for"},
+	{From: 696, To: 698, Line: 131, Col: 17, Construct: "if"},
+	{From: 700, To: 704, Line: 134, Col: 17, Construct: "if"},
+	{From: 703, To: 703, Line: 135, Col: 21, Construct: "set"},
+	{From: 706, To: 706, Line: 137, Col: 17, Construct: "{{ }}"},
+	{From: 708, To: 731, Line: 138, Col: 17, Construct: "if"},
+	{From: 711, To: 711, Line: 139, Col: 21, Construct: "set"},
+	{From: 713, To: 729, Line: 140, Col: 21, Construct: "for"},
+	{From: 718, To: 718, Line: 141, Col: 25, Construct: "{{ }}"},
+	{From: 720, To: 728, Line: 142, Col: 25, Construct: "if"},
+	{From: 722, To: 722, Line: 143, Col: 29, Construct: "{{ }}"},
+	{From: 726, To: 726, Line: 145, Col: 29, Construct: "{{ }}"},
+	{From: 735, To: 756, Line: 154, Col: 9, Construct: "if"},
+	{From: 738, To: 741, Line: 155, Col: 9, Construct: "if"},
+	{From: 743, To: 751, Line: 159, Col: 9, Construct: "if"},
+	{From: 745, To: 745, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 749, To: 749, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 753, To: 755, Line: 165, Col: 9, Construct: "if"},
+	{From: 759, To: 771, Line: 170, Col: 1, Construct: "if"},
+	{From: 762, To: 770, Line: 172, Col: 5, Construct: "if"},
+	{From: 764, To: 769, Line: 173, Col: 9, Construct: "if"},
+	{From: 766, To: 769, Line: 175, Col: 13, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var Openchat = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "openchat.jinja",
-	Func:   renderOpenchat,
-	Name:   "openchat",
-	Origin: "builtin/openchat.jinja",
-	SHA256: "22a877a3e8ff7bcb8d7510e24734847db60c4ac761d303048b8549d07d6a6668",
-	Spans:  spansOpenchat,
+	File:      "openchat.jinja",
+	Func:      renderOpenchat,
+	LlamaFunc: renderOpenchatLlama,
+	Name:      "openchat",
+	Origin:    "builtin/openchat.jinja",
+	SHA256:    "22a877a3e8ff7bcb8d7510e24734847db60c4ac761d303048b8549d07d6a6668",
+	Spans:     spansOpenchat,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -66,11 +67,36 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("GPT4 Correct Assistant:")
 }
 
+// renderOpenchatLlama renders openchat.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderOpenchat with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderOpenchatLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// openchat.jinja:12:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|end_of_turn|>")))
+		} else {
+			// openchat.jinja:15:5 {%- else %}
+			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("GPT4 Correct "), runtime.FilterUpper(messageRole.Slice(runtime.None(), runtime.Int(1), runtime.None()))), messageRole.Slice(runtime.Int(1), runtime.None(), runtime.None())), runtime.Str(": ")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end_of_turn|>")))
+		}
+	}
+	w.WriteString("GPT4 Correct Assistant:")
+}
+
 // spansOpenchat is the position table of openchat.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOpenchat = []runtime.Span{
-	{From: 49, To: 66, Line: 12, Col: 1, Construct: "for"},
-	{From: 51, To: 64, Line: 13, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 63, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 67, Line: 12, Col: 1, Construct: "for"},
+	{From: 52, To: 65, Line: 13, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 64, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 88, Line: 12, Col: 1, Construct: "for"},
+	{From: 78, To: 86, Line: 13, Col: 1, Construct: "if"},
+	{From: 81, To: 81, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 85, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Orion = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "orion.jinja",
-	Func:   renderOrion,
-	Name:   "orion",
-	Origin: "builtin/orion.jinja",
-	SHA256: "17d757a32e4e63399469b3564ba7725313813eac5117c72b4eecd6b02825f129",
-	Spans:  spansOrion,
+	File:      "orion.jinja",
+	Func:      renderOrion,
+	LlamaFunc: renderOrionLlama,
+	Name:      "orion",
+	Origin:    "builtin/orion.jinja",
+	SHA256:    "17d757a32e4e63399469b3564ba7725313813eac5117c72b4eecd6b02825f129",
+	Spans:     spansOrion,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -74,17 +75,61 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderOrionLlama renders orion.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderOrion with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderOrionLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
+	nsSystemPrompt := runtime.Str("")
+	// orion.jinja:15:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// orion.jinja:17:1 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
+			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.LlamaItemStr(message, "content"))
+		} else if runtime.EqStr(messageRole, "user") {
+			// orion.jinja:18:5 {%- elif message['role'] == 'user' %}
+			w.WriteString("Human: ")
+			// orion.jinja:20:1 {%- if ns.system_prompt %}
+			if nsSystemPrompt.Truthy() {
+				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")))
+				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}
+				nsSystemPrompt = runtime.Str("")
+			}
+			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\nAssistant: </s>")))
+		} else {
+			// orion.jinja:25:5 {%- else %}
+			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+		}
+	}
+}
+
 // spansOrion is the position table of orion.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOrion = []runtime.Span{
-	{From: 49, To: 49, Line: 14, Col: 1, Construct: "set"},
-	{From: 51, To: 74, Line: 15, Col: 1, Construct: "for"},
-	{From: 53, To: 73, Line: 16, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 17, Col: 1, Construct: "set"},
-	{From: 57, To: 73, Line: 18, Col: 5, Construct: "if"},
-	{From: 61, To: 66, Line: 20, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 65, Line: 22, Col: 1, Construct: "set"},
-	{From: 68, To: 68, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 72, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 50, Line: 14, Col: 1, Construct: "set"},
+	{From: 52, To: 75, Line: 15, Col: 1, Construct: "for"},
+	{From: 54, To: 74, Line: 16, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 17, Col: 1, Construct: "set"},
+	{From: 58, To: 74, Line: 18, Col: 5, Construct: "if"},
+	{From: 62, To: 67, Line: 20, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 66, Line: 22, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 73, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 84, Line: 14, Col: 1, Construct: "set"},
+	{From: 86, To: 109, Line: 15, Col: 1, Construct: "for"},
+	{From: 88, To: 108, Line: 16, Col: 1, Construct: "if"},
+	{From: 91, To: 91, Line: 17, Col: 1, Construct: "set"},
+	{From: 92, To: 108, Line: 18, Col: 5, Construct: "if"},
+	{From: 96, To: 101, Line: 20, Col: 1, Construct: "if"},
+	{From: 98, To: 98, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 100, Line: 22, Col: 1, Construct: "set"},
+	{From: 103, To: 103, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 107, To: 107, Line: 26, Col: 1, Construct: "{{ }}"},
 }

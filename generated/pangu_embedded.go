@@ -28,12 +28,13 @@ var PanguEmbedded = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "pangu-embedded.jinja",
-	Func:   renderPanguEmbedded,
-	Name:   "pangu-embedded",
-	Origin: "builtin/pangu-embedded.jinja",
-	SHA256: "1758eb09fea3caca6be3ffa363a233efbb139bc9f20fdb00f16e99e1824a7d2e",
-	Spans:  spansPanguEmbedded,
+	File:      "pangu-embedded.jinja",
+	Func:      renderPanguEmbedded,
+	LlamaFunc: renderPanguEmbeddedLlama,
+	Name:      "pangu-embedded",
+	Origin:    "builtin/pangu-embedded.jinja",
+	SHA256:    "1758eb09fea3caca6be3ffa363a233efbb139bc9f20fdb00f16e99e1824a7d2e",
+	Spans:     spansPanguEmbedded,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -70,12 +71,43 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("[unused9]助手：")
 }
 
+// renderPanguEmbeddedLlama renders pangu-embedded.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderPanguEmbedded with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderPanguEmbeddedLlama(w *runtime.Writer, in *runtime.Input) {
+	var names runtime.Value
+	messages := in.Lookup("messages")
+	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
+	names = runtime.DictOf(runtime.Str("system"), runtime.Str("系统"), runtime.Str("user"), runtime.Str("用户"), runtime.Str("assistant"), runtime.Str("助手"), runtime.Str("tool"), runtime.Str("工具"), runtime.Str("function"), runtime.Str("方法"))
+	// pangu-embedded.jinja:14:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// pangu-embedded.jinja:15:1 {%- if loop.first and message['role'] != 'system' %}
+		if (i == 0) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+			w.WriteString("[unused9]系统：[unused10]")
+		}
+		// pangu-embedded.jinja:18:1 {%- if message['role'] in names %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.LlamaIn(messageRole, names) {
+			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[unused9]"), runtime.LlamaItem(names, messageRole)), runtime.Str("：")), runtime.LlamaItemStr(message, "content")), runtime.Str("[unused10]")))
+		}
+	}
+	w.WriteString("[unused9]助手：")
+}
+
 // spansPanguEmbedded is the position table of pangu-embedded.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPanguEmbedded = []runtime.Span{
-	{From: 50, To: 50, Line: 13, Col: 1, Construct: "set"},
-	{From: 52, To: 70, Line: 14, Col: 1, Construct: "for"},
-	{From: 56, To: 58, Line: 15, Col: 1, Construct: "if"},
-	{From: 60, To: 68, Line: 18, Col: 1, Construct: "if"},
-	{From: 63, To: 67, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
+	{From: 53, To: 71, Line: 14, Col: 1, Construct: "for"},
+	{From: 57, To: 59, Line: 15, Col: 1, Construct: "if"},
+	{From: 61, To: 69, Line: 18, Col: 1, Construct: "if"},
+	{From: 64, To: 68, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 81, Line: 13, Col: 1, Construct: "set"},
+	{From: 83, To: 97, Line: 14, Col: 1, Construct: "for"},
+	{From: 87, To: 89, Line: 15, Col: 1, Construct: "if"},
+	{From: 91, To: 95, Line: 18, Col: 1, Construct: "if"},
+	{From: 94, To: 94, Line: 19, Col: 1, Construct: "{{ }}"},
 }

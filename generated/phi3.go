@@ -28,12 +28,13 @@ var Phi3 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "phi3.jinja",
-	Func:   renderPhi3,
-	Name:   "phi3",
-	Origin: "builtin/phi3.jinja",
-	SHA256: "914d07d6a90b179b7d6400dcddce49655c8480888f701cd8d1452046825ceb77",
-	Spans:  spansPhi3,
+	File:      "phi3.jinja",
+	Func:      renderPhi3,
+	LlamaFunc: renderPhi3Llama,
+	Name:      "phi3",
+	Origin:    "builtin/phi3.jinja",
+	SHA256:    "914d07d6a90b179b7d6400dcddce49655c8480888f701cd8d1452046825ceb77",
+	Spans:     spansPhi3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,9 +58,24 @@ func renderPhi3(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|assistant|>\n")
 }
 
+// renderPhi3Llama renders phi3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderPhi3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderPhi3Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// phi3.jinja:7:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// phi3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>\n")))
+	}
+	w.WriteString("<|assistant|>\n")
+}
+
 // spansPhi3 is the position table of phi3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPhi3 = []runtime.Span{
-	{From: 49, To: 57, Line: 7, Col: 1, Construct: "for"},
-	{From: 51, To: 55, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
+	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},
+	{From: 69, To: 69, Line: 8, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Phi4 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "phi4.jinja",
-	Func:   renderPhi4,
-	Name:   "phi4",
-	Origin: "builtin/phi4.jinja",
-	SHA256: "f01ae2c3a3e7c9a28f815fbf831f82bf05d90001fc54cbb1330dc32a975fd0d7",
-	Spans:  spansPhi4,
+	File:      "phi4.jinja",
+	Func:      renderPhi4,
+	LlamaFunc: renderPhi4Llama,
+	Name:      "phi4",
+	Origin:    "builtin/phi4.jinja",
+	SHA256:    "f01ae2c3a3e7c9a28f815fbf831f82bf05d90001fc54cbb1330dc32a975fd0d7",
+	Spans:     spansPhi4,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,9 +58,24 @@ func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|im_start|>assistant<|im_sep|>")
 }
 
+// renderPhi4Llama renders phi4.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderPhi4 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderPhi4Llama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// phi4.jinja:8:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|im_sep|>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>")))
+	}
+	w.WriteString("<|im_start|>assistant<|im_sep|>")
+}
+
 // spansPhi4 is the position table of phi4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPhi4 = []runtime.Span{
-	{From: 49, To: 57, Line: 8, Col: 1, Construct: "for"},
-	{From: 51, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 58, Line: 8, Col: 1, Construct: "for"},
+	{From: 52, To: 56, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 71, Line: 8, Col: 1, Construct: "for"},
+	{From: 69, To: 69, Line: 9, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var PoolsideLagunaS21 = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "poolside-Laguna-S-2.1.jinja",
-	Func:   renderPoolsideLagunaS21,
-	Name:   "poolside-Laguna-S-2.1",
-	Origin: "llama.cpp/poolside-Laguna-S-2.1.jinja",
-	SHA256: "444819b8ad4612870827ac05b9147fe9e3344d3850cae8c2790898fc514099ff",
-	Spans:  spansPoolsideLagunaS21,
+	File:      "poolside-Laguna-S-2.1.jinja",
+	Func:      renderPoolsideLagunaS21,
+	LlamaFunc: renderPoolsideLagunaS21Llama,
+	Name:      "poolside-Laguna-S-2.1",
+	Origin:    "llama.cpp/poolside-Laguna-S-2.1.jinja",
+	SHA256:    "444819b8ad4612870827ac05b9147fe9e3344d3850cae8c2790898fc514099ff",
+	Spans:     spansPoolsideLagunaS21,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -210,51 +211,253 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderPoolsideLagunaS21Llama renders poolside-Laguna-S-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderPoolsideLagunaS21 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
+	enableThinking := in.Lookup("enable_thinking")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	preserveThinking := in.Lookup("preserve_thinking")
+	var systemMessage runtime.Value
+	messages := in.Lookup("messages")
+	var hasSys runtime.Value
+	tools := in.Lookup("tools")
+	w.WriteString("〈|EOS|〉")
+	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
+	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
+	// poolside-Laguna-S-2.1.jinja:5:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
+	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
+	// poolside-Laguna-S-2.1.jinja:6:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
+	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
+	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
+	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
+		systemMessage = runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "content")
+		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
+		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
+	hasSys = runtime.And(systemMessage, func() runtime.Value {
+		return runtime.MethodStrip(systemMessage)
+	})
+	// poolside-Laguna-S-2.1.jinja:17:1 {%- if has_sys or tools or enable_thinking -%}
+	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
+		w.WriteString("<system>")
+		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
+		if hasSys.Truthy() {
+			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
+			runtime.LlamaWrite(w, runtime.MethodRstrip(systemMessage))
+			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
+			if tools.Truthy() {
+				w.WriteString("\n\n")
+			}
+		}
+		// poolside-Laguna-S-2.1.jinja:25:3 {%- if tools -%}
+		if tools.Truthy() {
+			w.WriteString("### Tools\n\nYou may call functions to assist with the user query.\nAll available function signatures are listed below:\n<available_tools>\n")
+			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n")))
+			}
+			w.WriteString("</available_tools>")
+		}
+		w.WriteString("</system>\n")
+	}
+	// poolside-Laguna-S-2.1.jinja:40:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
+		messageContent := runtime.LlamaAttr(message, "content")
+		if runtime.IsString(messageContent) {
+			content = messageContent
+		} else {
+			content = runtime.Str("")
+		}
+		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<user>"), content, runtime.Str("</user>\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// poolside-Laguna-S-2.1.jinja:44:7 {%- elif message.role == "assistant" -%}
+			// poolside-Laguna-S-2.1.jinja:45:5 {%- generation -%}
+			{
+				var reasoningContent runtime.Value
+				w.WriteString("<assistant>")
+				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
+				reasoningContent = runtime.Str("")
+				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
+				messageReasoning := runtime.LlamaAttr(message, "reasoning")
+				if runtime.IsString(messageReasoning) {
+					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
+					reasoningContent = messageReasoning
+				} else if runtime.IsString(runtime.LlamaAttr(message, "reasoning_content")) {
+					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
+					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
+					reasoningContent = runtime.LlamaAttr(message, "reasoning_content")
+				}
+				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
+				if enableThinking.Truthy() || preserveThinking.Truthy() {
+					// poolside-Laguna-S-2.1.jinja:56:9 {{- '<think>' + reasoning_content + '</think>' -}}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<think>"), reasoningContent, runtime.Str("</think>")))
+				} else {
+					// poolside-Laguna-S-2.1.jinja:57:11 {%- else -%}
+					w.WriteString("</think>")
+				}
+				// poolside-Laguna-S-2.1.jinja:61:7 {%- if content -%}
+				if content.Truthy() {
+					// poolside-Laguna-S-2.1.jinja:62:9 {{- content -}}
+					runtime.LlamaWrite(w, content)
+				}
+				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
+				messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+				if messageToolCalls.Truthy() {
+					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
+					for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+						var functionData runtime.Value
+						var args runtime.Value
+						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
+						functionData = runtime.LlamaAttr(toolCall, "function")
+						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<tool_call>"), runtime.LlamaAttr(functionData, "name")))
+						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
+						args = runtime.LlamaAttr(functionData, "arguments")
+						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
+						keys, values := runtime.DictItems(args)
+						for i := range w.Count(len(keys)) {
+							k := keys[i]
+							v := values[i]
+							// poolside-Laguna-S-2.1.jinja:70:13 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
+							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>")))
+							w.WriteString("<arg_value>")
+							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
+							if !runtime.IsString(v) {
+								runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							} else {
+								runtime.LlamaWrite(w, v)
+							}
+							w.WriteString("</arg_value>")
+						}
+						w.WriteString("</tool_call>")
+					}
+				}
+				w.WriteString("</assistant>\n")
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// poolside-Laguna-S-2.1.jinja:78:7 {%- elif message.role == "tool" -%}
+			// poolside-Laguna-S-2.1.jinja:79:5 {{- "<tool_response>" + content + "</tool_response>\n" -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<tool_response>"), content, runtime.Str("</tool_response>\n")))
+		} else if runtime.EqStr(messageRole, "system") {
+			// poolside-Laguna-S-2.1.jinja:80:7 {%- elif message.role == "system" -%}
+			// poolside-Laguna-S-2.1.jinja:82:5 {{- "<system>" + content + "</system>\n" -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<system>"), content, runtime.Str("</system>\n")))
+		}
+	}
+	// poolside-Laguna-S-2.1.jinja:86:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<assistant>")
+		// poolside-Laguna-S-2.1.jinja:89:3 {%- if enable_thinking -%}
+		if enableThinking.Truthy() {
+			w.WriteString("<think>")
+		} else {
+			// poolside-Laguna-S-2.1.jinja:91:7 {%- else -%}
+			w.WriteString("</think>")
+		}
+	}
+}
+
 // spansPoolsideLagunaS21 is the position table of poolside-Laguna-S-2.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPoolsideLagunaS21 = []runtime.Span{
-	{From: 56, To: 56, Line: 4, Col: 1, Construct: "set"},
-	{From: 58, To: 58, Line: 5, Col: 1, Construct: "set"},
-	{From: 60, To: 60, Line: 6, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 10, Col: 1, Construct: "set"},
-	{From: 64, To: 69, Line: 11, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 12, Col: 3, Construct: "set"},
-	{From: 68, To: 68, Line: 13, Col: 3, Construct: "set"},
-	{From: 71, To: 73, Line: 16, Col: 1, Construct: "set"},
-	{From: 75, To: 98, Line: 17, Col: 1, Construct: "if"},
-	{From: 78, To: 85, Line: 20, Col: 3, Construct: "if"},
-	{From: 80, To: 80, Line: 21, Col: 5, Construct: "{{ }}"},
-	{From: 82, To: 84, Line: 22, Col: 5, Construct: "if"},
-	{From: 87, To: 97, Line: 25, Col: 3, Construct: "if"},
-	{From: 90, To: 95, Line: 30, Col: 5, Construct: "for"},
-	{From: 92, To: 93, Line: 31, Col: 7, Construct: "{{ }}"},
-	{From: 100, To: 199, Line: 40, Col: 1, Construct: "for"},
-	{From: 103, To: 108, Line: 41, Col: 3, Construct: "set"},
-	{From: 110, To: 198, Line: 42, Col: 3, Construct: "if"},
-	{From: 113, To: 115, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 116, To: 198, Line: 44, Col: 7, Construct: "if"},
-	{From: 119, To: 185, Line: 44, Col: 7, Construct: "with"},
-	{From: 123, To: 123, Line: 48, Col: 7, Construct: "set"},
-	{From: 125, To: 133, Line: 49, Col: 7, Construct: "if"},
-	{From: 128, To: 128, Line: 50, Col: 9, Construct: "set"},
-	{From: 129, To: 133, Line: 51, Col: 11, Construct: "if"},
-	{From: 132, To: 132, Line: 52, Col: 9, Construct: "set"},
-	{From: 135, To: 143, Line: 55, Col: 7, Construct: "if"},
-	{From: 137, To: 139, Line: 56, Col: 9, Construct: "{{ }}"},
-	{From: 145, To: 148, Line: 61, Col: 7, Construct: "if"},
-	{From: 147, To: 147, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 150, To: 184, Line: 64, Col: 7, Construct: "if"},
-	{From: 153, To: 182, Line: 65, Col: 9, Construct: "for"},
-	{From: 157, To: 157, Line: 66, Col: 11, Construct: "set"},
-	{From: 159, To: 160, Line: 67, Col: 11, Construct: "{{ }}"},
-	{From: 162, To: 162, Line: 68, Col: 11, Construct: "set"},
-	{From: 164, To: 181, Line: 69, Col: 11, Construct: "for"},
-	{From: 169, To: 172, Line: 70, Col: 13, Construct: "{{ }}"},
-	{From: 174, To: 179, Line: 71, Col: 34, Construct: "{{ }}"},
-	{From: 186, To: 198, Line: 78, Col: 7, Construct: "if"},
-	{From: 189, To: 191, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 192, To: 198, Line: 80, Col: 7, Construct: "if"},
-	{From: 195, To: 197, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 201, To: 210, Line: 86, Col: 1, Construct: "if"},
-	{From: 204, To: 209, Line: 89, Col: 3, Construct: "if"},
+	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
+	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 6, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 10, Col: 1, Construct: "set"},
+	{From: 65, To: 70, Line: 11, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 12, Col: 3, Construct: "set"},
+	{From: 69, To: 69, Line: 13, Col: 3, Construct: "set"},
+	{From: 72, To: 74, Line: 16, Col: 1, Construct: "set"},
+	{From: 76, To: 99, Line: 17, Col: 1, Construct: "if"},
+	{From: 79, To: 86, Line: 20, Col: 3, Construct: "if"},
+	{From: 81, To: 81, Line: 21, Col: 5, Construct: "{{ }}"},
+	{From: 83, To: 85, Line: 22, Col: 5, Construct: "if"},
+	{From: 88, To: 98, Line: 25, Col: 3, Construct: "if"},
+	{From: 91, To: 96, Line: 30, Col: 5, Construct: "for"},
+	{From: 93, To: 94, Line: 31, Col: 7, Construct: "{{ }}"},
+	{From: 101, To: 200, Line: 40, Col: 1, Construct: "for"},
+	{From: 104, To: 109, Line: 41, Col: 3, Construct: "set"},
+	{From: 111, To: 199, Line: 42, Col: 3, Construct: "if"},
+	{From: 114, To: 116, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 117, To: 199, Line: 44, Col: 7, Construct: "if"},
+	{From: 120, To: 186, Line: 44, Col: 7, Construct: "with"},
+	{From: 124, To: 124, Line: 48, Col: 7, Construct: "set"},
+	{From: 126, To: 134, Line: 49, Col: 7, Construct: "if"},
+	{From: 129, To: 129, Line: 50, Col: 9, Construct: "set"},
+	{From: 130, To: 134, Line: 51, Col: 11, Construct: "if"},
+	{From: 133, To: 133, Line: 52, Col: 9, Construct: "set"},
+	{From: 136, To: 144, Line: 55, Col: 7, Construct: "if"},
+	{From: 138, To: 140, Line: 56, Col: 9, Construct: "{{ }}"},
+	{From: 146, To: 149, Line: 61, Col: 7, Construct: "if"},
+	{From: 148, To: 148, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 151, To: 185, Line: 64, Col: 7, Construct: "if"},
+	{From: 154, To: 183, Line: 65, Col: 9, Construct: "for"},
+	{From: 158, To: 158, Line: 66, Col: 11, Construct: "set"},
+	{From: 160, To: 161, Line: 67, Col: 11, Construct: "{{ }}"},
+	{From: 163, To: 163, Line: 68, Col: 11, Construct: "set"},
+	{From: 165, To: 182, Line: 69, Col: 11, Construct: "for"},
+	{From: 170, To: 173, Line: 70, Col: 13, Construct: "{{ }}"},
+	{From: 175, To: 180, Line: 71, Col: 34, Construct: "{{ }}"},
+	{From: 187, To: 199, Line: 78, Col: 7, Construct: "if"},
+	{From: 190, To: 192, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 193, To: 199, Line: 80, Col: 7, Construct: "if"},
+	{From: 196, To: 198, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 202, To: 211, Line: 86, Col: 1, Construct: "if"},
+	{From: 205, To: 210, Line: 89, Col: 3, Construct: "if"},
+	{From: 227, To: 227, Line: 4, Col: 1, Construct: "set"},
+	{From: 229, To: 229, Line: 5, Col: 1, Construct: "set"},
+	{From: 231, To: 231, Line: 6, Col: 1, Construct: "set"},
+	{From: 233, To: 233, Line: 10, Col: 1, Construct: "set"},
+	{From: 235, To: 240, Line: 11, Col: 1, Construct: "if"},
+	{From: 237, To: 237, Line: 12, Col: 3, Construct: "set"},
+	{From: 239, To: 239, Line: 13, Col: 3, Construct: "set"},
+	{From: 242, To: 244, Line: 16, Col: 1, Construct: "set"},
+	{From: 246, To: 268, Line: 17, Col: 1, Construct: "if"},
+	{From: 249, To: 256, Line: 20, Col: 3, Construct: "if"},
+	{From: 251, To: 251, Line: 21, Col: 5, Construct: "{{ }}"},
+	{From: 253, To: 255, Line: 22, Col: 5, Construct: "if"},
+	{From: 258, To: 267, Line: 25, Col: 3, Construct: "if"},
+	{From: 261, To: 265, Line: 30, Col: 5, Construct: "for"},
+	{From: 263, To: 263, Line: 31, Col: 7, Construct: "{{ }}"},
+	{From: 270, To: 358, Line: 40, Col: 1, Construct: "for"},
+	{From: 273, To: 278, Line: 41, Col: 3, Construct: "set"},
+	{From: 280, To: 357, Line: 42, Col: 3, Construct: "if"},
+	{From: 283, To: 283, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 284, To: 357, Line: 44, Col: 7, Construct: "if"},
+	{From: 287, To: 348, Line: 44, Col: 7, Construct: "with"},
+	{From: 291, To: 291, Line: 48, Col: 7, Construct: "set"},
+	{From: 293, To: 301, Line: 49, Col: 7, Construct: "if"},
+	{From: 296, To: 296, Line: 50, Col: 9, Construct: "set"},
+	{From: 297, To: 301, Line: 51, Col: 11, Construct: "if"},
+	{From: 300, To: 300, Line: 52, Col: 9, Construct: "set"},
+	{From: 303, To: 309, Line: 55, Col: 7, Construct: "if"},
+	{From: 305, To: 305, Line: 56, Col: 9, Construct: "{{ }}"},
+	{From: 311, To: 314, Line: 61, Col: 7, Construct: "if"},
+	{From: 313, To: 313, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 316, To: 347, Line: 64, Col: 7, Construct: "if"},
+	{From: 319, To: 345, Line: 65, Col: 9, Construct: "for"},
+	{From: 323, To: 323, Line: 66, Col: 11, Construct: "set"},
+	{From: 325, To: 325, Line: 67, Col: 11, Construct: "{{ }}"},
+	{From: 327, To: 327, Line: 68, Col: 11, Construct: "set"},
+	{From: 329, To: 344, Line: 69, Col: 11, Construct: "for"},
+	{From: 334, To: 335, Line: 70, Col: 13, Construct: "{{ }}"},
+	{From: 337, To: 342, Line: 71, Col: 34, Construct: "{{ }}"},
+	{From: 349, To: 357, Line: 78, Col: 7, Construct: "if"},
+	{From: 352, To: 352, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 353, To: 357, Line: 80, Col: 7, Construct: "if"},
+	{From: 356, To: 356, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 360, To: 369, Line: 86, Col: 1, Construct: "if"},
+	{From: 363, To: 368, Line: 89, Col: 3, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var PoolsideLagunaXS2 = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "poolside-Laguna-XS.2.jinja",
-	Func:   renderPoolsideLagunaXS2,
-	Name:   "poolside-Laguna-XS.2",
-	Origin: "llama.cpp/poolside-Laguna-XS.2.jinja",
-	SHA256: "cefcef90515772c003776b3d7db3c088f4e0ee89f8470679b95cf83210dc9e06",
-	Spans:  spansPoolsideLagunaXS2,
+	File:      "poolside-Laguna-XS.2.jinja",
+	Func:      renderPoolsideLagunaXS2,
+	LlamaFunc: renderPoolsideLagunaXS2Llama,
+	Name:      "poolside-Laguna-XS.2",
+	Origin:    "llama.cpp/poolside-Laguna-XS.2.jinja",
+	SHA256:    "cefcef90515772c003776b3d7db3c088f4e0ee89f8470679b95cf83210dc9e06",
+	Spans:     spansPoolsideLagunaXS2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -252,63 +253,319 @@ func renderPoolsideLagunaXS2(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderPoolsideLagunaXS2Llama renders poolside-Laguna-XS.2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderPoolsideLagunaXS2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
+	enableThinking := in.Lookup("enable_thinking")
+	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	var systemMessage runtime.Value
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	var toolString runtime.Value
+	w.WriteString("〈|EOS|〉")
+	// poolside-Laguna-XS.2.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
+	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	// poolside-Laguna-XS.2.jinja:5:1 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
+	renderAssistantMessagesRaw = runtime.FilterDefault(renderAssistantMessagesRaw, []runtime.Value{runtime.Bool(false)}, nil)
+	// poolside-Laguna-XS.2.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
+	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
+	// poolside-Laguna-XS.2.jinja:9:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
+	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
+	// poolside-Laguna-XS.2.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// poolside-Laguna-XS.2.jinja:11:3 {%- set system_message = messages[0].content -%}
+		systemMessage = runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "content")
+	}
+	// poolside-Laguna-XS.2.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
+	if (systemMessage.Truthy() && runtime.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
+		w.WriteString("<system>\n")
+		// poolside-Laguna-XS.2.jinja:17:3 {%- if system_message and system_message.strip() -%}
+		if systemMessage.Truthy() && runtime.MethodStrip(systemMessage).Truthy() {
+			w.WriteString("\n")
+			// poolside-Laguna-XS.2.jinja:19:5 {{- system_message.rstrip() -}}
+			runtime.LlamaWrite(w, runtime.MethodRstrip(systemMessage))
+		}
+		// poolside-Laguna-XS.2.jinja:22:3 {%- if tools -%}
+		if tools.Truthy() {
+			w.WriteString("\n\n### Tools\n\n")
+			// poolside-Laguna-XS.2.jinja:24:5 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
+			nsToolString := runtime.LlamaConcat(runtime.Str("You may call functions to assist with the user query.\n"), runtime.Str("All available function signatures are listed below:\n"), runtime.Str("<available_tools>\n"))
+			// poolside-Laguna-XS.2.jinja:27:5 {%- for tool in tools -%}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+				// poolside-Laguna-XS.2.jinja:28:7 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
+				nsToolString = runtime.LlamaConcat(nsToolString, runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
+			}
+			// poolside-Laguna-XS.2.jinja:30:5 {%- if enable_thinking -%}
+			if enableThinking.Truthy() {
+				// poolside-Laguna-XS.2.jinja:31:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
+				toolString = runtime.LlamaAdd(nsToolString, runtime.LlamaConcat(runtime.Str("</available_tools>\n\n"), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
+			} else {
+				// poolside-Laguna-XS.2.jinja:36:9 {%- else -%}
+				// poolside-Laguna-XS.2.jinja:37:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
+				toolString = runtime.LlamaAdd(nsToolString, runtime.LlamaConcat(runtime.Str("</available_tools>\n\n"), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
+			}
+			// poolside-Laguna-XS.2.jinja:43:5 {{- tool_string -}}
+			runtime.LlamaWrite(w, toolString)
+		}
+		w.WriteString("\n</system>\n")
+	}
+	// poolside-Laguna-XS.2.jinja:50:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var content runtime.Value
+		// poolside-Laguna-XS.2.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
+		messageContent := runtime.LlamaAttr(message, "content")
+		if runtime.IsString(messageContent) {
+			content = messageContent
+		} else {
+			content = runtime.Str("")
+		}
+		// poolside-Laguna-XS.2.jinja:52:3 {%- if message.role == "user" -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// poolside-Laguna-XS.2.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<user>\n"), content, runtime.Str("\n</user>\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// poolside-Laguna-XS.2.jinja:54:7 {%- elif message.role == "assistant" -%}
+			// poolside-Laguna-XS.2.jinja:55:5 {%- generation -%}
+			{
+				var reasoningContent runtime.Value
+				content2 := content
+				w.WriteString("<assistant>\n")
+				// poolside-Laguna-XS.2.jinja:57:7 {%- if render_assistant_messages_raw -%}
+				if renderAssistantMessagesRaw.Truthy() {
+					// poolside-Laguna-XS.2.jinja:61:9 {%- if enable_thinking -%}
+					if enableThinking.Truthy() {
+						// poolside-Laguna-XS.2.jinja:62:11 {%- if not content.startswith('<think>') -%}
+						if !runtime.MethodStartswith(content2, runtime.Str("<think>")).Truthy() {
+							w.WriteString("<think>")
+						}
+					} else {
+						// poolside-Laguna-XS.2.jinja:65:13 {%- else -%}
+						// poolside-Laguna-XS.2.jinja:66:11 {%- if not content.startswith('</think>') -%}
+						if !runtime.MethodStartswith(content2, runtime.Str("</think>")).Truthy() {
+							w.WriteString("</think>")
+						}
+					}
+					// poolside-Laguna-XS.2.jinja:70:9 {{- content -}}
+					runtime.LlamaWrite(w, content2)
+					// poolside-Laguna-XS.2.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
+					if !runtime.MethodEndswith(content2, runtime.Str("</assistant>\n")).Truthy() && !runtime.MethodEndswith(content2, runtime.Str("</assistant>")).Truthy() {
+						w.WriteString("\n</assistant>")
+					}
+					w.WriteString("\n")
+				} else {
+					// poolside-Laguna-XS.2.jinja:76:11 {%- else -%}
+					// poolside-Laguna-XS.2.jinja:78:9 {%- set reasoning_content = '' %}
+					reasoningContent = runtime.Str("")
+					// poolside-Laguna-XS.2.jinja:79:9 {%- if message.reasoning is string %}
+					messageReasoning := runtime.LlamaAttr(message, "reasoning")
+					if runtime.IsString(messageReasoning) {
+						// poolside-Laguna-XS.2.jinja:80:11 {%- set reasoning_content = message.reasoning %}
+						reasoningContent = messageReasoning
+					} else if runtime.IsString(runtime.LlamaAttr(message, "reasoning_content")) {
+						// poolside-Laguna-XS.2.jinja:81:13 {%- elif message.reasoning_content is string %}
+						// poolside-Laguna-XS.2.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
+						reasoningContent = runtime.LlamaAttr(message, "reasoning_content")
+					}
+					// poolside-Laguna-XS.2.jinja:85:9 {%- if '</think>' in content %}
+					if runtime.LlamaIn(runtime.Str("</think>"), content2) {
+						// poolside-Laguna-XS.2.jinja:86:11 {%- if not reasoning_content %}
+						if !reasoningContent.Truthy() {
+							// poolside-Laguna-XS.2.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+							reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content2, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+						}
+						// poolside-Laguna-XS.2.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+						content2 = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content2, runtime.Str("</think>")), -1), runtime.Str("\n"))
+					}
+					// poolside-Laguna-XS.2.jinja:92:9 {%- if reasoning_content -%}
+					if reasoningContent.Truthy() {
+						// poolside-Laguna-XS.2.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>\n"), runtime.MethodStrip(reasoningContent)), runtime.Str("\n</think>\n")))
+					} else {
+						// poolside-Laguna-XS.2.jinja:94:13 {%- else -%}
+						w.WriteString("</think>\n")
+					}
+					// poolside-Laguna-XS.2.jinja:98:9 {%- if content.strip() -%}
+					if runtime.MethodStrip(content2).Truthy() {
+						// poolside-Laguna-XS.2.jinja:99:11 {{- content.strip() ~ "\n" -}}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.MethodStrip(content2), runtime.Str("\n")))
+					}
+					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}
+					messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+					if messageToolCalls.Truthy() {
+						// poolside-Laguna-XS.2.jinja:102:11 {%- for tool_call in message.tool_calls -%}
+						for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+							var functionData runtime.Value
+							var args runtime.Value
+							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
+							functionData = runtime.LlamaAttr(toolCall, "function")
+							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<tool_call>"), runtime.LlamaAttr(functionData, "name")))
+							w.WriteString("\n")
+							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
+							args = runtime.LlamaAttr(functionData, "arguments")
+							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
+							keys, values := runtime.DictItems(args)
+							for i := range w.Count(len(keys)) {
+								k := keys[i]
+								v := values[i]
+								// poolside-Laguna-XS.2.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
+								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n")))
+								w.WriteString("<arg_value>")
+								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
+								if !runtime.IsString(v) {
+									runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+								} else {
+									runtime.LlamaWrite(w, v)
+								}
+								w.WriteString("</arg_value>\n")
+							}
+							w.WriteString("</tool_call>\n")
+						}
+					}
+					w.WriteString("</assistant>\n")
+				}
+			}
+		} else if runtime.EqStr(messageRole, "tool") {
+			// poolside-Laguna-XS.2.jinja:116:7 {%- elif message.role == "tool" -%}
+			// poolside-Laguna-XS.2.jinja:117:5 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<tool_response>\n"), content, runtime.Str("\n</tool_response>\n")))
+		} else if runtime.EqStr(messageRole, "system") && runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+			// poolside-Laguna-XS.2.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
+			// poolside-Laguna-XS.2.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<system>\n"), content, runtime.Str("\n</system>\n")))
+		}
+	}
+	// poolside-Laguna-XS.2.jinja:124:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<assistant>\n")
+		// poolside-Laguna-XS.2.jinja:127:3 {%- if not enable_thinking %}
+		if !enableThinking.Truthy() {
+			w.WriteString("</think>")
+		} else {
+			// poolside-Laguna-XS.2.jinja:129:7 {%- else %}
+			w.WriteString("<think>")
+		}
+	}
+}
+
 // spansPoolsideLagunaXS2 is the position table of poolside-Laguna-XS.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPoolsideLagunaXS2 = []runtime.Span{
-	{From: 56, To: 56, Line: 4, Col: 1, Construct: "set"},
-	{From: 58, To: 58, Line: 5, Col: 1, Construct: "set"},
-	{From: 60, To: 60, Line: 6, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 9, Col: 1, Construct: "set"},
-	{From: 64, To: 67, Line: 10, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 11, Col: 3, Construct: "set"},
-	{From: 69, To: 100, Line: 14, Col: 1, Construct: "if"},
-	{From: 72, To: 76, Line: 17, Col: 3, Construct: "if"},
-	{From: 75, To: 75, Line: 19, Col: 5, Construct: "{{ }}"},
-	{From: 78, To: 99, Line: 22, Col: 3, Construct: "if"},
-	{From: 81, To: 81, Line: 24, Col: 5, Construct: "set"},
-	{From: 83, To: 86, Line: 27, Col: 5, Construct: "for"},
-	{From: 85, To: 85, Line: 28, Col: 7, Construct: "set"},
-	{From: 88, To: 95, Line: 30, Col: 5, Construct: "if"},
-	{From: 90, To: 90, Line: 31, Col: 7, Construct: "set"},
-	{From: 94, To: 94, Line: 37, Col: 7, Construct: "set"},
-	{From: 97, To: 97, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 102, To: 241, Line: 50, Col: 1, Construct: "for"},
-	{From: 107, To: 112, Line: 51, Col: 3, Construct: "set"},
-	{From: 114, To: 240, Line: 52, Col: 3, Construct: "if"},
-	{From: 117, To: 119, Line: 53, Col: 5, Construct: "{{ }}"},
-	{From: 120, To: 240, Line: 54, Col: 7, Construct: "if"},
-	{From: 123, To: 227, Line: 54, Col: 7, Construct: "with"},
-	{From: 128, To: 226, Line: 57, Col: 7, Construct: "if"},
-	{From: 130, To: 141, Line: 61, Col: 9, Construct: "if"},
-	{From: 132, To: 134, Line: 62, Col: 11, Construct: "if"},
-	{From: 138, To: 140, Line: 66, Col: 11, Construct: "if"},
-	{From: 143, To: 143, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 145, To: 148, Line: 72, Col: 9, Construct: "if"},
-	{From: 152, To: 152, Line: 78, Col: 9, Construct: "set"},
-	{From: 154, To: 162, Line: 79, Col: 9, Construct: "if"},
-	{From: 157, To: 157, Line: 80, Col: 11, Construct: "set"},
-	{From: 158, To: 162, Line: 81, Col: 13, Construct: "if"},
-	{From: 161, To: 161, Line: 82, Col: 11, Construct: "set"},
-	{From: 164, To: 172, Line: 85, Col: 9, Construct: "if"},
-	{From: 166, To: 169, Line: 86, Col: 11, Construct: "if"},
-	{From: 168, To: 168, Line: 87, Col: 13, Construct: "set"},
-	{From: 171, To: 171, Line: 89, Col: 11, Construct: "set"},
-	{From: 174, To: 182, Line: 92, Col: 9, Construct: "if"},
-	{From: 176, To: 178, Line: 93, Col: 11, Construct: "{{ }}"},
-	{From: 184, To: 188, Line: 98, Col: 9, Construct: "if"},
-	{From: 186, To: 187, Line: 99, Col: 11, Construct: "{{ }}"},
-	{From: 190, To: 225, Line: 101, Col: 9, Construct: "if"},
-	{From: 193, To: 223, Line: 102, Col: 11, Construct: "for"},
-	{From: 197, To: 197, Line: 103, Col: 13, Construct: "set"},
-	{From: 199, To: 201, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 203, To: 203, Line: 105, Col: 13, Construct: "set"},
-	{From: 205, To: 222, Line: 106, Col: 13, Construct: "for"},
-	{From: 210, To: 213, Line: 107, Col: 15, Construct: "{{ }}"},
-	{From: 215, To: 220, Line: 108, Col: 34, Construct: "{{ }}"},
-	{From: 228, To: 240, Line: 116, Col: 7, Construct: "if"},
-	{From: 231, To: 233, Line: 117, Col: 5, Construct: "{{ }}"},
-	{From: 234, To: 240, Line: 118, Col: 7, Construct: "if"},
-	{From: 237, To: 239, Line: 120, Col: 5, Construct: "{{ }}"},
-	{From: 243, To: 252, Line: 124, Col: 1, Construct: "if"},
-	{From: 246, To: 251, Line: 127, Col: 3, Construct: "if"},
+	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
+	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 6, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 9, Col: 1, Construct: "set"},
+	{From: 65, To: 68, Line: 10, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 11, Col: 3, Construct: "set"},
+	{From: 70, To: 101, Line: 14, Col: 1, Construct: "if"},
+	{From: 73, To: 77, Line: 17, Col: 3, Construct: "if"},
+	{From: 76, To: 76, Line: 19, Col: 5, Construct: "{{ }}"},
+	{From: 79, To: 100, Line: 22, Col: 3, Construct: "if"},
+	{From: 82, To: 82, Line: 24, Col: 5, Construct: "set"},
+	{From: 84, To: 87, Line: 27, Col: 5, Construct: "for"},
+	{From: 86, To: 86, Line: 28, Col: 7, Construct: "set"},
+	{From: 89, To: 96, Line: 30, Col: 5, Construct: "if"},
+	{From: 91, To: 91, Line: 31, Col: 7, Construct: "set"},
+	{From: 95, To: 95, Line: 37, Col: 7, Construct: "set"},
+	{From: 98, To: 98, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 103, To: 242, Line: 50, Col: 1, Construct: "for"},
+	{From: 108, To: 113, Line: 51, Col: 3, Construct: "set"},
+	{From: 115, To: 241, Line: 52, Col: 3, Construct: "if"},
+	{From: 118, To: 120, Line: 53, Col: 5, Construct: "{{ }}"},
+	{From: 121, To: 241, Line: 54, Col: 7, Construct: "if"},
+	{From: 124, To: 228, Line: 54, Col: 7, Construct: "with"},
+	{From: 129, To: 227, Line: 57, Col: 7, Construct: "if"},
+	{From: 131, To: 142, Line: 61, Col: 9, Construct: "if"},
+	{From: 133, To: 135, Line: 62, Col: 11, Construct: "if"},
+	{From: 139, To: 141, Line: 66, Col: 11, Construct: "if"},
+	{From: 144, To: 144, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 146, To: 149, Line: 72, Col: 9, Construct: "if"},
+	{From: 153, To: 153, Line: 78, Col: 9, Construct: "set"},
+	{From: 155, To: 163, Line: 79, Col: 9, Construct: "if"},
+	{From: 158, To: 158, Line: 80, Col: 11, Construct: "set"},
+	{From: 159, To: 163, Line: 81, Col: 13, Construct: "if"},
+	{From: 162, To: 162, Line: 82, Col: 11, Construct: "set"},
+	{From: 165, To: 173, Line: 85, Col: 9, Construct: "if"},
+	{From: 167, To: 170, Line: 86, Col: 11, Construct: "if"},
+	{From: 169, To: 169, Line: 87, Col: 13, Construct: "set"},
+	{From: 172, To: 172, Line: 89, Col: 11, Construct: "set"},
+	{From: 175, To: 183, Line: 92, Col: 9, Construct: "if"},
+	{From: 177, To: 179, Line: 93, Col: 11, Construct: "{{ }}"},
+	{From: 185, To: 189, Line: 98, Col: 9, Construct: "if"},
+	{From: 187, To: 188, Line: 99, Col: 11, Construct: "{{ }}"},
+	{From: 191, To: 226, Line: 101, Col: 9, Construct: "if"},
+	{From: 194, To: 224, Line: 102, Col: 11, Construct: "for"},
+	{From: 198, To: 198, Line: 103, Col: 13, Construct: "set"},
+	{From: 200, To: 202, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 204, To: 204, Line: 105, Col: 13, Construct: "set"},
+	{From: 206, To: 223, Line: 106, Col: 13, Construct: "for"},
+	{From: 211, To: 214, Line: 107, Col: 15, Construct: "{{ }}"},
+	{From: 216, To: 221, Line: 108, Col: 34, Construct: "{{ }}"},
+	{From: 229, To: 241, Line: 116, Col: 7, Construct: "if"},
+	{From: 232, To: 234, Line: 117, Col: 5, Construct: "{{ }}"},
+	{From: 235, To: 241, Line: 118, Col: 7, Construct: "if"},
+	{From: 238, To: 240, Line: 120, Col: 5, Construct: "{{ }}"},
+	{From: 244, To: 253, Line: 124, Col: 1, Construct: "if"},
+	{From: 247, To: 252, Line: 127, Col: 3, Construct: "if"},
+	{From: 269, To: 269, Line: 4, Col: 1, Construct: "set"},
+	{From: 271, To: 271, Line: 5, Col: 1, Construct: "set"},
+	{From: 273, To: 273, Line: 6, Col: 1, Construct: "set"},
+	{From: 275, To: 275, Line: 9, Col: 1, Construct: "set"},
+	{From: 277, To: 280, Line: 10, Col: 1, Construct: "if"},
+	{From: 279, To: 279, Line: 11, Col: 3, Construct: "set"},
+	{From: 282, To: 313, Line: 14, Col: 1, Construct: "if"},
+	{From: 285, To: 289, Line: 17, Col: 3, Construct: "if"},
+	{From: 288, To: 288, Line: 19, Col: 5, Construct: "{{ }}"},
+	{From: 291, To: 312, Line: 22, Col: 3, Construct: "if"},
+	{From: 294, To: 294, Line: 24, Col: 5, Construct: "set"},
+	{From: 296, To: 299, Line: 27, Col: 5, Construct: "for"},
+	{From: 298, To: 298, Line: 28, Col: 7, Construct: "set"},
+	{From: 301, To: 308, Line: 30, Col: 5, Construct: "if"},
+	{From: 303, To: 303, Line: 31, Col: 7, Construct: "set"},
+	{From: 307, To: 307, Line: 37, Col: 7, Construct: "set"},
+	{From: 310, To: 310, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 315, To: 442, Line: 50, Col: 1, Construct: "for"},
+	{From: 320, To: 325, Line: 51, Col: 3, Construct: "set"},
+	{From: 327, To: 441, Line: 52, Col: 3, Construct: "if"},
+	{From: 330, To: 330, Line: 53, Col: 5, Construct: "{{ }}"},
+	{From: 331, To: 441, Line: 54, Col: 7, Construct: "if"},
+	{From: 334, To: 432, Line: 54, Col: 7, Construct: "with"},
+	{From: 339, To: 431, Line: 57, Col: 7, Construct: "if"},
+	{From: 341, To: 352, Line: 61, Col: 9, Construct: "if"},
+	{From: 343, To: 345, Line: 62, Col: 11, Construct: "if"},
+	{From: 349, To: 351, Line: 66, Col: 11, Construct: "if"},
+	{From: 354, To: 354, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 356, To: 359, Line: 72, Col: 9, Construct: "if"},
+	{From: 363, To: 363, Line: 78, Col: 9, Construct: "set"},
+	{From: 365, To: 373, Line: 79, Col: 9, Construct: "if"},
+	{From: 368, To: 368, Line: 80, Col: 11, Construct: "set"},
+	{From: 369, To: 373, Line: 81, Col: 13, Construct: "if"},
+	{From: 372, To: 372, Line: 82, Col: 11, Construct: "set"},
+	{From: 375, To: 383, Line: 85, Col: 9, Construct: "if"},
+	{From: 377, To: 380, Line: 86, Col: 11, Construct: "if"},
+	{From: 379, To: 379, Line: 87, Col: 13, Construct: "set"},
+	{From: 382, To: 382, Line: 89, Col: 11, Construct: "set"},
+	{From: 385, To: 391, Line: 92, Col: 9, Construct: "if"},
+	{From: 387, To: 387, Line: 93, Col: 11, Construct: "{{ }}"},
+	{From: 393, To: 396, Line: 98, Col: 9, Construct: "if"},
+	{From: 395, To: 395, Line: 99, Col: 11, Construct: "{{ }}"},
+	{From: 398, To: 430, Line: 101, Col: 9, Construct: "if"},
+	{From: 401, To: 428, Line: 102, Col: 11, Construct: "for"},
+	{From: 405, To: 405, Line: 103, Col: 13, Construct: "set"},
+	{From: 407, To: 408, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 410, To: 410, Line: 105, Col: 13, Construct: "set"},
+	{From: 412, To: 427, Line: 106, Col: 13, Construct: "for"},
+	{From: 417, To: 418, Line: 107, Col: 15, Construct: "{{ }}"},
+	{From: 420, To: 425, Line: 108, Col: 34, Construct: "{{ }}"},
+	{From: 433, To: 441, Line: 116, Col: 7, Construct: "if"},
+	{From: 436, To: 436, Line: 117, Col: 5, Construct: "{{ }}"},
+	{From: 437, To: 441, Line: 118, Col: 7, Construct: "if"},
+	{From: 440, To: 440, Line: 120, Col: 5, Construct: "{{ }}"},
+	{From: 444, To: 453, Line: 124, Col: 1, Construct: "if"},
+	{From: 447, To: 452, Line: 127, Col: 3, Construct: "if"},
 }

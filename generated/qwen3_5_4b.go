@@ -28,12 +28,13 @@ var Qwen354B = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "Qwen3.5-4B.jinja",
-	Func:   renderQwen354B,
-	Name:   "Qwen3.5-4B",
-	Origin: "llama.cpp/Qwen3.5-4B.jinja",
-	SHA256: "a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
-	Spans:  spansQwen354B,
+	File:      "Qwen3.5-4B.jinja",
+	Func:      renderQwen354B,
+	LlamaFunc: renderQwen354BLlama,
+	Name:      "Qwen3.5-4B",
+	Origin:    "llama.cpp/Qwen3.5-4B.jinja",
+	SHA256:    "a4aee8afcf2e0711942cf848899be66016f8d14a889ff9ede07bca099c28f715",
+	Spans:     spansQwen354B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -344,95 +345,483 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderQwen354BLlama renders Qwen3.5-4B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderQwen354B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
+	addVisionIdInput := in.Lookup("add_vision_id")
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	content := in.Lookup("content")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := in.Lookup("enable_thinking")
+	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
+	imageCountValue := runtime.Int(0)
+	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
+	videoCountValue := runtime.Int(0)
+	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
+	renderContent := func(content, doVisionCount, isSystemContent runtime.Value) {
+		content = runtime.Param(content, "content")
+		doVisionCount = runtime.Param(doVisionCount, "do_vision_count")
+		if isSystemContent.IsMissing() {
+			isSystemContent = runtime.Bool(false)
+		}
+		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
+		if runtime.IsString(content) {
+			// Qwen3.5-4B.jinja:5:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
+			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				addVisionId := addVisionIdInput
+				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
+				if (runtime.LlamaIn(runtime.Str("image"), item) || runtime.LlamaIn(runtime.Str("image_url"), item)) || runtime.EqStr(runtime.LlamaAttr(item, "type"), "image") {
+					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
+					if isSystemContent.Truthy() {
+						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("System message cannot contain images.")))
+					}
+					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
+					if doVisionCount.Truthy() {
+						// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
+						imageCountValue = runtime.LlamaAdd(imageCountValue, runtime.Int(1))
+					}
+					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
+					if addVisionId.Truthy() {
+						// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("Picture "), imageCountValue, runtime.Str(": ")))
+					}
+					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
+				} else if runtime.LlamaIn(runtime.Str("video"), item) || runtime.EqStr(runtime.LlamaAttr(item, "type"), "video") {
+					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
+					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
+					if isSystemContent.Truthy() {
+						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("System message cannot contain videos.")))
+					}
+					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
+					if doVisionCount.Truthy() {
+						// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
+						videoCountValue = runtime.LlamaAdd(videoCountValue, runtime.Int(1))
+					}
+					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
+					if addVisionId.Truthy() {
+						// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("Video "), videoCountValue, runtime.Str(": ")))
+					}
+					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
+				} else if runtime.LlamaIn(runtime.Str("text"), item) {
+					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
+					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
+				} else {
+					// Qwen3.5-4B.jinja:32:17 {%- else %}
+					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
+					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unexpected item type in content.")))
+				}
+			}
+		} else if runtime.IsNone(content) || runtime.IsUndefined(content) {
+			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
+			w.WriteString("")
+		} else {
+			// Qwen3.5-4B.jinja:38:9 {%- else %}
+			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unexpected content type.")))
+		}
+	}
+	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
+	if !messages.Truthy() {
+		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
+		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("No messages provided.")))
+	}
+	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
+	if (tools.Truthy() && runtime.IsIterable(tools)) && !runtime.IsMapping(tools) {
+		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
+		// Qwen3.5-4B.jinja:48:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			w.WriteString("\n")
+			// Qwen3.5-4B.jinja:50:9 {{- tool | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+		}
+		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
+		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
+			content = runtime.FilterTrim(w.Capture(func() {
+				renderContent(runtime.LlamaAttr(messages0, "content"), runtime.Bool(false), runtime.Bool(true))
+			}), nil, nil)
+			// Qwen3.5-4B.jinja:56:9 {%- if content %}
+			if content.Truthy() {
+				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n\n"), content))
+			}
+		}
+		w.WriteString("<|im_end|>\n")
+	} else {
+		// Qwen3.5-4B.jinja:61:5 {%- else %}
+		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
+			content = runtime.FilterTrim(w.Capture(func() {
+				renderContent(runtime.LlamaAttr(messages0, "content"), runtime.Bool(false), runtime.Bool(true))
+			}), nil, nil)
+			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n")))
+		}
+	}
+	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
+	nsMultiStepTool := true
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
+	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
+	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[len(items)-1-i]
+		var index runtime.Value
+		var content runtime.Value
+		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
+		if nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
+			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
+			content = runtime.FilterTrim(w.Capture(func() {
+				renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(false), runtime.Missing())
+			}), nil, nil)
+			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
+			if !(runtime.MethodStartswith(content, runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(content, runtime.Str("</tool_response>")).Truthy()) {
+				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
+				nsMultiStepTool = false
+				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
+				nsLastQueryIndex = index
+			}
+		}
+	}
+	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
+	if nsMultiStepTool {
+		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
+		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("No user query found in messages.")))
+	}
+	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
+	var loop runtime.Loop
+	for loop.Start(w, runtime.LlamaIterable(messages), nil); loop.Next(); {
+		message := loop.Item()
+		var content runtime.Value
+		var reasoningContent runtime.Value
+		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
+		content = runtime.FilterTrim(w.Capture(func() {
+			renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(true), runtime.Missing())
+		}), nil, nil)
+		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
+			if !loop.First().Truthy() {
+				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("System message must be at the beginning.")))
+			}
+		} else if runtime.EqStr(messageRole, "user") {
+			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
+			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
+			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
+			reasoningContent = runtime.Str("")
+			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
+				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
+				reasoningContent = messageReasoningContent
+			} else {
+				// Qwen3.5-4B.jinja:93:13 {%- else %}
+				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+				}
+			}
+			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
+			reasoningContent = runtime.FilterTrim(reasoningContent, nil, nil)
+			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
+			if runtime.Gt(loop.Index0(), nsLastQueryIndex) {
+				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content))
+			} else {
+				// Qwen3.5-4B.jinja:102:13 {%- else %}
+				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+			}
+			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if (messageToolCalls.Truthy() && runtime.IsIterable(messageToolCalls)) && !runtime.IsMapping(messageToolCalls) {
+				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
+				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				for i := range items {
+					toolCall := items[i]
+					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if runtime.IsDefined(toolCallFunction) {
+						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
+					if i == 0 {
+						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
+						if runtime.FilterTrim(content, nil, nil).Truthy() {
+							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+						} else {
+							// Qwen3.5-4B.jinja:113:25 {%- else %}
+							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+						}
+					} else {
+						// Qwen3.5-4B.jinja:116:21 {%- else %}
+						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+					}
+					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
+					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					if runtime.IsDefined(toolCallArguments) {
+						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
+						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
+							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
+							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
+							} else {
+								argsValue = runtime.FilterString(argsValue)
+							}
+							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
+							runtime.LlamaWrite(w, argsValue)
+							w.WriteString("\n</parameter>\n")
+						}
+					}
+					w.WriteString("</function>\n</tool_call>")
+				}
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
+			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
+			if runtime.LlamaAttr(loop.Value(), "previtem").Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+				w.WriteString("<|im_start|>user")
+			}
+			w.WriteString("\n<tool_response>\n")
+			// Qwen3.5-4B.jinja:136:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+			w.WriteString("\n</tool_response>")
+			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
+			if !loop.Last().Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			} else if loop.Last().Truthy() {
+				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
+				w.WriteString("<|im_end|>\n")
+			}
+		} else {
+			// Qwen3.5-4B.jinja:143:9 {%- else %}
+			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unexpected message role.")))
+		}
+	}
+	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+		// Qwen3.5-4B.jinja:149:5 {%- if enable_thinking is defined and enable_thinking is false %}
+		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
+			w.WriteString("<think>\n\n</think>\n\n")
+		} else {
+			// Qwen3.5-4B.jinja:151:9 {%- else %}
+			w.WriteString("<think>\n")
+		}
+	}
+}
+
 // spansQwen354B is the position table of Qwen3.5-4B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansQwen354B = []runtime.Span{
-	{From: 54, To: 54, Line: 1, Col: 1, Construct: "set"},
-	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
-	{From: 58, To: 131, Line: 3, Col: 1, Construct: "macro"},
-	{From: 65, To: 130, Line: 4, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 68, To: 130, Line: 6, Col: 9, Construct: "if"},
-	{From: 71, To: 122, Line: 7, Col: 9, Construct: "for"},
-	{From: 74, To: 121, Line: 8, Col: 13, Construct: "if"},
-	{From: 76, To: 79, Line: 9, Col: 17, Construct: "if"},
-	{From: 78, To: 78, Line: 10, Col: 21, Construct: "{{ }}"},
-	{From: 81, To: 84, Line: 12, Col: 17, Construct: "if"},
-	{From: 83, To: 83, Line: 13, Col: 21, Construct: "set"},
-	{From: 86, To: 92, Line: 15, Col: 17, Construct: "if"},
-	{From: 88, To: 90, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 93, To: 121, Line: 19, Col: 17, Construct: "if"},
-	{From: 96, To: 99, Line: 20, Col: 17, Construct: "if"},
-	{From: 98, To: 98, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 101, To: 104, Line: 23, Col: 17, Construct: "if"},
-	{From: 103, To: 103, Line: 24, Col: 21, Construct: "set"},
-	{From: 106, To: 112, Line: 26, Col: 17, Construct: "if"},
-	{From: 108, To: 110, Line: 27, Col: 21, Construct: "{{ }}"},
-	{From: 113, To: 121, Line: 30, Col: 17, Construct: "if"},
-	{From: 116, To: 116, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 120, To: 120, Line: 33, Col: 17, Construct: "{{ }}"},
-	{From: 123, To: 130, Line: 36, Col: 9, Construct: "if"},
-	{From: 129, To: 129, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 133, To: 136, Line: 42, Col: 1, Construct: "if"},
-	{From: 135, To: 135, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 138, To: 173, Line: 45, Col: 1, Construct: "if"},
-	{From: 141, To: 146, Line: 48, Col: 5, Construct: "for"},
-	{From: 144, To: 144, Line: 50, Col: 9, Construct: "{{ }}"},
-	{From: 148, To: 160, Line: 54, Col: 5, Construct: "if"},
-	{From: 151, To: 153, Line: 55, Col: 9, Construct: "set"},
-	{From: 155, To: 158, Line: 56, Col: 9, Construct: "if"},
-	{From: 157, To: 157, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 164, To: 172, Line: 62, Col: 5, Construct: "if"},
-	{From: 167, To: 169, Line: 63, Col: 9, Construct: "set"},
-	{From: 171, To: 171, Line: 64, Col: 9, Construct: "{{ }}"},
-	{From: 175, To: 176, Line: 67, Col: 1, Construct: "set"},
-	{From: 178, To: 199, Line: 68, Col: 1, Construct: "for"},
-	{From: 184, To: 184, Line: 69, Col: 5, Construct: "set"},
-	{From: 186, To: 198, Line: 70, Col: 5, Construct: "if"},
-	{From: 188, To: 190, Line: 71, Col: 9, Construct: "set"},
-	{From: 192, To: 197, Line: 72, Col: 9, Construct: "if"},
-	{From: 194, To: 194, Line: 73, Col: 13, Construct: "set"},
-	{From: 196, To: 196, Line: 74, Col: 13, Construct: "set"},
-	{From: 201, To: 204, Line: 78, Col: 1, Construct: "if"},
-	{From: 203, To: 203, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 206, To: 333, Line: 81, Col: 1, Construct: "for"},
-	{From: 212, To: 214, Line: 82, Col: 5, Construct: "set"},
-	{From: 216, To: 332, Line: 83, Col: 5, Construct: "if"},
-	{From: 219, To: 222, Line: 84, Col: 9, Construct: "if"},
-	{From: 221, To: 221, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 223, To: 332, Line: 87, Col: 9, Construct: "if"},
-	{From: 226, To: 226, Line: 88, Col: 9, Construct: "{{ }}"},
-	{From: 227, To: 332, Line: 89, Col: 9, Construct: "if"},
-	{From: 230, To: 230, Line: 90, Col: 9, Construct: "set"},
-	{From: 232, To: 245, Line: 91, Col: 9, Construct: "if"},
-	{From: 235, To: 235, Line: 92, Col: 13, Construct: "set"},
-	{From: 239, To: 244, Line: 94, Col: 13, Construct: "if"},
-	{From: 241, To: 241, Line: 95, Col: 17, Construct: "set"},
-	{From: 243, To: 243, Line: 96, Col: 17, Construct: "set"},
-	{From: 247, To: 247, Line: 99, Col: 9, Construct: "set"},
-	{From: 249, To: 256, Line: 100, Col: 9, Construct: "if"},
-	{From: 251, To: 251, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 255, To: 255, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 258, To: 310, Line: 105, Col: 9, Construct: "if"},
-	{From: 261, To: 308, Line: 106, Col: 13, Construct: "for"},
-	{From: 265, To: 269, Line: 107, Col: 17, Construct: "if"},
-	{From: 268, To: 268, Line: 108, Col: 21, Construct: "set"},
-	{From: 271, To: 285, Line: 110, Col: 17, Construct: "if"},
-	{From: 273, To: 280, Line: 111, Col: 21, Construct: "if"},
-	{From: 275, To: 275, Line: 112, Col: 25, Construct: "{{ }}"},
-	{From: 279, To: 279, Line: 114, Col: 25, Construct: "{{ }}"},
-	{From: 284, To: 284, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 287, To: 307, Line: 119, Col: 17, Construct: "if"},
-	{From: 290, To: 305, Line: 120, Col: 21, Construct: "for"},
-	{From: 295, To: 295, Line: 121, Col: 25, Construct: "{{ }}"},
-	{From: 297, To: 301, Line: 122, Col: 25, Construct: "set"},
-	{From: 303, To: 304, Line: 123, Col: 25, Construct: "{{ }}"},
-	{From: 311, To: 332, Line: 131, Col: 9, Construct: "if"},
-	{From: 314, To: 317, Line: 132, Col: 9, Construct: "if"},
-	{From: 319, To: 320, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 322, To: 327, Line: 138, Col: 9, Construct: "if"},
-	{From: 324, To: 327, Line: 140, Col: 13, Construct: "if"},
-	{From: 331, To: 331, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 335, To: 344, Line: 147, Col: 1, Construct: "if"},
-	{From: 338, To: 343, Line: 149, Col: 5, Construct: "if"},
+	{From: 55, To: 55, Line: 1, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
+	{From: 59, To: 132, Line: 3, Col: 1, Construct: "macro"},
+	{From: 66, To: 131, Line: 4, Col: 5, Construct: "if"},
+	{From: 68, To: 68, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 69, To: 131, Line: 6, Col: 9, Construct: "if"},
+	{From: 72, To: 123, Line: 7, Col: 9, Construct: "for"},
+	{From: 75, To: 122, Line: 8, Col: 13, Construct: "if"},
+	{From: 77, To: 80, Line: 9, Col: 17, Construct: "if"},
+	{From: 79, To: 79, Line: 10, Col: 21, Construct: "{{ }}"},
+	{From: 82, To: 85, Line: 12, Col: 17, Construct: "if"},
+	{From: 84, To: 84, Line: 13, Col: 21, Construct: "set"},
+	{From: 87, To: 93, Line: 15, Col: 17, Construct: "if"},
+	{From: 89, To: 91, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 94, To: 122, Line: 19, Col: 17, Construct: "if"},
+	{From: 97, To: 100, Line: 20, Col: 17, Construct: "if"},
+	{From: 99, To: 99, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 102, To: 105, Line: 23, Col: 17, Construct: "if"},
+	{From: 104, To: 104, Line: 24, Col: 21, Construct: "set"},
+	{From: 107, To: 113, Line: 26, Col: 17, Construct: "if"},
+	{From: 109, To: 111, Line: 27, Col: 21, Construct: "{{ }}"},
+	{From: 114, To: 122, Line: 30, Col: 17, Construct: "if"},
+	{From: 117, To: 117, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 121, To: 121, Line: 33, Col: 17, Construct: "{{ }}"},
+	{From: 124, To: 131, Line: 36, Col: 9, Construct: "if"},
+	{From: 130, To: 130, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 134, To: 137, Line: 42, Col: 1, Construct: "if"},
+	{From: 136, To: 136, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 139, To: 174, Line: 45, Col: 1, Construct: "if"},
+	{From: 142, To: 147, Line: 48, Col: 5, Construct: "for"},
+	{From: 145, To: 145, Line: 50, Col: 9, Construct: "{{ }}"},
+	{From: 149, To: 161, Line: 54, Col: 5, Construct: "if"},
+	{From: 152, To: 154, Line: 55, Col: 9, Construct: "set"},
+	{From: 156, To: 159, Line: 56, Col: 9, Construct: "if"},
+	{From: 158, To: 158, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 165, To: 173, Line: 62, Col: 5, Construct: "if"},
+	{From: 168, To: 170, Line: 63, Col: 9, Construct: "set"},
+	{From: 172, To: 172, Line: 64, Col: 9, Construct: "{{ }}"},
+	{From: 176, To: 177, Line: 67, Col: 1, Construct: "set"},
+	{From: 179, To: 200, Line: 68, Col: 1, Construct: "for"},
+	{From: 185, To: 185, Line: 69, Col: 5, Construct: "set"},
+	{From: 187, To: 199, Line: 70, Col: 5, Construct: "if"},
+	{From: 189, To: 191, Line: 71, Col: 9, Construct: "set"},
+	{From: 193, To: 198, Line: 72, Col: 9, Construct: "if"},
+	{From: 195, To: 195, Line: 73, Col: 13, Construct: "set"},
+	{From: 197, To: 197, Line: 74, Col: 13, Construct: "set"},
+	{From: 202, To: 205, Line: 78, Col: 1, Construct: "if"},
+	{From: 204, To: 204, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 207, To: 334, Line: 81, Col: 1, Construct: "for"},
+	{From: 213, To: 215, Line: 82, Col: 5, Construct: "set"},
+	{From: 217, To: 333, Line: 83, Col: 5, Construct: "if"},
+	{From: 220, To: 223, Line: 84, Col: 9, Construct: "if"},
+	{From: 222, To: 222, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 224, To: 333, Line: 87, Col: 9, Construct: "if"},
+	{From: 227, To: 227, Line: 88, Col: 9, Construct: "{{ }}"},
+	{From: 228, To: 333, Line: 89, Col: 9, Construct: "if"},
+	{From: 231, To: 231, Line: 90, Col: 9, Construct: "set"},
+	{From: 233, To: 246, Line: 91, Col: 9, Construct: "if"},
+	{From: 236, To: 236, Line: 92, Col: 13, Construct: "set"},
+	{From: 240, To: 245, Line: 94, Col: 13, Construct: "if"},
+	{From: 242, To: 242, Line: 95, Col: 17, Construct: "set"},
+	{From: 244, To: 244, Line: 96, Col: 17, Construct: "set"},
+	{From: 248, To: 248, Line: 99, Col: 9, Construct: "set"},
+	{From: 250, To: 257, Line: 100, Col: 9, Construct: "if"},
+	{From: 252, To: 252, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 256, To: 256, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 259, To: 311, Line: 105, Col: 9, Construct: "if"},
+	{From: 262, To: 309, Line: 106, Col: 13, Construct: "for"},
+	{From: 266, To: 270, Line: 107, Col: 17, Construct: "if"},
+	{From: 269, To: 269, Line: 108, Col: 21, Construct: "set"},
+	{From: 272, To: 286, Line: 110, Col: 17, Construct: "if"},
+	{From: 274, To: 281, Line: 111, Col: 21, Construct: "if"},
+	{From: 276, To: 276, Line: 112, Col: 25, Construct: "{{ }}"},
+	{From: 280, To: 280, Line: 114, Col: 25, Construct: "{{ }}"},
+	{From: 285, To: 285, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 288, To: 308, Line: 119, Col: 17, Construct: "if"},
+	{From: 291, To: 306, Line: 120, Col: 21, Construct: "for"},
+	{From: 296, To: 296, Line: 121, Col: 25, Construct: "{{ }}"},
+	{From: 298, To: 302, Line: 122, Col: 25, Construct: "set"},
+	{From: 304, To: 305, Line: 123, Col: 25, Construct: "{{ }}"},
+	{From: 312, To: 333, Line: 131, Col: 9, Construct: "if"},
+	{From: 315, To: 318, Line: 132, Col: 9, Construct: "if"},
+	{From: 320, To: 321, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 323, To: 328, Line: 138, Col: 9, Construct: "if"},
+	{From: 325, To: 328, Line: 140, Col: 13, Construct: "if"},
+	{From: 332, To: 332, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 336, To: 345, Line: 147, Col: 1, Construct: "if"},
+	{From: 339, To: 344, Line: 149, Col: 5, Construct: "if"},
+	{From: 359, To: 359, Line: 1, Col: 1, Construct: "set"},
+	{From: 361, To: 361, Line: 2, Col: 1, Construct: "set"},
+	{From: 363, To: 432, Line: 3, Col: 1, Construct: "macro"},
+	{From: 370, To: 431, Line: 4, Col: 5, Construct: "if"},
+	{From: 372, To: 372, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 373, To: 431, Line: 6, Col: 9, Construct: "if"},
+	{From: 376, To: 423, Line: 7, Col: 9, Construct: "for"},
+	{From: 379, To: 422, Line: 8, Col: 13, Construct: "if"},
+	{From: 381, To: 384, Line: 9, Col: 17, Construct: "if"},
+	{From: 383, To: 383, Line: 10, Col: 21, Construct: "{{ }}"},
+	{From: 386, To: 389, Line: 12, Col: 17, Construct: "if"},
+	{From: 388, To: 388, Line: 13, Col: 21, Construct: "set"},
+	{From: 391, To: 395, Line: 15, Col: 17, Construct: "if"},
+	{From: 393, To: 393, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 396, To: 422, Line: 19, Col: 17, Construct: "if"},
+	{From: 399, To: 402, Line: 20, Col: 17, Construct: "if"},
+	{From: 401, To: 401, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 404, To: 407, Line: 23, Col: 17, Construct: "if"},
+	{From: 406, To: 406, Line: 24, Col: 21, Construct: "set"},
+	{From: 409, To: 413, Line: 26, Col: 17, Construct: "if"},
+	{From: 411, To: 411, Line: 27, Col: 21, Construct: "{{ }}"},
+	{From: 414, To: 422, Line: 30, Col: 17, Construct: "if"},
+	{From: 417, To: 417, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 421, To: 421, Line: 33, Col: 17, Construct: "{{ }}"},
+	{From: 424, To: 431, Line: 36, Col: 9, Construct: "if"},
+	{From: 430, To: 430, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 434, To: 437, Line: 42, Col: 1, Construct: "if"},
+	{From: 436, To: 436, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 439, To: 474, Line: 45, Col: 1, Construct: "if"},
+	{From: 442, To: 447, Line: 48, Col: 5, Construct: "for"},
+	{From: 445, To: 445, Line: 50, Col: 9, Construct: "{{ }}"},
+	{From: 449, To: 461, Line: 54, Col: 5, Construct: "if"},
+	{From: 452, To: 454, Line: 55, Col: 9, Construct: "set"},
+	{From: 456, To: 459, Line: 56, Col: 9, Construct: "if"},
+	{From: 458, To: 458, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 465, To: 473, Line: 62, Col: 5, Construct: "if"},
+	{From: 468, To: 470, Line: 63, Col: 9, Construct: "set"},
+	{From: 472, To: 472, Line: 64, Col: 9, Construct: "{{ }}"},
+	{From: 476, To: 477, Line: 67, Col: 1, Construct: "set"},
+	{From: 479, To: 500, Line: 68, Col: 1, Construct: "for"},
+	{From: 485, To: 485, Line: 69, Col: 5, Construct: "set"},
+	{From: 487, To: 499, Line: 70, Col: 5, Construct: "if"},
+	{From: 489, To: 491, Line: 71, Col: 9, Construct: "set"},
+	{From: 493, To: 498, Line: 72, Col: 9, Construct: "if"},
+	{From: 495, To: 495, Line: 73, Col: 13, Construct: "set"},
+	{From: 497, To: 497, Line: 74, Col: 13, Construct: "set"},
+	{From: 502, To: 505, Line: 78, Col: 1, Construct: "if"},
+	{From: 504, To: 504, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 507, To: 634, Line: 81, Col: 1, Construct: "for"},
+	{From: 513, To: 515, Line: 82, Col: 5, Construct: "set"},
+	{From: 517, To: 633, Line: 83, Col: 5, Construct: "if"},
+	{From: 520, To: 523, Line: 84, Col: 9, Construct: "if"},
+	{From: 522, To: 522, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 524, To: 633, Line: 87, Col: 9, Construct: "if"},
+	{From: 527, To: 527, Line: 88, Col: 9, Construct: "{{ }}"},
+	{From: 528, To: 633, Line: 89, Col: 9, Construct: "if"},
+	{From: 531, To: 531, Line: 90, Col: 9, Construct: "set"},
+	{From: 533, To: 546, Line: 91, Col: 9, Construct: "if"},
+	{From: 536, To: 536, Line: 92, Col: 13, Construct: "set"},
+	{From: 540, To: 545, Line: 94, Col: 13, Construct: "if"},
+	{From: 542, To: 542, Line: 95, Col: 17, Construct: "set"},
+	{From: 544, To: 544, Line: 96, Col: 17, Construct: "set"},
+	{From: 548, To: 548, Line: 99, Col: 9, Construct: "set"},
+	{From: 550, To: 557, Line: 100, Col: 9, Construct: "if"},
+	{From: 552, To: 552, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 556, To: 556, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 559, To: 611, Line: 105, Col: 9, Construct: "if"},
+	{From: 562, To: 609, Line: 106, Col: 13, Construct: "for"},
+	{From: 566, To: 570, Line: 107, Col: 17, Construct: "if"},
+	{From: 569, To: 569, Line: 108, Col: 21, Construct: "set"},
+	{From: 572, To: 586, Line: 110, Col: 17, Construct: "if"},
+	{From: 574, To: 581, Line: 111, Col: 21, Construct: "if"},
+	{From: 576, To: 576, Line: 112, Col: 25, Construct: "{{ }}"},
+	{From: 580, To: 580, Line: 114, Col: 25, Construct: "{{ }}"},
+	{From: 585, To: 585, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 588, To: 608, Line: 119, Col: 17, Construct: "if"},
+	{From: 591, To: 606, Line: 120, Col: 21, Construct: "for"},
+	{From: 596, To: 596, Line: 121, Col: 25, Construct: "{{ }}"},
+	{From: 598, To: 602, Line: 122, Col: 25, Construct: "set"},
+	{From: 604, To: 605, Line: 123, Col: 25, Construct: "{{ }}"},
+	{From: 612, To: 633, Line: 131, Col: 9, Construct: "if"},
+	{From: 615, To: 618, Line: 132, Col: 9, Construct: "if"},
+	{From: 620, To: 621, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 623, To: 628, Line: 138, Col: 9, Construct: "if"},
+	{From: 625, To: 628, Line: 140, Col: 13, Construct: "if"},
+	{From: 632, To: 632, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 636, To: 645, Line: 147, Col: 1, Construct: "if"},
+	{From: 639, To: 644, Line: 149, Col: 5, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var Qwen3Coder = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "Qwen3-Coder.jinja",
-	Func:   renderQwen3Coder,
-	Name:   "Qwen3-Coder",
-	Origin: "llama.cpp/Qwen3-Coder.jinja",
-	SHA256: "d287fb2edf144207f868ae1b282755dc19db2a3f1c5b3a3d57e9e5abffa98392",
-	Spans:  spansQwen3Coder,
+	File:      "Qwen3-Coder.jinja",
+	Func:      renderQwen3Coder,
+	LlamaFunc: renderQwen3CoderLlama,
+	Name:      "Qwen3-Coder",
+	Origin:    "llama.cpp/Qwen3-Coder.jinja",
+	SHA256:    "d287fb2edf144207f868ae1b282755dc19db2a3f1c5b3a3d57e9e5abffa98392",
+	Spans:     spansQwen3Coder,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -281,67 +282,352 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderQwen3CoderLlama renders Qwen3-Coder.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderQwen3Coder with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	systemMessage := in.Lookup("system_message")
+	var loopMessages runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
+	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
+		jsonDict = runtime.Param(jsonDict, "json_dict")
+		handledKeys = runtime.Param(handledKeys, "handled_keys")
+		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
+		if runtime.IsMapping(jsonDict) {
+			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
+			var loop runtime.Loop
+			for loop.Start(w, runtime.LlamaIterable(jsonDict), func(item runtime.Value) bool {
+				jsonKey := item
+				return runtime.LlamaNotIn(jsonKey, handledKeys)
+			}); loop.Next(); {
+				jsonKey := loop.Item()
+				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
+				if runtime.IsMapping(runtime.LlamaItem(jsonDict, jsonKey)) || (runtime.IsSequence(runtime.LlamaItem(jsonDict, jsonKey)) && !runtime.IsString(runtime.LlamaItem(jsonDict, jsonKey))) {
+					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(runtime.LlamaItem(jsonDict, jsonKey), nil, nil)), runtime.Str("</"), jsonKey, runtime.Str(">")))
+				} else {
+					// Qwen3-Coder.jinja:6:17 {%- else %}
+					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.FilterString(runtime.LlamaItem(jsonDict, jsonKey)), runtime.Str("</"), jsonKey, runtime.Str(">")))
+				}
+			}
+		}
+	}
+	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
+	messages0 := runtime.LlamaItemInt(messages, 0)
+	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
+		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
+		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	} else {
+		// Qwen3-Coder.jinja:16:5 {%- else %}
+		// Qwen3-Coder.jinja:17:5 {%- set loop_messages = messages %}
+		loopMessages = messages
+	}
+	// Qwen3-Coder.jinja:20:1 {%- if not tools is defined %}
+	if !runtime.IsDefined(tools) {
+		// Qwen3-Coder.jinja:21:5 {%- set tools = [] %}
+		tools = runtime.NewList()
+	}
+	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
+	if runtime.IsDefined(systemMessage) {
+		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), systemMessage))
+	} else {
+		// Qwen3-Coder.jinja:26:5 {%- else %}
+		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
+		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
+		}
+	}
+	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
+	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
+		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			handledKeys := runtime.Undefined("handled_keys")
+			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
+			toolFunction := runtime.LlamaAttr(tool, "function")
+			if runtime.IsDefined(toolFunction) {
+				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
+				tool = toolFunction
+			}
+			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<function>\n<name>"), runtime.LlamaAttr(tool, "name"), runtime.Str("</name>")))
+			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
+			toolDescription := runtime.LlamaAttr(tool, "description")
+			if runtime.IsDefined(toolDescription) {
+				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.FilterTrim(toolDescription, nil, nil), runtime.Str("</description>")))
+			}
+			w.WriteString("\n<parameters>")
+			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
+			toolParameters := runtime.LlamaAttr(tool, "parameters")
+			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(runtime.LlamaAttr(toolParameters, "properties"))) && runtime.IsMapping(runtime.LlamaAttr(toolParameters, "properties")) {
+				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(toolParameters, "properties"))
+				for i := range w.Count(len(keys)) {
+					paramName := keys[i]
+					paramFields := values[i]
+					var handledKeys runtime.Value
+					w.WriteString("\n<parameter>")
+					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>")))
+					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
+					paramFieldsType := runtime.LlamaAttr(paramFields, "type")
+					if runtime.IsDefined(paramFieldsType) {
+						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType), runtime.Str("</type>")))
+					}
+					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
+					paramFieldsDescription := runtime.LlamaAttr(paramFields, "description")
+					if runtime.IsDefined(paramFieldsDescription) {
+						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFieldsDescription, nil, nil), runtime.Str("</description>")))
+					}
+					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
+					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"))
+					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderExtraKeys(paramFields, handledKeys)
+					}))
+					w.WriteString("\n</parameter>")
+				}
+			}
+			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
+			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
+			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderExtraKeys(toolParameters, handledKeys)
+			}))
+			w.WriteString("\n</parameters>")
+			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
+			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
+			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderExtraKeys(tool, handledKeys)
+			}))
+			w.WriteString("\n</function>")
+		}
+		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
+	}
+	// Qwen3-Coder.jinja:68:1 {%- if system_message is defined %}
+	if runtime.IsDefined(systemMessage) {
+		w.WriteString("<|im_end|>\n")
+	} else {
+		// Qwen3-Coder.jinja:70:5 {%- else %}
+		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
+		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			w.WriteString("<|im_end|>\n")
+		}
+	}
+	// Qwen3-Coder.jinja:75:1 {%- for message in loop_messages %}
+	var loop runtime.Loop
+	for loop.Start(w, runtime.LlamaIterable(loopMessages), nil); loop.Next(); {
+		message := loop.Item()
+		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
+		messageRole := runtime.LlamaAttr(message, "role")
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.Gt(runtime.FilterLength(runtime.LlamaAttr(message, "tool_calls")), runtime.Int(0)) {
+			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
+			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
+			messageContent := runtime.LlamaAttr(message, "content")
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
+				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil)), runtime.Str("\n")))
+			}
+			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
+				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				if runtime.IsDefined(toolCallFunction) {
+					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
+					toolCall = toolCallFunction
+				}
+				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
+				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+				if runtime.IsDefined(toolCallArguments) {
+					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
+					keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+					for i := range w.Count(len(keys)) {
+						argsName := keys[i]
+						argsValue := values[i]
+						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
+						if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+							argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
+						} else {
+							argsValue = runtime.FilterString(argsValue)
+						}
+						// Qwen3-Coder.jinja:90:21 {{- args_value }}
+						runtime.LlamaWrite(w, argsValue)
+						w.WriteString("\n</parameter>\n")
+					}
+				}
+				w.WriteString("</function>\n</tool_call>")
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || runtime.EqStr(messageRole, "assistant") {
+			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
+			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
+			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
+			if runtime.LlamaAttr(loop.Value(), "previtem").Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+				w.WriteString("<|im_start|>user\n")
+			}
+			w.WriteString("<tool_response>\n")
+			// Qwen3-Coder.jinja:104:9 {{- message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("\n</tool_response>\n")
+			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
+			if !loop.Last().Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			} else if loop.Last().Truthy() {
+				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
+				w.WriteString("<|im_end|>\n")
+			}
+		} else {
+			// Qwen3-Coder.jinja:111:9 {%- else %}
+			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>\n")))
+		}
+	}
+	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+	}
+}
+
 // spansQwen3Coder is the position table of Qwen3-Coder.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansQwen3Coder = []runtime.Span{
-	{From: 53, To: 88, Line: 1, Col: 1, Construct: "macro"},
-	{From: 57, To: 87, Line: 2, Col: 5, Construct: "if"},
-	{From: 59, To: 86, Line: 3, Col: 9, Construct: "for"},
-	{From: 66, To: 85, Line: 4, Col: 13, Construct: "if"},
-	{From: 68, To: 74, Line: 5, Col: 17, Construct: "{{ }}"},
-	{From: 78, To: 84, Line: 7, Col: 17, Construct: "{{ }}"},
-	{From: 90, To: 100, Line: 13, Col: 1, Construct: "if"},
-	{From: 93, To: 93, Line: 14, Col: 5, Construct: "set"},
-	{From: 95, To: 95, Line: 15, Col: 5, Construct: "set"},
-	{From: 99, To: 99, Line: 17, Col: 5, Construct: "set"},
-	{From: 102, To: 105, Line: 20, Col: 1, Construct: "if"},
-	{From: 104, To: 104, Line: 21, Col: 5, Construct: "set"},
-	{From: 107, To: 116, Line: 24, Col: 1, Construct: "if"},
-	{From: 109, To: 109, Line: 25, Col: 5, Construct: "{{ }}"},
-	{From: 113, To: 115, Line: 27, Col: 5, Construct: "if"},
-	{From: 118, To: 191, Line: 31, Col: 1, Construct: "if"},
-	{From: 121, To: 190, Line: 34, Col: 5, Construct: "for"},
-	{From: 124, To: 128, Line: 35, Col: 9, Construct: "if"},
-	{From: 127, To: 127, Line: 36, Col: 13, Construct: "set"},
-	{From: 130, To: 132, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 134, To: 141, Line: 39, Col: 9, Construct: "if"},
-	{From: 137, To: 139, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 143, To: 178, Line: 43, Col: 9, Construct: "if"},
-	{From: 146, To: 177, Line: 44, Col: 13, Construct: "for"},
-	{From: 153, To: 155, Line: 46, Col: 17, Construct: "{{ }}"},
-	{From: 157, To: 163, Line: 47, Col: 17, Construct: "if"},
-	{From: 160, To: 162, Line: 48, Col: 21, Construct: "{{ }}"},
-	{From: 165, To: 171, Line: 50, Col: 17, Construct: "if"},
-	{From: 168, To: 170, Line: 51, Col: 21, Construct: "{{ }}"},
-	{From: 173, To: 173, Line: 53, Col: 17, Construct: "set"},
-	{From: 175, To: 176, Line: 54, Col: 17, Construct: "{{ }}"},
-	{From: 180, To: 180, Line: 58, Col: 9, Construct: "set"},
-	{From: 182, To: 183, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 185, To: 185, Line: 61, Col: 9, Construct: "set"},
-	{From: 187, To: 188, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 193, To: 201, Line: 68, Col: 1, Construct: "if"},
-	{From: 198, To: 200, Line: 71, Col: 5, Construct: "if"},
-	{From: 203, To: 277, Line: 75, Col: 1, Construct: "for"},
-	{From: 207, To: 276, Line: 76, Col: 5, Construct: "if"},
-	{From: 210, To: 210, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 212, To: 216, Line: 78, Col: 9, Construct: "if"},
-	{From: 215, To: 215, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 218, To: 250, Line: 81, Col: 9, Construct: "for"},
-	{From: 220, To: 224, Line: 82, Col: 13, Construct: "if"},
-	{From: 223, To: 223, Line: 83, Col: 17, Construct: "set"},
-	{From: 226, To: 226, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 228, To: 248, Line: 86, Col: 13, Construct: "if"},
-	{From: 231, To: 246, Line: 87, Col: 17, Construct: "for"},
-	{From: 236, To: 236, Line: 88, Col: 21, Construct: "{{ }}"},
-	{From: 238, To: 242, Line: 89, Col: 21, Construct: "set"},
-	{From: 244, To: 245, Line: 90, Col: 21, Construct: "{{ }}"},
-	{From: 251, To: 276, Line: 97, Col: 9, Construct: "if"},
-	{From: 254, To: 254, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 255, To: 276, Line: 99, Col: 9, Construct: "if"},
-	{From: 258, To: 261, Line: 100, Col: 9, Construct: "if"},
-	{From: 263, To: 264, Line: 104, Col: 9, Construct: "{{ }}"},
-	{From: 266, To: 271, Line: 106, Col: 9, Construct: "if"},
-	{From: 268, To: 271, Line: 108, Col: 13, Construct: "if"},
-	{From: 275, To: 275, Line: 112, Col: 9, Construct: "{{ }}"},
-	{From: 279, To: 281, Line: 115, Col: 1, Construct: "if"},
+	{From: 54, To: 89, Line: 1, Col: 1, Construct: "macro"},
+	{From: 58, To: 88, Line: 2, Col: 5, Construct: "if"},
+	{From: 60, To: 87, Line: 3, Col: 9, Construct: "for"},
+	{From: 67, To: 86, Line: 4, Col: 13, Construct: "if"},
+	{From: 69, To: 75, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 79, To: 85, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 91, To: 101, Line: 13, Col: 1, Construct: "if"},
+	{From: 94, To: 94, Line: 14, Col: 5, Construct: "set"},
+	{From: 96, To: 96, Line: 15, Col: 5, Construct: "set"},
+	{From: 100, To: 100, Line: 17, Col: 5, Construct: "set"},
+	{From: 103, To: 106, Line: 20, Col: 1, Construct: "if"},
+	{From: 105, To: 105, Line: 21, Col: 5, Construct: "set"},
+	{From: 108, To: 117, Line: 24, Col: 1, Construct: "if"},
+	{From: 110, To: 110, Line: 25, Col: 5, Construct: "{{ }}"},
+	{From: 114, To: 116, Line: 27, Col: 5, Construct: "if"},
+	{From: 119, To: 192, Line: 31, Col: 1, Construct: "if"},
+	{From: 122, To: 191, Line: 34, Col: 5, Construct: "for"},
+	{From: 125, To: 129, Line: 35, Col: 9, Construct: "if"},
+	{From: 128, To: 128, Line: 36, Col: 13, Construct: "set"},
+	{From: 131, To: 133, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 135, To: 142, Line: 39, Col: 9, Construct: "if"},
+	{From: 138, To: 140, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 144, To: 179, Line: 43, Col: 9, Construct: "if"},
+	{From: 147, To: 178, Line: 44, Col: 13, Construct: "for"},
+	{From: 154, To: 156, Line: 46, Col: 17, Construct: "{{ }}"},
+	{From: 158, To: 164, Line: 47, Col: 17, Construct: "if"},
+	{From: 161, To: 163, Line: 48, Col: 21, Construct: "{{ }}"},
+	{From: 166, To: 172, Line: 50, Col: 17, Construct: "if"},
+	{From: 169, To: 171, Line: 51, Col: 21, Construct: "{{ }}"},
+	{From: 174, To: 174, Line: 53, Col: 17, Construct: "set"},
+	{From: 176, To: 177, Line: 54, Col: 17, Construct: "{{ }}"},
+	{From: 181, To: 181, Line: 58, Col: 9, Construct: "set"},
+	{From: 183, To: 184, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 186, To: 186, Line: 61, Col: 9, Construct: "set"},
+	{From: 188, To: 189, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 194, To: 202, Line: 68, Col: 1, Construct: "if"},
+	{From: 199, To: 201, Line: 71, Col: 5, Construct: "if"},
+	{From: 204, To: 278, Line: 75, Col: 1, Construct: "for"},
+	{From: 208, To: 277, Line: 76, Col: 5, Construct: "if"},
+	{From: 211, To: 211, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 213, To: 217, Line: 78, Col: 9, Construct: "if"},
+	{From: 216, To: 216, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 219, To: 251, Line: 81, Col: 9, Construct: "for"},
+	{From: 221, To: 225, Line: 82, Col: 13, Construct: "if"},
+	{From: 224, To: 224, Line: 83, Col: 17, Construct: "set"},
+	{From: 227, To: 227, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 229, To: 249, Line: 86, Col: 13, Construct: "if"},
+	{From: 232, To: 247, Line: 87, Col: 17, Construct: "for"},
+	{From: 237, To: 237, Line: 88, Col: 21, Construct: "{{ }}"},
+	{From: 239, To: 243, Line: 89, Col: 21, Construct: "set"},
+	{From: 245, To: 246, Line: 90, Col: 21, Construct: "{{ }}"},
+	{From: 252, To: 277, Line: 97, Col: 9, Construct: "if"},
+	{From: 255, To: 255, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 256, To: 277, Line: 99, Col: 9, Construct: "if"},
+	{From: 259, To: 262, Line: 100, Col: 9, Construct: "if"},
+	{From: 264, To: 265, Line: 104, Col: 9, Construct: "{{ }}"},
+	{From: 267, To: 272, Line: 106, Col: 9, Construct: "if"},
+	{From: 269, To: 272, Line: 108, Col: 13, Construct: "if"},
+	{From: 276, To: 276, Line: 112, Col: 9, Construct: "{{ }}"},
+	{From: 280, To: 282, Line: 115, Col: 1, Construct: "if"},
+	{From: 295, To: 318, Line: 1, Col: 1, Construct: "macro"},
+	{From: 299, To: 317, Line: 2, Col: 5, Construct: "if"},
+	{From: 301, To: 316, Line: 3, Col: 9, Construct: "for"},
+	{From: 308, To: 315, Line: 4, Col: 13, Construct: "if"},
+	{From: 310, To: 310, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 314, To: 314, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 320, To: 330, Line: 13, Col: 1, Construct: "if"},
+	{From: 323, To: 323, Line: 14, Col: 5, Construct: "set"},
+	{From: 325, To: 325, Line: 15, Col: 5, Construct: "set"},
+	{From: 329, To: 329, Line: 17, Col: 5, Construct: "set"},
+	{From: 332, To: 335, Line: 20, Col: 1, Construct: "if"},
+	{From: 334, To: 334, Line: 21, Col: 5, Construct: "set"},
+	{From: 337, To: 346, Line: 24, Col: 1, Construct: "if"},
+	{From: 339, To: 339, Line: 25, Col: 5, Construct: "{{ }}"},
+	{From: 343, To: 345, Line: 27, Col: 5, Construct: "if"},
+	{From: 348, To: 417, Line: 31, Col: 1, Construct: "if"},
+	{From: 351, To: 416, Line: 34, Col: 5, Construct: "for"},
+	{From: 354, To: 358, Line: 35, Col: 9, Construct: "if"},
+	{From: 357, To: 357, Line: 36, Col: 13, Construct: "set"},
+	{From: 360, To: 360, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 362, To: 367, Line: 39, Col: 9, Construct: "if"},
+	{From: 365, To: 365, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 369, To: 400, Line: 43, Col: 9, Construct: "if"},
+	{From: 372, To: 399, Line: 44, Col: 13, Construct: "for"},
+	{From: 379, To: 379, Line: 46, Col: 17, Construct: "{{ }}"},
+	{From: 381, To: 385, Line: 47, Col: 17, Construct: "if"},
+	{From: 384, To: 384, Line: 48, Col: 21, Construct: "{{ }}"},
+	{From: 387, To: 391, Line: 50, Col: 17, Construct: "if"},
+	{From: 390, To: 390, Line: 51, Col: 21, Construct: "{{ }}"},
+	{From: 393, To: 393, Line: 53, Col: 17, Construct: "set"},
+	{From: 395, To: 398, Line: 54, Col: 17, Construct: "{{ }}"},
+	{From: 402, To: 402, Line: 58, Col: 9, Construct: "set"},
+	{From: 404, To: 407, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 409, To: 409, Line: 61, Col: 9, Construct: "set"},
+	{From: 411, To: 414, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 419, To: 427, Line: 68, Col: 1, Construct: "if"},
+	{From: 424, To: 426, Line: 71, Col: 5, Construct: "if"},
+	{From: 429, To: 503, Line: 75, Col: 1, Construct: "for"},
+	{From: 433, To: 502, Line: 76, Col: 5, Construct: "if"},
+	{From: 436, To: 436, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 438, To: 442, Line: 78, Col: 9, Construct: "if"},
+	{From: 441, To: 441, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 444, To: 476, Line: 81, Col: 9, Construct: "for"},
+	{From: 446, To: 450, Line: 82, Col: 13, Construct: "if"},
+	{From: 449, To: 449, Line: 83, Col: 17, Construct: "set"},
+	{From: 452, To: 452, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 454, To: 474, Line: 86, Col: 13, Construct: "if"},
+	{From: 457, To: 472, Line: 87, Col: 17, Construct: "for"},
+	{From: 462, To: 462, Line: 88, Col: 21, Construct: "{{ }}"},
+	{From: 464, To: 468, Line: 89, Col: 21, Construct: "set"},
+	{From: 470, To: 471, Line: 90, Col: 21, Construct: "{{ }}"},
+	{From: 477, To: 502, Line: 97, Col: 9, Construct: "if"},
+	{From: 480, To: 480, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 481, To: 502, Line: 99, Col: 9, Construct: "if"},
+	{From: 484, To: 487, Line: 100, Col: 9, Construct: "if"},
+	{From: 489, To: 490, Line: 104, Col: 9, Construct: "{{ }}"},
+	{From: 492, To: 497, Line: 106, Col: 9, Construct: "if"},
+	{From: 494, To: 497, Line: 108, Col: 13, Construct: "if"},
+	{From: 501, To: 501, Line: 112, Col: 9, Construct: "{{ }}"},
+	{From: 505, To: 507, Line: 115, Col: 1, Construct: "if"},
 }

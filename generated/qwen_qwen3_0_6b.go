@@ -28,12 +28,13 @@ var QwenQwen306B = &runtime.Template{
 		ReasoningEnd:       "\n</think>\n\n",
 		LoadError:          "",
 	},
-	File:   "Qwen-Qwen3-0.6B.jinja",
-	Func:   renderQwenQwen306B,
-	Name:   "Qwen-Qwen3-0.6B",
-	Origin: "llama.cpp/Qwen-Qwen3-0.6B.jinja",
-	SHA256: "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
-	Spans:  spansQwenQwen306B,
+	File:      "Qwen-Qwen3-0.6B.jinja",
+	Func:      renderQwenQwen306B,
+	LlamaFunc: renderQwenQwen306BLlama,
+	Name:      "Qwen-Qwen3-0.6B",
+	Origin:    "llama.cpp/Qwen-Qwen3-0.6B.jinja",
+	SHA256:    "87a2728cb8dc9fe424d624542f6060ec05a1d285ebbec578bb078900e33396b5",
+	Spans:     spansQwenQwen306B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -220,51 +221,257 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderQwenQwen306BLlama renders Qwen-Qwen3-0.6B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderQwenQwen306B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := in.Lookup("enable_thinking")
+	// Qwen-Qwen3-0.6B.jinja:1:1 {%- if tools %}
+	if tools.Truthy() {
+		w.WriteString("<|im_start|>system\n")
+		// Qwen-Qwen3-0.6B.jinja:3:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAttr(messages0, "content"), runtime.Str("\n\n")))
+		}
+		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			w.WriteString("\n")
+			// Qwen-Qwen3-0.6B.jinja:9:9 {{- tool | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+		}
+		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
+	} else {
+		// Qwen-Qwen3-0.6B.jinja:12:5 {%- else %}
+		// Qwen-Qwen3-0.6B.jinja:13:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaAttr(messages0, "content")), runtime.Str("<|im_end|>\n")))
+		}
+	}
+	// Qwen-Qwen3-0.6B.jinja:17:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
+	nsMultiStepTool := true
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
+	// Qwen-Qwen3-0.6B.jinja:18:1 {%- for message in messages[::-1] %}
+	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[len(items)-1-i]
+		var index runtime.Value
+		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
+		if (nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && !(runtime.MethodStartswith(runtime.LlamaAttr(message, "content"), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(runtime.LlamaAttr(message, "content"), runtime.Str("</tool_response>")).Truthy()) {
+			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
+			nsMultiStepTool = false
+			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
+			nsLastQueryIndex = index
+		}
+	}
+	// Qwen-Qwen3-0.6B.jinja:25:1 {%- for message in messages %}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var content runtime.Value
+		var reasoningContent runtime.Value
+		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
+			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
+			messageContent := runtime.LlamaAttr(message, "content")
+			content = messageContent
+			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
+			reasoningContent = runtime.Str("")
+			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if runtime.IsDefined(messageReasoningContent) && !runtime.IsNone(messageReasoningContent) {
+				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
+				reasoningContent = messageReasoningContent
+			} else {
+				// Qwen-Qwen3-0.6B.jinja:33:13 {%- else %}
+				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), messageContent) {
+					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
+					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), -1), runtime.Str("\n"))
+					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
+					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+				}
+			}
+			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
+			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
+				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
+				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
+					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n")), runtime.MethodStripChars(reasoningContent, runtime.Str("\n"))), runtime.Str("\n</think>\n\n")), runtime.MethodLstripChars(content, runtime.Str("\n"))))
+				} else {
+					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
+					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+				}
+			} else {
+				// Qwen-Qwen3-0.6B.jinja:45:13 {%- else %}
+				// Qwen-Qwen3-0.6B.jinja:46:13 {{- '<|im_start|>' + message.role + '\n' + content }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+			}
+			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
+				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				for i := range items {
+					toolCall := items[i]
+					// Qwen-Qwen3-0.6B.jinja:50:17 {%- if (loop.first and content) or (not loop.first) %}
+					if ((i == 0) && content.Truthy()) || !(i == 0) {
+						w.WriteString("\n")
+					}
+					// Qwen-Qwen3-0.6B.jinja:53:17 {%- if tool_call.function %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if toolCallFunction.Truthy() {
+						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					w.WriteString("<tool_call>\n{\"name\": \"")
+					// Qwen-Qwen3-0.6B.jinja:57:17 {{- tool_call.name }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+					w.WriteString("\", \"arguments\": ")
+					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
+					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					if runtime.IsString(toolCallArguments) {
+						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
+						runtime.LlamaWrite(w, toolCallArguments)
+					} else {
+						// Qwen-Qwen3-0.6B.jinja:61:21 {%- else %}
+						// Qwen-Qwen3-0.6B.jinja:62:21 {{- tool_call.arguments | tojson }}
+						runtime.LlamaWrite(w, runtime.FilterTojson(toolCallArguments, nil, nil))
+					}
+					w.WriteString("}\n</tool_call>")
+				}
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Qwen-Qwen3-0.6B.jinja:68:9 {%- elif message.role == "tool" %}
+			// Qwen-Qwen3-0.6B.jinja:69:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_start|>user")
+			}
+			w.WriteString("\n<tool_response>\n")
+			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("\n</tool_response>")
+			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
+			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			}
+		}
+	}
+	// Qwen-Qwen3-0.6B.jinja:80:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n")
+		// Qwen-Qwen3-0.6B.jinja:82:5 {%- if enable_thinking is defined and enable_thinking is false %}
+		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
+			w.WriteString("<think>\n\n</think>\n\n")
+		}
+	}
+}
+
 // spansQwenQwen306B is the position table of Qwen-Qwen3-0.6B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansQwenQwen306B = []runtime.Span{
-	{From: 52, To: 78, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 60, Line: 3, Col: 5, Construct: "if"},
-	{From: 58, To: 58, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 62, To: 67, Line: 7, Col: 5, Construct: "for"},
-	{From: 65, To: 65, Line: 9, Col: 9, Construct: "{{ }}"},
-	{From: 71, To: 77, Line: 13, Col: 5, Construct: "if"},
-	{From: 74, To: 76, Line: 14, Col: 9, Construct: "{{ }}"},
-	{From: 80, To: 81, Line: 17, Col: 1, Construct: "set"},
-	{From: 83, To: 96, Line: 18, Col: 1, Construct: "for"},
-	{From: 88, To: 88, Line: 19, Col: 5, Construct: "set"},
-	{From: 90, To: 95, Line: 20, Col: 5, Construct: "if"},
-	{From: 92, To: 92, Line: 21, Col: 9, Construct: "set"},
-	{From: 94, To: 94, Line: 22, Col: 9, Construct: "set"},
-	{From: 98, To: 212, Line: 25, Col: 1, Construct: "for"},
-	{From: 104, To: 211, Line: 26, Col: 5, Construct: "if"},
-	{From: 107, To: 112, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 113, To: 211, Line: 28, Col: 9, Construct: "if"},
-	{From: 116, To: 117, Line: 29, Col: 9, Construct: "set"},
-	{From: 119, To: 119, Line: 30, Col: 9, Construct: "set"},
-	{From: 121, To: 134, Line: 31, Col: 9, Construct: "if"},
-	{From: 124, To: 124, Line: 32, Col: 13, Construct: "set"},
-	{From: 128, To: 133, Line: 34, Col: 13, Construct: "if"},
-	{From: 130, To: 130, Line: 35, Col: 17, Construct: "set"},
-	{From: 132, To: 132, Line: 36, Col: 17, Construct: "set"},
-	{From: 136, To: 161, Line: 39, Col: 9, Construct: "if"},
-	{From: 138, To: 153, Line: 40, Col: 13, Construct: "if"},
-	{From: 140, To: 145, Line: 41, Col: 17, Construct: "{{ }}"},
-	{From: 149, To: 152, Line: 43, Col: 17, Construct: "{{ }}"},
-	{From: 157, To: 160, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 163, To: 196, Line: 48, Col: 9, Construct: "if"},
-	{From: 166, To: 194, Line: 49, Col: 13, Construct: "for"},
-	{From: 170, To: 172, Line: 50, Col: 17, Construct: "if"},
-	{From: 174, To: 179, Line: 53, Col: 17, Construct: "if"},
-	{From: 177, To: 177, Line: 54, Col: 21, Construct: "set"},
-	{From: 181, To: 182, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 184, To: 193, Line: 59, Col: 17, Construct: "if"},
-	{From: 187, To: 187, Line: 60, Col: 21, Construct: "{{ }}"},
-	{From: 191, To: 191, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 197, To: 211, Line: 68, Col: 9, Construct: "if"},
-	{From: 200, To: 203, Line: 69, Col: 9, Construct: "if"},
-	{From: 205, To: 206, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 208, To: 210, Line: 75, Col: 9, Construct: "if"},
-	{From: 214, To: 220, Line: 80, Col: 1, Construct: "if"},
-	{From: 217, To: 219, Line: 82, Col: 5, Construct: "if"},
+	{From: 53, To: 79, Line: 1, Col: 1, Construct: "if"},
+	{From: 56, To: 61, Line: 3, Col: 5, Construct: "if"},
+	{From: 59, To: 59, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 63, To: 68, Line: 7, Col: 5, Construct: "for"},
+	{From: 66, To: 66, Line: 9, Col: 9, Construct: "{{ }}"},
+	{From: 72, To: 78, Line: 13, Col: 5, Construct: "if"},
+	{From: 75, To: 77, Line: 14, Col: 9, Construct: "{{ }}"},
+	{From: 81, To: 82, Line: 17, Col: 1, Construct: "set"},
+	{From: 84, To: 97, Line: 18, Col: 1, Construct: "for"},
+	{From: 89, To: 89, Line: 19, Col: 5, Construct: "set"},
+	{From: 91, To: 96, Line: 20, Col: 5, Construct: "if"},
+	{From: 93, To: 93, Line: 21, Col: 9, Construct: "set"},
+	{From: 95, To: 95, Line: 22, Col: 9, Construct: "set"},
+	{From: 99, To: 213, Line: 25, Col: 1, Construct: "for"},
+	{From: 105, To: 212, Line: 26, Col: 5, Construct: "if"},
+	{From: 108, To: 113, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 114, To: 212, Line: 28, Col: 9, Construct: "if"},
+	{From: 117, To: 118, Line: 29, Col: 9, Construct: "set"},
+	{From: 120, To: 120, Line: 30, Col: 9, Construct: "set"},
+	{From: 122, To: 135, Line: 31, Col: 9, Construct: "if"},
+	{From: 125, To: 125, Line: 32, Col: 13, Construct: "set"},
+	{From: 129, To: 134, Line: 34, Col: 13, Construct: "if"},
+	{From: 131, To: 131, Line: 35, Col: 17, Construct: "set"},
+	{From: 133, To: 133, Line: 36, Col: 17, Construct: "set"},
+	{From: 137, To: 162, Line: 39, Col: 9, Construct: "if"},
+	{From: 139, To: 154, Line: 40, Col: 13, Construct: "if"},
+	{From: 141, To: 146, Line: 41, Col: 17, Construct: "{{ }}"},
+	{From: 150, To: 153, Line: 43, Col: 17, Construct: "{{ }}"},
+	{From: 158, To: 161, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 164, To: 197, Line: 48, Col: 9, Construct: "if"},
+	{From: 167, To: 195, Line: 49, Col: 13, Construct: "for"},
+	{From: 171, To: 173, Line: 50, Col: 17, Construct: "if"},
+	{From: 175, To: 180, Line: 53, Col: 17, Construct: "if"},
+	{From: 178, To: 178, Line: 54, Col: 21, Construct: "set"},
+	{From: 182, To: 183, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 185, To: 194, Line: 59, Col: 17, Construct: "if"},
+	{From: 188, To: 188, Line: 60, Col: 21, Construct: "{{ }}"},
+	{From: 192, To: 192, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 198, To: 212, Line: 68, Col: 9, Construct: "if"},
+	{From: 201, To: 204, Line: 69, Col: 9, Construct: "if"},
+	{From: 206, To: 207, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 209, To: 211, Line: 75, Col: 9, Construct: "if"},
+	{From: 215, To: 221, Line: 80, Col: 1, Construct: "if"},
+	{From: 218, To: 220, Line: 82, Col: 5, Construct: "if"},
+	{From: 233, To: 257, Line: 1, Col: 1, Construct: "if"},
+	{From: 236, To: 241, Line: 3, Col: 5, Construct: "if"},
+	{From: 239, To: 239, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 243, To: 248, Line: 7, Col: 5, Construct: "for"},
+	{From: 246, To: 246, Line: 9, Col: 9, Construct: "{{ }}"},
+	{From: 252, To: 256, Line: 13, Col: 5, Construct: "if"},
+	{From: 255, To: 255, Line: 14, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 260, Line: 17, Col: 1, Construct: "set"},
+	{From: 262, To: 275, Line: 18, Col: 1, Construct: "for"},
+	{From: 267, To: 267, Line: 19, Col: 5, Construct: "set"},
+	{From: 269, To: 274, Line: 20, Col: 5, Construct: "if"},
+	{From: 271, To: 271, Line: 21, Col: 9, Construct: "set"},
+	{From: 273, To: 273, Line: 22, Col: 9, Construct: "set"},
+	{From: 277, To: 375, Line: 25, Col: 1, Construct: "for"},
+	{From: 283, To: 374, Line: 26, Col: 5, Construct: "if"},
+	{From: 286, To: 286, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 287, To: 374, Line: 28, Col: 9, Construct: "if"},
+	{From: 290, To: 291, Line: 29, Col: 9, Construct: "set"},
+	{From: 293, To: 293, Line: 30, Col: 9, Construct: "set"},
+	{From: 295, To: 308, Line: 31, Col: 9, Construct: "if"},
+	{From: 298, To: 298, Line: 32, Col: 13, Construct: "set"},
+	{From: 302, To: 307, Line: 34, Col: 13, Construct: "if"},
+	{From: 304, To: 304, Line: 35, Col: 17, Construct: "set"},
+	{From: 306, To: 306, Line: 36, Col: 17, Construct: "set"},
+	{From: 310, To: 324, Line: 39, Col: 9, Construct: "if"},
+	{From: 312, To: 319, Line: 40, Col: 13, Construct: "if"},
+	{From: 314, To: 314, Line: 41, Col: 17, Construct: "{{ }}"},
+	{From: 318, To: 318, Line: 43, Col: 17, Construct: "{{ }}"},
+	{From: 323, To: 323, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 326, To: 359, Line: 48, Col: 9, Construct: "if"},
+	{From: 329, To: 357, Line: 49, Col: 13, Construct: "for"},
+	{From: 333, To: 335, Line: 50, Col: 17, Construct: "if"},
+	{From: 337, To: 342, Line: 53, Col: 17, Construct: "if"},
+	{From: 340, To: 340, Line: 54, Col: 21, Construct: "set"},
+	{From: 344, To: 345, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 347, To: 356, Line: 59, Col: 17, Construct: "if"},
+	{From: 350, To: 350, Line: 60, Col: 21, Construct: "{{ }}"},
+	{From: 354, To: 354, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 360, To: 374, Line: 68, Col: 9, Construct: "if"},
+	{From: 363, To: 366, Line: 69, Col: 9, Construct: "if"},
+	{From: 368, To: 369, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 371, To: 373, Line: 75, Col: 9, Construct: "if"},
+	{From: 377, To: 383, Line: 80, Col: 1, Construct: "if"},
+	{From: 380, To: 382, Line: 82, Col: 5, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var QwenQwQ32B = &runtime.Template{
 		ReasoningEnd:       "</think>",
 		LoadError:          "",
 	},
-	File:   "Qwen-QwQ-32B.jinja",
-	Func:   renderQwenQwQ32B,
-	Name:   "Qwen-QwQ-32B",
-	Origin: "llama.cpp/Qwen-QwQ-32B.jinja",
-	SHA256: "5ed15374ce53e19a7798710736a2c9fe41c79f7385e8421a2080d6575a80ef1b",
-	Spans:  spansQwenQwQ32B,
+	File:      "Qwen-QwQ-32B.jinja",
+	Func:      renderQwenQwQ32B,
+	LlamaFunc: renderQwenQwQ32BLlama,
+	Name:      "Qwen-QwQ-32B",
+	Origin:    "llama.cpp/Qwen-QwQ-32B.jinja",
+	SHA256:    "5ed15374ce53e19a7798710736a2c9fe41c79f7385e8421a2080d6575a80ef1b",
+	Spans:     spansQwenQwQ32B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -173,40 +174,192 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderQwenQwQ32BLlama renders Qwen-QwQ-32B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderQwenQwQ32B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := in.Lookup("enable_thinking")
+	// Qwen-QwQ-32B.jinja:1:1 {%- if tools %}
+	if tools.Truthy() {
+		w.WriteString("<|im_start|>system\n")
+		// Qwen-QwQ-32B.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+			// Qwen-QwQ-32B.jinja:4:9 {{- messages[0]['content'] }}
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(messages0, "content"))
+		} else {
+			// Qwen-QwQ-32B.jinja:5:9 {%- else %}
+			w.WriteString("")
+		}
+		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+		// Qwen-QwQ-32B.jinja:9:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			w.WriteString("\n")
+			// Qwen-QwQ-32B.jinja:11:9 {{- tool | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+		}
+		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
+	} else {
+		// Qwen-QwQ-32B.jinja:14:5 {%- else %}
+		// Qwen-QwQ-32B.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaItemStr(messages0, "content")), runtime.Str("<|im_end|>\n")))
+		}
+	}
+	// Qwen-QwQ-32B.jinja:19:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var content runtime.Value
+		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") && !runtime.LlamaAttr(message, "tool_calls").Truthy() {
+			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
+			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
+			messageContent := runtime.LlamaAttr(message, "content")
+			content = messageContent
+			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
+			if !(i == len(items)-1) {
+				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
+				content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), -1), runtime.Str("\n"))
+			}
+			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
+			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
+			messageContent := runtime.LlamaAttr(message, "content")
+			content = messageContent
+			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
+			if !(i == len(items)-1) {
+				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
+				content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), -1), runtime.Str("\n"))
+			}
+			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
+			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
+			if messageContent.Truthy() {
+				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), content))
+			}
+			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
+			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
+				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				if runtime.IsDefined(toolCallFunction) {
+					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
+					toolCall = toolCallFunction
+				}
+				w.WriteString("\n<tool_call>\n{\"name\": \"")
+				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
+				runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+				w.WriteString("\", \"arguments\": ")
+				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
+				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				w.WriteString("}\n</tool_call>")
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
+			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
+			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_start|>user")
+			}
+			w.WriteString("\n<tool_response>\n")
+			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("\n</tool_response>")
+			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
+			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			}
+		}
+	}
+	// Qwen-QwQ-32B.jinja:60:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n<think>\n")
+		// Qwen-QwQ-32B.jinja:62:5 {%- if not enable_thinking -%}
+		if !enableThinking.Truthy() {
+			w.WriteString("</think>")
+		}
+	}
+}
+
 // spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansQwenQwQ32B = []runtime.Span{
-	{From: 52, To: 81, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 63, Line: 3, Col: 5, Construct: "if"},
-	{From: 58, To: 58, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 65, To: 70, Line: 9, Col: 5, Construct: "for"},
-	{From: 68, To: 68, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 74, To: 80, Line: 15, Col: 5, Construct: "if"},
-	{From: 77, To: 79, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 83, To: 165, Line: 19, Col: 1, Construct: "for"},
-	{From: 88, To: 164, Line: 20, Col: 5, Construct: "if"},
-	{From: 91, To: 96, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 97, To: 164, Line: 22, Col: 9, Construct: "if"},
-	{From: 100, To: 101, Line: 23, Col: 9, Construct: "set"},
-	{From: 103, To: 106, Line: 24, Col: 9, Construct: "if"},
-	{From: 105, To: 105, Line: 25, Col: 13, Construct: "set"},
-	{From: 108, To: 113, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 114, To: 164, Line: 28, Col: 9, Construct: "if"},
-	{From: 117, To: 118, Line: 29, Col: 9, Construct: "set"},
-	{From: 120, To: 123, Line: 30, Col: 9, Construct: "if"},
-	{From: 122, To: 122, Line: 31, Col: 13, Construct: "set"},
-	{From: 125, To: 126, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 128, To: 132, Line: 34, Col: 9, Construct: "if"},
-	{From: 130, To: 131, Line: 35, Col: 13, Construct: "{{ }}"},
-	{From: 134, To: 149, Line: 37, Col: 9, Construct: "for"},
-	{From: 136, To: 141, Line: 38, Col: 13, Construct: "if"},
-	{From: 139, To: 139, Line: 39, Col: 17, Construct: "set"},
-	{From: 143, To: 144, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 146, To: 147, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 150, To: 164, Line: 48, Col: 9, Construct: "if"},
-	{From: 153, To: 156, Line: 49, Col: 9, Construct: "if"},
-	{From: 158, To: 159, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 161, To: 163, Line: 55, Col: 9, Construct: "if"},
-	{From: 167, To: 173, Line: 60, Col: 1, Construct: "if"},
-	{From: 170, To: 172, Line: 62, Col: 5, Construct: "if"},
+	{From: 53, To: 82, Line: 1, Col: 1, Construct: "if"},
+	{From: 56, To: 64, Line: 3, Col: 5, Construct: "if"},
+	{From: 59, To: 59, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 66, To: 71, Line: 9, Col: 5, Construct: "for"},
+	{From: 69, To: 69, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 75, To: 81, Line: 15, Col: 5, Construct: "if"},
+	{From: 78, To: 80, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 84, To: 166, Line: 19, Col: 1, Construct: "for"},
+	{From: 89, To: 165, Line: 20, Col: 5, Construct: "if"},
+	{From: 92, To: 97, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 98, To: 165, Line: 22, Col: 9, Construct: "if"},
+	{From: 101, To: 102, Line: 23, Col: 9, Construct: "set"},
+	{From: 104, To: 107, Line: 24, Col: 9, Construct: "if"},
+	{From: 106, To: 106, Line: 25, Col: 13, Construct: "set"},
+	{From: 109, To: 114, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 115, To: 165, Line: 28, Col: 9, Construct: "if"},
+	{From: 118, To: 119, Line: 29, Col: 9, Construct: "set"},
+	{From: 121, To: 124, Line: 30, Col: 9, Construct: "if"},
+	{From: 123, To: 123, Line: 31, Col: 13, Construct: "set"},
+	{From: 126, To: 127, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 129, To: 133, Line: 34, Col: 9, Construct: "if"},
+	{From: 131, To: 132, Line: 35, Col: 13, Construct: "{{ }}"},
+	{From: 135, To: 150, Line: 37, Col: 9, Construct: "for"},
+	{From: 137, To: 142, Line: 38, Col: 13, Construct: "if"},
+	{From: 140, To: 140, Line: 39, Col: 17, Construct: "set"},
+	{From: 144, To: 145, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 147, To: 148, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 151, To: 165, Line: 48, Col: 9, Construct: "if"},
+	{From: 154, To: 157, Line: 49, Col: 9, Construct: "if"},
+	{From: 159, To: 160, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 162, To: 164, Line: 55, Col: 9, Construct: "if"},
+	{From: 168, To: 174, Line: 60, Col: 1, Construct: "if"},
+	{From: 171, To: 173, Line: 62, Col: 5, Construct: "if"},
+	{From: 186, To: 213, Line: 1, Col: 1, Construct: "if"},
+	{From: 189, To: 197, Line: 3, Col: 5, Construct: "if"},
+	{From: 192, To: 192, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 199, To: 204, Line: 9, Col: 5, Construct: "for"},
+	{From: 202, To: 202, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 208, To: 212, Line: 15, Col: 5, Construct: "if"},
+	{From: 211, To: 211, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 215, To: 285, Line: 19, Col: 1, Construct: "for"},
+	{From: 220, To: 284, Line: 20, Col: 5, Construct: "if"},
+	{From: 223, To: 223, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 224, To: 284, Line: 22, Col: 9, Construct: "if"},
+	{From: 227, To: 228, Line: 23, Col: 9, Construct: "set"},
+	{From: 230, To: 233, Line: 24, Col: 9, Construct: "if"},
+	{From: 232, To: 232, Line: 25, Col: 13, Construct: "set"},
+	{From: 235, To: 235, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 236, To: 284, Line: 28, Col: 9, Construct: "if"},
+	{From: 239, To: 240, Line: 29, Col: 9, Construct: "set"},
+	{From: 242, To: 245, Line: 30, Col: 9, Construct: "if"},
+	{From: 244, To: 244, Line: 31, Col: 13, Construct: "set"},
+	{From: 247, To: 247, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 249, To: 252, Line: 34, Col: 9, Construct: "if"},
+	{From: 251, To: 251, Line: 35, Col: 13, Construct: "{{ }}"},
+	{From: 254, To: 269, Line: 37, Col: 9, Construct: "for"},
+	{From: 256, To: 261, Line: 38, Col: 13, Construct: "if"},
+	{From: 259, To: 259, Line: 39, Col: 17, Construct: "set"},
+	{From: 263, To: 264, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 266, To: 267, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 270, To: 284, Line: 48, Col: 9, Construct: "if"},
+	{From: 273, To: 276, Line: 49, Col: 9, Construct: "if"},
+	{From: 278, To: 279, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 281, To: 283, Line: 55, Col: 9, Construct: "if"},
+	{From: 287, To: 293, Line: 60, Col: 1, Construct: "if"},
+	{From: 290, To: 292, Line: 62, Col: 5, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var RekaEdge = &runtime.Template{
 		ReasoningEnd:       "\n</think>\n\n",
 		LoadError:          "",
 	},
-	File:   "Reka-Edge.jinja",
-	Func:   renderRekaEdge,
-	Name:   "Reka-Edge",
-	Origin: "llama.cpp/Reka-Edge.jinja",
-	SHA256: "546b04dba74993efae8f9da3ba08e29f437f5ac3f4e40b5cb9a4de5901a841df",
-	Spans:  spansRekaEdge,
+	File:      "Reka-Edge.jinja",
+	Func:      renderRekaEdge,
+	LlamaFunc: renderRekaEdgeLlama,
+	Name:      "Reka-Edge",
+	Origin:    "llama.cpp/Reka-Edge.jinja",
+	SHA256:    "546b04dba74993efae8f9da3ba08e29f437f5ac3f4e40b5cb9a4de5901a841df",
+	Spans:     spansRekaEdge,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -388,133 +389,607 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	w.Write(ns.Attr("out"))
 }
 
+// renderRekaEdgeLlama renders Reka-Edge.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderRekaEdge with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
+	continueFinalMessageInput := in.Lookup("continue_final_message")
+	messages := in.Lookup("messages")
+	ns := runtime.Undefined("ns")
+	var lastQueryIndex runtime.Value
+	numImgTokens := in.Lookup("num_img_tokens")
+	numVideoFrames := in.Lookup("num_video_frames")
+	var startIdx runtime.Value
+	var systemText runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	enableThinking := in.Lookup("enable_thinking")
+	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
+	renderContent := func(content, numImgTokens, numVideoFrames runtime.Value) {
+		content = runtime.Param(content, "content")
+		numImgTokens = runtime.Param(numImgTokens, "num_img_tokens")
+		numVideoFrames = runtime.Param(numVideoFrames, "num_video_frames")
+		var ns runtime.Value
+		// Reka-Edge.jinja:2:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// Reka-Edge.jinja:3:9 {{- content -}}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsSequence(content) {
+			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
+			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
+			// Reka-Edge.jinja:6:9 {%- for item in content -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				var itemType runtime.Value
+				var text runtime.Value
+				var repeatTokens runtime.Value
+				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
+				itemType = runtime.MethodGet(item, runtime.Str("type"))
+				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
+				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("text"))) {
+					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
+					text = runtime.MethodGetDefault(item, runtime.Str("text"), runtime.Str(""))
+					// Reka-Edge.jinja:10:17 {%- if text -%}
+					if text.Truthy() {
+						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
+						if runtime.LlamaAttr(ns, "prev_was_text").Truthy() {
+							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
+							runtime.CheckNamespace(ns)
+							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
+							runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str(" ")))
+						}
+						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
+						runtime.CheckNamespace(ns)
+						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
+						runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), text))
+					}
+					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
+					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
+				} else if (runtime.LlamaInStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image_url"))) {
+					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
+					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
+					runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens), runtime.Str("</image>")))
+					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
+					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(false))
+				} else if (runtime.LlamaInStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video_url"))) {
+					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
+					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
+					repeatTokens = runtime.Mul(numImgTokens, numVideoFrames)
+					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
+					runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
+					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
+					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(false))
+				}
+			}
+			// Reka-Edge.jinja:26:9 {{- ns.out -}}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "out"))
+		}
+	}
+	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
+	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
+	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		msg := items[len(items)-1-i]
+		var idx runtime.Value
+		var content runtime.Value
+		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
+		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
+		if runtime.EqStr(runtime.MethodGet(msg, runtime.Str("role")), "user") {
+			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
+			content = runtime.MethodGetDefault(msg, runtime.Str("content"), runtime.Str(""))
+			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
+			if !((runtime.IsString(content) && runtime.MethodStartswith(content, runtime.Str("<tool_response>")).Truthy()) && runtime.MethodEndswith(content, runtime.Str("</tool_response>")).Truthy()) {
+				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
+				runtime.SetAttr(ns, "last_query_index", idx)
+				break
+			}
+		}
+	}
+	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
+	lastQueryIndex = runtime.LlamaAttr(ns, "last_query_index")
+	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
+	numImgTokens = runtime.FilterInt(runtime.FilterDefault(numImgTokens, []runtime.Value{runtime.Int(64), runtime.Bool(true)}, nil), nil, nil)
+	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
+	numVideoFrames = runtime.FilterInt(runtime.FilterDefault(numVideoFrames, []runtime.Value{runtime.Int(6), runtime.Bool(true)}, nil), nil, nil)
+	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
+	startIdx = runtime.Int(0)
+	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
+	systemText = runtime.Str("")
+	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
+	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.LlamaInStrs(runtime.MethodGet(runtime.LlamaItemInt(messages, 0), runtime.Str("role")), "system", "developer") {
+		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
+		systemText = w.Capture(func() {
+			renderContent(runtime.MethodGetDefault(runtime.LlamaItemInt(messages, 0), runtime.Str("content"), runtime.Str("")), numImgTokens, numVideoFrames)
+		})
+		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
+		startIdx = runtime.Int(1)
+	}
+	// Reka-Edge.jinja:49:1 {%- if tools or system_text -%}
+	if tools.Truthy() || systemText.Truthy() {
+		// Reka-Edge.jinja:50:5 {%- set preamble_ns = namespace(text="") -%}
+		preambleNsText := runtime.Str("")
+		// Reka-Edge.jinja:51:5 {%- if system_text -%}
+		if systemText.Truthy() {
+			// Reka-Edge.jinja:52:9 {%- set preamble_ns.text = "system: " ~ system_text -%}
+			preambleNsText = runtime.LlamaConcat(runtime.Str("system: "), systemText)
+		}
+		// Reka-Edge.jinja:54:5 {%- if tools -%}
+		if tools.Truthy() {
+			// Reka-Edge.jinja:55:9 {%- if preamble_ns.text -%}
+			if preambleNsText.Truthy() {
+				// Reka-Edge.jinja:56:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
+				preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n\n"))
+			} else {
+				// Reka-Edge.jinja:57:13 {%- else -%}
+				// Reka-Edge.jinja:58:13 {%- set preamble_ns.text = "system: " -%}
+				preambleNsText = runtime.Str("system: ")
+			}
+			// Reka-Edge.jinja:60:9 {%- set preamble_ns.text = preamble_ns.text
+			preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("# Tools\n\n"), runtime.Str("You may call one or more functions to assist with the user query.\n\n"), runtime.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), runtime.Str("<tools>"))
+			// Reka-Edge.jinja:65:9 {%- for tool in tools -%}
+			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+				// Reka-Edge.jinja:66:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
+				preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n"), runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))}))
+			}
+			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
+			preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
+		}
+		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
+		runtime.CheckNamespace(ns)
+		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
+		runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), preambleNsText, runtime.Str("\n\n<sep>")))
+	}
+	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
+	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, startIdx, runtime.FilterLength(messages)))) {
+		var message runtime.Value
+		var role runtime.Value
+		var content runtime.Value
+		var toolCalls runtime.Value
+		var contentText runtime.Value
+		var reasoningText runtime.Value
+		var includeThinking runtime.Value
+		continueFinalMessage := continueFinalMessageInput
+		var responseText runtime.Value
+		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
+		message = runtime.LlamaItem(messages, idx)
+		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
+		role = runtime.MethodGet(message, runtime.Str("role"))
+		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
+		content = runtime.MethodGet(message, runtime.Str("content"))
+		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
+		if runtime.EqStr(role, "user") {
+			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
+			prefixNsValue := runtime.Str("human: ")
+			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
+			if runtime.IsSequence(content) && !runtime.IsString(content) {
+				// Reka-Edge.jinja:83:13 {%- for item in content -%}
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+					var text runtime.Value
+					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
+					if runtime.EqStr(runtime.MethodGet(item, runtime.Str("type")), "text") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("text"))) {
+						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
+						text = runtime.MethodGetDefault(item, runtime.Str("text"), runtime.Str(""))
+						// Reka-Edge.jinja:86:21 {%- if text -%}
+						if text.Truthy() {
+							break
+						}
+					} else if runtime.LlamaInStrs(runtime.MethodGet(item, runtime.Str("type")), "image", "image_url", "video", "video_url") {
+						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
+						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
+						prefixNsValue = runtime.Str("human:")
+						break
+					}
+				}
+			}
+			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames… (the namespace check)
+			runtime.CheckNamespace(ns)
+			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
+			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), prefixNsValue, w.Capture(func() {
+				renderContent(content, numImgTokens, numVideoFrames)
+			}), runtime.Str("<sep>")))
+		} else if runtime.EqStr(role, "assistant") {
+			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
+			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
+			toolCalls = runtime.MethodGet(message, runtime.Str("tool_calls"))
+			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
+			contentText = w.Capture(func() {
+				renderContent(content, numImgTokens, numVideoFrames)
+			})
+			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
+			reasoningText = runtime.Str("")
+			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
+			if runtime.IsString(runtime.MethodGet(message, runtime.Str("reasoning_content"))) {
+				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
+				reasoningText = runtime.MethodGet(message, runtime.Str("reasoning_content"))
+			} else if runtime.LlamaIn(runtime.Str("</think>"), contentText) {
+				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
+				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
+				reasoningText = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
+				contentText = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1), runtime.Str("\n"))
+			}
+			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
+			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: ")))
+			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
+			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking)), func() runtime.Value {
+				return runtime.Bool(runtime.Gt(idx, lastQueryIndex))
+			}), func() runtime.Value {
+				return runtime.Or(runtime.Bool(runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+					return reasoningText
+				})
+			})
+			// Reka-Edge.jinja:111:9 {%- if include_thinking -%}
+			if includeThinking.Truthy() {
+				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
+				runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<think>\n"), runtime.MethodStrip(reasoningText), runtime.Str("\n</think>\n\n")))
+			}
+			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
+			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), contentText))
+			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
+			if toolCalls.Truthy() {
+				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
+				if contentText.Truthy() && !runtime.MethodEndswith(runtime.LlamaAttr(ns, "out"), runtime.Str("\n")).Truthy() {
+					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
+					runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("\n")))
+				}
+				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(toolCalls)) {
+					var arguments runtime.Value
+					var argumentsJson runtime.Value
+					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
+					if !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("function"))) {
+						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
+						toolCall = runtime.MethodGet(toolCall, runtime.Str("function"))
+					}
+					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
+					arguments = runtime.MethodGetDefault(toolCall, runtime.Str("arguments"), runtime.DictOf())
+					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
+					if runtime.IsString(arguments) {
+						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
+						argumentsJson = arguments
+					} else if runtime.IsMapping(arguments) {
+						// Reka-Edge.jinja:126:21 {%- elif arguments is mapping -%}
+						// Reka-Edge.jinja:127:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
+						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
+					} else {
+						// Reka-Edge.jinja:128:21 {%- else -%}
+						// Reka-Edge.jinja:129:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
+						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
+					}
+					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
+					runtime.CheckNamespace(ns)
+					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
+					runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.MethodGetDefault(toolCall, runtime.Str("name"), runtime.Str("")), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
+				}
+			}
+			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
+			if !(continueFinalMessage.Truthy() && runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))) {
+				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
+				runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("\n\n<sep>")))
+			}
+		} else if runtime.EqStr(role, "tool") {
+			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
+			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
+			if runtime.Eq(idx, startIdx) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.Sub(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
+				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
+				runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("human: ")))
+			}
+			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
+			responseText = w.Capture(func() {
+				renderContent(content, numImgTokens, numVideoFrames)
+			})
+			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
+			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
+			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
+			if runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.LlamaAdd(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
+				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
+				runtime.CheckNamespace(ns)
+				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
+				runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<sep>")))
+			}
+		}
+	}
+	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
+	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItemInt(messages, -1), runtime.Str("role")), "assistant")) {
+		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
+		if runtime.IsTrue(enableThinking) {
+			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
+			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: <think>\n")))
+		} else {
+			// Reka-Edge.jinja:157:9 {%- else -%}
+			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
+			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant:")))
+		}
+	}
+	// Reka-Edge.jinja:161:1 {{- ns.out -}}
+	runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "out"))
+}
+
 // spansRekaEdge is the position table of Reka-Edge.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansRekaEdge = []runtime.Span{
-	{From: 59, To: 128, Line: 1, Col: 1, Construct: "macro"},
-	{From: 65, To: 127, Line: 2, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 3, Col: 9, Construct: "{{ }}"},
-	{From: 68, To: 127, Line: 4, Col: 9, Construct: "if"},
-	{From: 71, To: 71, Line: 5, Col: 9, Construct: "set"},
-	{From: 73, To: 124, Line: 6, Col: 9, Construct: "for"},
-	{From: 78, To: 78, Line: 7, Col: 13, Construct: "set"},
-	{From: 80, To: 123, Line: 8, Col: 13, Construct: "if"},
-	{From: 82, To: 82, Line: 9, Col: 17, Construct: "set"},
-	{From: 84, To: 96, Line: 10, Col: 17, Construct: "if"},
-	{From: 86, To: 91, Line: 11, Col: 21, Construct: "if"},
-	{From: 88, To: 88, Line: 11, Col: 21, Construct: "set"},
-	{From: 90, To: 90, Line: 12, Col: 25, Construct: "set"},
-	{From: 93, To: 93, Line: 12, Col: 25, Construct: "set"},
-	{From: 95, To: 95, Line: 14, Col: 21, Construct: "set"},
-	{From: 98, To: 98, Line: 14, Col: 21, Construct: "set"},
-	{From: 100, To: 100, Line: 16, Col: 17, Construct: "set"},
-	{From: 101, To: 123, Line: 17, Col: 17, Construct: "if"},
-	{From: 104, To: 104, Line: 17, Col: 17, Construct: "set"},
-	{From: 106, To: 106, Line: 18, Col: 17, Construct: "set"},
-	{From: 108, To: 108, Line: 18, Col: 17, Construct: "set"},
-	{From: 110, To: 110, Line: 19, Col: 17, Construct: "set"},
-	{From: 111, To: 123, Line: 20, Col: 17, Construct: "if"},
-	{From: 114, To: 114, Line: 21, Col: 17, Construct: "set"},
-	{From: 116, To: 116, Line: 21, Col: 17, Construct: "set"},
-	{From: 118, To: 118, Line: 22, Col: 17, Construct: "set"},
-	{From: 120, To: 120, Line: 22, Col: 17, Construct: "set"},
-	{From: 122, To: 122, Line: 23, Col: 17, Construct: "set"},
-	{From: 126, To: 126, Line: 26, Col: 9, Construct: "{{ }}"},
-	{From: 130, To: 130, Line: 29, Col: 1, Construct: "set"},
-	{From: 132, To: 152, Line: 30, Col: 1, Construct: "for"},
-	{From: 138, To: 138, Line: 31, Col: 5, Construct: "set"},
-	{From: 140, To: 151, Line: 32, Col: 5, Construct: "if"},
-	{From: 142, To: 142, Line: 33, Col: 9, Construct: "set"},
-	{From: 144, To: 150, Line: 34, Col: 9, Construct: "if"},
-	{From: 146, To: 146, Line: 34, Col: 9, Construct: "set"},
-	{From: 148, To: 149, Line: 35, Col: 13, Construct: "set"},
-	{From: 154, To: 154, Line: 40, Col: 1, Construct: "set"},
-	{From: 156, To: 156, Line: 41, Col: 1, Construct: "set"},
-	{From: 158, To: 158, Line: 42, Col: 1, Construct: "set"},
-	{From: 160, To: 160, Line: 43, Col: 1, Construct: "set"},
-	{From: 162, To: 162, Line: 44, Col: 1, Construct: "set"},
-	{From: 164, To: 171, Line: 45, Col: 1, Construct: "if"},
-	{From: 166, To: 168, Line: 46, Col: 5, Construct: "set"},
-	{From: 170, To: 170, Line: 47, Col: 5, Construct: "set"},
-	{From: 173, To: 206, Line: 49, Col: 1, Construct: "if"},
-	{From: 175, To: 175, Line: 50, Col: 5, Construct: "set"},
-	{From: 177, To: 180, Line: 51, Col: 5, Construct: "if"},
-	{From: 179, To: 179, Line: 52, Col: 9, Construct: "set"},
-	{From: 182, To: 201, Line: 54, Col: 5, Construct: "if"},
-	{From: 184, To: 191, Line: 55, Col: 9, Construct: "if"},
-	{From: 186, To: 186, Line: 56, Col: 13, Construct: "set"},
-	{From: 190, To: 190, Line: 58, Col: 13, Construct: "set"},
-	{From: 193, To: 193, Line: 60, Col: 9, Construct: "set"},
-	{From: 195, To: 198, Line: 65, Col: 9, Construct: "for"},
-	{From: 197, To: 197, Line: 66, Col: 13, Construct: "set"},
-	{From: 200, To: 200, Line: 68, Col: 9, Construct: "set"},
-	{From: 203, To: 203, Line: 68, Col: 9, Construct: "set"},
-	{From: 205, To: 205, Line: 74, Col: 5, Construct: "set"},
-	{From: 208, To: 370, Line: 76, Col: 1, Construct: "for"},
-	{From: 219, To: 219, Line: 77, Col: 5, Construct: "set"},
-	{From: 221, To: 221, Line: 78, Col: 5, Construct: "set"},
-	{From: 223, To: 223, Line: 79, Col: 5, Construct: "set"},
-	{From: 225, To: 369, Line: 80, Col: 5, Construct: "if"},
-	{From: 227, To: 227, Line: 81, Col: 9, Construct: "set"},
-	{From: 229, To: 248, Line: 82, Col: 9, Construct: "if"},
-	{From: 231, To: 247, Line: 83, Col: 13, Construct: "for"},
-	{From: 234, To: 246, Line: 84, Col: 17, Construct: "if"},
-	{From: 236, To: 236, Line: 85, Col: 21, Construct: "set"},
-	{From: 238, To: 240, Line: 86, Col: 21, Construct: "if"},
-	{From: 241, To: 246, Line: 89, Col: 21, Construct: "if"},
-	{From: 244, To: 245, Line: 90, Col: 21, Construct: "set"},
-	{From: 250, To: 250, Line: 90, Col: 21, Construct: "set"},
-	{From: 252, To: 254, Line: 95, Col: 9, Construct: "set"},
-	{From: 255, To: 369, Line: 96, Col: 9, Construct: "if"},
-	{From: 258, To: 258, Line: 97, Col: 9, Construct: "set"},
-	{From: 260, To: 262, Line: 98, Col: 9, Construct: "set"},
-	{From: 264, To: 264, Line: 99, Col: 9, Construct: "set"},
-	{From: 266, To: 275, Line: 100, Col: 9, Construct: "if"},
-	{From: 268, To: 268, Line: 101, Col: 13, Construct: "set"},
-	{From: 269, To: 275, Line: 102, Col: 13, Construct: "if"},
-	{From: 272, To: 272, Line: 103, Col: 13, Construct: "set"},
-	{From: 274, To: 274, Line: 104, Col: 13, Construct: "set"},
-	{From: 277, To: 277, Line: 104, Col: 13, Construct: "set"},
-	{From: 279, To: 279, Line: 106, Col: 9, Construct: "set"},
-	{From: 281, To: 287, Line: 107, Col: 9, Construct: "set"},
-	{From: 289, To: 294, Line: 111, Col: 9, Construct: "if"},
-	{From: 291, To: 291, Line: 111, Col: 9, Construct: "set"},
-	{From: 293, To: 293, Line: 112, Col: 13, Construct: "set"},
-	{From: 296, To: 296, Line: 112, Col: 13, Construct: "set"},
-	{From: 298, To: 298, Line: 114, Col: 9, Construct: "set"},
-	{From: 300, To: 337, Line: 115, Col: 9, Construct: "if"},
-	{From: 302, To: 307, Line: 116, Col: 13, Construct: "if"},
-	{From: 304, To: 304, Line: 116, Col: 13, Construct: "set"},
-	{From: 306, To: 306, Line: 117, Col: 17, Construct: "set"},
-	{From: 309, To: 336, Line: 119, Col: 13, Construct: "for"},
-	{From: 313, To: 316, Line: 120, Col: 17, Construct: "if"},
-	{From: 315, To: 315, Line: 121, Col: 21, Construct: "set"},
-	{From: 318, To: 318, Line: 123, Col: 17, Construct: "set"},
-	{From: 320, To: 331, Line: 124, Col: 17, Construct: "if"},
-	{From: 322, To: 322, Line: 125, Col: 21, Construct: "set"},
-	{From: 323, To: 331, Line: 126, Col: 21, Construct: "if"},
-	{From: 326, To: 326, Line: 127, Col: 21, Construct: "set"},
-	{From: 330, To: 330, Line: 129, Col: 21, Construct: "set"},
-	{From: 333, To: 333, Line: 129, Col: 21, Construct: "set"},
-	{From: 335, To: 335, Line: 131, Col: 17, Construct: "set"},
-	{From: 339, To: 344, Line: 138, Col: 9, Construct: "if"},
-	{From: 341, To: 341, Line: 138, Col: 9, Construct: "set"},
-	{From: 343, To: 343, Line: 139, Col: 13, Construct: "set"},
-	{From: 345, To: 369, Line: 141, Col: 9, Construct: "if"},
-	{From: 348, To: 353, Line: 142, Col: 9, Construct: "if"},
-	{From: 350, To: 350, Line: 142, Col: 9, Construct: "set"},
-	{From: 352, To: 352, Line: 143, Col: 13, Construct: "set"},
-	{From: 355, To: 357, Line: 145, Col: 9, Construct: "set"},
-	{From: 359, To: 359, Line: 145, Col: 9, Construct: "set"},
-	{From: 361, To: 361, Line: 146, Col: 9, Construct: "set"},
-	{From: 363, To: 368, Line: 147, Col: 9, Construct: "if"},
-	{From: 365, To: 365, Line: 147, Col: 9, Construct: "set"},
-	{From: 367, To: 367, Line: 148, Col: 13, Construct: "set"},
-	{From: 372, To: 386, Line: 152, Col: 1, Construct: "if"},
-	{From: 374, To: 385, Line: 155, Col: 5, Construct: "if"},
-	{From: 376, To: 376, Line: 155, Col: 5, Construct: "set"},
-	{From: 378, To: 378, Line: 156, Col: 9, Construct: "set"},
-	{From: 382, To: 382, Line: 156, Col: 9, Construct: "set"},
-	{From: 384, To: 384, Line: 158, Col: 9, Construct: "set"},
-	{From: 388, To: 388, Line: 161, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 129, Line: 1, Col: 1, Construct: "macro"},
+	{From: 66, To: 128, Line: 2, Col: 5, Construct: "if"},
+	{From: 68, To: 68, Line: 3, Col: 9, Construct: "{{ }}"},
+	{From: 69, To: 128, Line: 4, Col: 9, Construct: "if"},
+	{From: 72, To: 72, Line: 5, Col: 9, Construct: "set"},
+	{From: 74, To: 125, Line: 6, Col: 9, Construct: "for"},
+	{From: 79, To: 79, Line: 7, Col: 13, Construct: "set"},
+	{From: 81, To: 124, Line: 8, Col: 13, Construct: "if"},
+	{From: 83, To: 83, Line: 9, Col: 17, Construct: "set"},
+	{From: 85, To: 97, Line: 10, Col: 17, Construct: "if"},
+	{From: 87, To: 92, Line: 11, Col: 21, Construct: "if"},
+	{From: 89, To: 89, Line: 11, Col: 21, Construct: "set"},
+	{From: 91, To: 91, Line: 12, Col: 25, Construct: "set"},
+	{From: 94, To: 94, Line: 12, Col: 25, Construct: "set"},
+	{From: 96, To: 96, Line: 14, Col: 21, Construct: "set"},
+	{From: 99, To: 99, Line: 14, Col: 21, Construct: "set"},
+	{From: 101, To: 101, Line: 16, Col: 17, Construct: "set"},
+	{From: 102, To: 124, Line: 17, Col: 17, Construct: "if"},
+	{From: 105, To: 105, Line: 17, Col: 17, Construct: "set"},
+	{From: 107, To: 107, Line: 18, Col: 17, Construct: "set"},
+	{From: 109, To: 109, Line: 18, Col: 17, Construct: "set"},
+	{From: 111, To: 111, Line: 19, Col: 17, Construct: "set"},
+	{From: 112, To: 124, Line: 20, Col: 17, Construct: "if"},
+	{From: 115, To: 115, Line: 21, Col: 17, Construct: "set"},
+	{From: 117, To: 117, Line: 21, Col: 17, Construct: "set"},
+	{From: 119, To: 119, Line: 22, Col: 17, Construct: "set"},
+	{From: 121, To: 121, Line: 22, Col: 17, Construct: "set"},
+	{From: 123, To: 123, Line: 23, Col: 17, Construct: "set"},
+	{From: 127, To: 127, Line: 26, Col: 9, Construct: "{{ }}"},
+	{From: 131, To: 131, Line: 29, Col: 1, Construct: "set"},
+	{From: 133, To: 153, Line: 30, Col: 1, Construct: "for"},
+	{From: 139, To: 139, Line: 31, Col: 5, Construct: "set"},
+	{From: 141, To: 152, Line: 32, Col: 5, Construct: "if"},
+	{From: 143, To: 143, Line: 33, Col: 9, Construct: "set"},
+	{From: 145, To: 151, Line: 34, Col: 9, Construct: "if"},
+	{From: 147, To: 147, Line: 34, Col: 9, Construct: "set"},
+	{From: 149, To: 150, Line: 35, Col: 13, Construct: "set"},
+	{From: 155, To: 155, Line: 40, Col: 1, Construct: "set"},
+	{From: 157, To: 157, Line: 41, Col: 1, Construct: "set"},
+	{From: 159, To: 159, Line: 42, Col: 1, Construct: "set"},
+	{From: 161, To: 161, Line: 43, Col: 1, Construct: "set"},
+	{From: 163, To: 163, Line: 44, Col: 1, Construct: "set"},
+	{From: 165, To: 172, Line: 45, Col: 1, Construct: "if"},
+	{From: 167, To: 169, Line: 46, Col: 5, Construct: "set"},
+	{From: 171, To: 171, Line: 47, Col: 5, Construct: "set"},
+	{From: 174, To: 207, Line: 49, Col: 1, Construct: "if"},
+	{From: 176, To: 176, Line: 50, Col: 5, Construct: "set"},
+	{From: 178, To: 181, Line: 51, Col: 5, Construct: "if"},
+	{From: 180, To: 180, Line: 52, Col: 9, Construct: "set"},
+	{From: 183, To: 202, Line: 54, Col: 5, Construct: "if"},
+	{From: 185, To: 192, Line: 55, Col: 9, Construct: "if"},
+	{From: 187, To: 187, Line: 56, Col: 13, Construct: "set"},
+	{From: 191, To: 191, Line: 58, Col: 13, Construct: "set"},
+	{From: 194, To: 194, Line: 60, Col: 9, Construct: "set"},
+	{From: 196, To: 199, Line: 65, Col: 9, Construct: "for"},
+	{From: 198, To: 198, Line: 66, Col: 13, Construct: "set"},
+	{From: 201, To: 201, Line: 68, Col: 9, Construct: "set"},
+	{From: 204, To: 204, Line: 68, Col: 9, Construct: "set"},
+	{From: 206, To: 206, Line: 74, Col: 5, Construct: "set"},
+	{From: 209, To: 371, Line: 76, Col: 1, Construct: "for"},
+	{From: 220, To: 220, Line: 77, Col: 5, Construct: "set"},
+	{From: 222, To: 222, Line: 78, Col: 5, Construct: "set"},
+	{From: 224, To: 224, Line: 79, Col: 5, Construct: "set"},
+	{From: 226, To: 370, Line: 80, Col: 5, Construct: "if"},
+	{From: 228, To: 228, Line: 81, Col: 9, Construct: "set"},
+	{From: 230, To: 249, Line: 82, Col: 9, Construct: "if"},
+	{From: 232, To: 248, Line: 83, Col: 13, Construct: "for"},
+	{From: 235, To: 247, Line: 84, Col: 17, Construct: "if"},
+	{From: 237, To: 237, Line: 85, Col: 21, Construct: "set"},
+	{From: 239, To: 241, Line: 86, Col: 21, Construct: "if"},
+	{From: 242, To: 247, Line: 89, Col: 21, Construct: "if"},
+	{From: 245, To: 246, Line: 90, Col: 21, Construct: "set"},
+	{From: 251, To: 251, Line: 90, Col: 21, Construct: "set"},
+	{From: 253, To: 255, Line: 95, Col: 9, Construct: "set"},
+	{From: 256, To: 370, Line: 96, Col: 9, Construct: "if"},
+	{From: 259, To: 259, Line: 97, Col: 9, Construct: "set"},
+	{From: 261, To: 263, Line: 98, Col: 9, Construct: "set"},
+	{From: 265, To: 265, Line: 99, Col: 9, Construct: "set"},
+	{From: 267, To: 276, Line: 100, Col: 9, Construct: "if"},
+	{From: 269, To: 269, Line: 101, Col: 13, Construct: "set"},
+	{From: 270, To: 276, Line: 102, Col: 13, Construct: "if"},
+	{From: 273, To: 273, Line: 103, Col: 13, Construct: "set"},
+	{From: 275, To: 275, Line: 104, Col: 13, Construct: "set"},
+	{From: 278, To: 278, Line: 104, Col: 13, Construct: "set"},
+	{From: 280, To: 280, Line: 106, Col: 9, Construct: "set"},
+	{From: 282, To: 288, Line: 107, Col: 9, Construct: "set"},
+	{From: 290, To: 295, Line: 111, Col: 9, Construct: "if"},
+	{From: 292, To: 292, Line: 111, Col: 9, Construct: "set"},
+	{From: 294, To: 294, Line: 112, Col: 13, Construct: "set"},
+	{From: 297, To: 297, Line: 112, Col: 13, Construct: "set"},
+	{From: 299, To: 299, Line: 114, Col: 9, Construct: "set"},
+	{From: 301, To: 338, Line: 115, Col: 9, Construct: "if"},
+	{From: 303, To: 308, Line: 116, Col: 13, Construct: "if"},
+	{From: 305, To: 305, Line: 116, Col: 13, Construct: "set"},
+	{From: 307, To: 307, Line: 117, Col: 17, Construct: "set"},
+	{From: 310, To: 337, Line: 119, Col: 13, Construct: "for"},
+	{From: 314, To: 317, Line: 120, Col: 17, Construct: "if"},
+	{From: 316, To: 316, Line: 121, Col: 21, Construct: "set"},
+	{From: 319, To: 319, Line: 123, Col: 17, Construct: "set"},
+	{From: 321, To: 332, Line: 124, Col: 17, Construct: "if"},
+	{From: 323, To: 323, Line: 125, Col: 21, Construct: "set"},
+	{From: 324, To: 332, Line: 126, Col: 21, Construct: "if"},
+	{From: 327, To: 327, Line: 127, Col: 21, Construct: "set"},
+	{From: 331, To: 331, Line: 129, Col: 21, Construct: "set"},
+	{From: 334, To: 334, Line: 129, Col: 21, Construct: "set"},
+	{From: 336, To: 336, Line: 131, Col: 17, Construct: "set"},
+	{From: 340, To: 345, Line: 138, Col: 9, Construct: "if"},
+	{From: 342, To: 342, Line: 138, Col: 9, Construct: "set"},
+	{From: 344, To: 344, Line: 139, Col: 13, Construct: "set"},
+	{From: 346, To: 370, Line: 141, Col: 9, Construct: "if"},
+	{From: 349, To: 354, Line: 142, Col: 9, Construct: "if"},
+	{From: 351, To: 351, Line: 142, Col: 9, Construct: "set"},
+	{From: 353, To: 353, Line: 143, Col: 13, Construct: "set"},
+	{From: 356, To: 358, Line: 145, Col: 9, Construct: "set"},
+	{From: 360, To: 360, Line: 145, Col: 9, Construct: "set"},
+	{From: 362, To: 362, Line: 146, Col: 9, Construct: "set"},
+	{From: 364, To: 369, Line: 147, Col: 9, Construct: "if"},
+	{From: 366, To: 366, Line: 147, Col: 9, Construct: "set"},
+	{From: 368, To: 368, Line: 148, Col: 13, Construct: "set"},
+	{From: 373, To: 387, Line: 152, Col: 1, Construct: "if"},
+	{From: 375, To: 386, Line: 155, Col: 5, Construct: "if"},
+	{From: 377, To: 377, Line: 155, Col: 5, Construct: "set"},
+	{From: 379, To: 379, Line: 156, Col: 9, Construct: "set"},
+	{From: 383, To: 383, Line: 156, Col: 9, Construct: "set"},
+	{From: 385, To: 385, Line: 158, Col: 9, Construct: "set"},
+	{From: 389, To: 389, Line: 161, Col: 1, Construct: "{{ }}"},
+	{From: 408, To: 477, Line: 1, Col: 1, Construct: "macro"},
+	{From: 414, To: 476, Line: 2, Col: 5, Construct: "if"},
+	{From: 416, To: 416, Line: 3, Col: 9, Construct: "{{ }}"},
+	{From: 417, To: 476, Line: 4, Col: 9, Construct: "if"},
+	{From: 420, To: 420, Line: 5, Col: 9, Construct: "set"},
+	{From: 422, To: 473, Line: 6, Col: 9, Construct: "for"},
+	{From: 427, To: 427, Line: 7, Col: 13, Construct: "set"},
+	{From: 429, To: 472, Line: 8, Col: 13, Construct: "if"},
+	{From: 431, To: 431, Line: 9, Col: 17, Construct: "set"},
+	{From: 433, To: 445, Line: 10, Col: 17, Construct: "if"},
+	{From: 435, To: 440, Line: 11, Col: 21, Construct: "if"},
+	{From: 437, To: 437, Line: 11, Col: 21, Construct: "set"},
+	{From: 439, To: 439, Line: 12, Col: 25, Construct: "set"},
+	{From: 442, To: 442, Line: 12, Col: 25, Construct: "set"},
+	{From: 444, To: 444, Line: 14, Col: 21, Construct: "set"},
+	{From: 447, To: 447, Line: 14, Col: 21, Construct: "set"},
+	{From: 449, To: 449, Line: 16, Col: 17, Construct: "set"},
+	{From: 450, To: 472, Line: 17, Col: 17, Construct: "if"},
+	{From: 453, To: 453, Line: 17, Col: 17, Construct: "set"},
+	{From: 455, To: 455, Line: 18, Col: 17, Construct: "set"},
+	{From: 457, To: 457, Line: 18, Col: 17, Construct: "set"},
+	{From: 459, To: 459, Line: 19, Col: 17, Construct: "set"},
+	{From: 460, To: 472, Line: 20, Col: 17, Construct: "if"},
+	{From: 463, To: 463, Line: 21, Col: 17, Construct: "set"},
+	{From: 465, To: 465, Line: 21, Col: 17, Construct: "set"},
+	{From: 467, To: 467, Line: 22, Col: 17, Construct: "set"},
+	{From: 469, To: 469, Line: 22, Col: 17, Construct: "set"},
+	{From: 471, To: 471, Line: 23, Col: 17, Construct: "set"},
+	{From: 475, To: 475, Line: 26, Col: 9, Construct: "{{ }}"},
+	{From: 479, To: 479, Line: 29, Col: 1, Construct: "set"},
+	{From: 481, To: 501, Line: 30, Col: 1, Construct: "for"},
+	{From: 487, To: 487, Line: 31, Col: 5, Construct: "set"},
+	{From: 489, To: 500, Line: 32, Col: 5, Construct: "if"},
+	{From: 491, To: 491, Line: 33, Col: 9, Construct: "set"},
+	{From: 493, To: 499, Line: 34, Col: 9, Construct: "if"},
+	{From: 495, To: 495, Line: 34, Col: 9, Construct: "set"},
+	{From: 497, To: 498, Line: 35, Col: 13, Construct: "set"},
+	{From: 503, To: 503, Line: 40, Col: 1, Construct: "set"},
+	{From: 505, To: 505, Line: 41, Col: 1, Construct: "set"},
+	{From: 507, To: 507, Line: 42, Col: 1, Construct: "set"},
+	{From: 509, To: 509, Line: 43, Col: 1, Construct: "set"},
+	{From: 511, To: 511, Line: 44, Col: 1, Construct: "set"},
+	{From: 513, To: 520, Line: 45, Col: 1, Construct: "if"},
+	{From: 515, To: 517, Line: 46, Col: 5, Construct: "set"},
+	{From: 519, To: 519, Line: 47, Col: 5, Construct: "set"},
+	{From: 522, To: 555, Line: 49, Col: 1, Construct: "if"},
+	{From: 524, To: 524, Line: 50, Col: 5, Construct: "set"},
+	{From: 526, To: 529, Line: 51, Col: 5, Construct: "if"},
+	{From: 528, To: 528, Line: 52, Col: 9, Construct: "set"},
+	{From: 531, To: 550, Line: 54, Col: 5, Construct: "if"},
+	{From: 533, To: 540, Line: 55, Col: 9, Construct: "if"},
+	{From: 535, To: 535, Line: 56, Col: 13, Construct: "set"},
+	{From: 539, To: 539, Line: 58, Col: 13, Construct: "set"},
+	{From: 542, To: 542, Line: 60, Col: 9, Construct: "set"},
+	{From: 544, To: 547, Line: 65, Col: 9, Construct: "for"},
+	{From: 546, To: 546, Line: 66, Col: 13, Construct: "set"},
+	{From: 549, To: 549, Line: 68, Col: 9, Construct: "set"},
+	{From: 552, To: 552, Line: 68, Col: 9, Construct: "set"},
+	{From: 554, To: 554, Line: 74, Col: 5, Construct: "set"},
+	{From: 557, To: 719, Line: 76, Col: 1, Construct: "for"},
+	{From: 568, To: 568, Line: 77, Col: 5, Construct: "set"},
+	{From: 570, To: 570, Line: 78, Col: 5, Construct: "set"},
+	{From: 572, To: 572, Line: 79, Col: 5, Construct: "set"},
+	{From: 574, To: 718, Line: 80, Col: 5, Construct: "if"},
+	{From: 576, To: 576, Line: 81, Col: 9, Construct: "set"},
+	{From: 578, To: 597, Line: 82, Col: 9, Construct: "if"},
+	{From: 580, To: 596, Line: 83, Col: 13, Construct: "for"},
+	{From: 583, To: 595, Line: 84, Col: 17, Construct: "if"},
+	{From: 585, To: 585, Line: 85, Col: 21, Construct: "set"},
+	{From: 587, To: 589, Line: 86, Col: 21, Construct: "if"},
+	{From: 590, To: 595, Line: 89, Col: 21, Construct: "if"},
+	{From: 593, To: 594, Line: 90, Col: 21, Construct: "set"},
+	{From: 599, To: 599, Line: 90, Col: 21, Construct: "set"},
+	{From: 601, To: 603, Line: 95, Col: 9, Construct: "set"},
+	{From: 604, To: 718, Line: 96, Col: 9, Construct: "if"},
+	{From: 607, To: 607, Line: 97, Col: 9, Construct: "set"},
+	{From: 609, To: 611, Line: 98, Col: 9, Construct: "set"},
+	{From: 613, To: 613, Line: 99, Col: 9, Construct: "set"},
+	{From: 615, To: 624, Line: 100, Col: 9, Construct: "if"},
+	{From: 617, To: 617, Line: 101, Col: 13, Construct: "set"},
+	{From: 618, To: 624, Line: 102, Col: 13, Construct: "if"},
+	{From: 621, To: 621, Line: 103, Col: 13, Construct: "set"},
+	{From: 623, To: 623, Line: 104, Col: 13, Construct: "set"},
+	{From: 626, To: 626, Line: 104, Col: 13, Construct: "set"},
+	{From: 628, To: 628, Line: 106, Col: 9, Construct: "set"},
+	{From: 630, To: 636, Line: 107, Col: 9, Construct: "set"},
+	{From: 638, To: 643, Line: 111, Col: 9, Construct: "if"},
+	{From: 640, To: 640, Line: 111, Col: 9, Construct: "set"},
+	{From: 642, To: 642, Line: 112, Col: 13, Construct: "set"},
+	{From: 645, To: 645, Line: 112, Col: 13, Construct: "set"},
+	{From: 647, To: 647, Line: 114, Col: 9, Construct: "set"},
+	{From: 649, To: 686, Line: 115, Col: 9, Construct: "if"},
+	{From: 651, To: 656, Line: 116, Col: 13, Construct: "if"},
+	{From: 653, To: 653, Line: 116, Col: 13, Construct: "set"},
+	{From: 655, To: 655, Line: 117, Col: 17, Construct: "set"},
+	{From: 658, To: 685, Line: 119, Col: 13, Construct: "for"},
+	{From: 662, To: 665, Line: 120, Col: 17, Construct: "if"},
+	{From: 664, To: 664, Line: 121, Col: 21, Construct: "set"},
+	{From: 667, To: 667, Line: 123, Col: 17, Construct: "set"},
+	{From: 669, To: 680, Line: 124, Col: 17, Construct: "if"},
+	{From: 671, To: 671, Line: 125, Col: 21, Construct: "set"},
+	{From: 672, To: 680, Line: 126, Col: 21, Construct: "if"},
+	{From: 675, To: 675, Line: 127, Col: 21, Construct: "set"},
+	{From: 679, To: 679, Line: 129, Col: 21, Construct: "set"},
+	{From: 682, To: 682, Line: 129, Col: 21, Construct: "set"},
+	{From: 684, To: 684, Line: 131, Col: 17, Construct: "set"},
+	{From: 688, To: 693, Line: 138, Col: 9, Construct: "if"},
+	{From: 690, To: 690, Line: 138, Col: 9, Construct: "set"},
+	{From: 692, To: 692, Line: 139, Col: 13, Construct: "set"},
+	{From: 694, To: 718, Line: 141, Col: 9, Construct: "if"},
+	{From: 697, To: 702, Line: 142, Col: 9, Construct: "if"},
+	{From: 699, To: 699, Line: 142, Col: 9, Construct: "set"},
+	{From: 701, To: 701, Line: 143, Col: 13, Construct: "set"},
+	{From: 704, To: 706, Line: 145, Col: 9, Construct: "set"},
+	{From: 708, To: 708, Line: 145, Col: 9, Construct: "set"},
+	{From: 710, To: 710, Line: 146, Col: 9, Construct: "set"},
+	{From: 712, To: 717, Line: 147, Col: 9, Construct: "if"},
+	{From: 714, To: 714, Line: 147, Col: 9, Construct: "set"},
+	{From: 716, To: 716, Line: 148, Col: 13, Construct: "set"},
+	{From: 721, To: 735, Line: 152, Col: 1, Construct: "if"},
+	{From: 723, To: 734, Line: 155, Col: 5, Construct: "if"},
+	{From: 725, To: 725, Line: 155, Col: 5, Construct: "set"},
+	{From: 727, To: 727, Line: 156, Col: 9, Construct: "set"},
+	{From: 731, To: 731, Line: 156, Col: 9, Construct: "set"},
+	{From: 733, To: 733, Line: 158, Col: 9, Construct: "set"},
+	{From: 737, To: 737, Line: 161, Col: 1, Construct: "{{ }}"},
 }

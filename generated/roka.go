@@ -28,12 +28,13 @@ var Roka = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "roka.jinja",
-	Func:   renderRoka,
-	Name:   "roka",
-	Origin: "roka.jinja",
-	SHA256: "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
-	Spans:  spansRoka,
+	File:      "roka.jinja",
+	Func:      renderRoka,
+	LlamaFunc: renderRokaLlama,
+	Name:      "roka",
+	Origin:    "roka.jinja",
+	SHA256:    "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
+	Spans:     spansRoka,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -137,35 +138,170 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderRokaLlama renders roka.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderRoka with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderRokaLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
+	llama3Header := func(role runtime.Value) {
+		role = runtime.Param(role, "role")
+		w.WriteString("<|start_header_id|>")
+		// roka.jinja:25:20 {{ role }}
+		runtime.LlamaWrite(w, role)
+		w.WriteString("<|end_header_id|>\n\n")
+	}
+	// roka.jinja:29:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// roka.jinja:31:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// roka.jinja:32:1 {%- if message.role == 'system' -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// roka.jinja:33:1 {{- llama3_header('system') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				llama3Header(runtime.Str("system"))
+			}))
+			// roka.jinja:34:1 {{- message.content | trim -}}
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(message, "content"), nil, nil))
+			w.WriteString("<|eot_id|>")
+		} else if runtime.EqStr(messageRole, "user") {
+			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
+			// roka.jinja:37:1 {{- llama3_header('user') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				llama3Header(runtime.Str("user"))
+			}))
+			// roka.jinja:38:1 {{- message.content | trim -}}
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(message, "content"), nil, nil))
+			w.WriteString("<|eot_id|>")
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
+			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				llama3Header(runtime.Str("assistant"))
+			}))
+			// roka.jinja:42:1 {%- if message.content -%}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if messageContent.Truthy() {
+				// roka.jinja:43:1 {{- message.content | trim -}}
+				runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+			}
+			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
+				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var call runtime.Value
+					// roka.jinja:47:1 {%- if tc.function is defined -%}
+					tcFunction := runtime.LlamaAttr(tc, "function")
+					if runtime.IsDefined(tcFunction) {
+						// roka.jinja:48:1 {%- set call = tc.function -%}
+						call = tcFunction
+					} else {
+						// roka.jinja:49:5 {%- else -%}
+						// roka.jinja:50:1 {%- set call = tc -%}
+						call = tc
+					}
+					w.WriteString("<tool_call>")
+					// roka.jinja:53:1 {%- if call.arguments is string %}
+					callArguments := runtime.LlamaAttr(call, "arguments")
+					if runtime.IsString(callArguments) {
+						w.WriteString("{\"name\": \"")
+						// roka.jinja:54:11 {{ call.name }}
+						runtime.LlamaWrite(w, runtime.LlamaAttr(call, "name"))
+						w.WriteString("\", \"arguments\": ")
+						// roka.jinja:54:42 {{ call.arguments }}
+						runtime.LlamaWrite(w, callArguments)
+						w.WriteString("}")
+					} else {
+						// roka.jinja:55:5 {%- else %}
+						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
+						runtime.LlamaWrite(w, runtime.FilterTojson(runtime.DictOf(runtime.Str("name"), runtime.LlamaAttr(call, "name"), runtime.Str("arguments"), callArguments), nil, nil))
+					}
+					w.WriteString("</tool_call>")
+				}
+			}
+			w.WriteString("<|eot_id|>")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
+			// roka.jinja:63:1 {{- llama3_header('user') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				llama3Header(runtime.Str("user"))
+			}))
+			w.WriteString("<tool_response>\n")
+			// roka.jinja:65:1 {{ message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("\n</tool_response>\n<|eot_id|>")
+		}
+	}
+	// roka.jinja:71:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			llama3Header(runtime.Str("assistant"))
+		}))
+	}
+}
+
 // spansRoka is the position table of roka.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansRoka = []runtime.Span{
-	{From: 51, To: 57, Line: 24, Col: 1, Construct: "macro"},
-	{From: 55, To: 56, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 59, To: 59, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 132, Line: 31, Col: 1, Construct: "for"},
-	{From: 63, To: 131, Line: 32, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 69, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 131, Line: 36, Col: 5, Construct: "if"},
-	{From: 73, To: 73, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 76, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 131, Line: 40, Col: 5, Construct: "if"},
-	{From: 80, To: 80, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 86, Line: 42, Col: 1, Construct: "if"},
-	{From: 85, To: 85, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 122, Line: 45, Col: 1, Construct: "if"},
-	{From: 91, To: 120, Line: 46, Col: 1, Construct: "for"},
-	{From: 94, To: 103, Line: 47, Col: 1, Construct: "if"},
-	{From: 97, To: 97, Line: 48, Col: 1, Construct: "set"},
-	{From: 101, To: 101, Line: 50, Col: 1, Construct: "set"},
-	{From: 105, To: 119, Line: 53, Col: 1, Construct: "if"},
-	{From: 109, To: 110, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 112, To: 113, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 117, To: 117, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 123, To: 131, Line: 62, Col: 5, Construct: "if"},
-	{From: 126, To: 127, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 129, To: 130, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 134, To: 137, Line: 71, Col: 1, Construct: "if"},
-	{From: 136, To: 136, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 52, To: 58, Line: 24, Col: 1, Construct: "macro"},
+	{From: 56, To: 57, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 60, To: 60, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 133, Line: 31, Col: 1, Construct: "for"},
+	{From: 64, To: 132, Line: 32, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 70, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 132, Line: 36, Col: 5, Construct: "if"},
+	{From: 74, To: 74, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 77, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 132, Line: 40, Col: 5, Construct: "if"},
+	{From: 81, To: 81, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 83, To: 87, Line: 42, Col: 1, Construct: "if"},
+	{From: 86, To: 86, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 89, To: 123, Line: 45, Col: 1, Construct: "if"},
+	{From: 92, To: 121, Line: 46, Col: 1, Construct: "for"},
+	{From: 95, To: 104, Line: 47, Col: 1, Construct: "if"},
+	{From: 98, To: 98, Line: 48, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 50, Col: 1, Construct: "set"},
+	{From: 106, To: 120, Line: 53, Col: 1, Construct: "if"},
+	{From: 110, To: 111, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 113, To: 114, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 118, To: 118, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 124, To: 132, Line: 62, Col: 5, Construct: "if"},
+	{From: 127, To: 128, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 130, To: 131, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 135, To: 138, Line: 71, Col: 1, Construct: "if"},
+	{From: 137, To: 137, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 149, To: 155, Line: 24, Col: 1, Construct: "macro"},
+	{From: 153, To: 154, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 157, To: 157, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 159, To: 238, Line: 31, Col: 1, Construct: "for"},
+	{From: 161, To: 237, Line: 32, Col: 1, Construct: "if"},
+	{From: 164, To: 166, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 168, To: 169, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 170, To: 237, Line: 36, Col: 5, Construct: "if"},
+	{From: 173, To: 175, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 177, To: 178, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 179, To: 237, Line: 40, Col: 5, Construct: "if"},
+	{From: 182, To: 184, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 186, To: 190, Line: 42, Col: 1, Construct: "if"},
+	{From: 189, To: 189, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 192, To: 226, Line: 45, Col: 1, Construct: "if"},
+	{From: 195, To: 224, Line: 46, Col: 1, Construct: "for"},
+	{From: 198, To: 207, Line: 47, Col: 1, Construct: "if"},
+	{From: 201, To: 201, Line: 48, Col: 1, Construct: "set"},
+	{From: 205, To: 205, Line: 50, Col: 1, Construct: "set"},
+	{From: 209, To: 223, Line: 53, Col: 1, Construct: "if"},
+	{From: 213, To: 214, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 216, To: 217, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 221, To: 221, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 227, To: 237, Line: 62, Col: 5, Construct: "if"},
+	{From: 230, To: 233, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 235, To: 236, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 240, To: 245, Line: 71, Col: 1, Construct: "if"},
+	{From: 242, To: 244, Line: 72, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var RwkvWorld = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "rwkv-world.jinja",
-	Func:   renderRwkvWorld,
-	Name:   "rwkv-world",
-	Origin: "builtin/rwkv-world.jinja",
-	SHA256: "49d1495fc13ddd93c6d162479df003b245ee1865249c82bb35789c4fd4445eb0",
-	Spans:  spansRwkvWorld,
+	File:      "rwkv-world.jinja",
+	Func:      renderRwkvWorld,
+	LlamaFunc: renderRwkvWorldLlama,
+	Name:      "rwkv-world",
+	Origin:    "builtin/rwkv-world.jinja",
+	SHA256:    "49d1495fc13ddd93c6d162479df003b245ee1865249c82bb35789c4fd4445eb0",
+	Spans:     spansRwkvWorld,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -82,17 +83,63 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderRwkvWorldLlama renders rwkv-world.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderRwkvWorld with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// rwkv-world.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// rwkv-world.jinja:14:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var content runtime.Value
+		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
+		content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
+		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("System: "), content, runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// rwkv-world.jinja:18:5 {%- elif message['role'] == 'user' %}
+			// rwkv-world.jinja:19:1 {{- 'User: ' + content + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("User: "), content, runtime.Str("\n\n")))
+			// rwkv-world.jinja:20:1 {%- if loop.last %}
+			if i == len(items)-1 {
+				w.WriteString("Assistant:")
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// rwkv-world.jinja:23:5 {%- elif message['role'] == 'assistant' %}
+			// rwkv-world.jinja:24:1 {{- 'Assistant: ' + content + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Assistant: "), content, runtime.Str("\n\n")))
+		}
+	}
+}
+
 // spansRwkvWorld is the position table of rwkv-world.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansRwkvWorld = []runtime.Span{
-	{From: 50, To: 50, Line: 13, Col: 1, Construct: "set"},
-	{From: 52, To: 82, Line: 14, Col: 1, Construct: "for"},
-	{From: 57, To: 57, Line: 15, Col: 1, Construct: "set"},
-	{From: 59, To: 81, Line: 16, Col: 1, Construct: "if"},
-	{From: 62, To: 64, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 81, Line: 18, Col: 5, Construct: "if"},
-	{From: 68, To: 70, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 74, Line: 20, Col: 1, Construct: "if"},
-	{From: 75, To: 81, Line: 23, Col: 5, Construct: "if"},
-	{From: 78, To: 80, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
+	{From: 53, To: 83, Line: 14, Col: 1, Construct: "for"},
+	{From: 58, To: 58, Line: 15, Col: 1, Construct: "set"},
+	{From: 60, To: 82, Line: 16, Col: 1, Construct: "if"},
+	{From: 63, To: 65, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 82, Line: 18, Col: 5, Construct: "if"},
+	{From: 69, To: 71, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 75, Line: 20, Col: 1, Construct: "if"},
+	{From: 76, To: 82, Line: 23, Col: 5, Construct: "if"},
+	{From: 79, To: 81, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 13, Col: 1, Construct: "set"},
+	{From: 95, To: 119, Line: 14, Col: 1, Construct: "for"},
+	{From: 100, To: 100, Line: 15, Col: 1, Construct: "set"},
+	{From: 102, To: 118, Line: 16, Col: 1, Construct: "if"},
+	{From: 105, To: 105, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 106, To: 118, Line: 18, Col: 5, Construct: "if"},
+	{From: 109, To: 109, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 111, To: 113, Line: 20, Col: 1, Construct: "if"},
+	{From: 114, To: 118, Line: 23, Col: 5, Construct: "if"},
+	{From: 117, To: 117, Line: 24, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var SeedOss = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "seed_oss.jinja",
-	Func:   renderSeedOss,
-	Name:   "seed_oss",
-	Origin: "builtin/seed_oss.jinja",
-	SHA256: "ed39cb23cca5cda27ea3c26869cc77b30b0d6a2f5b3cbda9c5ad913c641d2387",
-	Spans:  spansSeedOss,
+	File:      "seed_oss.jinja",
+	Func:      renderSeedOss,
+	LlamaFunc: renderSeedOssLlama,
+	Name:      "seed_oss",
+	Origin:    "builtin/seed_oss.jinja",
+	SHA256:    "ed39cb23cca5cda27ea3c26869cc77b30b0d6a2f5b3cbda9c5ad913c641d2387",
+	Spans:     spansSeedOss,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -71,13 +72,46 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<seed:bos>assistant\n")
 }
 
+// renderSeedOssLlama renders seed_oss.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderSeedOss with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderSeedOssLlama(w *runtime.Writer, in *runtime.Input) {
+	var cSpace runtime.Value
+	messages := in.Lookup("messages")
+	// seed_oss.jinja:11:1 {%- set c_space = ' \t\n\v\f\r' %}
+	cSpace = runtime.Str(" \t\n\v\f\r")
+	// seed_oss.jinja:12:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		var content runtime.Value
+		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
+			content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
+		} else {
+			// seed_oss.jinja:15:5 {%- else %}
+			// seed_oss.jinja:16:1 {%- set content = message['content'] %}
+			content = runtime.LlamaItemStr(message, "content")
+		}
+		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<seed:bos>"), messageRole), runtime.Str("\n"), content, runtime.Str("<seed:eos>")))
+	}
+	w.WriteString("<seed:bos>assistant\n")
+}
+
 // spansSeedOss is the position table of seed_oss.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansSeedOss = []runtime.Span{
-	{From: 50, To: 50, Line: 11, Col: 1, Construct: "set"},
-	{From: 52, To: 71, Line: 12, Col: 1, Construct: "for"},
-	{From: 55, To: 63, Line: 13, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 14, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 16, Col: 1, Construct: "set"},
-	{From: 65, To: 69, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 51, Line: 11, Col: 1, Construct: "set"},
+	{From: 53, To: 72, Line: 12, Col: 1, Construct: "for"},
+	{From: 56, To: 64, Line: 13, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 14, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 16, Col: 1, Construct: "set"},
+	{From: 66, To: 70, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 82, To: 82, Line: 11, Col: 1, Construct: "set"},
+	{From: 84, To: 99, Line: 12, Col: 1, Construct: "for"},
+	{From: 87, To: 95, Line: 13, Col: 1, Construct: "if"},
+	{From: 90, To: 90, Line: 14, Col: 1, Construct: "set"},
+	{From: 94, To: 94, Line: 16, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 18, Col: 1, Construct: "{{ }}"},
 }

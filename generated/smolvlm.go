@@ -28,12 +28,13 @@ var Smolvlm = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "smolvlm.jinja",
-	Func:   renderSmolvlm,
-	Name:   "smolvlm",
-	Origin: "builtin/smolvlm.jinja",
-	SHA256: "53df656944c9d476297fd56729979ee175fe93ac049204a1873804bb27f48682",
-	Spans:  spansSmolvlm,
+	File:      "smolvlm.jinja",
+	Func:      renderSmolvlm,
+	LlamaFunc: renderSmolvlmLlama,
+	Name:      "smolvlm",
+	Origin:    "builtin/smolvlm.jinja",
+	SHA256:    "53df656944c9d476297fd56729979ee175fe93ac049204a1873804bb27f48682",
+	Spans:     spansSmolvlm,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -70,13 +71,45 @@ func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("Assistant:")
 }
 
+// renderSmolvlmLlama renders smolvlm.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderSmolvlm with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderSmolvlmLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	w.WriteString("<|im_start|>")
+	// smolvlm.jinja:11:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// smolvlm.jinja:12:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// smolvlm.jinja:13:1 {{- message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// smolvlm.jinja:14:5 {%- elif message['role'] == 'user' %}
+			// smolvlm.jinja:15:1 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.LlamaItemStr(message, "content")), runtime.Str("<end_of_utterance>\n")))
+		} else {
+			// smolvlm.jinja:16:5 {%- else %}
+			// smolvlm.jinja:17:1 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.LlamaItemStr(message, "content")), runtime.Str("<end_of_utterance>\n")))
+		}
+	}
+	w.WriteString("Assistant:")
+}
+
 // spansSmolvlm is the position table of smolvlm.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansSmolvlm = []runtime.Span{
-	{From: 50, To: 70, Line: 11, Col: 1, Construct: "for"},
-	{From: 52, To: 68, Line: 12, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 68, Line: 14, Col: 5, Construct: "if"},
-	{From: 59, To: 61, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 67, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 51, To: 71, Line: 11, Col: 1, Construct: "for"},
+	{From: 53, To: 69, Line: 12, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 69, Line: 14, Col: 5, Construct: "if"},
+	{From: 60, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 68, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 97, Line: 11, Col: 1, Construct: "for"},
+	{From: 83, To: 95, Line: 12, Col: 1, Construct: "if"},
+	{From: 86, To: 86, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 87, To: 95, Line: 14, Col: 5, Construct: "if"},
+	{From: 90, To: 90, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 94, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var SolarOpen = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "solar-open.jinja",
-	Func:   renderSolarOpen,
-	Name:   "solar-open",
-	Origin: "builtin/solar-open.jinja",
-	SHA256: "29bdadb47d3c92c846a371f0cf1c6467df0c9b143be42a4c3d97412237fc5a45",
-	Spans:  spansSolarOpen,
+	File:      "solar-open.jinja",
+	Func:      renderSolarOpen,
+	LlamaFunc: renderSolarOpenLlama,
+	Name:      "solar-open",
+	Origin:    "builtin/solar-open.jinja",
+	SHA256:    "29bdadb47d3c92c846a371f0cf1c6467df0c9b143be42a4c3d97412237fc5a45",
+	Spans:     spansSolarOpen,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,9 +58,24 @@ func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|begin|>assistant")
 }
 
+// renderSolarOpenLlama renders solar-open.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderSolarOpen with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderSolarOpenLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// solar-open.jinja:8:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|content|>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>")))
+	}
+	w.WriteString("<|begin|>assistant")
+}
+
 // spansSolarOpen is the position table of solar-open.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansSolarOpen = []runtime.Span{
-	{From: 49, To: 57, Line: 8, Col: 1, Construct: "for"},
-	{From: 51, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 58, Line: 8, Col: 1, Construct: "for"},
+	{From: 52, To: 56, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 71, Line: 8, Col: 1, Construct: "for"},
+	{From: 69, To: 69, Line: 9, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var StepFun35Flash = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "StepFun3.5-Flash.jinja",
-	Func:   renderStepFun35Flash,
-	Name:   "StepFun3.5-Flash",
-	Origin: "llama.cpp/StepFun3.5-Flash.jinja",
-	SHA256: "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
-	Spans:  spansStepFun35Flash,
+	File:      "StepFun3.5-Flash.jinja",
+	Func:      renderStepFun35Flash,
+	LlamaFunc: renderStepFun35FlashLlama,
+	Name:      "StepFun3.5-Flash",
+	Origin:    "llama.cpp/StepFun3.5-Flash.jinja",
+	SHA256:    "b18b99dff7261214c43e0402cba9f573e3240be6f9bb7ccaa54bb8df97e49dca",
+	Spans:     spansStepFun35Flash,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -259,63 +260,338 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderStepFun35FlashLlama renders StepFun3.5-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderStepFun35Flash with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	tools := in.Lookup("tools")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
+	renderContent := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
+		if runtime.IsNone(content) {
+			w.WriteString("")
+		} else if runtime.IsString(content) {
+			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
+			// StepFun3.5-Flash.jinja:1:97 {{- content }}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsMapping(content) {
+			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
+			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
+			if runtime.LlamaIn(runtime.Str("value"), content) {
+				runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "value"))
+			} else {
+				runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+			}
+		} else if runtime.IsIterable(content) {
+			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
+			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
+				itemType := runtime.LlamaAttr(item, "type")
+				if runtime.EqStr(itemType, "text") {
+					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
+					if runtime.LlamaIn(runtime.Str("value"), item) {
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(item, "value"))
+					} else {
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(item, "text"))
+					}
+				} else if runtime.EqStr(itemType, "image") {
+					// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
+					w.WriteString("<im_patch>")
+				}
+			}
+		}
+	}
+	// StepFun3.5-Flash.jinja:2:1 {{bos_token}}
+	runtime.LlamaWrite(w, bosToken)
+	// StepFun3.5-Flash.jinja:2:14 {%- if tools %}
+	if tools.Truthy() {
+		w.WriteString("<|im_start|>system\n")
+		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
+				renderContent(runtime.LlamaAttr(messages0, "content"))
+			}), runtime.Str("\n\n")))
+		}
+		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
+		// StepFun3.5-Flash.jinja:8:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			w.WriteString("\n")
+			// StepFun3.5-Flash.jinja:10:9 {{- tool | tojson(ensure_ascii=False) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		}
+		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
+	} else {
+		// StepFun3.5-Flash.jinja:13:5 {%- else %}
+		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
+				renderContent(runtime.LlamaAttr(messages0, "content"))
+			})), runtime.Str("<|im_end|>\n")))
+		}
+	}
+	// StepFun3.5-Flash.jinja:18:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
+	nsMultiStepTool := true
+	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
+	// StepFun3.5-Flash.jinja:19:1 {%- for message in messages[::-1] %}
+	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[len(items)-1-i]
+		var index runtime.Value
+		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
+		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.IsString(w.Capture(func() {
+			renderContent(runtime.LlamaAttr(message, "content"))
+		}))) && !(runtime.MethodStartswith(w.Capture(func() {
+			renderContent(runtime.LlamaAttr(message, "content"))
+		}), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(w.Capture(func() {
+			renderContent(runtime.LlamaAttr(message, "content"))
+		}), runtime.Str("</tool_response>")).Truthy()) {
+			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
+			nsMultiStepTool = false
+			// StepFun3.5-Flash.jinja:23:9 {%- set ns.last_query_index = index %}
+			nsLastQueryIndex = index
+		}
+	}
+	// StepFun3.5-Flash.jinja:26:1 {%- for message in messages %}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var content runtime.Value
+		var roleName runtime.Value
+		var reasoningContent runtime.Value
+		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
+		content = w.Capture(func() {
+			renderContent(runtime.LlamaAttr(message, "content"))
+		})
+		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
+			if (runtime.EqStr(messageRole, "system") && !(i == 0)) && runtime.EqStr(runtime.LlamaAttr(message, "name"), "observation") {
+				roleName = runtime.Str("observation")
+			} else {
+				roleName = messageRole
+			}
+			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
+			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
+				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
+				reasoningContent = w.Capture(func() {
+					renderContent(messageReasoningContent)
+				})
+			} else {
+				// StepFun3.5-Flash.jinja:34:13 {%- else %}
+				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+				} else {
+					// StepFun3.5-Flash.jinja:38:17 {%- else %}
+					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
+					reasoningContent = runtime.Str("")
+				}
+			}
+			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
+			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
+				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content))
+			} else {
+				// StepFun3.5-Flash.jinja:44:13 {%- else %}
+				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+			}
+			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var arguments runtime.Value
+					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if runtime.IsDefined(toolCallFunction) {
+						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
+					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					if runtime.IsDefined(toolCallArguments) {
+						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
+						arguments = toolCallArguments
+						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
+						keys, values := runtime.ItemsFilterPairs(arguments)
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
+							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
+							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							} else {
+								argsValue = runtime.FilterString(argsValue)
+							}
+							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
+							runtime.LlamaWrite(w, argsValue)
+							w.WriteString("\n</parameter>\n")
+						}
+					}
+					w.WriteString("</function>\n</tool_call>")
+				}
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
+			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_start|>tool_response\n")
+			}
+			w.WriteString("<tool_response>")
+			// StepFun3.5-Flash.jinja:71:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+			w.WriteString("</tool_response>")
+			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
+			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			}
+		}
+	}
+	// StepFun3.5-Flash.jinja:78:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n<think>\n")
+	}
+}
+
 // spansStepFun35Flash is the position table of StepFun3.5-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansStepFun35Flash = []runtime.Span{
-	{From: 52, To: 88, Line: 1, Col: 1, Construct: "macro"},
-	{From: 55, To: 87, Line: 1, Col: 36, Construct: "if"},
-	{From: 57, To: 87, Line: 1, Col: 72, Construct: "if"},
-	{From: 60, To: 60, Line: 1, Col: 97, Construct: "{{ }}"},
-	{From: 61, To: 87, Line: 1, Col: 114, Construct: "if"},
-	{From: 64, To: 68, Line: 1, Col: 140, Construct: "{{ }}"},
-	{From: 69, To: 87, Line: 1, Col: 209, Construct: "if"},
-	{From: 72, To: 86, Line: 1, Col: 236, Construct: "for"},
-	{From: 74, To: 85, Line: 1, Col: 261, Construct: "if"},
-	{From: 77, To: 81, Line: 1, Col: 289, Construct: "{{ }}"},
-	{From: 82, To: 85, Line: 1, Col: 349, Construct: "if"},
-	{From: 90, To: 90, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 92, To: 120, Line: 2, Col: 14, Construct: "if"},
-	{From: 95, To: 102, Line: 4, Col: 5, Construct: "if"},
-	{From: 98, To: 100, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 104, To: 109, Line: 8, Col: 5, Construct: "for"},
-	{From: 107, To: 107, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 113, To: 119, Line: 14, Col: 5, Construct: "if"},
-	{From: 116, To: 118, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 122, To: 123, Line: 18, Col: 1, Construct: "set"},
-	{From: 125, To: 144, Line: 19, Col: 1, Construct: "for"},
-	{From: 130, To: 130, Line: 20, Col: 5, Construct: "set"},
-	{From: 132, To: 143, Line: 21, Col: 5, Construct: "if"},
-	{From: 140, To: 140, Line: 22, Col: 9, Construct: "set"},
-	{From: 142, To: 142, Line: 23, Col: 9, Construct: "set"},
-	{From: 146, To: 255, Line: 26, Col: 1, Construct: "for"},
-	{From: 153, To: 155, Line: 27, Col: 5, Construct: "set"},
-	{From: 157, To: 254, Line: 28, Col: 5, Construct: "if"},
-	{From: 160, To: 164, Line: 29, Col: 9, Construct: "set"},
-	{From: 166, To: 166, Line: 30, Col: 9, Construct: "{{ }}"},
-	{From: 167, To: 254, Line: 31, Col: 9, Construct: "if"},
-	{From: 170, To: 189, Line: 32, Col: 9, Construct: "if"},
-	{From: 173, To: 175, Line: 33, Col: 13, Construct: "set"},
-	{From: 179, To: 188, Line: 35, Col: 13, Construct: "if"},
-	{From: 181, To: 181, Line: 36, Col: 17, Construct: "set"},
-	{From: 183, To: 183, Line: 37, Col: 17, Construct: "set"},
-	{From: 187, To: 187, Line: 39, Col: 17, Construct: "set"},
-	{From: 191, To: 198, Line: 42, Col: 9, Construct: "if"},
-	{From: 193, To: 193, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 197, To: 197, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 200, To: 239, Line: 47, Col: 9, Construct: "if"},
-	{From: 203, To: 237, Line: 48, Col: 13, Construct: "for"},
-	{From: 206, To: 210, Line: 49, Col: 17, Construct: "if"},
-	{From: 209, To: 209, Line: 50, Col: 21, Construct: "set"},
-	{From: 212, To: 212, Line: 52, Col: 17, Construct: "{{ }}"},
-	{From: 214, To: 236, Line: 53, Col: 17, Construct: "if"},
-	{From: 217, To: 217, Line: 54, Col: 21, Construct: "set"},
-	{From: 219, To: 234, Line: 55, Col: 21, Construct: "for"},
-	{From: 224, To: 224, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 226, To: 230, Line: 57, Col: 25, Construct: "set"},
-	{From: 232, To: 233, Line: 58, Col: 25, Construct: "{{ }}"},
-	{From: 240, To: 254, Line: 66, Col: 9, Construct: "if"},
-	{From: 243, To: 246, Line: 67, Col: 9, Construct: "if"},
-	{From: 248, To: 249, Line: 71, Col: 9, Construct: "{{ }}"},
-	{From: 251, To: 253, Line: 73, Col: 9, Construct: "if"},
-	{From: 257, To: 259, Line: 78, Col: 1, Construct: "if"},
+	{From: 53, To: 89, Line: 1, Col: 1, Construct: "macro"},
+	{From: 56, To: 88, Line: 1, Col: 36, Construct: "if"},
+	{From: 58, To: 88, Line: 1, Col: 72, Construct: "if"},
+	{From: 61, To: 61, Line: 1, Col: 97, Construct: "{{ }}"},
+	{From: 62, To: 88, Line: 1, Col: 114, Construct: "if"},
+	{From: 65, To: 69, Line: 1, Col: 140, Construct: "{{ }}"},
+	{From: 70, To: 88, Line: 1, Col: 209, Construct: "if"},
+	{From: 73, To: 87, Line: 1, Col: 236, Construct: "for"},
+	{From: 75, To: 86, Line: 1, Col: 261, Construct: "if"},
+	{From: 78, To: 82, Line: 1, Col: 289, Construct: "{{ }}"},
+	{From: 83, To: 86, Line: 1, Col: 349, Construct: "if"},
+	{From: 91, To: 91, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 121, Line: 2, Col: 14, Construct: "if"},
+	{From: 96, To: 103, Line: 4, Col: 5, Construct: "if"},
+	{From: 99, To: 101, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 105, To: 110, Line: 8, Col: 5, Construct: "for"},
+	{From: 108, To: 108, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 114, To: 120, Line: 14, Col: 5, Construct: "if"},
+	{From: 117, To: 119, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 123, To: 124, Line: 18, Col: 1, Construct: "set"},
+	{From: 126, To: 145, Line: 19, Col: 1, Construct: "for"},
+	{From: 131, To: 131, Line: 20, Col: 5, Construct: "set"},
+	{From: 133, To: 144, Line: 21, Col: 5, Construct: "if"},
+	{From: 141, To: 141, Line: 22, Col: 9, Construct: "set"},
+	{From: 143, To: 143, Line: 23, Col: 9, Construct: "set"},
+	{From: 147, To: 256, Line: 26, Col: 1, Construct: "for"},
+	{From: 154, To: 156, Line: 27, Col: 5, Construct: "set"},
+	{From: 158, To: 255, Line: 28, Col: 5, Construct: "if"},
+	{From: 161, To: 165, Line: 29, Col: 9, Construct: "set"},
+	{From: 167, To: 167, Line: 30, Col: 9, Construct: "{{ }}"},
+	{From: 168, To: 255, Line: 31, Col: 9, Construct: "if"},
+	{From: 171, To: 190, Line: 32, Col: 9, Construct: "if"},
+	{From: 174, To: 176, Line: 33, Col: 13, Construct: "set"},
+	{From: 180, To: 189, Line: 35, Col: 13, Construct: "if"},
+	{From: 182, To: 182, Line: 36, Col: 17, Construct: "set"},
+	{From: 184, To: 184, Line: 37, Col: 17, Construct: "set"},
+	{From: 188, To: 188, Line: 39, Col: 17, Construct: "set"},
+	{From: 192, To: 199, Line: 42, Col: 9, Construct: "if"},
+	{From: 194, To: 194, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 198, To: 198, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 201, To: 240, Line: 47, Col: 9, Construct: "if"},
+	{From: 204, To: 238, Line: 48, Col: 13, Construct: "for"},
+	{From: 207, To: 211, Line: 49, Col: 17, Construct: "if"},
+	{From: 210, To: 210, Line: 50, Col: 21, Construct: "set"},
+	{From: 213, To: 213, Line: 52, Col: 17, Construct: "{{ }}"},
+	{From: 215, To: 237, Line: 53, Col: 17, Construct: "if"},
+	{From: 218, To: 218, Line: 54, Col: 21, Construct: "set"},
+	{From: 220, To: 235, Line: 55, Col: 21, Construct: "for"},
+	{From: 225, To: 225, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 227, To: 231, Line: 57, Col: 25, Construct: "set"},
+	{From: 233, To: 234, Line: 58, Col: 25, Construct: "{{ }}"},
+	{From: 241, To: 255, Line: 66, Col: 9, Construct: "if"},
+	{From: 244, To: 247, Line: 67, Col: 9, Construct: "if"},
+	{From: 249, To: 250, Line: 71, Col: 9, Construct: "{{ }}"},
+	{From: 252, To: 254, Line: 73, Col: 9, Construct: "if"},
+	{From: 258, To: 260, Line: 78, Col: 1, Construct: "if"},
+	{From: 272, To: 308, Line: 1, Col: 1, Construct: "macro"},
+	{From: 275, To: 307, Line: 1, Col: 36, Construct: "if"},
+	{From: 277, To: 307, Line: 1, Col: 72, Construct: "if"},
+	{From: 280, To: 280, Line: 1, Col: 97, Construct: "{{ }}"},
+	{From: 281, To: 307, Line: 1, Col: 114, Construct: "if"},
+	{From: 284, To: 288, Line: 1, Col: 140, Construct: "{{ }}"},
+	{From: 289, To: 307, Line: 1, Col: 209, Construct: "if"},
+	{From: 292, To: 306, Line: 1, Col: 236, Construct: "for"},
+	{From: 294, To: 305, Line: 1, Col: 261, Construct: "if"},
+	{From: 297, To: 301, Line: 1, Col: 289, Construct: "{{ }}"},
+	{From: 302, To: 305, Line: 1, Col: 349, Construct: "if"},
+	{From: 310, To: 310, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 312, To: 340, Line: 2, Col: 14, Construct: "if"},
+	{From: 315, To: 322, Line: 4, Col: 5, Construct: "if"},
+	{From: 318, To: 320, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 324, To: 329, Line: 8, Col: 5, Construct: "for"},
+	{From: 327, To: 327, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 333, To: 339, Line: 14, Col: 5, Construct: "if"},
+	{From: 336, To: 338, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 342, To: 343, Line: 18, Col: 1, Construct: "set"},
+	{From: 345, To: 364, Line: 19, Col: 1, Construct: "for"},
+	{From: 350, To: 350, Line: 20, Col: 5, Construct: "set"},
+	{From: 352, To: 363, Line: 21, Col: 5, Construct: "if"},
+	{From: 360, To: 360, Line: 22, Col: 9, Construct: "set"},
+	{From: 362, To: 362, Line: 23, Col: 9, Construct: "set"},
+	{From: 366, To: 475, Line: 26, Col: 1, Construct: "for"},
+	{From: 373, To: 375, Line: 27, Col: 5, Construct: "set"},
+	{From: 377, To: 474, Line: 28, Col: 5, Construct: "if"},
+	{From: 380, To: 384, Line: 29, Col: 9, Construct: "set"},
+	{From: 386, To: 386, Line: 30, Col: 9, Construct: "{{ }}"},
+	{From: 387, To: 474, Line: 31, Col: 9, Construct: "if"},
+	{From: 390, To: 409, Line: 32, Col: 9, Construct: "if"},
+	{From: 393, To: 395, Line: 33, Col: 13, Construct: "set"},
+	{From: 399, To: 408, Line: 35, Col: 13, Construct: "if"},
+	{From: 401, To: 401, Line: 36, Col: 17, Construct: "set"},
+	{From: 403, To: 403, Line: 37, Col: 17, Construct: "set"},
+	{From: 407, To: 407, Line: 39, Col: 17, Construct: "set"},
+	{From: 411, To: 418, Line: 42, Col: 9, Construct: "if"},
+	{From: 413, To: 413, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 417, To: 417, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 420, To: 459, Line: 47, Col: 9, Construct: "if"},
+	{From: 423, To: 457, Line: 48, Col: 13, Construct: "for"},
+	{From: 426, To: 430, Line: 49, Col: 17, Construct: "if"},
+	{From: 429, To: 429, Line: 50, Col: 21, Construct: "set"},
+	{From: 432, To: 432, Line: 52, Col: 17, Construct: "{{ }}"},
+	{From: 434, To: 456, Line: 53, Col: 17, Construct: "if"},
+	{From: 437, To: 437, Line: 54, Col: 21, Construct: "set"},
+	{From: 439, To: 454, Line: 55, Col: 21, Construct: "for"},
+	{From: 444, To: 444, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 446, To: 450, Line: 57, Col: 25, Construct: "set"},
+	{From: 452, To: 453, Line: 58, Col: 25, Construct: "{{ }}"},
+	{From: 460, To: 474, Line: 66, Col: 9, Construct: "if"},
+	{From: 463, To: 466, Line: 67, Col: 9, Construct: "if"},
+	{From: 468, To: 469, Line: 71, Col: 9, Construct: "{{ }}"},
+	{From: 471, To: 473, Line: 73, Col: 9, Construct: "if"},
+	{From: 477, To: 479, Line: 78, Col: 1, Construct: "if"},
 }

@@ -28,12 +28,13 @@ var StepFun37Flash = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "StepFun3.7-Flash.jinja",
-	Func:   renderStepFun37Flash,
-	Name:   "StepFun3.7-Flash",
-	Origin: "llama.cpp/StepFun3.7-Flash.jinja",
-	SHA256: "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
-	Spans:  spansStepFun37Flash,
+	File:      "StepFun3.7-Flash.jinja",
+	Func:      renderStepFun37Flash,
+	LlamaFunc: renderStepFun37FlashLlama,
+	Name:      "StepFun3.7-Flash",
+	Origin:    "llama.cpp/StepFun3.7-Flash.jinja",
+	SHA256:    "d8cc4a7b881287f121a91c0d17d6daa7cc260f9c4d2bdef0432441c2a371ed92",
+	Spans:     spansStepFun37Flash,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -299,77 +300,406 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderStepFun37FlashLlama renders StepFun3.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderStepFun37Flash with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
+	preserveThinkingInput := in.Lookup("preserve_thinking")
+	bosToken := in.Lookup("bos_token")
+	tools := in.Lookup("tools")
+	reasoningEffort := in.Lookup("reasoning_effort")
+	messages := in.Lookup("messages")
+	ns := runtime.Undefined("ns")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
+	renderMessageContent := func(message runtime.Value) {
+		message = runtime.Param(message, "message")
+		var ns runtime.Value
+		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
+		messageContent := runtime.LlamaAttr(message, "content")
+		if runtime.IsNone(messageContent) {
+			w.WriteString("")
+		} else if runtime.IsString(messageContent) {
+			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
+			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
+			runtime.LlamaWrite(w, messageContent)
+		} else if runtime.IsMapping(messageContent) {
+			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
+			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
+			if runtime.LlamaIn(runtime.Str("value"), messageContent) {
+				runtime.LlamaWrite(w, runtime.LlamaItemStr(messageContent, "value"))
+			} else {
+				runtime.LlamaWrite(w, runtime.LlamaItemStr(messageContent, "text"))
+			}
+		} else if runtime.IsIterable(messageContent) {
+			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
+			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
+			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
+			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
+				itemType := runtime.LlamaAttr(item, "type")
+				if runtime.EqStr(itemType, "text") {
+					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
+					if runtime.LlamaAttr(ns, "needs_text_separator").Truthy() {
+						w.WriteString(" ")
+					}
+					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
+					if runtime.LlamaIn(runtime.Str("value"), item) {
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(item, "value"))
+					} else {
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(item, "text"))
+					}
+					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
+					runtime.SetAttr(ns, "needs_text_separator", runtime.Bool(true))
+				} else if runtime.EqStr(itemType, "image") {
+					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
+					w.WriteString("<im_patch>")
+					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
+					runtime.CheckNamespace(ns)
+					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
+					runtime.SetAttr(ns, "needs_text_separator", runtime.Bool(false))
+				}
+			}
+		}
+	}
+	// StepFun3.7-Flash.jinja:2:1 {{bos_token}}
+	runtime.LlamaWrite(w, bosToken)
+	// StepFun3.7-Flash.jinja:2:14 {%- if tools %}
+	if tools.Truthy() {
+		w.WriteString("<|im_start|>system\n")
+		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
+		if runtime.IsDefined(reasoningEffort) {
+			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n")))
+		}
+		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
+				renderMessageContent(messages0)
+			}), runtime.Str("\n\n")))
+		}
+		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
+		// StepFun3.7-Flash.jinja:11:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			w.WriteString("\n")
+			// StepFun3.7-Flash.jinja:13:9 {{- tool | tojson(ensure_ascii=False) }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		}
+		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
+	} else {
+		// StepFun3.7-Flash.jinja:16:5 {%- else %}
+		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
+		messages0 := runtime.LlamaItemInt(messages, 0)
+		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+			w.WriteString("<|im_start|>system\n")
+			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
+			if runtime.IsDefined(reasoningEffort) {
+				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n")))
+			}
+			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
+				renderMessageContent(messages0)
+			}), runtime.Str("<|im_end|>\n")))
+		} else if runtime.IsDefined(reasoningEffort) {
+			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
+			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n")))
+		}
+	}
+	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
+	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
+	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[len(items)-1-i]
+		var index runtime.Value
+		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
+		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
+		if ((runtime.LlamaAttr(ns, "multi_step_tool").Truthy() && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.IsString(w.Capture(func() {
+			renderMessageContent(message)
+		}))) && !(runtime.MethodStartswith(w.Capture(func() {
+			renderMessageContent(message)
+		}), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(w.Capture(func() {
+			renderMessageContent(message)
+		}), runtime.Str("</tool_response>")).Truthy()) {
+			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
+			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
+			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %} (the namespace check)
+			runtime.CheckNamespace(ns)
+			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %}
+			runtime.SetAttr(ns, "last_query_index", index)
+		}
+	}
+	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var content runtime.Value
+		var roleName runtime.Value
+		var reasoningContent runtime.Value
+		preserveThinking := preserveThinkingInput
+		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
+		content = w.Capture(func() {
+			renderMessageContent(message)
+		})
+		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
+			if (runtime.EqStr(messageRole, "system") && !(i == 0)) && runtime.EqStr(runtime.LlamaAttr(message, "name"), "observation") {
+				roleName = runtime.Str("observation")
+			} else {
+				roleName = messageRole
+			}
+			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
+			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
+				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
+				reasoningContent = messageReasoningContent
+			} else {
+				// StepFun3.7-Flash.jinja:43:13 {%- else %}
+				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
+					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+				} else {
+					// StepFun3.7-Flash.jinja:47:17 {%- else %}
+					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
+					reasoningContent = runtime.Str("")
+				}
+			}
+			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
+			if runtime.Gt(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_query_index")) || (runtime.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
+				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content))
+			} else {
+				// StepFun3.7-Flash.jinja:56:13 {%- else %}
+				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+			}
+			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var arguments runtime.Value
+					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if runtime.IsDefined(toolCallFunction) {
+						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
+					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					if runtime.IsDefined(toolCallArguments) {
+						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
+						if runtime.IsString(toolCallArguments) {
+							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.", toolCallArguments, nil, nil)
+						} else {
+							arguments = toolCallArguments
+						}
+						// StepFun3.7-Flash.jinja:67:21 {%- for args_name, args_value in arguments|items %}
+						keys, values := runtime.ItemsFilterPairs(arguments)
+						for i := range w.Count(len(keys)) {
+							argsName := keys[i]
+							argsValue := values[i]
+							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
+							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							} else {
+								argsValue = runtime.FilterString(argsValue)
+							}
+							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
+							runtime.LlamaWrite(w, argsValue)
+							w.WriteString("\n</parameter>\n")
+						}
+					}
+					w.WriteString("</function>\n</tool_call>")
+				}
+			}
+			w.WriteString("<|im_end|>\n")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
+			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_start|>tool_response\n")
+			}
+			w.WriteString("<tool_response>")
+			// StepFun3.7-Flash.jinja:83:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+			w.WriteString("</tool_response>")
+			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
+			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("<|im_end|>\n")
+			}
+		}
+	}
+	// StepFun3.7-Flash.jinja:90:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		w.WriteString("<|im_start|>assistant\n<think>\n")
+	}
+}
+
 // spansStepFun37Flash is the position table of StepFun3.7-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansStepFun37Flash = []runtime.Span{
-	{From: 55, To: 107, Line: 1, Col: 1, Construct: "macro"},
-	{From: 59, To: 106, Line: 1, Col: 44, Construct: "if"},
-	{From: 62, To: 106, Line: 1, Col: 88, Construct: "if"},
-	{From: 65, To: 65, Line: 1, Col: 121, Construct: "{{ }}"},
-	{From: 66, To: 106, Line: 1, Col: 146, Construct: "if"},
-	{From: 69, To: 73, Line: 1, Col: 180, Construct: "{{ }}"},
-	{From: 74, To: 106, Line: 1, Col: 273, Construct: "if"},
-	{From: 77, To: 77, Line: 1, Col: 308, Construct: "set"},
-	{From: 79, To: 105, Line: 1, Col: 360, Construct: "for"},
-	{From: 81, To: 104, Line: 1, Col: 393, Construct: "if"},
-	{From: 84, To: 86, Line: 1, Col: 421, Construct: "if"},
-	{From: 88, To: 92, Line: 1, Col: 474, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 1, Col: 474, Construct: "set"},
-	{From: 96, To: 96, Line: 1, Col: 531, Construct: "set"},
-	{From: 97, To: 104, Line: 1, Col: 574, Construct: "if"},
-	{From: 101, To: 101, Line: 1, Col: 574, Construct: "set"},
-	{From: 103, To: 103, Line: 1, Col: 612, Construct: "set"},
-	{From: 109, To: 109, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 154, Line: 2, Col: 14, Construct: "if"},
-	{From: 114, To: 117, Line: 4, Col: 5, Construct: "if"},
-	{From: 116, To: 116, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 119, To: 126, Line: 7, Col: 5, Construct: "if"},
-	{From: 122, To: 124, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 128, To: 133, Line: 11, Col: 5, Construct: "for"},
-	{From: 131, To: 131, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 137, To: 153, Line: 17, Col: 5, Construct: "if"},
-	{From: 141, To: 144, Line: 19, Col: 9, Construct: "if"},
-	{From: 143, To: 143, Line: 20, Col: 13, Construct: "{{ }}"},
-	{From: 146, To: 148, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 149, To: 153, Line: 23, Col: 9, Construct: "if"},
-	{From: 152, To: 152, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 156, To: 156, Line: 27, Col: 1, Construct: "set"},
-	{From: 158, To: 181, Line: 28, Col: 1, Construct: "for"},
-	{From: 163, To: 163, Line: 29, Col: 5, Construct: "set"},
-	{From: 165, To: 180, Line: 30, Col: 5, Construct: "if"},
-	{From: 173, To: 173, Line: 30, Col: 5, Construct: "set"},
-	{From: 175, To: 175, Line: 31, Col: 9, Construct: "set"},
-	{From: 177, To: 177, Line: 31, Col: 9, Construct: "set"},
-	{From: 179, To: 179, Line: 32, Col: 9, Construct: "set"},
-	{From: 183, To: 295, Line: 35, Col: 1, Construct: "for"},
-	{From: 191, To: 193, Line: 36, Col: 5, Construct: "set"},
-	{From: 195, To: 294, Line: 37, Col: 5, Construct: "if"},
-	{From: 198, To: 202, Line: 38, Col: 9, Construct: "set"},
-	{From: 204, To: 204, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 205, To: 294, Line: 40, Col: 9, Construct: "if"},
-	{From: 208, To: 225, Line: 41, Col: 9, Construct: "if"},
-	{From: 211, To: 211, Line: 42, Col: 13, Construct: "set"},
-	{From: 215, To: 224, Line: 44, Col: 13, Construct: "if"},
-	{From: 217, To: 217, Line: 45, Col: 17, Construct: "set"},
-	{From: 219, To: 219, Line: 46, Col: 17, Construct: "set"},
-	{From: 223, To: 223, Line: 48, Col: 17, Construct: "set"},
-	{From: 227, To: 234, Line: 54, Col: 9, Construct: "if"},
-	{From: 229, To: 229, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 233, To: 233, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 236, To: 279, Line: 59, Col: 9, Construct: "if"},
-	{From: 239, To: 277, Line: 60, Col: 13, Construct: "for"},
-	{From: 242, To: 246, Line: 61, Col: 17, Construct: "if"},
-	{From: 245, To: 245, Line: 62, Col: 21, Construct: "set"},
-	{From: 248, To: 248, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 250, To: 276, Line: 65, Col: 17, Construct: "if"},
-	{From: 253, To: 257, Line: 66, Col: 21, Construct: "set"},
-	{From: 259, To: 274, Line: 67, Col: 21, Construct: "for"},
-	{From: 264, To: 264, Line: 68, Col: 25, Construct: "{{ }}"},
-	{From: 266, To: 270, Line: 69, Col: 25, Construct: "set"},
-	{From: 272, To: 273, Line: 70, Col: 25, Construct: "{{ }}"},
-	{From: 280, To: 294, Line: 78, Col: 9, Construct: "if"},
-	{From: 283, To: 286, Line: 79, Col: 9, Construct: "if"},
-	{From: 288, To: 289, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 291, To: 293, Line: 85, Col: 9, Construct: "if"},
-	{From: 297, To: 299, Line: 90, Col: 1, Construct: "if"},
+	{From: 56, To: 108, Line: 1, Col: 1, Construct: "macro"},
+	{From: 60, To: 107, Line: 1, Col: 44, Construct: "if"},
+	{From: 63, To: 107, Line: 1, Col: 88, Construct: "if"},
+	{From: 66, To: 66, Line: 1, Col: 121, Construct: "{{ }}"},
+	{From: 67, To: 107, Line: 1, Col: 146, Construct: "if"},
+	{From: 70, To: 74, Line: 1, Col: 180, Construct: "{{ }}"},
+	{From: 75, To: 107, Line: 1, Col: 273, Construct: "if"},
+	{From: 78, To: 78, Line: 1, Col: 308, Construct: "set"},
+	{From: 80, To: 106, Line: 1, Col: 360, Construct: "for"},
+	{From: 82, To: 105, Line: 1, Col: 393, Construct: "if"},
+	{From: 85, To: 87, Line: 1, Col: 421, Construct: "if"},
+	{From: 89, To: 93, Line: 1, Col: 474, Construct: "{{ }}"},
+	{From: 95, To: 95, Line: 1, Col: 474, Construct: "set"},
+	{From: 97, To: 97, Line: 1, Col: 531, Construct: "set"},
+	{From: 98, To: 105, Line: 1, Col: 574, Construct: "if"},
+	{From: 102, To: 102, Line: 1, Col: 574, Construct: "set"},
+	{From: 104, To: 104, Line: 1, Col: 612, Construct: "set"},
+	{From: 110, To: 110, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 112, To: 155, Line: 2, Col: 14, Construct: "if"},
+	{From: 115, To: 118, Line: 4, Col: 5, Construct: "if"},
+	{From: 117, To: 117, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 120, To: 127, Line: 7, Col: 5, Construct: "if"},
+	{From: 123, To: 125, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 129, To: 134, Line: 11, Col: 5, Construct: "for"},
+	{From: 132, To: 132, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 138, To: 154, Line: 17, Col: 5, Construct: "if"},
+	{From: 142, To: 145, Line: 19, Col: 9, Construct: "if"},
+	{From: 144, To: 144, Line: 20, Col: 13, Construct: "{{ }}"},
+	{From: 147, To: 149, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 150, To: 154, Line: 23, Col: 9, Construct: "if"},
+	{From: 153, To: 153, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 157, To: 157, Line: 27, Col: 1, Construct: "set"},
+	{From: 159, To: 182, Line: 28, Col: 1, Construct: "for"},
+	{From: 164, To: 164, Line: 29, Col: 5, Construct: "set"},
+	{From: 166, To: 181, Line: 30, Col: 5, Construct: "if"},
+	{From: 174, To: 174, Line: 30, Col: 5, Construct: "set"},
+	{From: 176, To: 176, Line: 31, Col: 9, Construct: "set"},
+	{From: 178, To: 178, Line: 31, Col: 9, Construct: "set"},
+	{From: 180, To: 180, Line: 32, Col: 9, Construct: "set"},
+	{From: 184, To: 296, Line: 35, Col: 1, Construct: "for"},
+	{From: 192, To: 194, Line: 36, Col: 5, Construct: "set"},
+	{From: 196, To: 295, Line: 37, Col: 5, Construct: "if"},
+	{From: 199, To: 203, Line: 38, Col: 9, Construct: "set"},
+	{From: 205, To: 205, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 206, To: 295, Line: 40, Col: 9, Construct: "if"},
+	{From: 209, To: 226, Line: 41, Col: 9, Construct: "if"},
+	{From: 212, To: 212, Line: 42, Col: 13, Construct: "set"},
+	{From: 216, To: 225, Line: 44, Col: 13, Construct: "if"},
+	{From: 218, To: 218, Line: 45, Col: 17, Construct: "set"},
+	{From: 220, To: 220, Line: 46, Col: 17, Construct: "set"},
+	{From: 224, To: 224, Line: 48, Col: 17, Construct: "set"},
+	{From: 228, To: 235, Line: 54, Col: 9, Construct: "if"},
+	{From: 230, To: 230, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 234, To: 234, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 237, To: 280, Line: 59, Col: 9, Construct: "if"},
+	{From: 240, To: 278, Line: 60, Col: 13, Construct: "for"},
+	{From: 243, To: 247, Line: 61, Col: 17, Construct: "if"},
+	{From: 246, To: 246, Line: 62, Col: 21, Construct: "set"},
+	{From: 249, To: 249, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 251, To: 277, Line: 65, Col: 17, Construct: "if"},
+	{From: 254, To: 258, Line: 66, Col: 21, Construct: "set"},
+	{From: 260, To: 275, Line: 67, Col: 21, Construct: "for"},
+	{From: 265, To: 265, Line: 68, Col: 25, Construct: "{{ }}"},
+	{From: 267, To: 271, Line: 69, Col: 25, Construct: "set"},
+	{From: 273, To: 274, Line: 70, Col: 25, Construct: "{{ }}"},
+	{From: 281, To: 295, Line: 78, Col: 9, Construct: "if"},
+	{From: 284, To: 287, Line: 79, Col: 9, Construct: "if"},
+	{From: 289, To: 290, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 292, To: 294, Line: 85, Col: 9, Construct: "if"},
+	{From: 298, To: 300, Line: 90, Col: 1, Construct: "if"},
+	{From: 315, To: 367, Line: 1, Col: 1, Construct: "macro"},
+	{From: 319, To: 366, Line: 1, Col: 44, Construct: "if"},
+	{From: 322, To: 366, Line: 1, Col: 88, Construct: "if"},
+	{From: 325, To: 325, Line: 1, Col: 121, Construct: "{{ }}"},
+	{From: 326, To: 366, Line: 1, Col: 146, Construct: "if"},
+	{From: 329, To: 333, Line: 1, Col: 180, Construct: "{{ }}"},
+	{From: 334, To: 366, Line: 1, Col: 273, Construct: "if"},
+	{From: 337, To: 337, Line: 1, Col: 308, Construct: "set"},
+	{From: 339, To: 365, Line: 1, Col: 360, Construct: "for"},
+	{From: 341, To: 364, Line: 1, Col: 393, Construct: "if"},
+	{From: 344, To: 346, Line: 1, Col: 421, Construct: "if"},
+	{From: 348, To: 352, Line: 1, Col: 474, Construct: "{{ }}"},
+	{From: 354, To: 354, Line: 1, Col: 474, Construct: "set"},
+	{From: 356, To: 356, Line: 1, Col: 531, Construct: "set"},
+	{From: 357, To: 364, Line: 1, Col: 574, Construct: "if"},
+	{From: 361, To: 361, Line: 1, Col: 574, Construct: "set"},
+	{From: 363, To: 363, Line: 1, Col: 612, Construct: "set"},
+	{From: 369, To: 369, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 371, To: 414, Line: 2, Col: 14, Construct: "if"},
+	{From: 374, To: 377, Line: 4, Col: 5, Construct: "if"},
+	{From: 376, To: 376, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 379, To: 386, Line: 7, Col: 5, Construct: "if"},
+	{From: 382, To: 384, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 388, To: 393, Line: 11, Col: 5, Construct: "for"},
+	{From: 391, To: 391, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 397, To: 413, Line: 17, Col: 5, Construct: "if"},
+	{From: 401, To: 404, Line: 19, Col: 9, Construct: "if"},
+	{From: 403, To: 403, Line: 20, Col: 13, Construct: "{{ }}"},
+	{From: 406, To: 408, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 409, To: 413, Line: 23, Col: 9, Construct: "if"},
+	{From: 412, To: 412, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 416, To: 416, Line: 27, Col: 1, Construct: "set"},
+	{From: 418, To: 441, Line: 28, Col: 1, Construct: "for"},
+	{From: 423, To: 423, Line: 29, Col: 5, Construct: "set"},
+	{From: 425, To: 440, Line: 30, Col: 5, Construct: "if"},
+	{From: 433, To: 433, Line: 30, Col: 5, Construct: "set"},
+	{From: 435, To: 435, Line: 31, Col: 9, Construct: "set"},
+	{From: 437, To: 437, Line: 31, Col: 9, Construct: "set"},
+	{From: 439, To: 439, Line: 32, Col: 9, Construct: "set"},
+	{From: 443, To: 555, Line: 35, Col: 1, Construct: "for"},
+	{From: 451, To: 453, Line: 36, Col: 5, Construct: "set"},
+	{From: 455, To: 554, Line: 37, Col: 5, Construct: "if"},
+	{From: 458, To: 462, Line: 38, Col: 9, Construct: "set"},
+	{From: 464, To: 464, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 465, To: 554, Line: 40, Col: 9, Construct: "if"},
+	{From: 468, To: 485, Line: 41, Col: 9, Construct: "if"},
+	{From: 471, To: 471, Line: 42, Col: 13, Construct: "set"},
+	{From: 475, To: 484, Line: 44, Col: 13, Construct: "if"},
+	{From: 477, To: 477, Line: 45, Col: 17, Construct: "set"},
+	{From: 479, To: 479, Line: 46, Col: 17, Construct: "set"},
+	{From: 483, To: 483, Line: 48, Col: 17, Construct: "set"},
+	{From: 487, To: 494, Line: 54, Col: 9, Construct: "if"},
+	{From: 489, To: 489, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 493, To: 493, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 496, To: 539, Line: 59, Col: 9, Construct: "if"},
+	{From: 499, To: 537, Line: 60, Col: 13, Construct: "for"},
+	{From: 502, To: 506, Line: 61, Col: 17, Construct: "if"},
+	{From: 505, To: 505, Line: 62, Col: 21, Construct: "set"},
+	{From: 508, To: 508, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 510, To: 536, Line: 65, Col: 17, Construct: "if"},
+	{From: 513, To: 517, Line: 66, Col: 21, Construct: "set"},
+	{From: 519, To: 534, Line: 67, Col: 21, Construct: "for"},
+	{From: 524, To: 524, Line: 68, Col: 25, Construct: "{{ }}"},
+	{From: 526, To: 530, Line: 69, Col: 25, Construct: "set"},
+	{From: 532, To: 533, Line: 70, Col: 25, Construct: "{{ }}"},
+	{From: 540, To: 554, Line: 78, Col: 9, Construct: "if"},
+	{From: 543, To: 546, Line: 79, Col: 9, Construct: "if"},
+	{From: 548, To: 549, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 551, To: 553, Line: 85, Col: 9, Construct: "if"},
+	{From: 557, To: 559, Line: 90, Col: 1, Construct: "if"},
 }

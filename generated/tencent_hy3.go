@@ -28,12 +28,13 @@ var TencentHy3 = &runtime.Template{
 		ReasoningEnd:       "</think:opensource>",
 		LoadError:          "",
 	},
-	File:   "tencent-Hy3.jinja",
-	Func:   renderTencentHy3,
-	Name:   "tencent-Hy3",
-	Origin: "llama.cpp/tencent-Hy3.jinja",
-	SHA256: "84437b9746423f042920c15289ac84d4eba7a50a11ebc05e8b414c460f814873",
-	Spans:  spansTencentHy3,
+	File:      "tencent-Hy3.jinja",
+	Func:      renderTencentHy3,
+	LlamaFunc: renderTencentHy3Llama,
+	Name:      "tencent-Hy3",
+	Origin:    "llama.cpp/tencent-Hy3.jinja",
+	SHA256:    "84437b9746423f042920c15289ac84d4eba7a50a11ebc05e8b414c460f814873",
+	Spans:     spansTencentHy3,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -488,153 +489,742 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderTencentHy3Llama renders tencent-Hy3.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderTencentHy3 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
+	var HYTK runtime.Value
+	var eosToken runtime.Value
+	var bosToken runtime.Value
+	var userToken runtime.Value
+	var assistantToken runtime.Value
+	var thinkBeginToken runtime.Value
+	var thinkEndToken runtime.Value
+	var toolcallsBeginToken runtime.Value
+	var toolcallsEndToken runtime.Value
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var toolsepToken runtime.Value
+	var argkeyBeginToken runtime.Value
+	var argkeyEndToken runtime.Value
+	var argvalueBeginToken runtime.Value
+	var argvalueEndToken runtime.Value
+	var toolresponsesBeginToken runtime.Value
+	var toolresponsesEndToken runtime.Value
+	var toolresponseBeginToken runtime.Value
+	var toolresponseEndToken runtime.Value
+	var reasoningModeToken runtime.Value
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	preservedThinking := in.Lookup("preserved_thinking")
+	tools := in.Lookup("tools")
+	isTraining := in.Lookup("is_training")
+	reasoningEffort := in.Lookup("reasoning_effort")
+	fallbackStrategy := in.Lookup("fallback_strategy")
+	rawLastAssistant := in.Lookup("raw_last_assistant")
+	messages := in.Lookup("messages")
+	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
+	HYTK = runtime.Str(":opensource")
+	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
+	eosToken = runtime.CallMethod(runtime.Str("<｜hy_eos{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:4:1 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
+	bosToken = runtime.CallMethod(runtime.Str("<｜hy_begin_of_sentence{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:5:1 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
+	_ = runtime.CallMethod(runtime.Str("<｜hy_pad{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:6:1 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
+	userToken = runtime.CallMethod(runtime.Str("<｜hy_User{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:7:1 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
+	assistantToken = runtime.CallMethod(runtime.Str("<｜hy_Assistant{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:8:1 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
+	thinkBeginToken = runtime.CallMethod(runtime.Str("<think{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:9:1 {%- set think_end_token = '</think{}>'.format(HYTK) %}
+	thinkEndToken = runtime.CallMethod(runtime.Str("</think{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:10:1 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
+	toolcallsBeginToken = runtime.CallMethod(runtime.Str("<tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:11:1 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
+	toolcallsEndToken = runtime.CallMethod(runtime.Str("</tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:12:1 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
+	toolcallBeginToken = runtime.CallMethod(runtime.Str("<tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:13:1 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
+	toolcallEndToken = runtime.CallMethod(runtime.Str("</tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:14:1 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
+	toolsepToken = runtime.CallMethod(runtime.Str("<tool_sep{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:15:1 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
+	argkeyBeginToken = runtime.CallMethod(runtime.Str("<arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:16:1 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
+	argkeyEndToken = runtime.CallMethod(runtime.Str("</arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:17:1 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
+	argvalueBeginToken = runtime.CallMethod(runtime.Str("<arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:18:1 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
+	argvalueEndToken = runtime.CallMethod(runtime.Str("</arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:19:1 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
+	toolresponsesBeginToken = runtime.CallMethod(runtime.Str("<tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:20:1 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
+	toolresponsesEndToken = runtime.CallMethod(runtime.Str("</tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:21:1 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
+	toolresponseBeginToken = runtime.CallMethod(runtime.Str("<tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:22:1 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
+	toolresponseEndToken = runtime.CallMethod(runtime.Str("</tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
+	reasoningModeToken = runtime.CallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
+	if !runtime.IsDefined(addGenerationPrompt) {
+		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
+		addGenerationPrompt = runtime.Bool(false)
+	}
+	// tencent-Hy3.jinja:29:1 {%- if not preserved_thinking is defined %}
+	if !runtime.IsDefined(preservedThinking) {
+		// tencent-Hy3.jinja:30:5 {%- if not tools %}
+		if !tools.Truthy() {
+			// tencent-Hy3.jinja:31:9 {%- set preserved_thinking = false %}
+			preservedThinking = runtime.Bool(false)
+		} else {
+			// tencent-Hy3.jinja:32:9 {%- else %}
+			// tencent-Hy3.jinja:33:9 {%- set preserved_thinking = true %}
+			preservedThinking = runtime.Bool(true)
+		}
+	}
+	// tencent-Hy3.jinja:36:1 {%- if not is_training is defined %}
+	if !runtime.IsDefined(isTraining) {
+		// tencent-Hy3.jinja:37:5 {%- set is_training = false %}
+		isTraining = runtime.Bool(false)
+	}
+	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
+	if !runtime.IsDefined(reasoningEffort) {
+		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
+		reasoningEffort = runtime.Str("no_think")
+	} else if !runtime.LlamaInStrs(reasoningEffort, "high", "low", "no_think") {
+		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
+		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
+		if runtime.IsNone(reasoningEffort) {
+			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
+		} else {
+			// tencent-Hy3.jinja:45:9 {%- else %}
+			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaSum(runtime.Str("reasoning_effort error : "), reasoningEffort, runtime.Str(", should be no_think/low/high"))))
+		}
+	}
+	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
+	if runtime.IsDefined(fallbackStrategy) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
+		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
+		reasoningEffort = runtime.Str("high")
+		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
+		addGenerationPrompt = runtime.Bool(false)
+	}
+	// tencent-Hy3.jinja:54:1 {%- if not raw_last_assistant is defined %}
+	if !runtime.IsDefined(rawLastAssistant) {
+		// tencent-Hy3.jinja:55:5 {%- set raw_last_assistant = false %}
+		rawLastAssistant = runtime.Bool(false)
+	}
+	// tencent-Hy3.jinja:58:1 {%- macro visible_text(content) -%}
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// tencent-Hy3.jinja:60:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
+			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
+				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+					// tencent-Hy3.jinja:64:17 {{- item.text }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
+				} else if runtime.IsString(item) {
+					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
+					// tencent-Hy3.jinja:66:17 {{- item }}
+					runtime.LlamaWrite(w, item)
+				}
+			}
+		} else if runtime.IsNone(content) {
+			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
+			w.WriteString("")
+		} else {
+			// tencent-Hy3.jinja:71:9 {%- else -%}
+			// tencent-Hy3.jinja:72:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		}
+	}
+	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
+	nsLastUserIndex := runtime.Int(-1)
+	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
+	spNsSystemPrompt := runtime.Str("")
+	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
+			spNsSystemPrompt = runtime.LlamaAdd(spNsSystemPrompt, w.Capture(func() {
+				visibleText(runtime.LlamaItemStr(message, "content"))
+			}))
+		}
+		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
+		if runtime.EqStr(messageRole, "user") {
+			// tencent-Hy3.jinja:83:9 {%- set ns.last_user_index = loop.index0 %}
+			nsLastUserIndex = runtime.Int(int64(i))
+		}
+	}
+	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
+	if ((runtime.IsDefined(reasoningEffort) && runtime.IsString(reasoningEffort)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
+		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
+		spNsSystemPrompt = runtime.LlamaSum(spNsSystemPrompt, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort)
+	}
+	// tencent-Hy3.jinja:89:1 {{- bos_token }}
+	runtime.LlamaWrite(w, bosToken)
+	// tencent-Hy3.jinja:90:1 {{- sp_ns.system_prompt }}
+	runtime.LlamaWrite(w, spNsSystemPrompt)
+	// tencent-Hy3.jinja:91:1 {%- if tools %}
+	if tools.Truthy() {
+		// tencent-Hy3.jinja:92:5 {%- if sp_ns.system_prompt != '' %}
+		if !runtime.EqStr(spNsSystemPrompt, "") {
+			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
+		} else {
+			// tencent-Hy3.jinja:94:9 {%- else %}
+			w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.")
+		}
+		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
+		// tencent-Hy3.jinja:99:5 {%- for tool in tools %}
+		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		for i := range items {
+			tool := items[i]
+			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
+			if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) {
+				w.WriteString("\n")
+			}
+			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+		}
+		w.WriteString("\n</tools>\n\n")
+		// tencent-Hy3.jinja:106:5 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("For function call returns, you should first print "), toolcallsBeginToken, runtime.Str("\n")))
+		w.WriteString("For each function call, you should return object like:\n")
+		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(toolcallBeginToken, runtime.Str("{function-name}"), toolsepToken, runtime.Str("\n")))
+		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(argkeyBeginToken, runtime.Str("{arg-key-1}"), argkeyEndToken, runtime.Str("\n")))
+		// tencent-Hy3.jinja:110:5 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(argvalueBeginToken, runtime.Str("{arg-value-1}"), argvalueEndToken, runtime.Str("\n")))
+		// tencent-Hy3.jinja:111:5 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(argkeyBeginToken, runtime.Str("{arg-key-2}"), argkeyEndToken, runtime.Str("\n")))
+		// tencent-Hy3.jinja:112:5 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaSum(argvalueBeginToken, runtime.Str("{arg-value-2}"), argvalueEndToken, runtime.Str("\n")))
+		w.WriteString("...\n")
+		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallEndToken, runtime.Str("\n")))
+		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
+		if (runtime.IsDefined(reasoningEffort) && runtime.IsString(reasoningEffort)) && !runtime.EqStr(reasoningEffort, "") {
+			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort))
+		} else {
+			// tencent-Hy3.jinja:117:9 {%- else %}
+			// tencent-Hy3.jinja:118:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken))
+		}
+	}
+	// tencent-Hy3.jinja:122:1 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
+	prevNsIsTool := false
+	prevNsIsToolFirst := true
+	// tencent-Hy3.jinja:123:1 {%- set last_ns = namespace(last_is_assistant=false) %}
+	lastNsLastIsAssistant := false
+	// tencent-Hy3.jinja:124:1 {%- for message in messages %}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var rc runtime.Value
+		var content runtime.Value
+		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
+			if prevNsIsTool {
+				// tencent-Hy3.jinja:127:13 {{- toolresponses_end_token }}
+				runtime.LlamaWrite(w, toolresponsesEndToken)
+			}
+			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(userToken, w.Capture(func() {
+				visibleText(runtime.LlamaItemStr(message, "content"))
+			})))
+			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
+			prevNsIsTool = false
+		}
+		// tencent-Hy3.jinja:132:5 {%- if message['role'] == 'assistant' %}
+		if runtime.EqStr(messageRole, "assistant") {
+			// tencent-Hy3.jinja:133:9 {%- if is_training %}
+			if isTraining.Truthy() {
+				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
+				if runtime.LlamaIn(runtime.Str("reasoning_content"), message) && runtime.IsString(runtime.LlamaItemStr(message, "reasoning_content")) {
+					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
+					rc = runtime.LlamaItemStr(message, "reasoning_content")
+				} else if runtime.LlamaIn(runtime.Str("reasoning"), message) && runtime.IsString(runtime.LlamaItemStr(message, "reasoning")) {
+					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
+					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
+					rc = runtime.LlamaItemStr(message, "reasoning")
+				} else {
+					// tencent-Hy3.jinja:138:17 {%- else %}
+					// tencent-Hy3.jinja:139:17 {%- set rc = none %}
+					rc = runtime.None()
+				}
+				// tencent-Hy3.jinja:141:13 {%- if rc is not none %}
+				if !runtime.IsNone(rc) {
+					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
+					content = runtime.LlamaAdd(runtime.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+						visibleText(runtime.LlamaItemStr(message, "content"))
+					}))
+				} else {
+					// tencent-Hy3.jinja:143:17 {%- else %}
+					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
+					content = runtime.LlamaAdd(runtime.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(runtime.LlamaItemStr(message, "content"))
+					}))
+				}
+			} else {
+				// tencent-Hy3.jinja:146:13 {%- else %}
+				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
+				if (runtime.IsDefined(preservedThinking) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
+					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
+					if runtime.LlamaIn(runtime.Str("reasoning_content"), message) && runtime.IsString(runtime.LlamaItemStr(message, "reasoning_content")) {
+						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
+						rc = runtime.LlamaItemStr(message, "reasoning_content")
+					} else if runtime.LlamaIn(runtime.Str("reasoning"), message) && runtime.IsString(runtime.LlamaItemStr(message, "reasoning")) {
+						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
+						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
+						rc = runtime.LlamaItemStr(message, "reasoning")
+					} else {
+						// tencent-Hy3.jinja:152:21 {%- else %}
+						// tencent-Hy3.jinja:153:21 {%- set rc = none %}
+						rc = runtime.None()
+					}
+					// tencent-Hy3.jinja:155:17 {%- if rc is not none %}
+					if !runtime.IsNone(rc) {
+						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
+						content = runtime.LlamaAdd(runtime.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+							visibleText(runtime.LlamaItemStr(message, "content"))
+						}))
+					} else {
+						// tencent-Hy3.jinja:157:21 {%- else %}
+						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
+						content = runtime.LlamaAdd(runtime.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
+							visibleText(runtime.LlamaItemStr(message, "content"))
+						}))
+					}
+				} else {
+					// tencent-Hy3.jinja:160:17 {%- else %}
+					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
+					content = runtime.LlamaAdd(runtime.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(runtime.LlamaItemStr(message, "content"))
+					}))
+				}
+			}
+			// tencent-Hy3.jinja:164:9 {%- if prev_ns.is_tool %}
+			if prevNsIsTool {
+				// tencent-Hy3.jinja:165:13 {{- toolresponses_end_token }}
+				runtime.LlamaWrite(w, toolresponsesEndToken)
+			}
+			// tencent-Hy3.jinja:167:9 {{- assistant_token }}
+			runtime.LlamaWrite(w, assistantToken)
+			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
+			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
+				prevNsIsToolFirst = true
+				// tencent-Hy3.jinja:170:13 {{- content }}
+				runtime.LlamaWrite(w, content)
+				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallsBeginToken, runtime.Str("\n")))
+				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
+				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var arguments runtime.Value
+					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
+					toolFunction := runtime.LlamaItemStr(tool, "function")
+					arguments = runtime.LlamaItemStr(toolFunction, "arguments")
+					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(toolcallBeginToken, runtime.LlamaItemStr(toolFunction, "name")), toolsepToken, runtime.Str("\n")))
+					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
+					keys, values := runtime.DictItems(arguments)
+					for i := range w.Count(len(keys)) {
+						key := keys[i]
+						value := values[i]
+						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n")))
+						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
+						if !runtime.IsString(value) {
+							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
+							value = runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+						}
+						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
+						runtime.LlamaWrite(w, runtime.LlamaSum(argvalueBeginToken, value, argvalueEndToken, runtime.Str("\n")))
+					}
+					// tencent-Hy3.jinja:182:17 {{- toolcall_end_token + '\n' }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallEndToken, runtime.Str("\n")))
+				}
+				// tencent-Hy3.jinja:184:13 {{- toolcalls_end_token + eos_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallsEndToken, eosToken))
+			} else {
+				// tencent-Hy3.jinja:185:13 {%- else %}
+				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
+				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
+					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						visibleText(runtime.LlamaItemStr(message, "content"))
+					}))
+				} else if !(i == len(items2)-1) || isTraining.Truthy() {
+					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
+					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(content, eosToken))
+				} else {
+					// tencent-Hy3.jinja:190:17 {%- else %}
+					// tencent-Hy3.jinja:191:17 {{- content }}
+					runtime.LlamaWrite(w, content)
+				}
+			}
+			// tencent-Hy3.jinja:194:9 {%- set prev_ns.is_tool = false %}
+			prevNsIsTool = false
+		}
+		// tencent-Hy3.jinja:196:5 {%- if message['role'] == 'tool' %}
+		if runtime.EqStr(messageRole, "tool") {
+			// tencent-Hy3.jinja:197:9 {%- set prev_ns.is_tool = true %}
+			prevNsIsTool = true
+			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
+			if prevNsIsToolFirst {
+				// tencent-Hy3.jinja:199:13 {{- toolresponses_begin_token + '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(toolresponsesBeginToken, runtime.Str("\n")))
+				// tencent-Hy3.jinja:200:13 {%- set prev_ns.is_tool_first = false %}
+				prevNsIsToolFirst = false
+			}
+			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(toolresponseBeginToken, runtime.Str("\n")), w.Capture(func() {
+				visibleText(runtime.LlamaItemStr(message, "content"))
+			})), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n")))
+		}
+		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
+		if (i == len(items2)-1) && runtime.EqStr(messageRole, "assistant") {
+			// tencent-Hy3.jinja:205:9 {%- set last_ns.last_is_assistant = true %}
+			lastNsLastIsAssistant = true
+		}
+	}
+	// tencent-Hy3.jinja:209:1 {%- if prev_ns.is_tool %}
+	if prevNsIsTool {
+		// tencent-Hy3.jinja:210:5 {{- toolresponses_end_token }}
+		runtime.LlamaWrite(w, toolresponsesEndToken)
+	}
+	// tencent-Hy3.jinja:212:1 {%- if add_generation_prompt %}
+	if addGenerationPrompt.Truthy() {
+		// tencent-Hy3.jinja:213:5 {%- if not last_ns.last_is_assistant %}
+		if !lastNsLastIsAssistant {
+			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
+			if runtime.IsDefined(reasoningEffort) && runtime.LlamaInStrs(reasoningEffort, "low", "high") {
+				// tencent-Hy3.jinja:215:13 {{- assistant_token + think_begin_token }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(assistantToken, thinkBeginToken))
+			} else if runtime.IsDefined(reasoningEffort) && runtime.EqStr(reasoningEffort, "no_think") {
+				// tencent-Hy3.jinja:216:13 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
+				// tencent-Hy3.jinja:217:13 {{- assistant_token + think_begin_token + think_end_token }}
+				runtime.LlamaWrite(w, runtime.LlamaSum(assistantToken, thinkBeginToken, thinkEndToken))
+			} else {
+				// tencent-Hy3.jinja:218:13 {%- else %}
+				// tencent-Hy3.jinja:219:13 {{- assistant_token }}
+				runtime.LlamaWrite(w, assistantToken)
+			}
+		}
+	}
+}
+
 // spansTencentHy3 is the position table of tencent-Hy3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansTencentHy3 = []runtime.Span{
-	{From: 77, To: 77, Line: 2, Col: 1, Construct: "set"},
-	{From: 79, To: 79, Line: 3, Col: 1, Construct: "set"},
-	{From: 81, To: 81, Line: 4, Col: 1, Construct: "set"},
-	{From: 83, To: 83, Line: 5, Col: 1, Construct: "set"},
-	{From: 85, To: 85, Line: 6, Col: 1, Construct: "set"},
-	{From: 87, To: 87, Line: 7, Col: 1, Construct: "set"},
-	{From: 89, To: 89, Line: 8, Col: 1, Construct: "set"},
-	{From: 91, To: 91, Line: 9, Col: 1, Construct: "set"},
-	{From: 93, To: 93, Line: 10, Col: 1, Construct: "set"},
-	{From: 95, To: 95, Line: 11, Col: 1, Construct: "set"},
-	{From: 97, To: 97, Line: 12, Col: 1, Construct: "set"},
-	{From: 99, To: 99, Line: 13, Col: 1, Construct: "set"},
-	{From: 101, To: 101, Line: 14, Col: 1, Construct: "set"},
-	{From: 103, To: 103, Line: 15, Col: 1, Construct: "set"},
-	{From: 105, To: 105, Line: 16, Col: 1, Construct: "set"},
-	{From: 107, To: 107, Line: 17, Col: 1, Construct: "set"},
-	{From: 109, To: 109, Line: 18, Col: 1, Construct: "set"},
-	{From: 111, To: 111, Line: 19, Col: 1, Construct: "set"},
-	{From: 113, To: 113, Line: 20, Col: 1, Construct: "set"},
-	{From: 115, To: 115, Line: 21, Col: 1, Construct: "set"},
-	{From: 117, To: 117, Line: 22, Col: 1, Construct: "set"},
-	{From: 119, To: 119, Line: 23, Col: 1, Construct: "set"},
-	{From: 121, To: 124, Line: 26, Col: 1, Construct: "if"},
-	{From: 123, To: 123, Line: 27, Col: 5, Construct: "set"},
-	{From: 126, To: 136, Line: 29, Col: 1, Construct: "if"},
-	{From: 128, To: 135, Line: 30, Col: 5, Construct: "if"},
-	{From: 130, To: 130, Line: 31, Col: 9, Construct: "set"},
-	{From: 134, To: 134, Line: 33, Col: 9, Construct: "set"},
-	{From: 138, To: 141, Line: 36, Col: 1, Construct: "if"},
-	{From: 140, To: 140, Line: 37, Col: 5, Construct: "set"},
-	{From: 143, To: 157, Line: 40, Col: 1, Construct: "if"},
-	{From: 145, To: 145, Line: 41, Col: 5, Construct: "set"},
-	{From: 146, To: 157, Line: 42, Col: 5, Construct: "if"},
-	{From: 149, To: 156, Line: 43, Col: 5, Construct: "if"},
-	{From: 151, To: 151, Line: 44, Col: 9, Construct: "{{ }}"},
-	{From: 155, To: 155, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 159, To: 164, Line: 50, Col: 1, Construct: "if"},
-	{From: 161, To: 161, Line: 51, Col: 5, Construct: "set"},
-	{From: 163, To: 163, Line: 52, Col: 5, Construct: "set"},
-	{From: 166, To: 169, Line: 54, Col: 1, Construct: "if"},
-	{From: 168, To: 168, Line: 55, Col: 5, Construct: "set"},
-	{From: 171, To: 199, Line: 58, Col: 1, Construct: "macro"},
-	{From: 174, To: 198, Line: 59, Col: 5, Construct: "if"},
-	{From: 176, To: 176, Line: 60, Col: 9, Construct: "{{ }}"},
-	{From: 177, To: 198, Line: 61, Col: 9, Construct: "if"},
-	{From: 180, To: 190, Line: 62, Col: 9, Construct: "for"},
-	{From: 182, To: 189, Line: 63, Col: 13, Construct: "if"},
-	{From: 184, To: 184, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 185, To: 189, Line: 65, Col: 17, Construct: "if"},
-	{From: 188, To: 188, Line: 66, Col: 17, Construct: "{{ }}"},
-	{From: 191, To: 198, Line: 69, Col: 9, Construct: "if"},
-	{From: 197, To: 197, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 201, To: 201, Line: 76, Col: 1, Construct: "set"},
-	{From: 203, To: 203, Line: 77, Col: 1, Construct: "set"},
-	{From: 205, To: 221, Line: 78, Col: 1, Construct: "for"},
-	{From: 209, To: 215, Line: 79, Col: 5, Construct: "if"},
-	{From: 212, To: 214, Line: 80, Col: 9, Construct: "set"},
-	{From: 217, To: 220, Line: 82, Col: 5, Construct: "if"},
-	{From: 219, To: 219, Line: 83, Col: 9, Construct: "set"},
-	{From: 223, To: 226, Line: 86, Col: 1, Construct: "if"},
-	{From: 225, To: 225, Line: 87, Col: 5, Construct: "set"},
-	{From: 228, To: 228, Line: 89, Col: 1, Construct: "{{ }}"},
-	{From: 230, To: 230, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 232, To: 285, Line: 91, Col: 1, Construct: "if"},
-	{From: 234, To: 240, Line: 92, Col: 5, Construct: "if"},
-	{From: 242, To: 252, Line: 99, Col: 5, Construct: "for"},
-	{From: 246, To: 248, Line: 100, Col: 9, Construct: "if"},
-	{From: 250, To: 250, Line: 103, Col: 9, Construct: "{{ }}"},
-	{From: 254, To: 257, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 259, To: 259, Line: 108, Col: 5, Construct: "{{ }}"},
-	{From: 261, To: 261, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 263, To: 263, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 265, To: 265, Line: 111, Col: 5, Construct: "{{ }}"},
-	{From: 267, To: 268, Line: 112, Col: 5, Construct: "{{ }}"},
-	{From: 270, To: 270, Line: 114, Col: 5, Construct: "{{ }}"},
-	{From: 272, To: 284, Line: 115, Col: 5, Construct: "if"},
-	{From: 274, To: 278, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 282, To: 283, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 287, To: 288, Line: 122, Col: 1, Construct: "set"},
-	{From: 290, To: 290, Line: 123, Col: 1, Construct: "set"},
-	{From: 292, To: 464, Line: 124, Col: 1, Construct: "for"},
-	{From: 298, To: 311, Line: 125, Col: 5, Construct: "if"},
-	{From: 301, To: 304, Line: 126, Col: 9, Construct: "if"},
-	{From: 303, To: 303, Line: 127, Col: 13, Construct: "{{ }}"},
-	{From: 306, To: 308, Line: 129, Col: 9, Construct: "{{ }}"},
-	{From: 310, To: 310, Line: 130, Col: 9, Construct: "set"},
-	{From: 313, To: 442, Line: 132, Col: 5, Construct: "if"},
-	{From: 315, To: 379, Line: 133, Col: 9, Construct: "if"},
-	{From: 317, To: 328, Line: 134, Col: 13, Construct: "if"},
-	{From: 319, To: 319, Line: 135, Col: 17, Construct: "set"},
-	{From: 320, To: 328, Line: 136, Col: 17, Construct: "if"},
-	{From: 323, To: 323, Line: 137, Col: 17, Construct: "set"},
-	{From: 327, To: 327, Line: 139, Col: 17, Construct: "set"},
-	{From: 330, To: 341, Line: 141, Col: 13, Construct: "if"},
-	{From: 332, To: 334, Line: 142, Col: 17, Construct: "set"},
-	{From: 338, To: 340, Line: 144, Col: 17, Construct: "set"},
-	{From: 345, To: 378, Line: 147, Col: 13, Construct: "if"},
-	{From: 347, To: 358, Line: 148, Col: 17, Construct: "if"},
-	{From: 349, To: 349, Line: 149, Col: 21, Construct: "set"},
-	{From: 350, To: 358, Line: 150, Col: 21, Construct: "if"},
-	{From: 353, To: 353, Line: 151, Col: 21, Construct: "set"},
-	{From: 357, To: 357, Line: 153, Col: 21, Construct: "set"},
-	{From: 360, To: 371, Line: 155, Col: 17, Construct: "if"},
-	{From: 362, To: 364, Line: 156, Col: 21, Construct: "set"},
-	{From: 368, To: 370, Line: 158, Col: 21, Construct: "set"},
-	{From: 375, To: 377, Line: 161, Col: 17, Construct: "set"},
-	{From: 381, To: 384, Line: 164, Col: 9, Construct: "if"},
-	{From: 383, To: 383, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 386, To: 386, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 439, Line: 168, Col: 9, Construct: "if"},
-	{From: 391, To: 391, Line: 169, Col: 13, Construct: "set"},
-	{From: 393, To: 393, Line: 170, Col: 13, Construct: "{{ }}"},
-	{From: 395, To: 395, Line: 171, Col: 13, Construct: "{{ }}"},
-	{From: 397, To: 421, Line: 172, Col: 13, Construct: "for"},
-	{From: 400, To: 401, Line: 173, Col: 17, Construct: "set"},
-	{From: 403, To: 403, Line: 174, Col: 17, Construct: "{{ }}"},
-	{From: 405, To: 418, Line: 175, Col: 17, Construct: "for"},
-	{From: 410, To: 410, Line: 176, Col: 21, Construct: "{{ }}"},
-	{From: 412, To: 415, Line: 177, Col: 21, Construct: "if"},
-	{From: 414, To: 414, Line: 178, Col: 25, Construct: "set"},
-	{From: 417, To: 417, Line: 180, Col: 21, Construct: "{{ }}"},
-	{From: 420, To: 420, Line: 182, Col: 17, Construct: "{{ }}"},
-	{From: 423, To: 423, Line: 184, Col: 13, Construct: "{{ }}"},
-	{From: 427, To: 438, Line: 186, Col: 13, Construct: "if"},
-	{From: 429, To: 429, Line: 187, Col: 17, Construct: "{{ }}"},
-	{From: 430, To: 438, Line: 188, Col: 17, Construct: "if"},
-	{From: 433, To: 433, Line: 189, Col: 17, Construct: "{{ }}"},
-	{From: 437, To: 437, Line: 191, Col: 17, Construct: "{{ }}"},
-	{From: 441, To: 441, Line: 194, Col: 9, Construct: "set"},
-	{From: 444, To: 458, Line: 196, Col: 5, Construct: "if"},
-	{From: 446, To: 446, Line: 197, Col: 9, Construct: "set"},
-	{From: 448, To: 453, Line: 198, Col: 9, Construct: "if"},
-	{From: 450, To: 450, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 452, To: 452, Line: 200, Col: 13, Construct: "set"},
-	{From: 455, To: 457, Line: 202, Col: 9, Construct: "{{ }}"},
-	{From: 460, To: 463, Line: 204, Col: 5, Construct: "if"},
-	{From: 462, To: 462, Line: 205, Col: 9, Construct: "set"},
-	{From: 466, To: 469, Line: 209, Col: 1, Construct: "if"},
-	{From: 468, To: 468, Line: 210, Col: 5, Construct: "{{ }}"},
-	{From: 471, To: 488, Line: 212, Col: 1, Construct: "if"},
-	{From: 473, To: 487, Line: 213, Col: 5, Construct: "if"},
-	{From: 475, To: 486, Line: 214, Col: 9, Construct: "if"},
-	{From: 477, To: 477, Line: 215, Col: 13, Construct: "{{ }}"},
-	{From: 478, To: 486, Line: 216, Col: 13, Construct: "if"},
-	{From: 481, To: 481, Line: 217, Col: 13, Construct: "{{ }}"},
-	{From: 485, To: 485, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 78, To: 78, Line: 2, Col: 1, Construct: "set"},
+	{From: 80, To: 80, Line: 3, Col: 1, Construct: "set"},
+	{From: 82, To: 82, Line: 4, Col: 1, Construct: "set"},
+	{From: 84, To: 84, Line: 5, Col: 1, Construct: "set"},
+	{From: 86, To: 86, Line: 6, Col: 1, Construct: "set"},
+	{From: 88, To: 88, Line: 7, Col: 1, Construct: "set"},
+	{From: 90, To: 90, Line: 8, Col: 1, Construct: "set"},
+	{From: 92, To: 92, Line: 9, Col: 1, Construct: "set"},
+	{From: 94, To: 94, Line: 10, Col: 1, Construct: "set"},
+	{From: 96, To: 96, Line: 11, Col: 1, Construct: "set"},
+	{From: 98, To: 98, Line: 12, Col: 1, Construct: "set"},
+	{From: 100, To: 100, Line: 13, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 14, Col: 1, Construct: "set"},
+	{From: 104, To: 104, Line: 15, Col: 1, Construct: "set"},
+	{From: 106, To: 106, Line: 16, Col: 1, Construct: "set"},
+	{From: 108, To: 108, Line: 17, Col: 1, Construct: "set"},
+	{From: 110, To: 110, Line: 18, Col: 1, Construct: "set"},
+	{From: 112, To: 112, Line: 19, Col: 1, Construct: "set"},
+	{From: 114, To: 114, Line: 20, Col: 1, Construct: "set"},
+	{From: 116, To: 116, Line: 21, Col: 1, Construct: "set"},
+	{From: 118, To: 118, Line: 22, Col: 1, Construct: "set"},
+	{From: 120, To: 120, Line: 23, Col: 1, Construct: "set"},
+	{From: 122, To: 125, Line: 26, Col: 1, Construct: "if"},
+	{From: 124, To: 124, Line: 27, Col: 5, Construct: "set"},
+	{From: 127, To: 137, Line: 29, Col: 1, Construct: "if"},
+	{From: 129, To: 136, Line: 30, Col: 5, Construct: "if"},
+	{From: 131, To: 131, Line: 31, Col: 9, Construct: "set"},
+	{From: 135, To: 135, Line: 33, Col: 9, Construct: "set"},
+	{From: 139, To: 142, Line: 36, Col: 1, Construct: "if"},
+	{From: 141, To: 141, Line: 37, Col: 5, Construct: "set"},
+	{From: 144, To: 158, Line: 40, Col: 1, Construct: "if"},
+	{From: 146, To: 146, Line: 41, Col: 5, Construct: "set"},
+	{From: 147, To: 158, Line: 42, Col: 5, Construct: "if"},
+	{From: 150, To: 157, Line: 43, Col: 5, Construct: "if"},
+	{From: 152, To: 152, Line: 44, Col: 9, Construct: "{{ }}"},
+	{From: 156, To: 156, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 160, To: 165, Line: 50, Col: 1, Construct: "if"},
+	{From: 162, To: 162, Line: 51, Col: 5, Construct: "set"},
+	{From: 164, To: 164, Line: 52, Col: 5, Construct: "set"},
+	{From: 167, To: 170, Line: 54, Col: 1, Construct: "if"},
+	{From: 169, To: 169, Line: 55, Col: 5, Construct: "set"},
+	{From: 172, To: 200, Line: 58, Col: 1, Construct: "macro"},
+	{From: 175, To: 199, Line: 59, Col: 5, Construct: "if"},
+	{From: 177, To: 177, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 178, To: 199, Line: 61, Col: 9, Construct: "if"},
+	{From: 181, To: 191, Line: 62, Col: 9, Construct: "for"},
+	{From: 183, To: 190, Line: 63, Col: 13, Construct: "if"},
+	{From: 185, To: 185, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 186, To: 190, Line: 65, Col: 17, Construct: "if"},
+	{From: 189, To: 189, Line: 66, Col: 17, Construct: "{{ }}"},
+	{From: 192, To: 199, Line: 69, Col: 9, Construct: "if"},
+	{From: 198, To: 198, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 202, To: 202, Line: 76, Col: 1, Construct: "set"},
+	{From: 204, To: 204, Line: 77, Col: 1, Construct: "set"},
+	{From: 206, To: 222, Line: 78, Col: 1, Construct: "for"},
+	{From: 210, To: 216, Line: 79, Col: 5, Construct: "if"},
+	{From: 213, To: 215, Line: 80, Col: 9, Construct: "set"},
+	{From: 218, To: 221, Line: 82, Col: 5, Construct: "if"},
+	{From: 220, To: 220, Line: 83, Col: 9, Construct: "set"},
+	{From: 224, To: 227, Line: 86, Col: 1, Construct: "if"},
+	{From: 226, To: 226, Line: 87, Col: 5, Construct: "set"},
+	{From: 229, To: 229, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 231, To: 231, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 233, To: 286, Line: 91, Col: 1, Construct: "if"},
+	{From: 235, To: 241, Line: 92, Col: 5, Construct: "if"},
+	{From: 243, To: 253, Line: 99, Col: 5, Construct: "for"},
+	{From: 247, To: 249, Line: 100, Col: 9, Construct: "if"},
+	{From: 251, To: 251, Line: 103, Col: 9, Construct: "{{ }}"},
+	{From: 255, To: 258, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 260, To: 260, Line: 108, Col: 5, Construct: "{{ }}"},
+	{From: 262, To: 262, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 264, To: 264, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 266, To: 266, Line: 111, Col: 5, Construct: "{{ }}"},
+	{From: 268, To: 269, Line: 112, Col: 5, Construct: "{{ }}"},
+	{From: 271, To: 271, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 273, To: 285, Line: 115, Col: 5, Construct: "if"},
+	{From: 275, To: 279, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 283, To: 284, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 288, To: 289, Line: 122, Col: 1, Construct: "set"},
+	{From: 291, To: 291, Line: 123, Col: 1, Construct: "set"},
+	{From: 293, To: 465, Line: 124, Col: 1, Construct: "for"},
+	{From: 299, To: 312, Line: 125, Col: 5, Construct: "if"},
+	{From: 302, To: 305, Line: 126, Col: 9, Construct: "if"},
+	{From: 304, To: 304, Line: 127, Col: 13, Construct: "{{ }}"},
+	{From: 307, To: 309, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 311, To: 311, Line: 130, Col: 9, Construct: "set"},
+	{From: 314, To: 443, Line: 132, Col: 5, Construct: "if"},
+	{From: 316, To: 380, Line: 133, Col: 9, Construct: "if"},
+	{From: 318, To: 329, Line: 134, Col: 13, Construct: "if"},
+	{From: 320, To: 320, Line: 135, Col: 17, Construct: "set"},
+	{From: 321, To: 329, Line: 136, Col: 17, Construct: "if"},
+	{From: 324, To: 324, Line: 137, Col: 17, Construct: "set"},
+	{From: 328, To: 328, Line: 139, Col: 17, Construct: "set"},
+	{From: 331, To: 342, Line: 141, Col: 13, Construct: "if"},
+	{From: 333, To: 335, Line: 142, Col: 17, Construct: "set"},
+	{From: 339, To: 341, Line: 144, Col: 17, Construct: "set"},
+	{From: 346, To: 379, Line: 147, Col: 13, Construct: "if"},
+	{From: 348, To: 359, Line: 148, Col: 17, Construct: "if"},
+	{From: 350, To: 350, Line: 149, Col: 21, Construct: "set"},
+	{From: 351, To: 359, Line: 150, Col: 21, Construct: "if"},
+	{From: 354, To: 354, Line: 151, Col: 21, Construct: "set"},
+	{From: 358, To: 358, Line: 153, Col: 21, Construct: "set"},
+	{From: 361, To: 372, Line: 155, Col: 17, Construct: "if"},
+	{From: 363, To: 365, Line: 156, Col: 21, Construct: "set"},
+	{From: 369, To: 371, Line: 158, Col: 21, Construct: "set"},
+	{From: 376, To: 378, Line: 161, Col: 17, Construct: "set"},
+	{From: 382, To: 385, Line: 164, Col: 9, Construct: "if"},
+	{From: 384, To: 384, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 387, To: 387, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 389, To: 440, Line: 168, Col: 9, Construct: "if"},
+	{From: 392, To: 392, Line: 169, Col: 13, Construct: "set"},
+	{From: 394, To: 394, Line: 170, Col: 13, Construct: "{{ }}"},
+	{From: 396, To: 396, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 398, To: 422, Line: 172, Col: 13, Construct: "for"},
+	{From: 401, To: 402, Line: 173, Col: 17, Construct: "set"},
+	{From: 404, To: 404, Line: 174, Col: 17, Construct: "{{ }}"},
+	{From: 406, To: 419, Line: 175, Col: 17, Construct: "for"},
+	{From: 411, To: 411, Line: 176, Col: 21, Construct: "{{ }}"},
+	{From: 413, To: 416, Line: 177, Col: 21, Construct: "if"},
+	{From: 415, To: 415, Line: 178, Col: 25, Construct: "set"},
+	{From: 418, To: 418, Line: 180, Col: 21, Construct: "{{ }}"},
+	{From: 421, To: 421, Line: 182, Col: 17, Construct: "{{ }}"},
+	{From: 424, To: 424, Line: 184, Col: 13, Construct: "{{ }}"},
+	{From: 428, To: 439, Line: 186, Col: 13, Construct: "if"},
+	{From: 430, To: 430, Line: 187, Col: 17, Construct: "{{ }}"},
+	{From: 431, To: 439, Line: 188, Col: 17, Construct: "if"},
+	{From: 434, To: 434, Line: 189, Col: 17, Construct: "{{ }}"},
+	{From: 438, To: 438, Line: 191, Col: 17, Construct: "{{ }}"},
+	{From: 442, To: 442, Line: 194, Col: 9, Construct: "set"},
+	{From: 445, To: 459, Line: 196, Col: 5, Construct: "if"},
+	{From: 447, To: 447, Line: 197, Col: 9, Construct: "set"},
+	{From: 449, To: 454, Line: 198, Col: 9, Construct: "if"},
+	{From: 451, To: 451, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 453, To: 453, Line: 200, Col: 13, Construct: "set"},
+	{From: 456, To: 458, Line: 202, Col: 9, Construct: "{{ }}"},
+	{From: 461, To: 464, Line: 204, Col: 5, Construct: "if"},
+	{From: 463, To: 463, Line: 205, Col: 9, Construct: "set"},
+	{From: 467, To: 470, Line: 209, Col: 1, Construct: "if"},
+	{From: 469, To: 469, Line: 210, Col: 5, Construct: "{{ }}"},
+	{From: 472, To: 489, Line: 212, Col: 1, Construct: "if"},
+	{From: 474, To: 488, Line: 213, Col: 5, Construct: "if"},
+	{From: 476, To: 487, Line: 214, Col: 9, Construct: "if"},
+	{From: 478, To: 478, Line: 215, Col: 13, Construct: "{{ }}"},
+	{From: 479, To: 487, Line: 216, Col: 13, Construct: "if"},
+	{From: 482, To: 482, Line: 217, Col: 13, Construct: "{{ }}"},
+	{From: 486, To: 486, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 526, To: 526, Line: 2, Col: 1, Construct: "set"},
+	{From: 528, To: 528, Line: 3, Col: 1, Construct: "set"},
+	{From: 530, To: 530, Line: 4, Col: 1, Construct: "set"},
+	{From: 532, To: 532, Line: 5, Col: 1, Construct: "set"},
+	{From: 534, To: 534, Line: 6, Col: 1, Construct: "set"},
+	{From: 536, To: 536, Line: 7, Col: 1, Construct: "set"},
+	{From: 538, To: 538, Line: 8, Col: 1, Construct: "set"},
+	{From: 540, To: 540, Line: 9, Col: 1, Construct: "set"},
+	{From: 542, To: 542, Line: 10, Col: 1, Construct: "set"},
+	{From: 544, To: 544, Line: 11, Col: 1, Construct: "set"},
+	{From: 546, To: 546, Line: 12, Col: 1, Construct: "set"},
+	{From: 548, To: 548, Line: 13, Col: 1, Construct: "set"},
+	{From: 550, To: 550, Line: 14, Col: 1, Construct: "set"},
+	{From: 552, To: 552, Line: 15, Col: 1, Construct: "set"},
+	{From: 554, To: 554, Line: 16, Col: 1, Construct: "set"},
+	{From: 556, To: 556, Line: 17, Col: 1, Construct: "set"},
+	{From: 558, To: 558, Line: 18, Col: 1, Construct: "set"},
+	{From: 560, To: 560, Line: 19, Col: 1, Construct: "set"},
+	{From: 562, To: 562, Line: 20, Col: 1, Construct: "set"},
+	{From: 564, To: 564, Line: 21, Col: 1, Construct: "set"},
+	{From: 566, To: 566, Line: 22, Col: 1, Construct: "set"},
+	{From: 568, To: 568, Line: 23, Col: 1, Construct: "set"},
+	{From: 570, To: 573, Line: 26, Col: 1, Construct: "if"},
+	{From: 572, To: 572, Line: 27, Col: 5, Construct: "set"},
+	{From: 575, To: 585, Line: 29, Col: 1, Construct: "if"},
+	{From: 577, To: 584, Line: 30, Col: 5, Construct: "if"},
+	{From: 579, To: 579, Line: 31, Col: 9, Construct: "set"},
+	{From: 583, To: 583, Line: 33, Col: 9, Construct: "set"},
+	{From: 587, To: 590, Line: 36, Col: 1, Construct: "if"},
+	{From: 589, To: 589, Line: 37, Col: 5, Construct: "set"},
+	{From: 592, To: 606, Line: 40, Col: 1, Construct: "if"},
+	{From: 594, To: 594, Line: 41, Col: 5, Construct: "set"},
+	{From: 595, To: 606, Line: 42, Col: 5, Construct: "if"},
+	{From: 598, To: 605, Line: 43, Col: 5, Construct: "if"},
+	{From: 600, To: 600, Line: 44, Col: 9, Construct: "{{ }}"},
+	{From: 604, To: 604, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 608, To: 613, Line: 50, Col: 1, Construct: "if"},
+	{From: 610, To: 610, Line: 51, Col: 5, Construct: "set"},
+	{From: 612, To: 612, Line: 52, Col: 5, Construct: "set"},
+	{From: 615, To: 618, Line: 54, Col: 1, Construct: "if"},
+	{From: 617, To: 617, Line: 55, Col: 5, Construct: "set"},
+	{From: 620, To: 648, Line: 58, Col: 1, Construct: "macro"},
+	{From: 623, To: 647, Line: 59, Col: 5, Construct: "if"},
+	{From: 625, To: 625, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 626, To: 647, Line: 61, Col: 9, Construct: "if"},
+	{From: 629, To: 639, Line: 62, Col: 9, Construct: "for"},
+	{From: 631, To: 638, Line: 63, Col: 13, Construct: "if"},
+	{From: 633, To: 633, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 634, To: 638, Line: 65, Col: 17, Construct: "if"},
+	{From: 637, To: 637, Line: 66, Col: 17, Construct: "{{ }}"},
+	{From: 640, To: 647, Line: 69, Col: 9, Construct: "if"},
+	{From: 646, To: 646, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 650, To: 650, Line: 76, Col: 1, Construct: "set"},
+	{From: 652, To: 652, Line: 77, Col: 1, Construct: "set"},
+	{From: 654, To: 670, Line: 78, Col: 1, Construct: "for"},
+	{From: 658, To: 664, Line: 79, Col: 5, Construct: "if"},
+	{From: 661, To: 663, Line: 80, Col: 9, Construct: "set"},
+	{From: 666, To: 669, Line: 82, Col: 5, Construct: "if"},
+	{From: 668, To: 668, Line: 83, Col: 9, Construct: "set"},
+	{From: 672, To: 675, Line: 86, Col: 1, Construct: "if"},
+	{From: 674, To: 674, Line: 87, Col: 5, Construct: "set"},
+	{From: 677, To: 677, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 679, To: 679, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 681, To: 727, Line: 91, Col: 1, Construct: "if"},
+	{From: 683, To: 689, Line: 92, Col: 5, Construct: "if"},
+	{From: 691, To: 701, Line: 99, Col: 5, Construct: "for"},
+	{From: 695, To: 697, Line: 100, Col: 9, Construct: "if"},
+	{From: 699, To: 699, Line: 103, Col: 9, Construct: "{{ }}"},
+	{From: 703, To: 704, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 706, To: 706, Line: 108, Col: 5, Construct: "{{ }}"},
+	{From: 708, To: 708, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 710, To: 710, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 712, To: 712, Line: 111, Col: 5, Construct: "{{ }}"},
+	{From: 714, To: 715, Line: 112, Col: 5, Construct: "{{ }}"},
+	{From: 717, To: 717, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 719, To: 726, Line: 115, Col: 5, Construct: "if"},
+	{From: 721, To: 721, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 725, To: 725, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 729, To: 730, Line: 122, Col: 1, Construct: "set"},
+	{From: 732, To: 732, Line: 123, Col: 1, Construct: "set"},
+	{From: 734, To: 908, Line: 124, Col: 1, Construct: "for"},
+	{From: 740, To: 753, Line: 125, Col: 5, Construct: "if"},
+	{From: 743, To: 746, Line: 126, Col: 9, Construct: "if"},
+	{From: 745, To: 745, Line: 127, Col: 13, Construct: "{{ }}"},
+	{From: 748, To: 750, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 752, To: 752, Line: 130, Col: 9, Construct: "set"},
+	{From: 755, To: 886, Line: 132, Col: 5, Construct: "if"},
+	{From: 757, To: 821, Line: 133, Col: 9, Construct: "if"},
+	{From: 759, To: 770, Line: 134, Col: 13, Construct: "if"},
+	{From: 761, To: 761, Line: 135, Col: 17, Construct: "set"},
+	{From: 762, To: 770, Line: 136, Col: 17, Construct: "if"},
+	{From: 765, To: 765, Line: 137, Col: 17, Construct: "set"},
+	{From: 769, To: 769, Line: 139, Col: 17, Construct: "set"},
+	{From: 772, To: 783, Line: 141, Col: 13, Construct: "if"},
+	{From: 774, To: 776, Line: 142, Col: 17, Construct: "set"},
+	{From: 780, To: 782, Line: 144, Col: 17, Construct: "set"},
+	{From: 787, To: 820, Line: 147, Col: 13, Construct: "if"},
+	{From: 789, To: 800, Line: 148, Col: 17, Construct: "if"},
+	{From: 791, To: 791, Line: 149, Col: 21, Construct: "set"},
+	{From: 792, To: 800, Line: 150, Col: 21, Construct: "if"},
+	{From: 795, To: 795, Line: 151, Col: 21, Construct: "set"},
+	{From: 799, To: 799, Line: 153, Col: 21, Construct: "set"},
+	{From: 802, To: 813, Line: 155, Col: 17, Construct: "if"},
+	{From: 804, To: 806, Line: 156, Col: 21, Construct: "set"},
+	{From: 810, To: 812, Line: 158, Col: 21, Construct: "set"},
+	{From: 817, To: 819, Line: 161, Col: 17, Construct: "set"},
+	{From: 823, To: 826, Line: 164, Col: 9, Construct: "if"},
+	{From: 825, To: 825, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 828, To: 828, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 830, To: 883, Line: 168, Col: 9, Construct: "if"},
+	{From: 833, To: 833, Line: 169, Col: 13, Construct: "set"},
+	{From: 835, To: 835, Line: 170, Col: 13, Construct: "{{ }}"},
+	{From: 837, To: 837, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 839, To: 863, Line: 172, Col: 13, Construct: "for"},
+	{From: 842, To: 843, Line: 173, Col: 17, Construct: "set"},
+	{From: 845, To: 845, Line: 174, Col: 17, Construct: "{{ }}"},
+	{From: 847, To: 860, Line: 175, Col: 17, Construct: "for"},
+	{From: 852, To: 852, Line: 176, Col: 21, Construct: "{{ }}"},
+	{From: 854, To: 857, Line: 177, Col: 21, Construct: "if"},
+	{From: 856, To: 856, Line: 178, Col: 25, Construct: "set"},
+	{From: 859, To: 859, Line: 180, Col: 21, Construct: "{{ }}"},
+	{From: 862, To: 862, Line: 182, Col: 17, Construct: "{{ }}"},
+	{From: 865, To: 865, Line: 184, Col: 13, Construct: "{{ }}"},
+	{From: 869, To: 882, Line: 186, Col: 13, Construct: "if"},
+	{From: 871, To: 873, Line: 187, Col: 17, Construct: "{{ }}"},
+	{From: 874, To: 882, Line: 188, Col: 17, Construct: "if"},
+	{From: 877, To: 877, Line: 189, Col: 17, Construct: "{{ }}"},
+	{From: 881, To: 881, Line: 191, Col: 17, Construct: "{{ }}"},
+	{From: 885, To: 885, Line: 194, Col: 9, Construct: "set"},
+	{From: 888, To: 902, Line: 196, Col: 5, Construct: "if"},
+	{From: 890, To: 890, Line: 197, Col: 9, Construct: "set"},
+	{From: 892, To: 897, Line: 198, Col: 9, Construct: "if"},
+	{From: 894, To: 894, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 896, To: 896, Line: 200, Col: 13, Construct: "set"},
+	{From: 899, To: 901, Line: 202, Col: 9, Construct: "{{ }}"},
+	{From: 904, To: 907, Line: 204, Col: 5, Construct: "if"},
+	{From: 906, To: 906, Line: 205, Col: 9, Construct: "set"},
+	{From: 910, To: 913, Line: 209, Col: 1, Construct: "if"},
+	{From: 912, To: 912, Line: 210, Col: 5, Construct: "{{ }}"},
+	{From: 915, To: 932, Line: 212, Col: 1, Construct: "if"},
+	{From: 917, To: 931, Line: 213, Col: 5, Construct: "if"},
+	{From: 919, To: 930, Line: 214, Col: 9, Construct: "if"},
+	{From: 921, To: 921, Line: 215, Col: 13, Construct: "{{ }}"},
+	{From: 922, To: 930, Line: 216, Col: 13, Construct: "if"},
+	{From: 925, To: 925, Line: 217, Col: 13, Construct: "{{ }}"},
+	{From: 929, To: 929, Line: 219, Col: 13, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var UnslothApriel15 = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "unsloth-Apriel-1.5.jinja",
-	Func:   renderUnslothApriel15,
-	Name:   "unsloth-Apriel-1.5",
-	Origin: "llama.cpp/unsloth-Apriel-1.5.jinja",
-	SHA256: "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
-	Spans:  spansUnslothApriel15,
+	File:      "unsloth-Apriel-1.5.jinja",
+	Func:      renderUnslothApriel15,
+	LlamaFunc: renderUnslothApriel15Llama,
+	Name:      "unsloth-Apriel-1.5",
+	Origin:    "llama.cpp/unsloth-Apriel-1.5.jinja",
+	SHA256:    "fae87682d3551b1cd3191fc92c5372c230e6e90115a98f049e35218cf4e13d8f",
+	Spans:     spansUnslothApriel15,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -297,74 +298,369 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderUnslothApriel15Llama renders unsloth-Apriel-1.5.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderUnslothApriel15 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
+	eosTokenInput := in.Lookup("eos_token")
+	addGenerationPromptInput := in.Lookup("add_generation_prompt")
+	var availableToolsString runtime.Value
+	var addToolId runtime.Value
+	var toolOutputFormat runtime.Value
+	tools := in.Lookup("tools")
+	toolOutputInstructions := in.Lookup("tool_output_instructions")
+	addThoughts := in.Lookup("add_thoughts")
+	bosToken := in.Lookup("bos_token")
+	var reasoningPrompt runtime.Value
+	messages := in.Lookup("messages")
+	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
+	availableToolsString = runtime.Str("")
+	// unsloth-Apriel-1.5.jinja:3:1 {%- set thought_instructions = '' -%}
+	_ = runtime.Str("")
+	// unsloth-Apriel-1.5.jinja:4:1 {%- set add_tool_id = true -%}
+	addToolId = runtime.Bool(true)
+	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
+	toolOutputFormat = runtime.Str("default")
+	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
+	if !runtime.IsNone(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
+		mark := w.Mark()
+		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
+		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
+			runtime.LlamaWrite(w, runtime.FilterString(tool))
+			w.WriteString("\n")
+		}
+		w.WriteString("</available_tools>")
+		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
+		availableToolsString = w.Cut(mark)
+	}
+	// unsloth-Apriel-1.5.jinja:16:1 {%- if tool_output_format is none or tool_output_format == "default" -%}
+	if runtime.IsNone(toolOutputFormat) || runtime.EqStr(toolOutputFormat, "default") {
+		// unsloth-Apriel-1.5.jinja:17:1 {%- set tool_output_instructions -%}
+		mark := w.Mark()
+		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
+		toolOutputInstructions = w.Cut(mark)
+	} else if runtime.EqStr(toolOutputFormat, "yaml") {
+		// unsloth-Apriel-1.5.jinja:21:5 {%- elif tool_output_format == "yaml" -%}
+		// unsloth-Apriel-1.5.jinja:22:1 {%- set tool_output_instructions -%}
+		mark := w.Mark()
+		w.WriteString("Return all function calls as a list of yaml objects within <tool_call></tool_call> XML tags. Each yaml object should contain a function name and arguments as follows:\n<tool_calls>\n- name: <function-name-1>\n  arguments: <args-dict-1>\n- name: <function-name-2>\n  arguments: <args-dict-2>\n...\n</tool_calls>")
+		toolOutputInstructions = w.Cut(mark)
+	}
+	// unsloth-Apriel-1.5.jinja:33:1 {%- if add_thoughts -%}
+	if addThoughts.Truthy() {
+		// unsloth-Apriel-1.5.jinja:34:1 {%- set thought_instructions -%}
+		mark := w.Mark()
+		w.WriteString("Prior to generating the function calls, you should generate the reasoning for why you're calling the function. Please generate these reasoning thoughts between <thinking> and </thinking> XML tags.")
+		_ = w.Cut(mark)
+	}
+	// unsloth-Apriel-1.5.jinja:38:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
+	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
+	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
+	if (!runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") && !runtime.IsNone(tools)) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, availableToolsString, runtime.Str("\n"), toolOutputInstructions, runtime.Str("\n<|end|>\n")))
+	}
+	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
+	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil))), runtime.Int(0)) {
+		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, runtime.Str("\n<|end|>\n")))
+	}
+	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		var systemMessage runtime.Value
+		addToolId2 := addToolId
+		eosToken := eosTokenInput
+		var toolMessage runtime.Value
+		addGenerationPrompt := addGenerationPromptInput
+		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			w.WriteString("<|user|>\n")
+			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if !runtime.IsString(messageContent) {
+				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
+				for _, chunk := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
+					chunkType := runtime.LlamaItemStr(chunk, "type")
+					if runtime.EqStr(chunkType, "text") {
+						// unsloth-Apriel-1.5.jinja:52:21 {{- chunk['text'] }}
+						runtime.LlamaWrite(w, runtime.LlamaItemStr(chunk, "text"))
+					} else if runtime.EqStr(chunkType, "image") || runtime.EqStr(chunkType, "image_url") {
+						// unsloth-Apriel-1.5.jinja:53:21 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
+						w.WriteString("[IMG]")
+					} else {
+						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
+						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unrecognized content type!")))
+					}
+				}
+			} else {
+				// unsloth-Apriel-1.5.jinja:59:13 {%- else %}
+				// unsloth-Apriel-1.5.jinja:60:13 {{- message['content'] }}
+				runtime.LlamaWrite(w, messageContent)
+			}
+			w.WriteString("\n<|end|>\n")
+		} else if runtime.EqStr(messageRole, "content") {
+			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
+			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if !runtime.IsString(messageContent) {
+				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|content|>\n"), runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")), runtime.Str("\n<|end|>\n")))
+			} else {
+				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
+				// unsloth-Apriel-1.5.jinja:67:13 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|content|>\n"), messageContent), runtime.Str("\n<|end|>\n")))
+			}
+		} else if runtime.EqStr(messageRole, "system") {
+			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
+			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if !runtime.IsNone(messageContent) && runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
+				if runtime.IsString(messageContent) {
+					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
+					systemMessage = messageContent
+				} else {
+					// unsloth-Apriel-1.5.jinja:73:17 {%- else %}
+					// unsloth-Apriel-1.5.jinja:74:17 {%- set system_message = message['content'][0]['text'] %}
+					systemMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")
+				}
+			} else {
+				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
+				// unsloth-Apriel-1.5.jinja:77:13 {%- set system_message = '' %}
+				systemMessage = runtime.Str("")
+			}
+			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
+			if !runtime.IsNone(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n"), availableToolsString, runtime.Str("\n<|end|>\n")))
+			} else {
+				// unsloth-Apriel-1.5.jinja:81:13 {%- else -%}
+				// unsloth-Apriel-1.5.jinja:82:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n<|end|>\n")))
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// unsloth-Apriel-1.5.jinja:84:9 {%- elif message['role'] == 'assistant' -%}
+			// unsloth-Apriel-1.5.jinja:85:9 {%- if loop.last -%}
+			if i == len(items)-1 {
+				// unsloth-Apriel-1.5.jinja:86:13 {%- set add_tool_id = false -%}
+				addToolId2 = runtime.Bool(false)
+			}
+			w.WriteString("<|assistant|>\n")
+			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if (runtime.IsDefined(messageContent) && !runtime.IsNone(messageContent)) && runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
+				if !runtime.IsString(messageContent) && !runtime.IsNone(runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")) {
+					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text"))
+				} else {
+					// unsloth-Apriel-1.5.jinja:92:17 {%- else %}
+					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
+					runtime.LlamaWrite(w, messageContent)
+				}
+			} else if (runtime.IsDefined(runtime.LlamaItemStr(message, "chosen")) && !runtime.IsNone(runtime.LlamaItemStr(message, "chosen"))) && runtime.Gt(runtime.FilterLength(runtime.LlamaItemStr(message, "chosen")), runtime.Int(0)) {
+				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
+				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
+				runtime.LlamaWrite(w, runtime.LlamaItemInt(runtime.LlamaItemStr(message, "chosen"), 0))
+			}
+			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
+			if (addThoughts.Truthy() && runtime.LlamaIn(runtime.Str("thought"), message)) && !runtime.IsNone(runtime.LlamaItemStr(message, "thought")) {
+				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<thinking>"), runtime.LlamaItemStr(message, "thought")), runtime.Str("</thinking>")))
+			}
+			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
+			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+				w.WriteString("\n<tool_calls>[")
+				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
+				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				for i := range items {
+					toolCall := items[i]
+					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
+					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
+					if runtime.Eq(addToolId2, runtime.Bool(true)) {
+						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), runtime.LlamaItemStr(toolCall, "id")), runtime.Str("\"")))
+					}
+					w.WriteString("}")
+					// unsloth-Apriel-1.5.jinja:109:17 {%- if not loop.last -%}
+					if !(i == len(items)-1) {
+						w.WriteString(", ")
+					}
+				}
+				w.WriteString("]</tool_calls>")
+			}
+			// unsloth-Apriel-1.5.jinja:113:9 {{- '\n<|end|>\n' + eos_token -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<|end|>\n"), eosToken))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
+			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
+			messageContent := runtime.LlamaItemStr(message, "content")
+			if runtime.IsString(messageContent) {
+				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
+				toolMessage = messageContent
+			} else {
+				// unsloth-Apriel-1.5.jinja:117:13 {%- else %}
+				// unsloth-Apriel-1.5.jinja:118:13 {%- set tool_message = message['content'][0]['text'] %}
+				toolMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")
+			}
+			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_result|>\n"), runtime.FilterString(toolMessage)), runtime.Str("\n<|end|>\n")))
+		}
+		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+			w.WriteString("<|assistant|>\n")
+		}
+	}
+}
+
 // spansUnslothApriel15 is the position table of unsloth-Apriel-1.5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansUnslothApriel15 = []runtime.Span{
-	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 3, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 4, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 5, Col: 1, Construct: "set"},
-	{From: 67, To: 80, Line: 6, Col: 1, Construct: "if"},
-	{From: 69, To: 70, Line: 7, Col: 5, Construct: "set"},
-	{From: 72, To: 77, Line: 10, Col: 1, Construct: "for"},
-	{From: 74, To: 75, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 79, Line: 7, Col: 5, Construct: "set"},
-	{From: 82, To: 93, Line: 16, Col: 1, Construct: "if"},
-	{From: 84, To: 86, Line: 17, Col: 1, Construct: "set"},
-	{From: 87, To: 93, Line: 21, Col: 5, Construct: "if"},
-	{From: 90, To: 92, Line: 22, Col: 1, Construct: "set"},
-	{From: 95, To: 100, Line: 33, Col: 1, Construct: "if"},
-	{From: 97, To: 99, Line: 34, Col: 1, Construct: "set"},
-	{From: 102, To: 102, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 104, To: 104, Line: 39, Col: 1, Construct: "set"},
-	{From: 106, To: 114, Line: 40, Col: 1, Construct: "if"},
-	{From: 108, To: 113, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 116, To: 121, Line: 43, Col: 1, Construct: "if"},
-	{From: 118, To: 120, Line: 44, Col: 1, Construct: "{{ }}"},
-	{From: 123, To: 297, Line: 46, Col: 1, Construct: "for"},
-	{From: 132, To: 292, Line: 47, Col: 5, Construct: "if"},
-	{From: 136, To: 159, Line: 49, Col: 9, Construct: "if"},
-	{From: 139, To: 153, Line: 50, Col: 13, Construct: "for"},
-	{From: 141, To: 152, Line: 51, Col: 17, Construct: "if"},
-	{From: 144, To: 144, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 145, To: 152, Line: 53, Col: 21, Construct: "if"},
-	{From: 151, To: 151, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 157, To: 157, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 160, To: 292, Line: 63, Col: 9, Construct: "if"},
-	{From: 163, To: 175, Line: 64, Col: 9, Construct: "if"},
-	{From: 166, To: 168, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 172, To: 174, Line: 67, Col: 13, Construct: "{{ }}"},
-	{From: 176, To: 292, Line: 69, Col: 9, Construct: "if"},
-	{From: 179, To: 194, Line: 70, Col: 9, Construct: "if"},
-	{From: 182, To: 189, Line: 71, Col: 13, Construct: "if"},
-	{From: 184, To: 184, Line: 72, Col: 17, Construct: "set"},
-	{From: 188, To: 188, Line: 74, Col: 17, Construct: "set"},
-	{From: 193, To: 193, Line: 77, Col: 13, Construct: "set"},
-	{From: 196, To: 211, Line: 79, Col: 9, Construct: "if"},
-	{From: 198, To: 203, Line: 80, Col: 13, Construct: "{{ }}"},
-	{From: 207, To: 210, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 212, To: 292, Line: 84, Col: 9, Construct: "if"},
-	{From: 215, To: 219, Line: 85, Col: 9, Construct: "if"},
-	{From: 217, To: 217, Line: 86, Col: 13, Construct: "set"},
-	{From: 221, To: 236, Line: 89, Col: 9, Construct: "if"},
-	{From: 224, To: 231, Line: 90, Col: 13, Construct: "if"},
-	{From: 226, To: 226, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 230, To: 230, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 232, To: 236, Line: 95, Col: 13, Construct: "if"},
-	{From: 235, To: 235, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 238, To: 243, Line: 98, Col: 9, Construct: "if"},
-	{From: 240, To: 242, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 245, To: 272, Line: 101, Col: 9, Construct: "if"},
-	{From: 249, To: 271, Line: 103, Col: 13, Construct: "for"},
-	{From: 253, To: 257, Line: 104, Col: 17, Construct: "{{ }}"},
-	{From: 259, To: 265, Line: 105, Col: 17, Construct: "if"},
-	{From: 261, To: 263, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 267, To: 269, Line: 109, Col: 17, Construct: "if"},
-	{From: 274, To: 275, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 276, To: 292, Line: 114, Col: 9, Construct: "if"},
-	{From: 279, To: 287, Line: 115, Col: 9, Construct: "if"},
-	{From: 282, To: 282, Line: 116, Col: 13, Construct: "set"},
-	{From: 286, To: 286, Line: 118, Col: 13, Construct: "set"},
-	{From: 289, To: 291, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 294, To: 296, Line: 122, Col: 5, Construct: "if"},
+	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 4, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 5, Col: 1, Construct: "set"},
+	{From: 68, To: 81, Line: 6, Col: 1, Construct: "if"},
+	{From: 70, To: 71, Line: 7, Col: 5, Construct: "set"},
+	{From: 73, To: 78, Line: 10, Col: 1, Construct: "for"},
+	{From: 75, To: 76, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 80, Line: 7, Col: 5, Construct: "set"},
+	{From: 83, To: 94, Line: 16, Col: 1, Construct: "if"},
+	{From: 85, To: 87, Line: 17, Col: 1, Construct: "set"},
+	{From: 88, To: 94, Line: 21, Col: 5, Construct: "if"},
+	{From: 91, To: 93, Line: 22, Col: 1, Construct: "set"},
+	{From: 96, To: 101, Line: 33, Col: 1, Construct: "if"},
+	{From: 98, To: 100, Line: 34, Col: 1, Construct: "set"},
+	{From: 103, To: 103, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 105, To: 105, Line: 39, Col: 1, Construct: "set"},
+	{From: 107, To: 115, Line: 40, Col: 1, Construct: "if"},
+	{From: 109, To: 114, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 117, To: 122, Line: 43, Col: 1, Construct: "if"},
+	{From: 119, To: 121, Line: 44, Col: 1, Construct: "{{ }}"},
+	{From: 124, To: 298, Line: 46, Col: 1, Construct: "for"},
+	{From: 133, To: 293, Line: 47, Col: 5, Construct: "if"},
+	{From: 137, To: 160, Line: 49, Col: 9, Construct: "if"},
+	{From: 140, To: 154, Line: 50, Col: 13, Construct: "for"},
+	{From: 142, To: 153, Line: 51, Col: 17, Construct: "if"},
+	{From: 145, To: 145, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 146, To: 153, Line: 53, Col: 21, Construct: "if"},
+	{From: 152, To: 152, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 158, To: 158, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 161, To: 293, Line: 63, Col: 9, Construct: "if"},
+	{From: 164, To: 176, Line: 64, Col: 9, Construct: "if"},
+	{From: 167, To: 169, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 173, To: 175, Line: 67, Col: 13, Construct: "{{ }}"},
+	{From: 177, To: 293, Line: 69, Col: 9, Construct: "if"},
+	{From: 180, To: 195, Line: 70, Col: 9, Construct: "if"},
+	{From: 183, To: 190, Line: 71, Col: 13, Construct: "if"},
+	{From: 185, To: 185, Line: 72, Col: 17, Construct: "set"},
+	{From: 189, To: 189, Line: 74, Col: 17, Construct: "set"},
+	{From: 194, To: 194, Line: 77, Col: 13, Construct: "set"},
+	{From: 197, To: 212, Line: 79, Col: 9, Construct: "if"},
+	{From: 199, To: 204, Line: 80, Col: 13, Construct: "{{ }}"},
+	{From: 208, To: 211, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 213, To: 293, Line: 84, Col: 9, Construct: "if"},
+	{From: 216, To: 220, Line: 85, Col: 9, Construct: "if"},
+	{From: 218, To: 218, Line: 86, Col: 13, Construct: "set"},
+	{From: 222, To: 237, Line: 89, Col: 9, Construct: "if"},
+	{From: 225, To: 232, Line: 90, Col: 13, Construct: "if"},
+	{From: 227, To: 227, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 231, To: 231, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 233, To: 237, Line: 95, Col: 13, Construct: "if"},
+	{From: 236, To: 236, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 239, To: 244, Line: 98, Col: 9, Construct: "if"},
+	{From: 241, To: 243, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 246, To: 273, Line: 101, Col: 9, Construct: "if"},
+	{From: 250, To: 272, Line: 103, Col: 13, Construct: "for"},
+	{From: 254, To: 258, Line: 104, Col: 17, Construct: "{{ }}"},
+	{From: 260, To: 266, Line: 105, Col: 17, Construct: "if"},
+	{From: 262, To: 264, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 268, To: 270, Line: 109, Col: 17, Construct: "if"},
+	{From: 275, To: 276, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 277, To: 293, Line: 114, Col: 9, Construct: "if"},
+	{From: 280, To: 288, Line: 115, Col: 9, Construct: "if"},
+	{From: 283, To: 283, Line: 116, Col: 13, Construct: "set"},
+	{From: 287, To: 287, Line: 118, Col: 13, Construct: "set"},
+	{From: 290, To: 292, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 295, To: 297, Line: 122, Col: 5, Construct: "if"},
+	{From: 317, To: 317, Line: 2, Col: 1, Construct: "set"},
+	{From: 319, To: 319, Line: 3, Col: 1, Construct: "set"},
+	{From: 321, To: 321, Line: 4, Col: 1, Construct: "set"},
+	{From: 323, To: 323, Line: 5, Col: 1, Construct: "set"},
+	{From: 325, To: 338, Line: 6, Col: 1, Construct: "if"},
+	{From: 327, To: 328, Line: 7, Col: 5, Construct: "set"},
+	{From: 330, To: 335, Line: 10, Col: 1, Construct: "for"},
+	{From: 332, To: 333, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 337, To: 337, Line: 7, Col: 5, Construct: "set"},
+	{From: 340, To: 351, Line: 16, Col: 1, Construct: "if"},
+	{From: 342, To: 344, Line: 17, Col: 1, Construct: "set"},
+	{From: 345, To: 351, Line: 21, Col: 5, Construct: "if"},
+	{From: 348, To: 350, Line: 22, Col: 1, Construct: "set"},
+	{From: 353, To: 358, Line: 33, Col: 1, Construct: "if"},
+	{From: 355, To: 357, Line: 34, Col: 1, Construct: "set"},
+	{From: 360, To: 360, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 362, To: 362, Line: 39, Col: 1, Construct: "set"},
+	{From: 364, To: 367, Line: 40, Col: 1, Construct: "if"},
+	{From: 366, To: 366, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 369, To: 372, Line: 43, Col: 1, Construct: "if"},
+	{From: 371, To: 371, Line: 44, Col: 1, Construct: "{{ }}"},
+	{From: 374, To: 526, Line: 46, Col: 1, Construct: "for"},
+	{From: 383, To: 521, Line: 47, Col: 5, Construct: "if"},
+	{From: 387, To: 410, Line: 49, Col: 9, Construct: "if"},
+	{From: 390, To: 404, Line: 50, Col: 13, Construct: "for"},
+	{From: 392, To: 403, Line: 51, Col: 17, Construct: "if"},
+	{From: 395, To: 395, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 396, To: 403, Line: 53, Col: 21, Construct: "if"},
+	{From: 402, To: 402, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 408, To: 408, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 411, To: 521, Line: 63, Col: 9, Construct: "if"},
+	{From: 414, To: 422, Line: 64, Col: 9, Construct: "if"},
+	{From: 417, To: 417, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 421, To: 421, Line: 67, Col: 13, Construct: "{{ }}"},
+	{From: 423, To: 521, Line: 69, Col: 9, Construct: "if"},
+	{From: 426, To: 441, Line: 70, Col: 9, Construct: "if"},
+	{From: 429, To: 436, Line: 71, Col: 13, Construct: "if"},
+	{From: 431, To: 431, Line: 72, Col: 17, Construct: "set"},
+	{From: 435, To: 435, Line: 74, Col: 17, Construct: "set"},
+	{From: 440, To: 440, Line: 77, Col: 13, Construct: "set"},
+	{From: 443, To: 450, Line: 79, Col: 9, Construct: "if"},
+	{From: 445, To: 445, Line: 80, Col: 13, Construct: "{{ }}"},
+	{From: 449, To: 449, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 451, To: 521, Line: 84, Col: 9, Construct: "if"},
+	{From: 454, To: 458, Line: 85, Col: 9, Construct: "if"},
+	{From: 456, To: 456, Line: 86, Col: 13, Construct: "set"},
+	{From: 460, To: 475, Line: 89, Col: 9, Construct: "if"},
+	{From: 463, To: 470, Line: 90, Col: 13, Construct: "if"},
+	{From: 465, To: 465, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 469, To: 469, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 471, To: 475, Line: 95, Col: 13, Construct: "if"},
+	{From: 474, To: 474, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 477, To: 480, Line: 98, Col: 9, Construct: "if"},
+	{From: 479, To: 479, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 482, To: 504, Line: 101, Col: 9, Construct: "if"},
+	{From: 486, To: 503, Line: 103, Col: 13, Construct: "for"},
+	{From: 490, To: 491, Line: 104, Col: 17, Construct: "{{ }}"},
+	{From: 493, To: 497, Line: 105, Col: 17, Construct: "if"},
+	{From: 495, To: 495, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 499, To: 501, Line: 109, Col: 17, Construct: "if"},
+	{From: 506, To: 506, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 507, To: 521, Line: 114, Col: 9, Construct: "if"},
+	{From: 510, To: 518, Line: 115, Col: 9, Construct: "if"},
+	{From: 513, To: 513, Line: 116, Col: 13, Construct: "set"},
+	{From: 517, To: 517, Line: 118, Col: 13, Construct: "set"},
+	{From: 520, To: 520, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 523, To: 525, Line: 122, Col: 5, Construct: "if"},
 }

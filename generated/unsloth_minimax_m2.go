@@ -28,12 +28,13 @@ var UnslothMiniMaxM2 = &runtime.Template{
 		ReasoningEnd:       "\n</think>\n\n",
 		LoadError:          "",
 	},
-	File:   "unsloth-MiniMax-M2.jinja",
-	Func:   renderUnslothMiniMaxM2,
-	Name:   "unsloth-MiniMax-M2",
-	Origin: "llama.cpp/unsloth-MiniMax-M2.jinja",
-	SHA256: "44ec5484bf60ce519b422889550eb7c52c6a27e00ca3a688b8cb8b489d621410",
-	Spans:  spansUnslothMiniMaxM2,
+	File:      "unsloth-MiniMax-M2.jinja",
+	Func:      renderUnslothMiniMaxM2,
+	LlamaFunc: renderUnslothMiniMaxM2Llama,
+	Name:      "unsloth-MiniMax-M2",
+	Origin:    "llama.cpp/unsloth-MiniMax-M2.jinja",
+	SHA256:    "44ec5484bf60ce519b422889550eb7c52c6a27e00ca3a688b8cb8b489d621410",
+	Spans:     spansUnslothMiniMaxM2,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -372,102 +373,506 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderUnslothMiniMaxM2Llama renders unsloth-MiniMax-M2.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderUnslothMiniMaxM2 with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
+	modelIdentityInput := in.Lookup("model_identity")
+	var toolcallBeginToken runtime.Value
+	var toolcallEndToken runtime.Value
+	var systemMessage runtime.Value
+	messages := in.Lookup("messages")
+	var conversationMessages runtime.Value
+	tools := in.Lookup("tools")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
+	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
+	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
+	toolcallEndToken = runtime.Str("</minimax:tool_call>")
+	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
+		toolList = runtime.Param(toolList, "tool_list")
+		// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(toolList)) {
+			w.WriteString("<tool>")
+			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
+			runtime.LlamaWrite(w, runtime.FilterString(runtime.FilterTojson(runtime.LlamaAttr(tool, "function"), nil, nil)))
+			w.WriteString("</tool>\n")
+		}
+	}
+	// unsloth-MiniMax-M2.jinja:11:1 {%- macro visible_text(content) -%}
+	visibleText := func(content runtime.Value) {
+		content = runtime.Param(content, "content")
+		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
+		if runtime.IsString(content) {
+			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
+			runtime.LlamaWrite(w, content)
+		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
+			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
+				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
+					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
+				} else if runtime.IsString(item) {
+					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
+					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
+					runtime.LlamaWrite(w, item)
+				}
+			}
+		} else {
+			// unsloth-MiniMax-M2.jinja:22:9 {%- else -%}
+			// unsloth-MiniMax-M2.jinja:23:9 {{- content }}
+			runtime.LlamaWrite(w, content)
+		}
+	}
+	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
+	buildSystemMessage := func(systemMessage runtime.Value) {
+		systemMessage = runtime.Param(systemMessage, "system_message")
+		modelIdentity := modelIdentityInput
+		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
+		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "content").Truthy() {
+			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(systemMessage, "content"))
+			}))
+		} else {
+			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
+			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
+			if !runtime.IsDefined(modelIdentity) {
+				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
+				modelIdentity = runtime.Str("You are a helpful assistant.")
+			}
+			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
+			runtime.LlamaWrite(w, modelIdentity)
+		}
+		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
+		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "current_date").Truthy() {
+			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("Current date: ")), runtime.LlamaAttr(systemMessage, "current_date")))
+		}
+		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
+		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "current_location").Truthy() {
+			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("Current location: ")), runtime.LlamaAttr(systemMessage, "current_location")))
+		}
+	}
+	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
+	systemMessage = runtime.None()
+	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
+	conversationMessages = messages
+	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
+		systemMessage = runtime.LlamaItemInt(messages, 0)
+		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
+		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	}
+	// unsloth-MiniMax-M2.jinja:55:1 {%- set ns = namespace(last_user_index=-1) %}
+	nsLastUserIndex := runtime.Int(-1)
+	// unsloth-MiniMax-M2.jinja:56:1 {% for m in conversation_messages %}
+	items := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	for i := range items {
+		m := items[i]
+		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
+		if runtime.EqStr(runtime.LlamaAttr(m, "role"), "user") {
+			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
+			nsLastUserIndex = runtime.Int(int64(i))
+		}
+	}
+	// unsloth-MiniMax-M2.jinja:62:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
+	runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n")))
+	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		buildSystemMessage(systemMessage)
+	}))
+	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
+	if tools.Truthy() {
+		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n")))
+		// unsloth-MiniMax-M2.jinja:67:5 {{- '\n' ~ '<tools>' ~ '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n")))
+		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderToolNamespace(runtime.Str("functions"), tools)
+		}))
+		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</tools>"), runtime.Str("\n\n")))
+		// unsloth-MiniMax-M2.jinja:70:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n")))
+		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken))
+		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
+		// unsloth-MiniMax-M2.jinja:77:1 {{- '\n' ~ toolcall_end_token }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallEndToken))
+	}
+	w.WriteString("[e~[\n")
+	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
+	lastToolCallName := runtime.None()
+	// unsloth-MiniMax-M2.jinja:83:1 {%- for message in conversation_messages -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	for i := range items2 {
+		message := items2[i]
+		var reasoningContent runtime.Value
+		var content runtime.Value
+		var parts runtime.Value
+		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "assistant") {
+			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]ai"), runtime.Str("\n")))
+			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
+			reasoningContent = runtime.Str("")
+			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
+			content = w.Capture(func() {
+				visibleText(runtime.LlamaAttr(message, "content"))
+			})
+			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
+			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
+			if runtime.IsString(messageReasoningContent) {
+				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
+				reasoningContent = messageReasoningContent
+			} else {
+				// unsloth-MiniMax-M2.jinja:92:13 {%- else %}
+				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
+				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
+					parts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
+					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
+					items := runtime.Iterate(w, runtime.LlamaIterable(parts))
+					for i := range items {
+						part := items[i]
+						var reasoningContent runtime.Value
+						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
+						if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
+							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
+							reasoningContent = runtime.MethodStripChars(part, runtime.Str("\n"))
+							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
+							reasoningContent = runtime.FilterLast(runtime.MethodSplitSep(reasoningContent, runtime.Str("<think>")))
+							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
+							reasoningContent = runtime.MethodStripChars(reasoningContent, runtime.Str("\n"))
+						} else {
+							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
+							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
+							_ = runtime.MethodStripChars(part, runtime.Str("\n"))
+						}
+					}
+				}
+			}
+			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
+			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
+				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n")))
+			}
+			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
+			if content.Truthy() {
+				// unsloth-MiniMax-M2.jinja:111:13 {{- content }}
+				runtime.LlamaWrite(w, content)
+			}
+			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
+				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var args runtime.Value
+					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
+					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					if toolCallFunction.Truthy() {
+						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
+						toolCall = toolCallFunction
+					}
+					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<invoke name=\""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\">\n")))
+					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
+					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					if runtime.IsDefined(toolCallArguments) && runtime.IsMapping(toolCallArguments) {
+						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
+						args = toolCallArguments
+						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
+						keys, values := runtime.ItemsFilterPairs(args)
+						for i := range w.Count(len(keys)) {
+							k := keys[i]
+							v := values[i]
+							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter name=\""), k, runtime.Str("\">")))
+							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
+							if !runtime.IsString(v) {
+								runtime.LlamaWrite(w, runtime.FilterString(runtime.FilterTojson(v, nil, nil)))
+							} else {
+								runtime.LlamaWrite(w, v)
+							}
+							w.WriteString("</parameter>\n")
+						}
+					}
+					// unsloth-MiniMax-M2.jinja:128:17 {{- '</invoke>' ~ '\n' }}
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</invoke>"), runtime.Str("\n")))
+				}
+				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
+				runtime.LlamaWrite(w, toolcallEndToken)
+				w.WriteString("\n")
+				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
+				lastToolCallName = runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaItemInt(messageToolCalls, -1), "function"), "name")
+			} else {
+				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
+				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
+				lastToolCallName = runtime.None()
+			}
+			// unsloth-MiniMax-M2.jinja:137:9 {{- '[e~[' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("[e~["), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
+			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
+			if runtime.IsNone(lastToolCallName) {
+				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
+				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+			}
+			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("]~b]tool")
+			}
+			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if runtime.IsString(messageContent) {
+				w.WriteString("\n<response>")
+				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
+				runtime.LlamaWrite(w, messageContent)
+				w.WriteString("</response>")
+			} else {
+				// unsloth-MiniMax-M2.jinja:150:9 {%- else -%}
+				// unsloth-MiniMax-M2.jinja:151:9 {%- for tr in message.content -%}
+				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					w.WriteString("\n<response>")
+					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
+					trOutput := runtime.LlamaAttr(tr, "output")
+					if runtime.IsDefined(trOutput) {
+						runtime.LlamaWrite(w, trOutput)
+					} else {
+						if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.IsDefined(runtime.LlamaAttr(tr, "text")) {
+							runtime.LlamaWrite(w, runtime.LlamaAttr(tr, "text"))
+						} else {
+							runtime.LlamaWrite(w, tr)
+						}
+					}
+					w.WriteString("\n</response>")
+				}
+			}
+			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
+			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				w.WriteString("[e~[\n")
+			}
+		} else if runtime.EqStr(messageRole, "user") {
+			// unsloth-MiniMax-M2.jinja:161:9 {%- elif message.role == 'user' -%}
+			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]user"), runtime.Str("\n")))
+			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				visibleText(runtime.LlamaAttr(message, "content"))
+			}))
+			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("[e~["), runtime.Str("\n")))
+		}
+	}
+	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// unsloth-MiniMax-M2.jinja:170:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n")))
+	}
+}
+
 // spansUnslothMiniMaxM2 is the position table of unsloth-MiniMax-M2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansUnslothMiniMaxM2 = []runtime.Span{
-	{From: 56, To: 56, Line: 3, Col: 1, Construct: "set"},
-	{From: 58, To: 58, Line: 4, Col: 1, Construct: "set"},
-	{From: 60, To: 69, Line: 6, Col: 1, Construct: "macro"},
-	{From: 63, To: 68, Line: 7, Col: 1, Construct: "for"},
-	{From: 66, To: 67, Line: 8, Col: 7, Construct: "{{ }}"},
-	{From: 71, To: 96, Line: 11, Col: 1, Construct: "macro"},
-	{From: 74, To: 95, Line: 12, Col: 5, Construct: "if"},
-	{From: 76, To: 76, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 77, To: 95, Line: 14, Col: 9, Construct: "if"},
-	{From: 80, To: 90, Line: 15, Col: 9, Construct: "for"},
-	{From: 82, To: 89, Line: 16, Col: 13, Construct: "if"},
-	{From: 84, To: 84, Line: 17, Col: 17, Construct: "{{ }}"},
-	{From: 85, To: 89, Line: 18, Col: 17, Construct: "if"},
-	{From: 88, To: 88, Line: 19, Col: 17, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 98, To: 125, Line: 27, Col: 1, Construct: "macro"},
-	{From: 102, To: 114, Line: 28, Col: 5, Construct: "if"},
-	{From: 104, To: 104, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 108, To: 111, Line: 31, Col: 9, Construct: "if"},
-	{From: 110, To: 110, Line: 32, Col: 13, Construct: "set"},
-	{From: 113, To: 113, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 116, To: 119, Line: 38, Col: 5, Construct: "if"},
-	{From: 118, To: 118, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 121, To: 124, Line: 42, Col: 5, Construct: "if"},
-	{From: 123, To: 123, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 127, To: 127, Line: 48, Col: 1, Construct: "set"},
-	{From: 129, To: 129, Line: 49, Col: 1, Construct: "set"},
-	{From: 131, To: 136, Line: 50, Col: 1, Construct: "if"},
-	{From: 133, To: 133, Line: 51, Col: 5, Construct: "set"},
-	{From: 135, To: 135, Line: 52, Col: 5, Construct: "set"},
-	{From: 138, To: 138, Line: 55, Col: 1, Construct: "set"},
-	{From: 140, To: 148, Line: 56, Col: 1, Construct: "for"},
-	{From: 144, To: 147, Line: 57, Col: 5, Construct: "if"},
-	{From: 146, To: 146, Line: 58, Col: 9, Construct: "set"},
-	{From: 150, To: 152, Line: 62, Col: 1, Construct: "{{ }}"},
-	{From: 154, To: 154, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 156, To: 183, Line: 65, Col: 1, Construct: "if"},
-	{From: 158, To: 162, Line: 66, Col: 5, Construct: "{{ }}"},
-	{From: 164, To: 166, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 168, To: 168, Line: 68, Col: 5, Construct: "{{ }}"},
-	{From: 170, To: 171, Line: 69, Col: 5, Construct: "{{ }}"},
-	{From: 173, To: 174, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 176, To: 178, Line: 71, Col: 1, Construct: "{{ }}"},
-	{From: 180, To: 181, Line: 77, Col: 1, Construct: "{{ }}"},
-	{From: 185, To: 185, Line: 82, Col: 1, Construct: "set"},
-	{From: 187, To: 364, Line: 83, Col: 1, Construct: "for"},
-	{From: 194, To: 363, Line: 84, Col: 5, Construct: "if"},
-	{From: 197, To: 198, Line: 86, Col: 9, Construct: "{{ }}"},
-	{From: 200, To: 200, Line: 88, Col: 9, Construct: "set"},
-	{From: 202, To: 204, Line: 89, Col: 9, Construct: "set"},
-	{From: 206, To: 236, Line: 90, Col: 9, Construct: "if"},
-	{From: 209, To: 209, Line: 91, Col: 13, Construct: "set"},
-	{From: 213, To: 235, Line: 93, Col: 13, Construct: "if"},
-	{From: 215, To: 215, Line: 95, Col: 17, Construct: "set"},
-	{From: 217, To: 234, Line: 96, Col: 17, Construct: "for"},
-	{From: 222, To: 233, Line: 97, Col: 21, Construct: "if"},
-	{From: 224, To: 224, Line: 98, Col: 25, Construct: "set"},
-	{From: 226, To: 226, Line: 99, Col: 25, Construct: "set"},
-	{From: 228, To: 228, Line: 100, Col: 25, Construct: "set"},
-	{From: 232, To: 232, Line: 102, Col: 25, Construct: "set"},
-	{From: 238, To: 246, Line: 107, Col: 9, Construct: "if"},
-	{From: 240, To: 245, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 248, To: 251, Line: 110, Col: 9, Construct: "if"},
-	{From: 250, To: 250, Line: 111, Col: 13, Construct: "{{ }}"},
-	{From: 253, To: 308, Line: 113, Col: 9, Construct: "if"},
-	{From: 256, To: 258, Line: 114, Col: 13, Construct: "{{ }}"},
-	{From: 260, To: 298, Line: 116, Col: 13, Construct: "for"},
-	{From: 263, To: 267, Line: 117, Col: 17, Construct: "if"},
-	{From: 266, To: 266, Line: 118, Col: 21, Construct: "set"},
-	{From: 269, To: 271, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 273, To: 294, Line: 121, Col: 17, Construct: "if"},
-	{From: 276, To: 276, Line: 122, Col: 17, Construct: "set"},
-	{From: 278, To: 293, Line: 123, Col: 17, Construct: "for"},
-	{From: 283, To: 285, Line: 124, Col: 17, Construct: "{{ }}"},
-	{From: 287, To: 292, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 296, To: 297, Line: 128, Col: 17, Construct: "{{ }}"},
-	{From: 300, To: 301, Line: 131, Col: 13, Construct: "{{ }}"},
-	{From: 303, To: 303, Line: 133, Col: 13, Construct: "set"},
-	{From: 307, To: 307, Line: 135, Col: 13, Construct: "set"},
-	{From: 310, To: 311, Line: 137, Col: 9, Construct: "{{ }}"},
-	{From: 312, To: 363, Line: 139, Col: 9, Construct: "if"},
-	{From: 315, To: 318, Line: 140, Col: 5, Construct: "if"},
-	{From: 317, To: 317, Line: 141, Col: 9, Construct: "{{ }}"},
-	{From: 320, To: 322, Line: 143, Col: 5, Construct: "if"},
-	{From: 324, To: 348, Line: 146, Col: 5, Construct: "if"},
-	{From: 328, To: 329, Line: 148, Col: 9, Construct: "{{ }}"},
-	{From: 333, To: 347, Line: 151, Col: 9, Construct: "for"},
-	{From: 336, To: 346, Line: 153, Col: 13, Construct: "{{ }}"},
-	{From: 350, To: 352, Line: 157, Col: 5, Construct: "if"},
-	{From: 353, To: 363, Line: 161, Col: 9, Construct: "if"},
-	{From: 356, To: 357, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 359, To: 359, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 361, To: 362, Line: 164, Col: 9, Construct: "{{ }}"},
-	{From: 366, To: 372, Line: 169, Col: 1, Construct: "if"},
-	{From: 368, To: 371, Line: 170, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
+	{From: 59, To: 59, Line: 4, Col: 1, Construct: "set"},
+	{From: 61, To: 70, Line: 6, Col: 1, Construct: "macro"},
+	{From: 64, To: 69, Line: 7, Col: 1, Construct: "for"},
+	{From: 67, To: 68, Line: 8, Col: 7, Construct: "{{ }}"},
+	{From: 72, To: 97, Line: 11, Col: 1, Construct: "macro"},
+	{From: 75, To: 96, Line: 12, Col: 5, Construct: "if"},
+	{From: 77, To: 77, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 78, To: 96, Line: 14, Col: 9, Construct: "if"},
+	{From: 81, To: 91, Line: 15, Col: 9, Construct: "for"},
+	{From: 83, To: 90, Line: 16, Col: 13, Construct: "if"},
+	{From: 85, To: 85, Line: 17, Col: 17, Construct: "{{ }}"},
+	{From: 86, To: 90, Line: 18, Col: 17, Construct: "if"},
+	{From: 89, To: 89, Line: 19, Col: 17, Construct: "{{ }}"},
+	{From: 95, To: 95, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 99, To: 126, Line: 27, Col: 1, Construct: "macro"},
+	{From: 103, To: 115, Line: 28, Col: 5, Construct: "if"},
+	{From: 105, To: 105, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 109, To: 112, Line: 31, Col: 9, Construct: "if"},
+	{From: 111, To: 111, Line: 32, Col: 13, Construct: "set"},
+	{From: 114, To: 114, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 117, To: 120, Line: 38, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 122, To: 125, Line: 42, Col: 5, Construct: "if"},
+	{From: 124, To: 124, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 128, To: 128, Line: 48, Col: 1, Construct: "set"},
+	{From: 130, To: 130, Line: 49, Col: 1, Construct: "set"},
+	{From: 132, To: 137, Line: 50, Col: 1, Construct: "if"},
+	{From: 134, To: 134, Line: 51, Col: 5, Construct: "set"},
+	{From: 136, To: 136, Line: 52, Col: 5, Construct: "set"},
+	{From: 139, To: 139, Line: 55, Col: 1, Construct: "set"},
+	{From: 141, To: 149, Line: 56, Col: 1, Construct: "for"},
+	{From: 145, To: 148, Line: 57, Col: 5, Construct: "if"},
+	{From: 147, To: 147, Line: 58, Col: 9, Construct: "set"},
+	{From: 151, To: 153, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 155, To: 155, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 157, To: 184, Line: 65, Col: 1, Construct: "if"},
+	{From: 159, To: 163, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 165, To: 167, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 169, To: 169, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 171, To: 172, Line: 69, Col: 5, Construct: "{{ }}"},
+	{From: 174, To: 175, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 177, To: 179, Line: 71, Col: 1, Construct: "{{ }}"},
+	{From: 181, To: 182, Line: 77, Col: 1, Construct: "{{ }}"},
+	{From: 186, To: 186, Line: 82, Col: 1, Construct: "set"},
+	{From: 188, To: 365, Line: 83, Col: 1, Construct: "for"},
+	{From: 195, To: 364, Line: 84, Col: 5, Construct: "if"},
+	{From: 198, To: 199, Line: 86, Col: 9, Construct: "{{ }}"},
+	{From: 201, To: 201, Line: 88, Col: 9, Construct: "set"},
+	{From: 203, To: 205, Line: 89, Col: 9, Construct: "set"},
+	{From: 207, To: 237, Line: 90, Col: 9, Construct: "if"},
+	{From: 210, To: 210, Line: 91, Col: 13, Construct: "set"},
+	{From: 214, To: 236, Line: 93, Col: 13, Construct: "if"},
+	{From: 216, To: 216, Line: 95, Col: 17, Construct: "set"},
+	{From: 218, To: 235, Line: 96, Col: 17, Construct: "for"},
+	{From: 223, To: 234, Line: 97, Col: 21, Construct: "if"},
+	{From: 225, To: 225, Line: 98, Col: 25, Construct: "set"},
+	{From: 227, To: 227, Line: 99, Col: 25, Construct: "set"},
+	{From: 229, To: 229, Line: 100, Col: 25, Construct: "set"},
+	{From: 233, To: 233, Line: 102, Col: 25, Construct: "set"},
+	{From: 239, To: 247, Line: 107, Col: 9, Construct: "if"},
+	{From: 241, To: 246, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 249, To: 252, Line: 110, Col: 9, Construct: "if"},
+	{From: 251, To: 251, Line: 111, Col: 13, Construct: "{{ }}"},
+	{From: 254, To: 309, Line: 113, Col: 9, Construct: "if"},
+	{From: 257, To: 259, Line: 114, Col: 13, Construct: "{{ }}"},
+	{From: 261, To: 299, Line: 116, Col: 13, Construct: "for"},
+	{From: 264, To: 268, Line: 117, Col: 17, Construct: "if"},
+	{From: 267, To: 267, Line: 118, Col: 21, Construct: "set"},
+	{From: 270, To: 272, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 274, To: 295, Line: 121, Col: 17, Construct: "if"},
+	{From: 277, To: 277, Line: 122, Col: 17, Construct: "set"},
+	{From: 279, To: 294, Line: 123, Col: 17, Construct: "for"},
+	{From: 284, To: 286, Line: 124, Col: 17, Construct: "{{ }}"},
+	{From: 288, To: 293, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 297, To: 298, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 301, To: 302, Line: 131, Col: 13, Construct: "{{ }}"},
+	{From: 304, To: 304, Line: 133, Col: 13, Construct: "set"},
+	{From: 308, To: 308, Line: 135, Col: 13, Construct: "set"},
+	{From: 311, To: 312, Line: 137, Col: 9, Construct: "{{ }}"},
+	{From: 313, To: 364, Line: 139, Col: 9, Construct: "if"},
+	{From: 316, To: 319, Line: 140, Col: 5, Construct: "if"},
+	{From: 318, To: 318, Line: 141, Col: 9, Construct: "{{ }}"},
+	{From: 321, To: 323, Line: 143, Col: 5, Construct: "if"},
+	{From: 325, To: 349, Line: 146, Col: 5, Construct: "if"},
+	{From: 329, To: 330, Line: 148, Col: 9, Construct: "{{ }}"},
+	{From: 334, To: 348, Line: 151, Col: 9, Construct: "for"},
+	{From: 337, To: 347, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 351, To: 353, Line: 157, Col: 5, Construct: "if"},
+	{From: 354, To: 364, Line: 161, Col: 9, Construct: "if"},
+	{From: 357, To: 358, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 360, To: 360, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 362, To: 363, Line: 164, Col: 9, Construct: "{{ }}"},
+	{From: 367, To: 373, Line: 169, Col: 1, Construct: "if"},
+	{From: 369, To: 372, Line: 170, Col: 1, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 3, Col: 1, Construct: "set"},
+	{From: 391, To: 391, Line: 4, Col: 1, Construct: "set"},
+	{From: 393, To: 402, Line: 6, Col: 1, Construct: "macro"},
+	{From: 396, To: 401, Line: 7, Col: 1, Construct: "for"},
+	{From: 399, To: 400, Line: 8, Col: 7, Construct: "{{ }}"},
+	{From: 404, To: 429, Line: 11, Col: 1, Construct: "macro"},
+	{From: 407, To: 428, Line: 12, Col: 5, Construct: "if"},
+	{From: 409, To: 409, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 410, To: 428, Line: 14, Col: 9, Construct: "if"},
+	{From: 413, To: 423, Line: 15, Col: 9, Construct: "for"},
+	{From: 415, To: 422, Line: 16, Col: 13, Construct: "if"},
+	{From: 417, To: 417, Line: 17, Col: 17, Construct: "{{ }}"},
+	{From: 418, To: 422, Line: 18, Col: 17, Construct: "if"},
+	{From: 421, To: 421, Line: 19, Col: 17, Construct: "{{ }}"},
+	{From: 427, To: 427, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 431, To: 460, Line: 27, Col: 1, Construct: "macro"},
+	{From: 435, To: 449, Line: 28, Col: 5, Construct: "if"},
+	{From: 437, To: 439, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 443, To: 446, Line: 31, Col: 9, Construct: "if"},
+	{From: 445, To: 445, Line: 32, Col: 13, Construct: "set"},
+	{From: 448, To: 448, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 451, To: 454, Line: 38, Col: 5, Construct: "if"},
+	{From: 453, To: 453, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 456, To: 459, Line: 42, Col: 5, Construct: "if"},
+	{From: 458, To: 458, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 462, To: 462, Line: 48, Col: 1, Construct: "set"},
+	{From: 464, To: 464, Line: 49, Col: 1, Construct: "set"},
+	{From: 466, To: 471, Line: 50, Col: 1, Construct: "if"},
+	{From: 468, To: 468, Line: 51, Col: 5, Construct: "set"},
+	{From: 470, To: 470, Line: 52, Col: 5, Construct: "set"},
+	{From: 473, To: 473, Line: 55, Col: 1, Construct: "set"},
+	{From: 475, To: 483, Line: 56, Col: 1, Construct: "for"},
+	{From: 479, To: 482, Line: 57, Col: 5, Construct: "if"},
+	{From: 481, To: 481, Line: 58, Col: 9, Construct: "set"},
+	{From: 485, To: 485, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 487, To: 489, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 491, To: 510, Line: 65, Col: 1, Construct: "if"},
+	{From: 493, To: 493, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 495, To: 495, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 497, To: 499, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 501, To: 501, Line: 69, Col: 5, Construct: "{{ }}"},
+	{From: 503, To: 503, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 505, To: 506, Line: 71, Col: 1, Construct: "{{ }}"},
+	{From: 508, To: 508, Line: 77, Col: 1, Construct: "{{ }}"},
+	{From: 512, To: 512, Line: 82, Col: 1, Construct: "set"},
+	{From: 514, To: 677, Line: 83, Col: 1, Construct: "for"},
+	{From: 521, To: 676, Line: 84, Col: 5, Construct: "if"},
+	{From: 524, To: 524, Line: 86, Col: 9, Construct: "{{ }}"},
+	{From: 526, To: 526, Line: 88, Col: 9, Construct: "set"},
+	{From: 528, To: 530, Line: 89, Col: 9, Construct: "set"},
+	{From: 532, To: 562, Line: 90, Col: 9, Construct: "if"},
+	{From: 535, To: 535, Line: 91, Col: 13, Construct: "set"},
+	{From: 539, To: 561, Line: 93, Col: 13, Construct: "if"},
+	{From: 541, To: 541, Line: 95, Col: 17, Construct: "set"},
+	{From: 543, To: 560, Line: 96, Col: 17, Construct: "for"},
+	{From: 548, To: 559, Line: 97, Col: 21, Construct: "if"},
+	{From: 550, To: 550, Line: 98, Col: 25, Construct: "set"},
+	{From: 552, To: 552, Line: 99, Col: 25, Construct: "set"},
+	{From: 554, To: 554, Line: 100, Col: 25, Construct: "set"},
+	{From: 558, To: 558, Line: 102, Col: 25, Construct: "set"},
+	{From: 564, To: 567, Line: 107, Col: 9, Construct: "if"},
+	{From: 566, To: 566, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 569, To: 572, Line: 110, Col: 9, Construct: "if"},
+	{From: 571, To: 571, Line: 111, Col: 13, Construct: "{{ }}"},
+	{From: 574, To: 622, Line: 113, Col: 9, Construct: "if"},
+	{From: 577, To: 577, Line: 114, Col: 13, Construct: "{{ }}"},
+	{From: 579, To: 612, Line: 116, Col: 13, Construct: "for"},
+	{From: 582, To: 586, Line: 117, Col: 17, Construct: "if"},
+	{From: 585, To: 585, Line: 118, Col: 21, Construct: "set"},
+	{From: 588, To: 588, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 590, To: 609, Line: 121, Col: 17, Construct: "if"},
+	{From: 593, To: 593, Line: 122, Col: 17, Construct: "set"},
+	{From: 595, To: 608, Line: 123, Col: 17, Construct: "for"},
+	{From: 600, To: 600, Line: 124, Col: 17, Construct: "{{ }}"},
+	{From: 602, To: 607, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 611, To: 611, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 614, To: 615, Line: 131, Col: 13, Construct: "{{ }}"},
+	{From: 617, To: 617, Line: 133, Col: 13, Construct: "set"},
+	{From: 621, To: 621, Line: 135, Col: 13, Construct: "set"},
+	{From: 624, To: 624, Line: 137, Col: 9, Construct: "{{ }}"},
+	{From: 625, To: 676, Line: 139, Col: 9, Construct: "if"},
+	{From: 628, To: 631, Line: 140, Col: 5, Construct: "if"},
+	{From: 630, To: 630, Line: 141, Col: 9, Construct: "{{ }}"},
+	{From: 633, To: 635, Line: 143, Col: 5, Construct: "if"},
+	{From: 637, To: 661, Line: 146, Col: 5, Construct: "if"},
+	{From: 641, To: 642, Line: 148, Col: 9, Construct: "{{ }}"},
+	{From: 646, To: 660, Line: 151, Col: 9, Construct: "for"},
+	{From: 649, To: 659, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 663, To: 665, Line: 157, Col: 5, Construct: "if"},
+	{From: 666, To: 676, Line: 161, Col: 9, Construct: "if"},
+	{From: 669, To: 669, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 671, To: 673, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 675, To: 675, Line: 164, Col: 9, Construct: "{{ }}"},
+	{From: 679, To: 682, Line: 169, Col: 1, Construct: "if"},
+	{From: 681, To: 681, Line: 170, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var UpstageSolarOpen100B = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "upstage-Solar-Open-100B.jinja",
-	Func:   renderUpstageSolarOpen100B,
-	Name:   "upstage-Solar-Open-100B",
-	Origin: "llama.cpp/upstage-Solar-Open-100B.jinja",
-	SHA256: "4618a1ec1a3442b9723d661d72bb1776d1bf8ebd7281a3bf3edd8bfd80e5ad4e",
-	Spans:  spansUpstageSolarOpen100B,
+	File:      "upstage-Solar-Open-100B.jinja",
+	Func:      renderUpstageSolarOpen100B,
+	LlamaFunc: renderUpstageSolarOpen100BLlama,
+	Name:      "upstage-Solar-Open-100B",
+	Origin:    "llama.cpp/upstage-Solar-Open-100B.jinja",
+	SHA256:    "4618a1ec1a3442b9723d661d72bb1776d1bf8ebd7281a3bf3edd8bfd80e5ad4e",
+	Spans:     spansUpstageSolarOpen100B,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -307,80 +308,414 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderUpstageSolarOpen100BLlama renders upstage-Solar-Open-100B.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderUpstageSolarOpen100B with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	defaultSystemPrompt := in.Lookup("default_system_prompt")
+	reasoningEffort := in.Lookup("reasoning_effort")
+	thinkRenderOption := in.Lookup("think_render_option")
+	messages := in.Lookup("messages")
+	tools := in.Lookup("tools")
+	responseFormat := in.Lookup("response_format")
+	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
+	if !(runtime.IsDefined(addGenerationPrompt)) {
+		addGenerationPrompt = runtime.Bool(true)
+	}
+	// upstage-Solar-Open-100B.jinja:3:1 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
+	if !(runtime.IsDefined(defaultSystemPrompt)) {
+		defaultSystemPrompt = runtime.Bool(true)
+	}
+	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
+	if !(runtime.IsDefined(reasoningEffort)) {
+		reasoningEffort = runtime.Str("high")
+	}
+	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
+	if !(runtime.IsDefined(thinkRenderOption)) {
+		thinkRenderOption = runtime.Str("lastthink")
+	}
+	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
+	sysNsIsFirstBlock := true
+	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
+	lastUserIdxValue := runtime.Int(-1)
+	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
+	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items {
+		message := items[i]
+		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
+		if runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
+			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
+			lastUserIdxValue = runtime.Int(int64(i))
+		}
+	}
+	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
+	renderSystemMessage := func(userSystemMessages runtime.Value) {
+		userSystemMessages = runtime.Param(userSystemMessages, "user_system_messages")
+		// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
+		if defaultSystemPrompt.Truthy() {
+			// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
+			if !sysNsIsFirstBlock {
+				w.WriteString("\n\n")
+			}
+			// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
+			sysNsIsFirstBlock = false
+			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str(".")))
+		}
+		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
+		if userSystemMessages.Truthy() {
+			// upstage-Solar-Open-100B.jinja:26:9 {%- if not sys_ns.is_first_block %}
+			if !sysNsIsFirstBlock {
+				w.WriteString("\n\n")
+			}
+			// upstage-Solar-Open-100B.jinja:27:9 {%- set sys_ns.is_first_block = false %}
+			sysNsIsFirstBlock = false
+			w.WriteString("## System Prompt")
+			// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
+			for _, systemMessage := range runtime.Iterate(w, runtime.LlamaIterable(userSystemMessages)) {
+				w.WriteString("\n\n")
+				// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
+				runtime.LlamaWrite(w, systemMessage)
+			}
+		}
+	}
+	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
+	renderToolInstruction := func(tools runtime.Value) {
+		tools = runtime.Param(tools, "tools")
+		// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
+		if !sysNsIsFirstBlock {
+			w.WriteString("\n\n")
+		}
+		// upstage-Solar-Open-100B.jinja:38:5 {%- set sys_ns.is_first_block = false %}
+		sysNsIsFirstBlock = false
+		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
+		// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
+		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			w.WriteString("<|tool:begin|>")
+			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(tool, "function"), nil, nil))
+			w.WriteString("<|tool:end|>")
+		}
+		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
+	}
+	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
+	renderJsonResponseFormatInstruction := func(responseFormat runtime.Value) {
+		responseFormat = runtime.Param(responseFormat, "response_format")
+		// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
+		if !sysNsIsFirstBlock {
+			w.WriteString("\n\n")
+		}
+		// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %}
+		sysNsIsFirstBlock = false
+		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
+		// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
+		runtime.LlamaWrite(w, responseFormat)
+		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
+	}
+	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
+	getToolName := func(messages, toolCallId runtime.Value) {
+		messages = runtime.Param(messages, "messages")
+		toolCallId = runtime.Param(toolCallId, "tool_call_id")
+		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
+		for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
+			if runtime.EqStr(runtime.LlamaAttr(msg, "role"), "assistant") && runtime.LlamaAttr(msg, "tool_calls").Truthy() {
+				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(msg, "tool_calls"))) {
+					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
+					if runtime.Eq(runtime.LlamaAttr(toolCall, "id"), toolCallId) {
+						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
+						runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name"))
+					}
+				}
+			}
+		}
+	}
+	// upstage-Solar-Open-100B.jinja:78:1 {%- macro render_tool_arguments(tool_arguments) %}
+	renderToolArguments := func(toolArguments runtime.Value) {
+		toolArguments = runtime.Param(toolArguments, "tool_arguments")
+		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
+		if runtime.IsMapping(toolArguments) {
+			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
+			runtime.LlamaWrite(w, runtime.FilterTojson(toolArguments, nil, nil))
+		} else {
+			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
+			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
+			runtime.LlamaWrite(w, toolArguments)
+		}
+	}
+	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
+	nsSystemMessages := runtime.NewList()
+	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
+		if runtime.EqStr(runtime.LlamaAttr(message, "role"), "system") {
+			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
+			nsSystemMessages = runtime.LlamaAdd(nsSystemMessages, runtime.NewList(runtime.LlamaAttr(message, "content")))
+		}
+	}
+	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
+	if ((nsSystemMessages.Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
+		w.WriteString("<|begin|>system<|content|>")
+		// upstage-Solar-Open-100B.jinja:96:9 {{- render_system_message(ns.system_messages) }}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			renderSystemMessage(nsSystemMessages)
+		}))
+		// upstage-Solar-Open-100B.jinja:97:9 {%- if tools -%}
+		if tools.Truthy() {
+			// upstage-Solar-Open-100B.jinja:98:13 {{- render_tool_instruction(tools) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderToolInstruction(tools)
+			}))
+		}
+		// upstage-Solar-Open-100B.jinja:100:9 {%- if response_format -%}
+		if responseFormat.Truthy() {
+			// upstage-Solar-Open-100B.jinja:101:13 {{- render_json_response_format_instruction(response_format) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				renderJsonResponseFormatInstruction(responseFormat)
+			}))
+		}
+		w.WriteString("<|end|>")
+	}
+	// upstage-Solar-Open-100B.jinja:107:1 {%- for message in messages -%}
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	for i := range items2 {
+		message := items2[i]
+		var prevIsTool runtime.Value
+		var nextIsTool runtime.Value
+		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>user<|content|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|end|>")))
+		} else if runtime.EqStr(messageRole, "tool") {
+			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
+			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
+			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(runtime.Int(int64(i)), runtime.Int(0))), func() runtime.Value {
+				return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool"))
+			})
+			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
+			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i)), runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+				return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool"))
+			})
+			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
+			if !prevIsTool.Truthy() {
+				w.WriteString("<|begin|>tool<|tool_response|>")
+			}
+			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
+			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_response:begin|>"), messageToolCallId), runtime.Str("<|tool_response:name|>")))
+			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				getToolName(messages, messageToolCallId)
+			}))
+			w.WriteString("<|tool_response:result|>")
+			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("<|tool_response:end|>")
+			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
+			if !nextIsTool.Truthy() {
+				w.WriteString("<|end|>")
+			}
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// upstage-Solar-Open-100B.jinja:124:9 {%- elif message.role == 'assistant' -%}
+			// upstage-Solar-Open-100B.jinja:126:9 {%- if think_render_option == "all" -%}
+			if runtime.EqStr(thinkRenderOption, "all") {
+				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
+				messageReasoning := runtime.LlamaAttr(message, "reasoning")
+				if messageReasoning.Truthy() {
+					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>assistant<|think|>"), messageReasoning), runtime.Str("<|end|>")))
+				}
+			} else if runtime.EqStr(thinkRenderOption, "lastthink") {
+				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
+				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
+				message3Reasoning := runtime.LlamaAttr(message, "reasoning")
+				if message3Reasoning.Truthy() && runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue) {
+					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>assistant<|think|>"), message3Reasoning), runtime.Str("<|end|>")))
+				}
+			}
+			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if messageToolCalls.Truthy() {
+				w.WriteString("<|begin|>assistant<|tool_calls|>")
+				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
+				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call:begin|>"), runtime.LlamaAttr(toolCall, "id")), runtime.Str("<|tool_call:name|>")), runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name")), runtime.Str("<|tool_call:args|>")))
+					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
+					runtime.LlamaWrite(w, w.Capture(func() {
+						renderToolArguments(runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "arguments"))
+					}))
+					w.WriteString("<|tool_call:end|>")
+				}
+				w.WriteString("<|calls|>")
+			} else {
+				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
+				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>assistant<|content|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|end|>")))
+			}
+		}
+	}
+	// upstage-Solar-Open-100B.jinja:151:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// upstage-Solar-Open-100B.jinja:152:5 {%- if reasoning_effort in ["low", "minimal"] -%}
+		if runtime.LlamaInStrs(reasoningEffort, "low", "minimal") {
+			w.WriteString("<|begin|>assistant<|think|><|end|>")
+		}
+		w.WriteString("<|begin|>assistant")
+	}
+}
+
 // spansUpstageSolarOpen100B is the position table of upstage-Solar-Open-100B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansUpstageSolarOpen100B = []runtime.Span{
-	{From: 55, To: 57, Line: 2, Col: 1, Construct: "set"},
-	{From: 59, To: 61, Line: 3, Col: 1, Construct: "set"},
-	{From: 63, To: 65, Line: 4, Col: 1, Construct: "set"},
-	{From: 67, To: 69, Line: 5, Col: 1, Construct: "set"},
-	{From: 71, To: 71, Line: 8, Col: 1, Construct: "set"},
-	{From: 73, To: 73, Line: 11, Col: 1, Construct: "set"},
-	{From: 75, To: 83, Line: 12, Col: 1, Construct: "for"},
-	{From: 79, To: 82, Line: 13, Col: 5, Construct: "if"},
-	{From: 81, To: 81, Line: 14, Col: 9, Construct: "set"},
-	{From: 85, To: 116, Line: 19, Col: 1, Construct: "macro"},
-	{From: 88, To: 99, Line: 20, Col: 5, Construct: "if"},
-	{From: 90, To: 92, Line: 21, Col: 9, Construct: "if"},
-	{From: 94, To: 94, Line: 22, Col: 9, Construct: "set"},
-	{From: 96, To: 98, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 101, To: 115, Line: 25, Col: 5, Construct: "if"},
-	{From: 103, To: 105, Line: 26, Col: 9, Construct: "if"},
-	{From: 107, To: 108, Line: 27, Col: 9, Construct: "set"},
-	{From: 110, To: 114, Line: 29, Col: 9, Construct: "for"},
-	{From: 113, To: 113, Line: 31, Col: 13, Construct: "{{ }}"},
-	{From: 118, To: 135, Line: 36, Col: 1, Construct: "macro"},
-	{From: 121, To: 123, Line: 37, Col: 5, Construct: "if"},
-	{From: 125, To: 126, Line: 38, Col: 5, Construct: "set"},
-	{From: 128, To: 134, Line: 43, Col: 5, Construct: "for"},
-	{From: 131, To: 132, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 137, To: 149, Line: 57, Col: 1, Construct: "macro"},
-	{From: 140, To: 142, Line: 58, Col: 5, Construct: "if"},
-	{From: 144, To: 145, Line: 59, Col: 5, Construct: "set"},
-	{From: 147, To: 148, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 151, To: 168, Line: 66, Col: 1, Construct: "macro"},
-	{From: 155, To: 167, Line: 67, Col: 5, Construct: "for"},
-	{From: 157, To: 166, Line: 68, Col: 9, Construct: "if"},
-	{From: 159, To: 165, Line: 69, Col: 13, Construct: "for"},
-	{From: 161, To: 164, Line: 70, Col: 17, Construct: "if"},
-	{From: 163, To: 163, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 170, To: 181, Line: 78, Col: 1, Construct: "macro"},
-	{From: 173, To: 180, Line: 79, Col: 5, Construct: "if"},
-	{From: 175, To: 175, Line: 80, Col: 9, Construct: "{{ }}"},
-	{From: 179, To: 179, Line: 82, Col: 9, Construct: "{{ }}"},
-	{From: 183, To: 183, Line: 87, Col: 1, Construct: "set"},
-	{From: 185, To: 191, Line: 88, Col: 1, Construct: "for"},
-	{From: 187, To: 190, Line: 89, Col: 5, Construct: "if"},
-	{From: 189, To: 189, Line: 90, Col: 9, Construct: "set"},
-	{From: 193, To: 208, Line: 94, Col: 1, Construct: "if"},
-	{From: 196, To: 196, Line: 96, Col: 9, Construct: "{{ }}"},
-	{From: 198, To: 201, Line: 97, Col: 9, Construct: "if"},
-	{From: 200, To: 200, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 203, To: 207, Line: 100, Col: 9, Construct: "if"},
-	{From: 205, To: 205, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 210, To: 299, Line: 107, Col: 1, Construct: "for"},
-	{From: 216, To: 298, Line: 108, Col: 5, Construct: "if"},
-	{From: 219, To: 221, Line: 109, Col: 10, Construct: "{{ }}"},
-	{From: 222, To: 298, Line: 110, Col: 9, Construct: "if"},
-	{From: 225, To: 227, Line: 111, Col: 9, Construct: "set"},
-	{From: 229, To: 231, Line: 112, Col: 9, Construct: "set"},
-	{From: 233, To: 235, Line: 113, Col: 9, Construct: "if"},
-	{From: 237, To: 240, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 242, To: 243, Line: 117, Col: 9, Construct: "{{ }}"},
-	{From: 245, To: 246, Line: 119, Col: 9, Construct: "{{ }}"},
-	{From: 248, To: 250, Line: 121, Col: 9, Construct: "if"},
-	{From: 251, To: 298, Line: 124, Col: 9, Construct: "if"},
-	{From: 254, To: 273, Line: 126, Col: 9, Construct: "if"},
-	{From: 256, To: 262, Line: 127, Col: 13, Construct: "if"},
-	{From: 259, To: 261, Line: 128, Col: 17, Construct: "{{ }}"},
-	{From: 263, To: 273, Line: 130, Col: 13, Construct: "if"},
-	{From: 266, To: 272, Line: 131, Col: 13, Construct: "if"},
-	{From: 269, To: 271, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 275, To: 297, Line: 137, Col: 9, Construct: "if"},
-	{From: 279, To: 290, Line: 139, Col: 13, Construct: "for"},
-	{From: 281, To: 285, Line: 140, Col: 17, Construct: "{{ }}"},
-	{From: 287, To: 288, Line: 141, Col: 17, Construct: "{{ }}"},
-	{From: 294, To: 296, Line: 146, Col: 13, Construct: "{{ }}"},
-	{From: 301, To: 307, Line: 151, Col: 1, Construct: "if"},
-	{From: 303, To: 306, Line: 152, Col: 5, Construct: "if"},
+	{From: 56, To: 58, Line: 2, Col: 1, Construct: "set"},
+	{From: 60, To: 62, Line: 3, Col: 1, Construct: "set"},
+	{From: 64, To: 66, Line: 4, Col: 1, Construct: "set"},
+	{From: 68, To: 70, Line: 5, Col: 1, Construct: "set"},
+	{From: 72, To: 72, Line: 8, Col: 1, Construct: "set"},
+	{From: 74, To: 74, Line: 11, Col: 1, Construct: "set"},
+	{From: 76, To: 84, Line: 12, Col: 1, Construct: "for"},
+	{From: 80, To: 83, Line: 13, Col: 5, Construct: "if"},
+	{From: 82, To: 82, Line: 14, Col: 9, Construct: "set"},
+	{From: 86, To: 117, Line: 19, Col: 1, Construct: "macro"},
+	{From: 89, To: 100, Line: 20, Col: 5, Construct: "if"},
+	{From: 91, To: 93, Line: 21, Col: 9, Construct: "if"},
+	{From: 95, To: 95, Line: 22, Col: 9, Construct: "set"},
+	{From: 97, To: 99, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 102, To: 116, Line: 25, Col: 5, Construct: "if"},
+	{From: 104, To: 106, Line: 26, Col: 9, Construct: "if"},
+	{From: 108, To: 109, Line: 27, Col: 9, Construct: "set"},
+	{From: 111, To: 115, Line: 29, Col: 9, Construct: "for"},
+	{From: 114, To: 114, Line: 31, Col: 13, Construct: "{{ }}"},
+	{From: 119, To: 136, Line: 36, Col: 1, Construct: "macro"},
+	{From: 122, To: 124, Line: 37, Col: 5, Construct: "if"},
+	{From: 126, To: 127, Line: 38, Col: 5, Construct: "set"},
+	{From: 129, To: 135, Line: 43, Col: 5, Construct: "for"},
+	{From: 132, To: 133, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 138, To: 150, Line: 57, Col: 1, Construct: "macro"},
+	{From: 141, To: 143, Line: 58, Col: 5, Construct: "if"},
+	{From: 145, To: 146, Line: 59, Col: 5, Construct: "set"},
+	{From: 148, To: 149, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 152, To: 169, Line: 66, Col: 1, Construct: "macro"},
+	{From: 156, To: 168, Line: 67, Col: 5, Construct: "for"},
+	{From: 158, To: 167, Line: 68, Col: 9, Construct: "if"},
+	{From: 160, To: 166, Line: 69, Col: 13, Construct: "for"},
+	{From: 162, To: 165, Line: 70, Col: 17, Construct: "if"},
+	{From: 164, To: 164, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 171, To: 182, Line: 78, Col: 1, Construct: "macro"},
+	{From: 174, To: 181, Line: 79, Col: 5, Construct: "if"},
+	{From: 176, To: 176, Line: 80, Col: 9, Construct: "{{ }}"},
+	{From: 180, To: 180, Line: 82, Col: 9, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 87, Col: 1, Construct: "set"},
+	{From: 186, To: 192, Line: 88, Col: 1, Construct: "for"},
+	{From: 188, To: 191, Line: 89, Col: 5, Construct: "if"},
+	{From: 190, To: 190, Line: 90, Col: 9, Construct: "set"},
+	{From: 194, To: 209, Line: 94, Col: 1, Construct: "if"},
+	{From: 197, To: 197, Line: 96, Col: 9, Construct: "{{ }}"},
+	{From: 199, To: 202, Line: 97, Col: 9, Construct: "if"},
+	{From: 201, To: 201, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 204, To: 208, Line: 100, Col: 9, Construct: "if"},
+	{From: 206, To: 206, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 211, To: 300, Line: 107, Col: 1, Construct: "for"},
+	{From: 217, To: 299, Line: 108, Col: 5, Construct: "if"},
+	{From: 220, To: 222, Line: 109, Col: 10, Construct: "{{ }}"},
+	{From: 223, To: 299, Line: 110, Col: 9, Construct: "if"},
+	{From: 226, To: 228, Line: 111, Col: 9, Construct: "set"},
+	{From: 230, To: 232, Line: 112, Col: 9, Construct: "set"},
+	{From: 234, To: 236, Line: 113, Col: 9, Construct: "if"},
+	{From: 238, To: 241, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 243, To: 244, Line: 117, Col: 9, Construct: "{{ }}"},
+	{From: 246, To: 247, Line: 119, Col: 9, Construct: "{{ }}"},
+	{From: 249, To: 251, Line: 121, Col: 9, Construct: "if"},
+	{From: 252, To: 299, Line: 124, Col: 9, Construct: "if"},
+	{From: 255, To: 274, Line: 126, Col: 9, Construct: "if"},
+	{From: 257, To: 263, Line: 127, Col: 13, Construct: "if"},
+	{From: 260, To: 262, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 264, To: 274, Line: 130, Col: 13, Construct: "if"},
+	{From: 267, To: 273, Line: 131, Col: 13, Construct: "if"},
+	{From: 270, To: 272, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 276, To: 298, Line: 137, Col: 9, Construct: "if"},
+	{From: 280, To: 291, Line: 139, Col: 13, Construct: "for"},
+	{From: 282, To: 286, Line: 140, Col: 17, Construct: "{{ }}"},
+	{From: 288, To: 289, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 295, To: 297, Line: 146, Col: 13, Construct: "{{ }}"},
+	{From: 302, To: 308, Line: 151, Col: 1, Construct: "if"},
+	{From: 304, To: 307, Line: 152, Col: 5, Construct: "if"},
+	{From: 323, To: 325, Line: 2, Col: 1, Construct: "set"},
+	{From: 327, To: 329, Line: 3, Col: 1, Construct: "set"},
+	{From: 331, To: 333, Line: 4, Col: 1, Construct: "set"},
+	{From: 335, To: 337, Line: 5, Col: 1, Construct: "set"},
+	{From: 339, To: 339, Line: 8, Col: 1, Construct: "set"},
+	{From: 341, To: 341, Line: 11, Col: 1, Construct: "set"},
+	{From: 343, To: 351, Line: 12, Col: 1, Construct: "for"},
+	{From: 347, To: 350, Line: 13, Col: 5, Construct: "if"},
+	{From: 349, To: 349, Line: 14, Col: 9, Construct: "set"},
+	{From: 353, To: 382, Line: 19, Col: 1, Construct: "macro"},
+	{From: 356, To: 365, Line: 20, Col: 5, Construct: "if"},
+	{From: 358, To: 360, Line: 21, Col: 9, Construct: "if"},
+	{From: 362, To: 362, Line: 22, Col: 9, Construct: "set"},
+	{From: 364, To: 364, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 367, To: 381, Line: 25, Col: 5, Construct: "if"},
+	{From: 369, To: 371, Line: 26, Col: 9, Construct: "if"},
+	{From: 373, To: 374, Line: 27, Col: 9, Construct: "set"},
+	{From: 376, To: 380, Line: 29, Col: 9, Construct: "for"},
+	{From: 379, To: 379, Line: 31, Col: 13, Construct: "{{ }}"},
+	{From: 384, To: 401, Line: 36, Col: 1, Construct: "macro"},
+	{From: 387, To: 389, Line: 37, Col: 5, Construct: "if"},
+	{From: 391, To: 392, Line: 38, Col: 5, Construct: "set"},
+	{From: 394, To: 400, Line: 43, Col: 5, Construct: "for"},
+	{From: 397, To: 398, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 403, To: 415, Line: 57, Col: 1, Construct: "macro"},
+	{From: 406, To: 408, Line: 58, Col: 5, Construct: "if"},
+	{From: 410, To: 411, Line: 59, Col: 5, Construct: "set"},
+	{From: 413, To: 414, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 417, To: 434, Line: 66, Col: 1, Construct: "macro"},
+	{From: 421, To: 433, Line: 67, Col: 5, Construct: "for"},
+	{From: 423, To: 432, Line: 68, Col: 9, Construct: "if"},
+	{From: 425, To: 431, Line: 69, Col: 13, Construct: "for"},
+	{From: 427, To: 430, Line: 70, Col: 17, Construct: "if"},
+	{From: 429, To: 429, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 436, To: 447, Line: 78, Col: 1, Construct: "macro"},
+	{From: 439, To: 446, Line: 79, Col: 5, Construct: "if"},
+	{From: 441, To: 441, Line: 80, Col: 9, Construct: "{{ }}"},
+	{From: 445, To: 445, Line: 82, Col: 9, Construct: "{{ }}"},
+	{From: 449, To: 449, Line: 87, Col: 1, Construct: "set"},
+	{From: 451, To: 457, Line: 88, Col: 1, Construct: "for"},
+	{From: 453, To: 456, Line: 89, Col: 5, Construct: "if"},
+	{From: 455, To: 455, Line: 90, Col: 9, Construct: "set"},
+	{From: 459, To: 480, Line: 94, Col: 1, Construct: "if"},
+	{From: 462, To: 464, Line: 96, Col: 9, Construct: "{{ }}"},
+	{From: 466, To: 471, Line: 97, Col: 9, Construct: "if"},
+	{From: 468, To: 470, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 473, To: 479, Line: 100, Col: 9, Construct: "if"},
+	{From: 475, To: 477, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 482, To: 561, Line: 107, Col: 1, Construct: "for"},
+	{From: 488, To: 560, Line: 108, Col: 5, Construct: "if"},
+	{From: 491, To: 491, Line: 109, Col: 10, Construct: "{{ }}"},
+	{From: 492, To: 560, Line: 110, Col: 9, Construct: "if"},
+	{From: 495, To: 497, Line: 111, Col: 9, Construct: "set"},
+	{From: 499, To: 501, Line: 112, Col: 9, Construct: "set"},
+	{From: 503, To: 505, Line: 113, Col: 9, Construct: "if"},
+	{From: 507, To: 508, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 510, To: 513, Line: 117, Col: 9, Construct: "{{ }}"},
+	{From: 515, To: 516, Line: 119, Col: 9, Construct: "{{ }}"},
+	{From: 518, To: 520, Line: 121, Col: 9, Construct: "if"},
+	{From: 521, To: 560, Line: 124, Col: 9, Construct: "if"},
+	{From: 524, To: 539, Line: 126, Col: 9, Construct: "if"},
+	{From: 526, To: 530, Line: 127, Col: 13, Construct: "if"},
+	{From: 529, To: 529, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 531, To: 539, Line: 130, Col: 13, Construct: "if"},
+	{From: 534, To: 538, Line: 131, Col: 13, Construct: "if"},
+	{From: 537, To: 537, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 541, To: 559, Line: 137, Col: 9, Construct: "if"},
+	{From: 545, To: 554, Line: 139, Col: 13, Construct: "for"},
+	{From: 547, To: 547, Line: 140, Col: 17, Construct: "{{ }}"},
+	{From: 549, To: 552, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 558, To: 558, Line: 146, Col: 13, Construct: "{{ }}"},
+	{From: 563, To: 569, Line: 151, Col: 1, Construct: "if"},
+	{From: 565, To: 568, Line: 152, Col: 5, Construct: "if"},
 }

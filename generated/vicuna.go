@@ -28,12 +28,13 @@ var Vicuna = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "vicuna.jinja",
-	Func:   renderVicuna,
-	Name:   "vicuna",
-	Origin: "builtin/vicuna.jinja",
-	SHA256: "7e7fc8ff17ef6fefafccdbfb399ac31f2d641d441466aeea7308d20a75882c73",
-	Spans:  spansVicuna,
+	File:      "vicuna.jinja",
+	Func:      renderVicuna,
+	LlamaFunc: renderVicunaLlama,
+	Name:      "vicuna",
+	Origin:    "builtin/vicuna.jinja",
+	SHA256:    "7e7fc8ff17ef6fefafccdbfb399ac31f2d641d441466aeea7308d20a75882c73",
+	Spans:     spansVicuna,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -69,14 +70,46 @@ func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("ASSISTANT:")
 }
 
+// renderVicunaLlama renders vicuna.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderVicuna with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderVicunaLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// vicuna.jinja:10:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// vicuna.jinja:12:1 {{- message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
+			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("USER: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
+			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("ASSISTANT: "), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>\n")))
+		}
+	}
+	w.WriteString("ASSISTANT:")
+}
+
 // spansVicuna is the position table of vicuna.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansVicuna = []runtime.Span{
-	{From: 49, To: 69, Line: 10, Col: 1, Construct: "for"},
-	{From: 51, To: 67, Line: 11, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 67, Line: 13, Col: 5, Construct: "if"},
-	{From: 58, To: 60, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 67, Line: 15, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 70, Line: 10, Col: 1, Construct: "for"},
+	{From: 52, To: 68, Line: 11, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 68, Line: 13, Col: 5, Construct: "if"},
+	{From: 59, To: 61, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 68, Line: 15, Col: 5, Construct: "if"},
+	{From: 65, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 95, Line: 10, Col: 1, Construct: "for"},
+	{From: 81, To: 93, Line: 11, Col: 1, Construct: "if"},
+	{From: 84, To: 84, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 93, Line: 13, Col: 5, Construct: "if"},
+	{From: 88, To: 88, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 89, To: 93, Line: 15, Col: 5, Construct: "if"},
+	{From: 92, To: 92, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var VicunaOrca = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "vicuna-orca.jinja",
-	Func:   renderVicunaOrca,
-	Name:   "vicuna-orca",
-	Origin: "builtin/vicuna-orca.jinja",
-	SHA256: "15a6a6893afa91085c937dc72e525db7b306c88a2b09239bbc6162a8ae9ca9fa",
-	Spans:  spansVicunaOrca,
+	File:      "vicuna-orca.jinja",
+	Func:      renderVicunaOrca,
+	LlamaFunc: renderVicunaOrcaLlama,
+	Name:      "vicuna-orca",
+	Origin:    "builtin/vicuna-orca.jinja",
+	SHA256:    "15a6a6893afa91085c937dc72e525db7b306c88a2b09239bbc6162a8ae9ca9fa",
+	Spans:     spansVicunaOrca,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -71,14 +72,46 @@ func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("ASSISTANT:")
 }
 
+// renderVicunaOrcaLlama renders vicuna-orca.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderVicunaOrca with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderVicunaOrcaLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// vicuna-orca.jinja:11:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("SYSTEM: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "user") {
+			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
+			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("USER: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
+			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("ASSISTANT: "), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>\n")))
+		}
+	}
+	w.WriteString("ASSISTANT:")
+}
+
 // spansVicunaOrca is the position table of vicuna-orca.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansVicunaOrca = []runtime.Span{
-	{From: 49, To: 71, Line: 11, Col: 1, Construct: "for"},
-	{From: 51, To: 69, Line: 12, Col: 1, Construct: "if"},
-	{From: 54, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 69, Line: 14, Col: 5, Construct: "if"},
-	{From: 60, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 69, Line: 16, Col: 5, Construct: "if"},
-	{From: 66, To: 68, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 72, Line: 11, Col: 1, Construct: "for"},
+	{From: 52, To: 70, Line: 12, Col: 1, Construct: "if"},
+	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 70, Line: 14, Col: 5, Construct: "if"},
+	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 70, Line: 16, Col: 5, Construct: "if"},
+	{From: 67, To: 69, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 97, Line: 11, Col: 1, Construct: "for"},
+	{From: 83, To: 95, Line: 12, Col: 1, Construct: "if"},
+	{From: 86, To: 86, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 87, To: 95, Line: 14, Col: 5, Construct: "if"},
+	{From: 90, To: 90, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 91, To: 95, Line: 16, Col: 5, Construct: "if"},
+	{From: 94, To: 94, Line: 17, Col: 1, Construct: "{{ }}"},
 }

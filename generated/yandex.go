@@ -28,12 +28,13 @@ var Yandex = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "yandex.jinja",
-	Func:   renderYandex,
-	Name:   "yandex",
-	Origin: "builtin/yandex.jinja",
-	SHA256: "5608d08e190039ff672d1feb4ddd0e23a097e6e577b8236e73997918dfbc8e1f",
-	Spans:  spansYandex,
+	File:      "yandex.jinja",
+	Func:      renderYandex,
+	LlamaFunc: renderYandexLlama,
+	Name:      "yandex",
+	Origin:    "builtin/yandex.jinja",
+	SHA256:    "5608d08e190039ff672d1feb4ddd0e23a097e6e577b8236e73997918dfbc8e1f",
+	Spans:     spansYandex,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -65,12 +66,38 @@ func renderYandex(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString(" Ассистент:[SEP]")
 }
 
+// renderYandexLlama renders yandex.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderYandex with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderYandexLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// yandex.jinja:11:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
+		messageRole := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole, "user") {
+			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" Пользователь: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n\n")))
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
+			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" Ассистент: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n\n")))
+		}
+	}
+	w.WriteString(" Ассистент:[SEP]")
+}
+
 // spansYandex is the position table of yandex.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansYandex = []runtime.Span{
-	{From: 49, To: 65, Line: 11, Col: 1, Construct: "for"},
-	{From: 51, To: 63, Line: 12, Col: 1, Construct: "if"},
-	{From: 54, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 63, Line: 14, Col: 5, Construct: "if"},
-	{From: 60, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 66, Line: 11, Col: 1, Construct: "for"},
+	{From: 52, To: 64, Line: 12, Col: 1, Construct: "if"},
+	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 64, Line: 14, Col: 5, Construct: "if"},
+	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 87, Line: 11, Col: 1, Construct: "for"},
+	{From: 77, To: 85, Line: 12, Col: 1, Construct: "if"},
+	{From: 80, To: 80, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 85, Line: 14, Col: 5, Construct: "if"},
+	{From: 84, To: 84, Line: 15, Col: 1, Construct: "{{ }}"},
 }

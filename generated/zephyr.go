@@ -28,12 +28,13 @@ var Zephyr = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "zephyr.jinja",
-	Func:   renderZephyr,
-	Name:   "zephyr",
-	Origin: "builtin/zephyr.jinja",
-	SHA256: "9b949bd83fb0c8c4521689d142ddf7548e517171827f1b00b05b519924a762a9",
-	Spans:  spansZephyr,
+	File:      "zephyr.jinja",
+	Func:      renderZephyr,
+	LlamaFunc: renderZephyrLlama,
+	Name:      "zephyr",
+	Origin:    "builtin/zephyr.jinja",
+	SHA256:    "9b949bd83fb0c8c4521689d142ddf7548e517171827f1b00b05b519924a762a9",
+	Spans:     spansZephyr,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -57,9 +58,24 @@ func renderZephyr(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|assistant|>\n")
 }
 
+// renderZephyrLlama renders zephyr.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderZephyr with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderZephyrLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// zephyr.jinja:7:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|endoftext|>\n")))
+	}
+	w.WriteString("<|assistant|>\n")
+}
+
 // spansZephyr is the position table of zephyr.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansZephyr = []runtime.Span{
-	{From: 49, To: 57, Line: 7, Col: 1, Construct: "for"},
-	{From: 51, To: 55, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
+	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},
+	{From: 69, To: 69, Line: 8, Col: 1, Construct: "{{ }}"},
 }

@@ -214,7 +214,8 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 }
 
 // constText returns what printing a literal writes, for the literals whose str() is
-// plain (Jinja2 folds them into the template text too).
+// plain (Jinja2 folds them into the template text too) and that llama.cpp writes the
+// same: not none, which it writes as "".
 func constText(x Expr) (string, bool) {
 	c, ok := x.(*Const)
 	if !ok {
@@ -230,8 +231,6 @@ func constText(x Expr) (string, bool) {
 			return "True", true
 		}
 		return "False", true
-	case nil:
-		return "None", true
 	}
 	return "", false
 }

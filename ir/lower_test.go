@@ -122,12 +122,20 @@ func TestLoopVariable(t *testing.T) {
 // TestConstantText: printing a literal becomes template text, merged with its
 // neighbours, as Jinja2's optimizer folds it.
 func TestConstantText(t *testing.T) {
-	tmpl := compile(t, "a{{ 'b' }}{{ 1 }}{{ none }}{{ true }}c{{ -2 }}")
+	tmpl := compile(t, "a{{ 'b' }}{{ 1 }}{{ true }}c{{ -2 }}")
 	if len(tmpl.Body.Stmts) != 1 {
 		t.Fatalf("want one text statement, got %d", len(tmpl.Body.Stmts))
 	}
-	if got := tmpl.Body.Stmts[0].(*Text).Text; got != "ab1NoneTruec-2" {
+	if got := tmpl.Body.Stmts[0].(*Text).Text; got != "ab1Truec-2" {
 		t.Errorf("got %q", got)
+	}
+	// none stays a print: llama.cpp writes it as "", Jinja2 as "None"
+	tmpl = compile(t, "a{{ none }}b")
+	if len(tmpl.Body.Stmts) != 3 {
+		t.Fatalf("{{ none }}: want text, print, text; got %d statements", len(tmpl.Body.Stmts))
+	}
+	if _, ok := tmpl.Body.Stmts[1].(*Print); !ok {
+		t.Errorf("{{ none }} lowered to %T, want a print", tmpl.Body.Stmts[1])
 	}
 }
 

@@ -24,6 +24,10 @@ type Template struct {
 	File string
 	// Func is the generated render function.
 	Func func(w *Writer, in *Input)
+	// LlamaFunc is Func compiled with llama.cpp's Jinja semantics where they differ
+	// from Jinja2's (see llama.go), which package llamaserver renders with; nil for a
+	// template that renders the same either way, or that was not compiled for them.
+	LlamaFunc func(w *Writer, in *Input)
 	// Caps are the template's capabilities as llama.cpp detects them, computed when the
 	// template was compiled; package llamaserver reads them.
 	Caps Capabilities

@@ -112,11 +112,13 @@ func checkOnlyOwnDeclarations(t *testing.T, name string, src []byte) {
 			}
 		}
 	}
-	want := [2]int{1, 2} // a template: its variable, the runtime version guard and its render function
+	// a template: its variable, the runtime version guard, its render function and the
+	// one with llama.cpp's semantics (when they differ)
+	minFuncs, maxFuncs, wantVars := 1, 2, 2
 	if name == "registry.go" {
-		want = [2]int{3, 2} // Lookup, LookupText, ByName; Registry and the version guard
+		minFuncs, maxFuncs = 3, 3 // Lookup, LookupText, ByName; Registry and the version guard
 	}
-	if funcs != want[0] || vars != want[1] || tables > 1 || tables == 1 && name == "registry.go" {
-		t.Errorf("%s declares %d functions, %d variables and %d position tables, want %d, %d and at most one (none in registry.go)", name, funcs, vars, tables, want[0], want[1])
+	if funcs < minFuncs || funcs > maxFuncs || vars != wantVars || tables > 1 || tables == 1 && name == "registry.go" {
+		t.Errorf("%s declares %d functions, %d variables and %d position tables, want %d to %d, %d and at most one (none in registry.go)", name, funcs, vars, tables, minFuncs, maxFuncs, wantVars)
 	}
 }

@@ -210,9 +210,9 @@ func TestCheckDivergences(t *testing.T) {
 		skipOrFail(t, "../shared/oracle is missing (%v)", err)
 	}
 	args := []string{"check", "-templates", filepath.Join(shared, "templates"), "-expected", filepath.Join(shared, "oracle", "expected"),
-		"-cases", filepath.Join(shared, "oracle", "cases.json"), "-engine", "llama_server", "-run", "^axolotl/aya.jinja$"}
+		"-cases", filepath.Join(shared, "oracle", "cases.json"), "-engine", "llama_server", "-run", "^ollama-library-gguf/llama3.2-vision_90b.jinja$"}
 	header := "template\tcase\tcategory\treason\n"
-	listed := "axolotl/aya.jinja\tempty_messages\tengine\tJinja2 raises where llama.cpp's undefined is lenient\n"
+	listed := "ollama-library-gguf/llama3.2-vision_90b.jinja\twhitespace\tengine\tllama.cpp's engine renders it otherwise\n"
 
 	code, stdout, stderr := runCLI(t, "", append(args, "-divergences", writeTemp(t, header+listed))...)
 	if code != 0 {
@@ -222,10 +222,10 @@ func TestCheckDivergences(t *testing.T) {
 		t.Errorf("output:\n%s\nwant %q and then 29 passed, 0 failed", stdout, want)
 	}
 
-	code, stdout, _ = runCLI(t, "", append(args, "-divergences", writeTemp(t, header+listed+"axolotl/aya.jinja\tuser\tengine\tnot true\naxolotl/aya.jinja\tno_such_case\tengine\tnot true\n"))...)
+	code, stdout, _ = runCLI(t, "", append(args, "-divergences", writeTemp(t, header+listed+"ollama-library-gguf/llama3.2-vision_90b.jinja\tuser\tengine\tnot true\nollama-library-gguf/llama3.2-vision_90b.jinja\tno_such_case\tengine\tnot true\n"))...)
 	for _, want := range []string{
-		"FAIL axolotl/aya.jinja user: listed in ", "as engine, but it passes: remove it from the list",
-		"FAIL axolotl/aya.jinja no_such_case: listed in ", "but there is no such pair",
+		"FAIL ollama-library-gguf/llama3.2-vision_90b.jinja user: listed in ", "as engine, but it passes: remove it from the list",
+		"FAIL ollama-library-gguf/llama3.2-vision_90b.jinja no_such_case: listed in ", "but there is no such pair",
 		"28 passed, 2 failed\n",
 	} {
 		if code != 1 || !strings.Contains(stdout, want) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -102,7 +103,7 @@ func TestGenNames(t *testing.T) {
 		t.Fatalf("NAME=INPUT: exit %d: %s", code, stderr)
 	}
 	for file, name := range map[string]string{"tiny_a.go": "tiny-a", "tiny_b.go": "tiny-b"} {
-		if src, err := os.ReadFile(filepath.Join(out, file)); err != nil || !strings.Contains(string(src), "Name:   \""+name+"\",") {
+		if src, err := os.ReadFile(filepath.Join(out, file)); err != nil || !regexp.MustCompile(`\bName: +"`+regexp.QuoteMeta(name)+`",`).Match(src) {
 			t.Errorf("%s: %v\n%s", file, err, src)
 		}
 	}

@@ -28,12 +28,13 @@ var Errors = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "errors.jinja",
-	Func:   renderErrors,
-	Name:   "errors",
-	Origin: "errors.jinja",
-	SHA256: "c026e46b3700a5af00a6fb879269b36d8e91f8e21b8f19b5ea8fcd976e161981",
-	Spans:  spansErrors,
+	File:      "errors.jinja",
+	Func:      renderErrors,
+	LlamaFunc: renderErrorsLlama,
+	Name:      "errors",
+	Origin:    "errors.jinja",
+	SHA256:    "c026e46b3700a5af00a6fb879269b36d8e91f8e21b8f19b5ea8fcd976e161981",
+	Spans:     spansErrors,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -66,14 +67,47 @@ func renderErrors(w *runtime.Writer, in *runtime.Input) {
 	w.Write(messages.ItemInt(0).Attr("missing").Attr("deeper"))
 }
 
+// renderErrorsLlama renders errors.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderErrors with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderErrorsLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// errors.jinja:2:1 {%- if messages | length == 0 %}
+	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) {
+		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
+		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("No messages provided.")))
+	}
+	// errors.jinja:3:1 {%- for m in messages -%}
+	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
+		mRole := runtime.LlamaAttr(m, "role")
+		if !runtime.LlamaInStrs(mRole, "user", "assistant", "system") {
+			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Unknown role: "), mRole)))
+		}
+		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(mRole, runtime.Str(": ")), runtime.LlamaAttr(m, "content")))
+		w.WriteString("\n")
+	}
+	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
+	runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "missing"), "deeper"))
+}
+
 // spansErrors is the position table of errors.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansErrors = []runtime.Span{
-	{From: 49, To: 52, Line: 2, Col: 1, Construct: "if"},
-	{From: 51, To: 51, Line: 2, Col: 33, Construct: "{{ }}"},
-	{From: 54, To: 64, Line: 3, Col: 1, Construct: "for"},
-	{From: 56, To: 60, Line: 4, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 4, Col: 56, Construct: "{{ }}"},
-	{From: 62, To: 63, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 66, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 50, To: 53, Line: 2, Col: 1, Construct: "if"},
+	{From: 52, To: 52, Line: 2, Col: 33, Construct: "{{ }}"},
+	{From: 55, To: 65, Line: 3, Col: 1, Construct: "for"},
+	{From: 57, To: 61, Line: 4, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 4, Col: 56, Construct: "{{ }}"},
+	{From: 63, To: 64, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 67, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 79, Line: 2, Col: 1, Construct: "if"},
+	{From: 78, To: 78, Line: 2, Col: 33, Construct: "{{ }}"},
+	{From: 81, To: 91, Line: 3, Col: 1, Construct: "for"},
+	{From: 83, To: 87, Line: 4, Col: 1, Construct: "if"},
+	{From: 86, To: 86, Line: 4, Col: 56, Construct: "{{ }}"},
+	{From: 89, To: 90, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 7, Col: 1, Construct: "{{ }}"},
 }

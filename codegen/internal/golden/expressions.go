@@ -28,12 +28,13 @@ var Expressions = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "expressions.jinja",
-	Func:   renderExpressions,
-	Name:   "expressions",
-	Origin: "expressions.jinja",
-	SHA256: "d60c4ec6e2b64739d71bc79f465bcb5115c03250a3cd9d6d4264f52043a4b05d",
-	Spans:  spansExpressions,
+	File:      "expressions.jinja",
+	Func:      renderExpressions,
+	LlamaFunc: renderExpressionsLlama,
+	Name:      "expressions",
+	Origin:    "expressions.jinja",
+	SHA256:    "d60c4ec6e2b64739d71bc79f465bcb5115c03250a3cd9d6d4264f52043a4b05d",
+	Spans:     spansExpressions,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -195,45 +196,235 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	w.Write(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d %A %B %-d")}, nil))
 }
 
+// renderExpressionsLlama renders expressions.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderExpressions with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	var last runtime.Value
+	undefinedName := in.Lookup("undefined_name")
+	tools := in.Lookup("tools")
+	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
+	if messages.Truthy() {
+		last = runtime.LlamaItemInt(messages, -1)
+	} else {
+		last = runtime.None()
+	}
+	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
+	if last.Truthy() {
+		runtime.LlamaWrite(w, runtime.LlamaAttr(last, "content"))
+	} else {
+		w.WriteString("nothing")
+	}
+	w.WriteString("\n")
+	// expressions.jinja:4:1 {{ 7 // 2 }}
+	runtime.LlamaWrite(w, runtime.FloorDiv(runtime.Int(7), runtime.Int(2)))
+	w.WriteString(" ")
+	// expressions.jinja:4:14 {{ -7 // 2 }}
+	runtime.LlamaWrite(w, runtime.FloorDiv(runtime.Int(-7), runtime.Int(2)))
+	w.WriteString(" ")
+	// expressions.jinja:4:28 {{ -7 % 3 }}
+	runtime.LlamaWrite(w, runtime.Mod(runtime.Int(-7), runtime.Int(3)))
+	w.WriteString(" ")
+	// expressions.jinja:4:41 {{ 2 ** 10 }}
+	runtime.LlamaWrite(w, runtime.Pow(runtime.Int(2), runtime.Int(10)))
+	w.WriteString(" ")
+	// expressions.jinja:4:55 {{ 7 / 2 }}
+	runtime.LlamaWrite(w, runtime.Div(runtime.Int(7), runtime.Int(2)))
+	w.WriteString(" ")
+	// expressions.jinja:4:67 {{ 1e16 }}
+	runtime.LlamaWrite(w, runtime.Float(1e+16))
+	w.WriteString(" ")
+	// expressions.jinja:4:78 {{ 0.1 + 0.2 }}
+	runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Float(0.1), runtime.Float(0.2)))
+	w.WriteString(" ")
+	// expressions.jinja:4:94 {{ 2 ** 70 }}
+	runtime.LlamaWrite(w, runtime.Pow(runtime.Int(2), runtime.Int(70)))
+	w.WriteString("\n")
+	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
+	runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("a"), runtime.Int(1), runtime.None(), undefinedName))
+	w.WriteString(" ")
+	// expressions.jinja:5:39 {{ none or 'default' }}
+	runtime.LlamaWrite(w, runtime.Or(runtime.None(), func() runtime.Value {
+		return runtime.Str("default")
+	}))
+	w.WriteString(" ")
+	// expressions.jinja:5:63 {{ 0 and 'x' }}
+	runtime.LlamaWrite(w, runtime.And(runtime.Int(0), func() runtime.Value {
+		return runtime.Str("x")
+	}))
+	w.WriteString(" ")
+	// expressions.jinja:5:79 {{ [] or {} }}
+	runtime.LlamaWrite(w, runtime.Or(runtime.NewList(), func() runtime.Value {
+		return runtime.DictOf()
+	}))
+	w.WriteString("\n")
+	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
+	runtime.LlamaWrite(w, runtime.Bool(func() bool {
+		left := runtime.Int(1)
+		right := runtime.Int(2)
+		if !runtime.Lt(left, right) {
+			return false
+		}
+		right2 := runtime.Int(3)
+		return runtime.Lt(right, right2)
+	}()))
+	w.WriteString(" ")
+	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
+	runtime.LlamaWrite(w, runtime.Bool(func() bool {
+		left := runtime.Int(3)
+		right := runtime.Int(2)
+		if !runtime.Gt(left, right) {
+			return false
+		}
+		right2 := runtime.Int(2)
+		return runtime.Gt(right, right2)
+	}()))
+	w.WriteString(" ")
+	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
+	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaIn(runtime.Str("b"), runtime.Str("abc"))))
+	w.WriteString(" ")
+	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
+	runtime.LlamaWrite(w, runtime.Bool(!runtime.LlamaInStrs(runtime.Str("x"), "a")))
+	w.WriteString(" ")
+	// expressions.jinja:6:75 {{ messages | length > 0 }}
+	runtime.LlamaWrite(w, runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))))
+	w.WriteString("\n")
+	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
+	runtime.LlamaWrite(w, runtime.NewList(runtime.Int(1), runtime.Str("two"), runtime.None(), runtime.Bool(true), runtime.Float(2.5), runtime.NewTuple(runtime.Int(3)), runtime.DictOf(runtime.Str("k"), runtime.Str("it's"))))
+	w.WriteString("\n")
+	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
+	runtime.LlamaWrite(w, runtime.FilterJoin(runtime.FilterMap(messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
+	w.WriteString(" ")
+	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
+	runtime.LlamaWrite(w, runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))))
+	w.WriteString("\n")
+	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
+	runtime.LlamaWrite(w, runtime.Mod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
+	w.WriteString(" ")
+	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
+	runtime.LlamaWrite(w, runtime.CallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))
+	w.WriteString(" ")
+	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
+	runtime.LlamaWrite(w, runtime.MethodSplitSep(runtime.Str("x,y,,z"), runtime.Str(",")))
+	w.WriteString(" ")
+	// expressions.jinja:9:107 {{ '  a b  '.split() }}
+	runtime.LlamaWrite(w, runtime.MethodSplit(runtime.Str("  a b  ")))
+	w.WriteString("\n")
+	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
+	runtime.LlamaWrite(w, runtime.FilterTojson(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil))
+	w.WriteString(" ")
+	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
+	runtime.LlamaWrite(w, runtime.FilterTojson(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
+	w.WriteString("\n")
+	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
+	runtime.LlamaWrite(w, runtime.FilterUpper(runtime.Str("Straße İ")))
+	w.WriteString(" ")
+	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
+	runtime.LlamaWrite(w, runtime.FilterTitle(runtime.Str("ǅ héllo")))
+	w.WriteString(" ")
+	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
+	runtime.LlamaWrite(w, runtime.Str("abc").Slice(runtime.None(), runtime.None(), runtime.Int(-1)))
+	w.WriteString(" ")
+	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
+	runtime.LlamaWrite(w, runtime.NewList(runtime.Int(1), runtime.Int(2), runtime.Int(3), runtime.Int(4)).Slice(runtime.Int(1), runtime.None(), runtime.Int(2)))
+	w.WriteString("\n")
+	// expressions.jinja:12:1 {{ tools is defined }}
+	runtime.LlamaWrite(w, runtime.Bool(runtime.IsDefined(tools)))
+	w.WriteString(" ")
+	// expressions.jinja:12:24 {{ tools is none }}
+	runtime.LlamaWrite(w, runtime.Bool(runtime.IsNone(tools)))
+	w.WriteString(" ")
+	// expressions.jinja:12:44 {{ messages is sequence }}
+	runtime.LlamaWrite(w, runtime.Bool(runtime.IsSequence(messages)))
+	w.WriteString(" ")
+	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
+	runtime.LlamaWrite(w, runtime.Bool(runtime.IsDivisibleby(runtime.Int(5), runtime.Int(5))))
+	w.WriteString(" ")
+	// expressions.jinja:12:96 {{ 'A' is upper }}
+	runtime.LlamaWrite(w, runtime.Bool(runtime.IsUpper(runtime.Str("A"))))
+	w.WriteString("\n")
+	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
+	runtime.LlamaWrite(w, runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d %A %B %-d")}, nil))
+}
+
 // spansExpressions is the position table of expressions.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExpressions = []runtime.Span{
-	{From: 52, To: 56, Line: 2, Col: 1, Construct: "set"},
-	{From: 58, To: 63, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 66, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 69, Line: 4, Col: 14, Construct: "{{ }}"},
-	{From: 71, To: 72, Line: 4, Col: 28, Construct: "{{ }}"},
-	{From: 74, To: 75, Line: 4, Col: 41, Construct: "{{ }}"},
-	{From: 77, To: 78, Line: 4, Col: 55, Construct: "{{ }}"},
-	{From: 80, To: 81, Line: 4, Col: 67, Construct: "{{ }}"},
-	{From: 83, To: 84, Line: 4, Col: 78, Construct: "{{ }}"},
-	{From: 86, To: 87, Line: 4, Col: 94, Construct: "{{ }}"},
-	{From: 89, To: 93, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 95, To: 98, Line: 5, Col: 39, Construct: "{{ }}"},
-	{From: 100, To: 103, Line: 5, Col: 63, Construct: "{{ }}"},
-	{From: 105, To: 108, Line: 5, Col: 79, Construct: "{{ }}"},
-	{From: 110, To: 119, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 121, To: 130, Line: 6, Col: 17, Construct: "{{ }}"},
-	{From: 132, To: 133, Line: 6, Col: 33, Construct: "{{ }}"},
-	{From: 135, To: 136, Line: 6, Col: 52, Construct: "{{ }}"},
-	{From: 138, To: 139, Line: 6, Col: 75, Construct: "{{ }}"},
-	{From: 141, To: 142, Line: 7, Col: 1, Construct: "{{ }}"},
-	{From: 144, To: 145, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 147, To: 148, Line: 8, Col: 52, Construct: "{{ }}"},
-	{From: 150, To: 151, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 153, To: 154, Line: 9, Col: 39, Construct: "{{ }}"},
-	{From: 156, To: 157, Line: 9, Col: 81, Construct: "{{ }}"},
-	{From: 159, To: 160, Line: 9, Col: 107, Construct: "{{ }}"},
-	{From: 162, To: 163, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 165, To: 166, Line: 10, Col: 38, Construct: "{{ }}"},
-	{From: 168, To: 169, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 171, To: 172, Line: 11, Col: 26, Construct: "{{ }}"},
-	{From: 174, To: 175, Line: 11, Col: 50, Construct: "{{ }}"},
-	{From: 177, To: 178, Line: 11, Col: 68, Construct: "{{ }}"},
-	{From: 180, To: 181, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 183, To: 184, Line: 12, Col: 24, Construct: "{{ }}"},
-	{From: 186, To: 187, Line: 12, Col: 44, Construct: "{{ }}"},
-	{From: 189, To: 190, Line: 12, Col: 71, Construct: "{{ }}"},
-	{From: 192, To: 193, Line: 12, Col: 96, Construct: "{{ }}"},
-	{From: 195, To: 195, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 57, Line: 2, Col: 1, Construct: "set"},
+	{From: 59, To: 64, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 67, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 70, Line: 4, Col: 14, Construct: "{{ }}"},
+	{From: 72, To: 73, Line: 4, Col: 28, Construct: "{{ }}"},
+	{From: 75, To: 76, Line: 4, Col: 41, Construct: "{{ }}"},
+	{From: 78, To: 79, Line: 4, Col: 55, Construct: "{{ }}"},
+	{From: 81, To: 82, Line: 4, Col: 67, Construct: "{{ }}"},
+	{From: 84, To: 85, Line: 4, Col: 78, Construct: "{{ }}"},
+	{From: 87, To: 88, Line: 4, Col: 94, Construct: "{{ }}"},
+	{From: 90, To: 94, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 96, To: 99, Line: 5, Col: 39, Construct: "{{ }}"},
+	{From: 101, To: 104, Line: 5, Col: 63, Construct: "{{ }}"},
+	{From: 106, To: 109, Line: 5, Col: 79, Construct: "{{ }}"},
+	{From: 111, To: 120, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 122, To: 131, Line: 6, Col: 17, Construct: "{{ }}"},
+	{From: 133, To: 134, Line: 6, Col: 33, Construct: "{{ }}"},
+	{From: 136, To: 137, Line: 6, Col: 52, Construct: "{{ }}"},
+	{From: 139, To: 140, Line: 6, Col: 75, Construct: "{{ }}"},
+	{From: 142, To: 143, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 145, To: 146, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 148, To: 149, Line: 8, Col: 52, Construct: "{{ }}"},
+	{From: 151, To: 152, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 154, To: 155, Line: 9, Col: 39, Construct: "{{ }}"},
+	{From: 157, To: 158, Line: 9, Col: 81, Construct: "{{ }}"},
+	{From: 160, To: 161, Line: 9, Col: 107, Construct: "{{ }}"},
+	{From: 163, To: 164, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 166, To: 167, Line: 10, Col: 38, Construct: "{{ }}"},
+	{From: 169, To: 170, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 172, To: 173, Line: 11, Col: 26, Construct: "{{ }}"},
+	{From: 175, To: 176, Line: 11, Col: 50, Construct: "{{ }}"},
+	{From: 178, To: 179, Line: 11, Col: 68, Construct: "{{ }}"},
+	{From: 181, To: 182, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 184, To: 185, Line: 12, Col: 24, Construct: "{{ }}"},
+	{From: 187, To: 188, Line: 12, Col: 44, Construct: "{{ }}"},
+	{From: 190, To: 191, Line: 12, Col: 71, Construct: "{{ }}"},
+	{From: 193, To: 194, Line: 12, Col: 96, Construct: "{{ }}"},
+	{From: 196, To: 196, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 208, To: 212, Line: 2, Col: 1, Construct: "set"},
+	{From: 214, To: 219, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 221, To: 222, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 224, To: 225, Line: 4, Col: 14, Construct: "{{ }}"},
+	{From: 227, To: 228, Line: 4, Col: 28, Construct: "{{ }}"},
+	{From: 230, To: 231, Line: 4, Col: 41, Construct: "{{ }}"},
+	{From: 233, To: 234, Line: 4, Col: 55, Construct: "{{ }}"},
+	{From: 236, To: 237, Line: 4, Col: 67, Construct: "{{ }}"},
+	{From: 239, To: 240, Line: 4, Col: 78, Construct: "{{ }}"},
+	{From: 242, To: 243, Line: 4, Col: 94, Construct: "{{ }}"},
+	{From: 245, To: 246, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 248, To: 251, Line: 5, Col: 39, Construct: "{{ }}"},
+	{From: 253, To: 256, Line: 5, Col: 63, Construct: "{{ }}"},
+	{From: 258, To: 261, Line: 5, Col: 79, Construct: "{{ }}"},
+	{From: 263, To: 272, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 274, To: 283, Line: 6, Col: 17, Construct: "{{ }}"},
+	{From: 285, To: 286, Line: 6, Col: 33, Construct: "{{ }}"},
+	{From: 288, To: 289, Line: 6, Col: 52, Construct: "{{ }}"},
+	{From: 291, To: 292, Line: 6, Col: 75, Construct: "{{ }}"},
+	{From: 294, To: 295, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 297, To: 298, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 300, To: 301, Line: 8, Col: 52, Construct: "{{ }}"},
+	{From: 303, To: 304, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 306, To: 307, Line: 9, Col: 39, Construct: "{{ }}"},
+	{From: 309, To: 310, Line: 9, Col: 81, Construct: "{{ }}"},
+	{From: 312, To: 313, Line: 9, Col: 107, Construct: "{{ }}"},
+	{From: 315, To: 316, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 318, To: 319, Line: 10, Col: 38, Construct: "{{ }}"},
+	{From: 321, To: 322, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 324, To: 325, Line: 11, Col: 26, Construct: "{{ }}"},
+	{From: 327, To: 328, Line: 11, Col: 50, Construct: "{{ }}"},
+	{From: 330, To: 331, Line: 11, Col: 68, Construct: "{{ }}"},
+	{From: 333, To: 334, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 336, To: 337, Line: 12, Col: 24, Construct: "{{ }}"},
+	{From: 339, To: 340, Line: 12, Col: 44, Construct: "{{ }}"},
+	{From: 342, To: 343, Line: 12, Col: 71, Construct: "{{ }}"},
+	{From: 345, To: 346, Line: 12, Col: 96, Construct: "{{ }}"},
+	{From: 348, To: 348, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Loops = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "loops.jinja",
-	Func:   renderLoops,
-	Name:   "loops",
-	Origin: "loops.jinja",
-	SHA256: "79e93cda606a6754769f34b941d447c8e6469532db2bde54f3f9d47c189a2163",
-	Spans:  spansLoops,
+	File:      "loops.jinja",
+	Func:      renderLoops,
+	LlamaFunc: renderLoopsLlama,
+	Name:      "loops",
+	Origin:    "loops.jinja",
+	SHA256:    "79e93cda606a6754769f34b941d447c8e6469532db2bde54f3f9d47c189a2163",
+	Spans:     spansLoops,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -125,26 +126,130 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderLoopsLlama renders loops.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderLoops with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderLoopsLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// loops.jinja:2:1 {%- for m in messages if m.role != 'system' %}
+	iterated := false
+	var loop runtime.Loop
+	for loop.Start(w, runtime.LlamaIterable(messages), func(item runtime.Value) bool {
+		m := item
+		return !runtime.EqStr(runtime.LlamaAttr(m, "role"), "system")
+	}); loop.Next(); {
+		m := loop.Item()
+		// loops.jinja:3:1 {{ loop.index }}
+		runtime.LlamaWrite(w, loop.Index())
+		w.WriteString("/")
+		// loops.jinja:3:18 {{ loop.length }}
+		runtime.LlamaWrite(w, loop.Length())
+		w.WriteString(" ")
+		// loops.jinja:3:36 {{ m.role }}
+		runtime.LlamaWrite(w, runtime.LlamaAttr(m, "role"))
+		// loops.jinja:3:48 {% if loop.first %}
+		if loop.First().Truthy() {
+			w.WriteString(" (first)")
+		}
+		// loops.jinja:3:86 {% if loop.last %}
+		if loop.Last().Truthy() {
+			w.WriteString(" (last)")
+		}
+		w.WriteString(": ")
+		// loops.jinja:3:124 {{ m.content | trim }}
+		runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(m, "content"), nil, nil))
+		iterated = true
+	}
+	if !iterated {
+		w.WriteString("no messages")
+	}
+	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
+	keys, values := runtime.DictItems(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)))
+	for i := range w.Count(len(keys)) {
+		k := keys[i]
+		v := values[i]
+		// loops.jinja:7:43 {{ k }}
+		runtime.LlamaWrite(w, k)
+		w.WriteString("=")
+		// loops.jinja:7:51 {{ v }}
+		runtime.LlamaWrite(w, v)
+		// loops.jinja:7:58 {{ ', ' if not loop.last }}
+		if !(i == len(keys)-1) {
+			w.WriteString(", ")
+		}
+	}
+	// loops.jinja:8:1 {% for i in range(10) %}
+	for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Int(10)))) {
+		// loops.jinja:8:25 {% if i is even %}
+		if runtime.IsEven(i) {
+			continue
+		}
+		// loops.jinja:8:68 {% if i > 6 %}
+		if runtime.Gt(i, runtime.Int(6)) {
+			break
+		}
+		// loops.jinja:8:104 {{ i }}
+		runtime.LlamaWrite(w, i)
+	}
+	// loops.jinja:9:1 {% for x in [] %}
+	iterated2 := false
+	for range runtime.Iterate(w, runtime.LlamaIterable(runtime.NewList())) {
+		w.WriteString("never")
+		iterated2 = true
+	}
+	if !iterated2 {
+		w.WriteString("empty")
+	}
+	// loops.jinja:10:1 {% for c in 'héllo' %}
+	var loop2 runtime.Loop
+	for loop2.Start(w, runtime.LlamaIterable(runtime.Str("héllo")), nil); loop2.Next(); {
+		c := loop2.Item()
+		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
+		runtime.LlamaWrite(w, loop2.Cycle(runtime.Str("<"), runtime.Str(">")))
+		// loops.jinja:10:49 {{ c }}
+		runtime.LlamaWrite(w, c)
+	}
+}
+
 // spansLoops is the position table of loops.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLoops = []runtime.Span{
-	{From: 49, To: 79, Line: 2, Col: 1, Construct: "for"},
-	{From: 57, To: 58, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 61, Line: 3, Col: 18, Construct: "{{ }}"},
-	{From: 63, To: 63, Line: 3, Col: 36, Construct: "{{ }}"},
-	{From: 65, To: 67, Line: 3, Col: 48, Construct: "if"},
-	{From: 69, To: 72, Line: 3, Col: 86, Construct: "if"},
-	{From: 74, To: 75, Line: 3, Col: 124, Construct: "{{ }}"},
-	{From: 81, To: 94, Line: 7, Col: 1, Construct: "for"},
-	{From: 86, To: 87, Line: 7, Col: 43, Construct: "{{ }}"},
-	{From: 89, To: 89, Line: 7, Col: 51, Construct: "{{ }}"},
-	{From: 91, To: 93, Line: 7, Col: 58, Construct: "{{ }}"},
-	{From: 96, To: 107, Line: 8, Col: 1, Construct: "for"},
-	{From: 98, To: 100, Line: 8, Col: 25, Construct: "if"},
-	{From: 102, To: 104, Line: 8, Col: 68, Construct: "if"},
-	{From: 106, To: 106, Line: 8, Col: 104, Construct: "{{ }}"},
-	{From: 109, To: 116, Line: 9, Col: 1, Construct: "for"},
-	{From: 118, To: 125, Line: 10, Col: 1, Construct: "for"},
-	{From: 122, To: 122, Line: 10, Col: 23, Construct: "{{ }}"},
-	{From: 124, To: 124, Line: 10, Col: 49, Construct: "{{ }}"},
+	{From: 50, To: 80, Line: 2, Col: 1, Construct: "for"},
+	{From: 58, To: 59, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 62, Line: 3, Col: 18, Construct: "{{ }}"},
+	{From: 64, To: 64, Line: 3, Col: 36, Construct: "{{ }}"},
+	{From: 66, To: 68, Line: 3, Col: 48, Construct: "if"},
+	{From: 70, To: 73, Line: 3, Col: 86, Construct: "if"},
+	{From: 75, To: 76, Line: 3, Col: 124, Construct: "{{ }}"},
+	{From: 82, To: 95, Line: 7, Col: 1, Construct: "for"},
+	{From: 87, To: 88, Line: 7, Col: 43, Construct: "{{ }}"},
+	{From: 90, To: 90, Line: 7, Col: 51, Construct: "{{ }}"},
+	{From: 92, To: 94, Line: 7, Col: 58, Construct: "{{ }}"},
+	{From: 97, To: 108, Line: 8, Col: 1, Construct: "for"},
+	{From: 99, To: 101, Line: 8, Col: 25, Construct: "if"},
+	{From: 103, To: 105, Line: 8, Col: 68, Construct: "if"},
+	{From: 107, To: 107, Line: 8, Col: 104, Construct: "{{ }}"},
+	{From: 110, To: 117, Line: 9, Col: 1, Construct: "for"},
+	{From: 119, To: 126, Line: 10, Col: 1, Construct: "for"},
+	{From: 123, To: 123, Line: 10, Col: 23, Construct: "{{ }}"},
+	{From: 125, To: 125, Line: 10, Col: 49, Construct: "{{ }}"},
+	{From: 135, To: 165, Line: 2, Col: 1, Construct: "for"},
+	{From: 143, To: 144, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 146, To: 147, Line: 3, Col: 18, Construct: "{{ }}"},
+	{From: 149, To: 149, Line: 3, Col: 36, Construct: "{{ }}"},
+	{From: 151, To: 153, Line: 3, Col: 48, Construct: "if"},
+	{From: 155, To: 158, Line: 3, Col: 86, Construct: "if"},
+	{From: 160, To: 161, Line: 3, Col: 124, Construct: "{{ }}"},
+	{From: 167, To: 180, Line: 7, Col: 1, Construct: "for"},
+	{From: 172, To: 173, Line: 7, Col: 43, Construct: "{{ }}"},
+	{From: 175, To: 175, Line: 7, Col: 51, Construct: "{{ }}"},
+	{From: 177, To: 179, Line: 7, Col: 58, Construct: "{{ }}"},
+	{From: 182, To: 193, Line: 8, Col: 1, Construct: "for"},
+	{From: 184, To: 186, Line: 8, Col: 25, Construct: "if"},
+	{From: 188, To: 190, Line: 8, Col: 68, Construct: "if"},
+	{From: 192, To: 192, Line: 8, Col: 104, Construct: "{{ }}"},
+	{From: 195, To: 202, Line: 9, Col: 1, Construct: "for"},
+	{From: 204, To: 211, Line: 10, Col: 1, Construct: "for"},
+	{From: 208, To: 208, Line: 10, Col: 23, Construct: "{{ }}"},
+	{From: 210, To: 210, Line: 10, Col: 49, Construct: "{{ }}"},
 }

@@ -28,12 +28,13 @@ var Macros = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "macros.jinja",
-	Func:   renderMacros,
-	Name:   "macros",
-	Origin: "macros.jinja",
-	SHA256: "55158b3f9c091de10c42a2cbe927b1995bffc11d8cb14bcce58b69cf2fd76804",
-	Spans:  spansMacros,
+	File:      "macros.jinja",
+	Func:      renderMacros,
+	LlamaFunc: renderMacrosLlama,
+	Name:      "macros",
+	Origin:    "macros.jinja",
+	SHA256:    "55158b3f9c091de10c42a2cbe927b1995bffc11d8cb14bcce58b69cf2fd76804",
+	Spans:     spansMacros,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -136,29 +137,151 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 	header(runtime.Str("end"), runtime.Str(""))
 }
 
+// renderMacrosLlama renders macros.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderMacros with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
+	wrap := runtime.Undefined("wrap")
+	listing := runtime.Undefined("listing")
+	messages := in.Lookup("messages")
+	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
+	header := func(role, sep runtime.Value) {
+		role = runtime.Param(role, "role")
+		if sep.IsMissing() {
+			sep = runtime.Str("\n")
+		}
+		w.WriteString("<|")
+		// macros.jinja:3:3 {{ role }}
+		runtime.LlamaWrite(w, role)
+		w.WriteString("|>")
+		// macros.jinja:3:15 {{ sep }}
+		runtime.LlamaWrite(w, sep)
+	}
+	// macros.jinja:5:1 {%- macro wrap(tag) -%}
+	wrap = runtime.NewMacro(w, &runtime.MacroSpec{
+		Caller: true,
+		Name:   "wrap",
+		Params: []string{"tag"},
+	}, func(args []runtime.Value) {
+		tag := runtime.Param(args[0], "tag")
+		caller := args[1]
+		w.WriteString("<")
+		// macros.jinja:6:2 {{ tag }}
+		runtime.LlamaWrite(w, tag)
+		w.WriteString(">")
+		// macros.jinja:6:12 {{ caller() }}
+		runtime.LlamaWrite(w, runtime.Call(caller, nil, nil))
+		w.WriteString("</")
+		// macros.jinja:6:28 {{ tag }}
+		runtime.LlamaWrite(w, tag)
+		w.WriteString(">")
+	})
+	// macros.jinja:8:1 {%- macro listing() -%}
+	listing = runtime.NewMacro(w, &runtime.MacroSpec{
+		Kwargs:  true,
+		Name:    "listing",
+		Varargs: true,
+	}, func(args []runtime.Value) {
+		kwargs := args[0]
+		varargs := args[1]
+		// macros.jinja:9:1 {{ varargs | join(',') }}
+		runtime.LlamaWrite(w, runtime.FilterJoin(varargs, []runtime.Value{runtime.Str(",")}, nil))
+		w.WriteString(";")
+		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
+		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.FilterMap(runtime.FilterDictsort(kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
+	})
+	// macros.jinja:11:1 {%- macro countdown(n) -%}
+	var countdown func(runtime.Value)
+	countdown = func(n runtime.Value) {
+		n = runtime.Param(n, "n")
+		// macros.jinja:12:1 {{ n }}
+		runtime.LlamaWrite(w, n)
+		// macros.jinja:12:8 {% if n > 0 %}
+		if runtime.Gt(n, runtime.Int(0)) {
+			w.WriteString(" ")
+			// macros.jinja:12:23 {{ countdown(n - 1) }}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				countdown(runtime.Sub(n, runtime.Int(1)))
+			}))
+		}
+	}
+	// macros.jinja:14:1 {%- for m in messages -%}
+	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// macros.jinja:15:1 {{ header(m.role) }}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			header(runtime.LlamaAttr(m, "role"), runtime.Missing())
+		}))
+		// macros.jinja:15:21 {{ m.content }}
+		runtime.LlamaWrite(w, runtime.LlamaAttr(m, "content"))
+		w.WriteString("\n")
+		// macros.jinja:16:1 {% call wrap('b') %}
+		w.Write(runtime.Call(wrap, []runtime.Value{runtime.Str("b")}, []runtime.Kwarg{runtime.KW("caller", runtime.NewMacro(w, &runtime.MacroSpec{
+			Anonymous: true,
+			Name:      "caller",
+		}, func(_ []runtime.Value) {
+			// macros.jinja:16:21 {{ m.role | upper }}
+			runtime.LlamaWrite(w, runtime.FilterUpper(runtime.LlamaAttr(m, "role")))
+		}))}))
+	}
+	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
+	runtime.LlamaWrite(w, runtime.Call(listing, []runtime.Value{runtime.Int(1), runtime.Int(2)}, []runtime.Kwarg{runtime.KW("x", runtime.Int(3)), runtime.KW("a", runtime.Str("y"))}))
+	w.WriteString("\n")
+	// macros.jinja:19:1 {{ countdown(3) }}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		countdown(runtime.Int(3))
+	}))
+	w.WriteString("\n")
+	// macros.jinja:20:1 {{ header('end', sep='') }}
+	runtime.LlamaWrite(w, w.Capture(func() {
+		header(runtime.Str("end"), runtime.Str(""))
+	}))
+}
+
 // spansMacros is the position table of macros.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMacros = []runtime.Span{
-	{From: 51, To: 62, Line: 2, Col: 1, Construct: "macro"},
-	{From: 58, To: 59, Line: 3, Col: 3, Construct: "{{ }}"},
-	{From: 61, To: 61, Line: 3, Col: 15, Construct: "{{ }}"},
-	{From: 64, To: 81, Line: 5, Col: 1, Construct: "macro"},
-	{From: 73, To: 74, Line: 6, Col: 2, Construct: "{{ }}"},
-	{From: 76, To: 77, Line: 6, Col: 12, Construct: "{{ }}"},
-	{From: 79, To: 80, Line: 6, Col: 28, Construct: "{{ }}"},
-	{From: 83, To: 95, Line: 8, Col: 1, Construct: "macro"},
-	{From: 91, To: 92, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 9, Col: 27, Construct: "{{ }}"},
-	{From: 97, To: 110, Line: 11, Col: 1, Construct: "macro"},
-	{From: 101, To: 101, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 103, To: 109, Line: 12, Col: 8, Construct: "if"},
-	{From: 106, To: 108, Line: 12, Col: 23, Construct: "{{ }}"},
-	{From: 112, To: 126, Line: 14, Col: 1, Construct: "for"},
-	{From: 114, To: 114, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 116, To: 117, Line: 15, Col: 21, Construct: "{{ }}"},
-	{From: 119, To: 125, Line: 16, Col: 1, Construct: "call"},
-	{From: 124, To: 124, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 128, To: 129, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 131, To: 134, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 136, To: 136, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 52, To: 63, Line: 2, Col: 1, Construct: "macro"},
+	{From: 59, To: 60, Line: 3, Col: 3, Construct: "{{ }}"},
+	{From: 62, To: 62, Line: 3, Col: 15, Construct: "{{ }}"},
+	{From: 65, To: 82, Line: 5, Col: 1, Construct: "macro"},
+	{From: 74, To: 75, Line: 6, Col: 2, Construct: "{{ }}"},
+	{From: 77, To: 78, Line: 6, Col: 12, Construct: "{{ }}"},
+	{From: 80, To: 81, Line: 6, Col: 28, Construct: "{{ }}"},
+	{From: 84, To: 96, Line: 8, Col: 1, Construct: "macro"},
+	{From: 92, To: 93, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 95, To: 95, Line: 9, Col: 27, Construct: "{{ }}"},
+	{From: 98, To: 111, Line: 11, Col: 1, Construct: "macro"},
+	{From: 102, To: 102, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 104, To: 110, Line: 12, Col: 8, Construct: "if"},
+	{From: 107, To: 109, Line: 12, Col: 23, Construct: "{{ }}"},
+	{From: 113, To: 127, Line: 14, Col: 1, Construct: "for"},
+	{From: 115, To: 115, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 117, To: 118, Line: 15, Col: 21, Construct: "{{ }}"},
+	{From: 120, To: 126, Line: 16, Col: 1, Construct: "call"},
+	{From: 125, To: 125, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 129, To: 130, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 132, To: 135, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 137, To: 137, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 148, To: 159, Line: 2, Col: 1, Construct: "macro"},
+	{From: 155, To: 156, Line: 3, Col: 3, Construct: "{{ }}"},
+	{From: 158, To: 158, Line: 3, Col: 15, Construct: "{{ }}"},
+	{From: 161, To: 178, Line: 5, Col: 1, Construct: "macro"},
+	{From: 170, To: 171, Line: 6, Col: 2, Construct: "{{ }}"},
+	{From: 173, To: 174, Line: 6, Col: 12, Construct: "{{ }}"},
+	{From: 176, To: 177, Line: 6, Col: 28, Construct: "{{ }}"},
+	{From: 180, To: 192, Line: 8, Col: 1, Construct: "macro"},
+	{From: 188, To: 189, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 191, To: 191, Line: 9, Col: 27, Construct: "{{ }}"},
+	{From: 194, To: 207, Line: 11, Col: 1, Construct: "macro"},
+	{From: 198, To: 198, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 200, To: 206, Line: 12, Col: 8, Construct: "if"},
+	{From: 203, To: 205, Line: 12, Col: 23, Construct: "{{ }}"},
+	{From: 209, To: 225, Line: 14, Col: 1, Construct: "for"},
+	{From: 211, To: 213, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 215, To: 216, Line: 15, Col: 21, Construct: "{{ }}"},
+	{From: 218, To: 224, Line: 16, Col: 1, Construct: "call"},
+	{From: 223, To: 223, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 227, To: 228, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 230, To: 233, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 235, To: 237, Line: 20, Col: 1, Construct: "{{ }}"},
 }

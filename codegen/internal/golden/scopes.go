@@ -28,12 +28,13 @@ var Scopes = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "Unknown statement: with",
 	},
-	File:   "scopes.jinja",
-	Func:   renderScopes,
-	Name:   "scopes",
-	Origin: "scopes.jinja",
-	SHA256: "8636803b4ee59c9c670dba053516fb2fee4510e3e4604983fead833e3db171a9",
-	Spans:  spansScopes,
+	File:      "scopes.jinja",
+	Func:      renderScopes,
+	LlamaFunc: renderScopesLlama,
+	Name:      "scopes",
+	Origin:    "scopes.jinja",
+	SHA256:    "8636803b4ee59c9c670dba053516fb2fee4510e3e4604983fead833e3db171a9",
+	Spans:     spansScopes,
 }
 
 // The runtime must be v0.1.0, the version this file was generated for: against another,
@@ -134,34 +135,155 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	w.Write(a)
 }
 
+// renderScopesLlama renders scopes.jinja as llama.cpp's Jinja engine does, for llama-server:
+// it is renderScopes with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderScopesLlama(w *runtime.Writer, in *runtime.Input) {
+	var count runtime.Value
+	messages := in.Lookup("messages")
+	block := runtime.Undefined("block")
+	shout := runtime.Undefined("shout")
+	first := in.Lookup("first")
+	a := runtime.Undefined("a")
+	b := runtime.Undefined("b")
+	// scopes.jinja:2:1 {%- set count = 0 -%}
+	count = runtime.Int(0)
+	// scopes.jinja:3:1 {%- set ns = namespace(count=0, roles=[]) -%}
+	nsCount := runtime.Int(0)
+	nsRoles := runtime.NewList()
+	// scopes.jinja:4:1 {%- for m in messages -%}
+	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		count2 := count
+		// scopes.jinja:5:1 {%- set count = count + 1 -%}
+		count2 = runtime.LlamaAdd(count2, runtime.Int(1))
+		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
+		nsCount = runtime.LlamaAdd(nsCount, runtime.Int(1))
+		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
+		nsRoles = runtime.LlamaAdd(nsRoles, runtime.NewList(runtime.LlamaAttr(m, "role")))
+	}
+	w.WriteString("count=")
+	// scopes.jinja:9:7 {{ count }}
+	runtime.LlamaWrite(w, count)
+	w.WriteString(" ns.count=")
+	// scopes.jinja:9:28 {{ ns.count }}
+	runtime.LlamaWrite(w, nsCount)
+	w.WriteString(" roles=")
+	// scopes.jinja:9:49 {{ ns.roles }}
+	runtime.LlamaWrite(w, nsRoles)
+	w.WriteString("\n")
+	// scopes.jinja:10:1 {% set block %}
+	mark := w.Mark()
+	// scopes.jinja:10:16 {% for m in messages %}
+	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		w.WriteString("[")
+		// scopes.jinja:10:40 {{ m.role }}
+		runtime.LlamaWrite(w, runtime.LlamaAttr(m, "role"))
+		w.WriteString("]")
+	}
+	// scopes.jinja:10:1 {% set block %}
+	block = w.Cut(mark)
+	w.WriteString("block=")
+	// scopes.jinja:11:7 {{ block }}
+	runtime.LlamaWrite(w, block)
+	w.WriteString("\n")
+	// scopes.jinja:12:1 {% set shout | upper %}
+	mark2 := w.Mark()
+	w.WriteString("quiet ")
+	// scopes.jinja:12:30 {{ messages | length }}
+	runtime.LlamaWrite(w, runtime.FilterLength(messages))
+	// scopes.jinja:12:1 {% set shout | upper %}
+	shout = runtime.FilterUpper(w.Cut(mark2))
+	// scopes.jinja:13:1 {{ shout }}
+	runtime.LlamaWrite(w, shout)
+	w.WriteString("\n")
+	// scopes.jinja:14:1 {% with a = 1, b = count %}
+	{
+		a := runtime.Int(1)
+		b := count
+		// scopes.jinja:14:28 {{ a + b }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(a, b))
+	}
+	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
+	mark3 := w.Mark()
+	w.WriteString("  foo boo  ")
+	w.Write(runtime.FilterTrim(runtime.FilterReplace(w.Cut(mark3), []runtime.Value{runtime.Str("o"), runtime.Str("0")}, nil), nil, nil))
+	// scopes.jinja:16:1 {% if messages %}
+	if messages.Truthy() {
+		// scopes.jinja:16:18 {% set first = messages[0] %}
+		first = runtime.LlamaItemInt(messages, 0)
+	}
+	w.WriteString("first=")
+	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
+	if runtime.IsDefined(first) {
+		runtime.LlamaWrite(w, runtime.LlamaAttr(first, "role"))
+	} else {
+		w.WriteString("none")
+	}
+	// scopes.jinja:18:1 {%- set a, b = 'xy' %}
+	vals := runtime.Unpack(runtime.Str("xy"), 2)
+	a = vals[0]
+	b = vals[1]
+	// scopes.jinja:19:1 {{ b }}
+	runtime.LlamaWrite(w, b)
+	// scopes.jinja:19:8 {{ a }}
+	runtime.LlamaWrite(w, a)
+}
+
 // spansScopes is the position table of scopes.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansScopes = []runtime.Span{
-	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
-	{From: 57, To: 58, Line: 3, Col: 1, Construct: "set"},
-	{From: 60, To: 69, Line: 4, Col: 1, Construct: "for"},
-	{From: 63, To: 63, Line: 5, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 6, Col: 1, Construct: "set"},
-	{From: 67, To: 67, Line: 7, Col: 1, Construct: "set"},
-	{From: 71, To: 72, Line: 9, Col: 7, Construct: "{{ }}"},
-	{From: 74, To: 75, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 77, To: 78, Line: 9, Col: 49, Construct: "{{ }}"},
-	{From: 80, To: 80, Line: 10, Col: 1, Construct: "set"},
-	{From: 82, To: 87, Line: 10, Col: 16, Construct: "for"},
-	{From: 85, To: 86, Line: 10, Col: 40, Construct: "{{ }}"},
-	{From: 89, To: 90, Line: 10, Col: 1, Construct: "set"},
-	{From: 92, To: 93, Line: 11, Col: 7, Construct: "{{ }}"},
-	{From: 95, To: 96, Line: 12, Col: 1, Construct: "set"},
-	{From: 98, To: 98, Line: 12, Col: 30, Construct: "{{ }}"},
-	{From: 100, To: 100, Line: 12, Col: 1, Construct: "set"},
-	{From: 102, To: 103, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 105, To: 110, Line: 13, Col: 1, Construct: "with"},
-	{From: 109, To: 109, Line: 14, Col: 28, Construct: "{{ }}"},
-	{From: 112, To: 114, Line: 15, Col: 1, Construct: "filter"},
-	{From: 116, To: 120, Line: 16, Col: 1, Construct: "if"},
-	{From: 118, To: 118, Line: 16, Col: 18, Construct: "set"},
-	{From: 122, To: 126, Line: 17, Col: 7, Construct: "{{ }}"},
-	{From: 128, To: 130, Line: 18, Col: 1, Construct: "set"},
-	{From: 132, To: 132, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 134, To: 134, Line: 19, Col: 8, Construct: "{{ }}"},
+	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
+	{From: 58, To: 59, Line: 3, Col: 1, Construct: "set"},
+	{From: 61, To: 70, Line: 4, Col: 1, Construct: "for"},
+	{From: 64, To: 64, Line: 5, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 6, Col: 1, Construct: "set"},
+	{From: 68, To: 68, Line: 7, Col: 1, Construct: "set"},
+	{From: 72, To: 73, Line: 9, Col: 7, Construct: "{{ }}"},
+	{From: 75, To: 76, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 78, To: 79, Line: 9, Col: 49, Construct: "{{ }}"},
+	{From: 81, To: 81, Line: 10, Col: 1, Construct: "set"},
+	{From: 83, To: 88, Line: 10, Col: 16, Construct: "for"},
+	{From: 86, To: 87, Line: 10, Col: 40, Construct: "{{ }}"},
+	{From: 90, To: 91, Line: 10, Col: 1, Construct: "set"},
+	{From: 93, To: 94, Line: 11, Col: 7, Construct: "{{ }}"},
+	{From: 96, To: 97, Line: 12, Col: 1, Construct: "set"},
+	{From: 99, To: 99, Line: 12, Col: 30, Construct: "{{ }}"},
+	{From: 101, To: 101, Line: 12, Col: 1, Construct: "set"},
+	{From: 103, To: 104, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 106, To: 111, Line: 13, Col: 1, Construct: "with"},
+	{From: 110, To: 110, Line: 14, Col: 28, Construct: "{{ }}"},
+	{From: 113, To: 115, Line: 15, Col: 1, Construct: "filter"},
+	{From: 117, To: 121, Line: 16, Col: 1, Construct: "if"},
+	{From: 119, To: 119, Line: 16, Col: 18, Construct: "set"},
+	{From: 123, To: 127, Line: 17, Col: 7, Construct: "{{ }}"},
+	{From: 129, To: 131, Line: 18, Col: 1, Construct: "set"},
+	{From: 133, To: 133, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 135, To: 135, Line: 19, Col: 8, Construct: "{{ }}"},
+	{From: 150, To: 150, Line: 2, Col: 1, Construct: "set"},
+	{From: 152, To: 153, Line: 3, Col: 1, Construct: "set"},
+	{From: 155, To: 164, Line: 4, Col: 1, Construct: "for"},
+	{From: 158, To: 158, Line: 5, Col: 1, Construct: "set"},
+	{From: 160, To: 160, Line: 6, Col: 1, Construct: "set"},
+	{From: 162, To: 162, Line: 7, Col: 1, Construct: "set"},
+	{From: 166, To: 167, Line: 9, Col: 7, Construct: "{{ }}"},
+	{From: 169, To: 170, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 172, To: 173, Line: 9, Col: 49, Construct: "{{ }}"},
+	{From: 175, To: 175, Line: 10, Col: 1, Construct: "set"},
+	{From: 177, To: 182, Line: 10, Col: 16, Construct: "for"},
+	{From: 180, To: 181, Line: 10, Col: 40, Construct: "{{ }}"},
+	{From: 184, To: 185, Line: 10, Col: 1, Construct: "set"},
+	{From: 187, To: 188, Line: 11, Col: 7, Construct: "{{ }}"},
+	{From: 190, To: 191, Line: 12, Col: 1, Construct: "set"},
+	{From: 193, To: 193, Line: 12, Col: 30, Construct: "{{ }}"},
+	{From: 195, To: 195, Line: 12, Col: 1, Construct: "set"},
+	{From: 197, To: 198, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 200, To: 205, Line: 13, Col: 1, Construct: "with"},
+	{From: 204, To: 204, Line: 14, Col: 28, Construct: "{{ }}"},
+	{From: 207, To: 209, Line: 15, Col: 1, Construct: "filter"},
+	{From: 211, To: 215, Line: 16, Col: 1, Construct: "if"},
+	{From: 213, To: 213, Line: 16, Col: 18, Construct: "set"},
+	{From: 217, To: 221, Line: 17, Col: 7, Construct: "{{ }}"},
+	{From: 223, To: 225, Line: 18, Col: 1, Construct: "set"},
+	{From: 227, To: 227, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 229, To: 229, Line: 19, Col: 8, Construct: "{{ }}"},
 }

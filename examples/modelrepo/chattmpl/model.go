@@ -29,12 +29,13 @@ var Model = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "model",
-	Func:   renderModel,
-	Name:   "model",
-	Origin: "./model",
-	SHA256: "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
-	Spans:  spansModel,
+	File:      "model",
+	Func:      renderModel,
+	LlamaFunc: renderModelLlama,
+	Name:      "model",
+	Origin:    "./model",
+	SHA256:    "c90012f17b7ec40f58e4f65b5f0caf74a10610acc819a3a191621622460b5282",
+	Spans:     spansModel,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
@@ -142,35 +143,170 @@ func renderModel(w *runtime.Writer, in *runtime.Input) {
 	}
 }
 
+// renderModelLlama renders model as llama.cpp's Jinja engine does, for llama-server:
+// it is renderModel with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
+	bosToken := in.Lookup("bos_token")
+	messages := in.Lookup("messages")
+	addGenerationPrompt := in.Lookup("add_generation_prompt")
+	// model:24:1 {%- macro llama3_header(role) -%}
+	llama3Header := func(role runtime.Value) {
+		role = runtime.Param(role, "role")
+		w.WriteString("<|start_header_id|>")
+		// model:25:20 {{ role }}
+		runtime.LlamaWrite(w, role)
+		w.WriteString("<|end_header_id|>\n\n")
+	}
+	// model:29:1 {{- bos_token -}}
+	runtime.LlamaWrite(w, bosToken)
+	// model:31:1 {%- for message in messages -%}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// model:32:1 {%- if message.role == 'system' -%}
+		messageRole := runtime.LlamaAttr(message, "role")
+		if runtime.EqStr(messageRole, "system") {
+			// model:33:1 {{- llama3_header('system') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				llama3Header(runtime.Str("system"))
+			}))
+			// model:34:1 {{- message.content | trim -}}
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(message, "content"), nil, nil))
+			w.WriteString("<|eot_id|>")
+		} else if runtime.EqStr(messageRole, "user") {
+			// model:36:5 {%- elif message.role == 'user' -%}
+			// model:37:1 {{- llama3_header('user') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				llama3Header(runtime.Str("user"))
+			}))
+			// model:38:1 {{- message.content | trim -}}
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(message, "content"), nil, nil))
+			w.WriteString("<|eot_id|>")
+		} else if runtime.EqStr(messageRole, "assistant") {
+			// model:40:5 {%- elif message.role == 'assistant' -%}
+			// model:41:1 {{- llama3_header('assistant') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				llama3Header(runtime.Str("assistant"))
+			}))
+			// model:42:1 {%- if message.content -%}
+			messageContent := runtime.LlamaAttr(message, "content")
+			if messageContent.Truthy() {
+				// model:43:1 {{- message.content | trim -}}
+				runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+			}
+			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
+			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+				// model:46:1 {%- for tc in message.tool_calls -%}
+				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var call runtime.Value
+					// model:47:1 {%- if tc.function is defined -%}
+					tcFunction := runtime.LlamaAttr(tc, "function")
+					if runtime.IsDefined(tcFunction) {
+						// model:48:1 {%- set call = tc.function -%}
+						call = tcFunction
+					} else {
+						// model:49:5 {%- else -%}
+						// model:50:1 {%- set call = tc -%}
+						call = tc
+					}
+					w.WriteString("<tool_call>")
+					// model:53:1 {%- if call.arguments is string %}
+					callArguments := runtime.LlamaAttr(call, "arguments")
+					if runtime.IsString(callArguments) {
+						w.WriteString("{\"name\": \"")
+						// model:54:11 {{ call.name }}
+						runtime.LlamaWrite(w, runtime.LlamaAttr(call, "name"))
+						w.WriteString("\", \"arguments\": ")
+						// model:54:42 {{ call.arguments }}
+						runtime.LlamaWrite(w, callArguments)
+						w.WriteString("}")
+					} else {
+						// model:55:5 {%- else %}
+						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
+						runtime.LlamaWrite(w, runtime.FilterTojson(runtime.DictOf(runtime.Str("name"), runtime.LlamaAttr(call, "name"), runtime.Str("arguments"), callArguments), nil, nil))
+					}
+					w.WriteString("</tool_call>")
+				}
+			}
+			w.WriteString("<|eot_id|>")
+		} else if runtime.EqStr(messageRole, "tool") {
+			// model:62:5 {%- elif message.role == 'tool' -%}
+			// model:63:1 {{- llama3_header('user') -}}
+			runtime.LlamaWrite(w, w.Capture(func() {
+				llama3Header(runtime.Str("user"))
+			}))
+			w.WriteString("<tool_response>\n")
+			// model:65:1 {{ message.content }}
+			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			w.WriteString("\n</tool_response>\n<|eot_id|>")
+		}
+	}
+	// model:71:1 {%- if add_generation_prompt -%}
+	if addGenerationPrompt.Truthy() {
+		// model:72:1 {{- llama3_header('assistant') -}}
+		runtime.LlamaWrite(w, w.Capture(func() {
+			llama3Header(runtime.Str("assistant"))
+		}))
+	}
+}
+
 // spansModel is the position table of model: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansModel = []runtime.Span{
-	{From: 56, To: 62, Line: 24, Col: 1, Construct: "macro"},
-	{From: 60, To: 61, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 64, To: 64, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 137, Line: 31, Col: 1, Construct: "for"},
-	{From: 68, To: 136, Line: 32, Col: 1, Construct: "if"},
-	{From: 71, To: 71, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 74, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 136, Line: 36, Col: 5, Construct: "if"},
-	{From: 78, To: 78, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 80, To: 81, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 136, Line: 40, Col: 5, Construct: "if"},
-	{From: 85, To: 85, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 87, To: 91, Line: 42, Col: 1, Construct: "if"},
-	{From: 90, To: 90, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 93, To: 127, Line: 45, Col: 1, Construct: "if"},
-	{From: 96, To: 125, Line: 46, Col: 1, Construct: "for"},
-	{From: 99, To: 108, Line: 47, Col: 1, Construct: "if"},
-	{From: 102, To: 102, Line: 48, Col: 1, Construct: "set"},
-	{From: 106, To: 106, Line: 50, Col: 1, Construct: "set"},
-	{From: 110, To: 124, Line: 53, Col: 1, Construct: "if"},
-	{From: 114, To: 115, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 117, To: 118, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 122, To: 122, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 128, To: 136, Line: 62, Col: 5, Construct: "if"},
-	{From: 131, To: 132, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 134, To: 135, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 139, To: 142, Line: 71, Col: 1, Construct: "if"},
-	{From: 141, To: 141, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 63, Line: 24, Col: 1, Construct: "macro"},
+	{From: 61, To: 62, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 65, To: 65, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 138, Line: 31, Col: 1, Construct: "for"},
+	{From: 69, To: 137, Line: 32, Col: 1, Construct: "if"},
+	{From: 72, To: 72, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 75, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 137, Line: 36, Col: 5, Construct: "if"},
+	{From: 79, To: 79, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 82, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 83, To: 137, Line: 40, Col: 5, Construct: "if"},
+	{From: 86, To: 86, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 92, Line: 42, Col: 1, Construct: "if"},
+	{From: 91, To: 91, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 128, Line: 45, Col: 1, Construct: "if"},
+	{From: 97, To: 126, Line: 46, Col: 1, Construct: "for"},
+	{From: 100, To: 109, Line: 47, Col: 1, Construct: "if"},
+	{From: 103, To: 103, Line: 48, Col: 1, Construct: "set"},
+	{From: 107, To: 107, Line: 50, Col: 1, Construct: "set"},
+	{From: 111, To: 125, Line: 53, Col: 1, Construct: "if"},
+	{From: 115, To: 116, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 118, To: 119, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 123, To: 123, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 129, To: 137, Line: 62, Col: 5, Construct: "if"},
+	{From: 132, To: 133, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 135, To: 136, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 140, To: 143, Line: 71, Col: 1, Construct: "if"},
+	{From: 142, To: 142, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 154, To: 160, Line: 24, Col: 1, Construct: "macro"},
+	{From: 158, To: 159, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 162, To: 162, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 164, To: 243, Line: 31, Col: 1, Construct: "for"},
+	{From: 166, To: 242, Line: 32, Col: 1, Construct: "if"},
+	{From: 169, To: 171, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 173, To: 174, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 175, To: 242, Line: 36, Col: 5, Construct: "if"},
+	{From: 178, To: 180, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 182, To: 183, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 184, To: 242, Line: 40, Col: 5, Construct: "if"},
+	{From: 187, To: 189, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 191, To: 195, Line: 42, Col: 1, Construct: "if"},
+	{From: 194, To: 194, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 197, To: 231, Line: 45, Col: 1, Construct: "if"},
+	{From: 200, To: 229, Line: 46, Col: 1, Construct: "for"},
+	{From: 203, To: 212, Line: 47, Col: 1, Construct: "if"},
+	{From: 206, To: 206, Line: 48, Col: 1, Construct: "set"},
+	{From: 210, To: 210, Line: 50, Col: 1, Construct: "set"},
+	{From: 214, To: 228, Line: 53, Col: 1, Construct: "if"},
+	{From: 218, To: 219, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 221, To: 222, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 226, To: 226, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 232, To: 242, Line: 62, Col: 5, Construct: "if"},
+	{From: 235, To: 238, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 240, To: 241, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 245, To: 250, Line: 71, Col: 1, Construct: "if"},
+	{From: 247, To: 249, Line: 72, Col: 1, Construct: "{{ }}"},
 }

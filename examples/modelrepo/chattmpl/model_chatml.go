@@ -29,12 +29,13 @@ var ModelChatml = &runtime.Template{
 		ReasoningEnd:       "",
 		LoadError:          "",
 	},
-	File:   "model",
-	Func:   renderModelChatml,
-	Name:   "model:chatml",
-	Origin: "./model#chatml",
-	SHA256: "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
-	Spans:  spansModelChatml,
+	File:      "model",
+	Func:      renderModelChatml,
+	LlamaFunc: renderModelChatmlLlama,
+	Name:      "model:chatml",
+	Origin:    "./model#chatml",
+	SHA256:    "38158387900f97e1d0aee60320aa1a0542a63e74e31c96d65e058209865fd3f3",
+	Spans:     spansModelChatml,
 	Tokens: map[string]string{
 		"bos_token": "<|begin_of_text|>",
 		"eos_token": "<|eot_id|>",
@@ -62,9 +63,24 @@ func renderModelChatml(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("<|im_start|>assistant\n")
 }
 
+// renderModelChatmlLlama renders model as llama.cpp's Jinja engine does, for llama-server:
+// it is renderModelChatml with the runtime's Llama functions where llama.cpp's semantics
+// differ from Jinja2's.
+func renderModelChatmlLlama(w *runtime.Writer, in *runtime.Input) {
+	messages := in.Lookup("messages")
+	// model:8:1 {%- for message in messages %}
+	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>\n")))
+	}
+	w.WriteString("<|im_start|>assistant\n")
+}
+
 // spansModelChatml is the position table of model: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansModelChatml = []runtime.Span{
-	{From: 54, To: 62, Line: 8, Col: 1, Construct: "for"},
-	{From: 56, To: 60, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 63, Line: 8, Col: 1, Construct: "for"},
+	{From: 57, To: 61, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 76, Line: 8, Col: 1, Construct: "for"},
+	{From: 74, To: 74, Line: 9, Col: 1, Construct: "{{ }}"},
 }
