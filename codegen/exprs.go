@@ -198,8 +198,11 @@ var llamaVariants = map[string]bool{
 	"Attr": true, "Item": true, "ItemStr": true, "ItemInt": true,
 	"Add": true, "Sum": true, "Concat": true,
 	"In": true, "NotIn": true, "InStrs": true,
-	"Iterable": true,
+	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 }
+
+// llamaFilters are the filters runtime.LlamaFilter implements as llama.cpp does.
+var llamaFilters = map[string]bool{"map": true, "select": true, "reject": true, "selectattr": true, "rejectattr": true}
 
 var binaryFuncs = map[string]string{
 	"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "//": "FloorDiv", "%": "Mod", "**": "Pow",
@@ -360,6 +363,9 @@ func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
 	d, ok := directFilters[f.Name]
 	args, kwargs := g.args(f.Args)
 	switch {
+	case g.llama && llamaFilters[f.Name]:
+		g.variants++
+		return rt("LlamaFilter").Call(jen.Lit(f.Name), v, args, kwargs)
 	case !ok:
 		// the operands are passed (and ignored) so that the variables they read are used
 		return rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No filter named '%s' found.", f.Name)), v, args, kwargs)
@@ -409,7 +415,10 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 			return rt(name).Call(append([]jen.Code{g.value(fn.X)}, g.values(x.Args.Args)...)...)
 		}
-		return rt("CallMethod").Call(g.value(fn.X), jen.Lit(fn.Name), args, kwargs)
+		if g.llama && (fn.Name == "append" || fn.Name == "pop") {
+			g.mutates = true // llama.cpp's list methods change the list
+		}
+		return g.op("CallMethod").Call(g.value(fn.X), jen.Lit(fn.Name), args, kwargs)
 	}
 	return rt("Call").Call(g.value(x.Fn), args, kwargs)
 }

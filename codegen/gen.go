@@ -19,9 +19,12 @@ type gen struct {
 	names map[string]bool
 
 	// llama is set for the llama.cpp render function, which calls the runtime's
-	// variants with llama.cpp's semantics (see gen.op); variants counts those calls
+	// variants with llama.cpp's semantics (see gen.op); variants counts those calls,
+	// and mutates says that the function changes values it may be given (so that it
+	// renders a copy of its input)
 	llama    bool
 	variants int
+	mutates  bool
 
 	// the marks of the set and filter blocks being generated, outermost first, and how
 	// many of them are outside the innermost loop (see dropCaptures)
@@ -106,7 +109,12 @@ func valueType() *jen.Statement { return rt("Value") }
 func (g *gen) root() []jen.Code {
 	code := g.inputDecls()
 	code = append(code, g.scopeDecls(g.t.Body.Scope)...)
-	return append(code, g.stmts(g.t.Body.Stmts)...)
+	code = append(code, g.stmts(g.t.Body.Stmts)...)
+	if g.mutates {
+		own := jen.Id("in").Op("=").Add(rt("LlamaOwnInput")).Call(jen.Id("in"))
+		code = append([]jen.Code{jen.Comment("the render changes lists and dicts of its input: it works on a copy"), own}, code...)
+	}
+	return code
 }
 
 // inputDecls looks up, once at the start, the input variables that inner scopes start

@@ -61,7 +61,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 			// before it marks the statement's line: its traceback names the statement
 			// before
 			code = g.atSite(site{pos: s.P, construct: ir.Construct(s), report: g.lastSite}, " (the namespace check)")
-			code = append(code, rt("CheckNamespace").Call(g.load(t.NS)))
+			code = append(code, g.op("CheckNamespace").Call(g.load(t.NS)))
 		}
 		code = append(append(code, g.at(s.P, ir.Construct(s))...), g.hoist(s.Value)...)
 		return append(code, g.assign(s.Target, s.Value)...)
@@ -131,6 +131,48 @@ func (g *gen) dropCaptures() []jen.Code {
 		return nil
 	}
 	return []jen.Code{jen.Id("w").Dot("Drop").Call(jen.Id(g.captures[g.loopCaptures]))}
+}
+
+// loopBlock returns a loop body: its block, in which a break or continue drops what the
+// set and filter blocks around it in the loop wrote (dropCaptures). With llama.cpp's
+// semantics it also drops what the loop body's statement it is in wrote: llama.cpp keeps
+// a statement's output only once the statement has run to its end.
+func (g *gen) loopBlock(b *ir.Block) []jen.Code {
+	outerCaptures := g.loopCaptures
+	g.loopCaptures = len(g.captures)
+	defer func() { g.loopCaptures = outerCaptures }()
+	if !g.llama {
+		return g.block(b)
+	}
+	code := g.scopeDecls(b.Scope)
+	for _, s := range b.Stmts {
+		if !hasLoopControl(s) {
+			code = append(code, g.stmts([]ir.Stmt{s})...)
+			continue
+		}
+		g.variants++
+		mark := g.alloc("mark")
+		code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
+		g.captures = append(g.captures, mark)
+		code = append(code, g.stmts([]ir.Stmt{s})...)
+		g.captures = g.captures[:len(g.captures)-1]
+	}
+	return code
+}
+
+// hasLoopControl reports whether a break or continue of the loop around s is in s.
+func hasLoopControl(s ir.Stmt) bool {
+	found := false
+	ir.Inspect([]ir.Stmt{s}, func(n any) bool {
+		switch n.(type) {
+		case *ir.Break, *ir.Continue:
+			found = true
+		case *ir.For, *ir.MacroDef:
+			return false // its loop controls are its own
+		}
+		return !found
+	})
+	return found
 }
 
 // block returns a scope's declarations followed by its statements.
@@ -309,7 +351,7 @@ func (g *gen) itemsFor(s *ir.For) []jen.Code {
 	var body []jen.Code
 	body = append(body, g.storeNew(key, jen.Id(keys).Index(jen.Id(i)))...)
 	body = append(body, g.storeNew(val, jen.Id(vals).Index(jen.Id(i)))...)
-	body = append(body, g.block(s.Body)...)
+	body = append(body, g.loopBlock(s.Body)...)
 	head := jen.For(jen.Id(i).Op(":=").Range().Id("w").Dot("Count").Call(jen.Len(jen.Id(keys))))
 	return append(code, head.Block(body...))
 }
@@ -494,10 +536,7 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 			body = append(body, g.storeNew(s.Target, jen.Id(item))...)
 		}
 	}
-	outerCaptures := g.loopCaptures
-	g.loopCaptures = len(g.captures)
-	body = append(body, g.block(s.Body)...)
-	g.loopCaptures = outerCaptures
+	body = append(body, g.loopBlock(s.Body)...)
 	if iterated != "" {
 		body = append(body, jen.Id(iterated).Op("=").True())
 	}
@@ -560,7 +599,10 @@ func (g *gen) storeWith(t ir.Target, v jen.Code, op string) []jen.Code {
 		if ns := g.namespaces[t.NS]; ns != nil {
 			return g.storeLocalAttr(ns.attrs[t.Attr], v)
 		}
-		return []jen.Code{rt("SetAttr").Call(g.load(t.NS), jen.Lit(t.Attr), v)}
+		if g.llama {
+			g.mutates = true // llama.cpp sets the attribute of a dict too
+		}
+		return []jen.Code{g.op("SetAttr").Call(g.load(t.NS), jen.Lit(t.Attr), v)}
 	case *ir.TupleTarget:
 		vals := g.alloc("vals")
 		code := []jen.Code{jen.Id(vals).Op(":=").Add(rt("Unpack")).Call(v, jen.Lit(len(t.Items)))}

@@ -564,7 +564,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart))
 		}

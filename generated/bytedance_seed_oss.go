@@ -521,13 +521,10 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			itemFunction := runtime.LlamaAttr(item, "function")
-			runtime.LlamaWrite(w, runtime.LlamaAttr(itemFunction, "name"))
+			runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
-			itemFunctionParameters := runtime.LlamaAttr(itemFunction, "parameters")
-			itemFunctionParametersProperties := runtime.LlamaAttr(itemFunctionParameters, "properties")
-			keys, values := runtime.DictItems(itemFunctionParametersProperties)
+			keys, values := runtime.DictItems(runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "parameters"), "properties"))
 			for i := range w.Count(len(keys)) {
 				name := keys[i]
 				spec := values[i]
@@ -545,9 +542,12 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(itemFunction, "description"), nil, nil))
+			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
+			itemFunction := runtime.LlamaAttr(item, "function")
+			itemFunctionParameters := runtime.LlamaAttr(itemFunction, "parameters")
+			itemFunctionParametersProperties := runtime.LlamaAttr(itemFunctionParameters, "properties")
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
@@ -580,7 +580,8 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
-			itemFunctionReturns := runtime.LlamaAttr(itemFunction, "returns")
+			item4Function := runtime.LlamaAttr(item, "function")
+			itemFunctionReturns := runtime.LlamaAttr(item4Function, "returns")
 			if (runtime.IsDefined(itemFunctionReturns) && runtime.IsDefined(runtime.LlamaAttr(itemFunctionReturns, "properties"))) && runtime.LlamaAttr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
@@ -865,68 +866,68 @@ var spansByteDanceSeedOSS = []runtime.Span{
 	{From: 499, To: 499, Line: 56, Col: 1, Construct: "{{ }}"},
 	{From: 503, To: 506, Line: 58, Col: 1, Construct: "if"},
 	{From: 505, To: 505, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 509, To: 608, Line: 62, Col: 1, Construct: "if"},
+	{From: 509, To: 609, Line: 62, Col: 1, Construct: "if"},
 	{From: 512, To: 512, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 516, To: 607, Line: 67, Col: 1, Construct: "for"},
-	{From: 524, To: 526, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 528, To: 546, Line: 72, Col: 1, Construct: "for"},
-	{From: 535, To: 536, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 538, To: 540, Line: 73, Col: 22, Construct: "{{ }}"},
-	{From: 542, To: 544, Line: 73, Col: 46, Construct: "if"},
-	{From: 548, To: 549, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 551, To: 581, Line: 79, Col: 5, Construct: "if"},
+	{From: 516, To: 608, Line: 67, Col: 1, Construct: "for"},
+	{From: 524, To: 525, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 527, To: 543, Line: 72, Col: 1, Construct: "for"},
+	{From: 532, To: 533, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 535, To: 537, Line: 73, Col: 22, Construct: "{{ }}"},
+	{From: 539, To: 541, Line: 73, Col: 46, Construct: "if"},
+	{From: 545, To: 546, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 548, To: 581, Line: 79, Col: 5, Construct: "if"},
 	{From: 554, To: 579, Line: 81, Col: 5, Construct: "for"},
 	{From: 560, To: 561, Line: 83, Col: 7, Construct: "{{ }}"},
 	{From: 563, To: 566, Line: 83, Col: 19, Construct: "{{ }}"},
 	{From: 568, To: 574, Line: 84, Col: 7, Construct: "if"},
 	{From: 576, To: 578, Line: 85, Col: 7, Construct: "{{ }}"},
-	{From: 583, To: 606, Line: 90, Col: 5, Construct: "if"},
-	{From: 587, To: 604, Line: 94, Col: 5, Construct: "for"},
-	{From: 593, To: 594, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 596, To: 599, Line: 96, Col: 19, Construct: "{{ }}"},
-	{From: 601, To: 603, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 610, To: 612, Line: 104, Col: 1, Construct: "if"},
-	{From: 614, To: 617, Line: 109, Col: 1, Construct: "if"},
-	{From: 616, To: 616, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 619, To: 644, Line: 113, Col: 1, Construct: "if"},
-	{From: 621, To: 643, Line: 114, Col: 1, Construct: "if"},
-	{From: 623, To: 624, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 626, To: 626, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 627, To: 643, Line: 118, Col: 5, Construct: "if"},
-	{From: 630, To: 631, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 633, To: 634, Line: 120, Col: 166, Construct: "{{ }}"},
-	{From: 636, To: 637, Line: 120, Col: 244, Construct: "{{ }}"},
-	{From: 639, To: 640, Line: 120, Col: 367, Construct: "{{ }}"},
-	{From: 642, To: 642, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 646, To: 722, Line: 125, Col: 1, Construct: "for"},
-	{From: 648, To: 721, Line: 126, Col: 1, Construct: "if"},
-	{From: 651, To: 651, Line: 130, Col: 1, Construct: "{{ }}"},
-	{From: 653, To: 657, Line: 131, Col: 1, Construct: "if"},
-	{From: 656, To: 656, Line: 132, Col: 1, Construct: "{{ }}"},
-	{From: 659, To: 663, Line: 134, Col: 1, Construct: "if"},
-	{From: 662, To: 662, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 665, To: 694, Line: 137, Col: 1, Construct: "for"},
-	{From: 667, To: 671, Line: 138, Col: 1, Construct: "if"},
-	{From: 670, To: 670, Line: 138, Col: 40, Construct: "set"},
-	{From: 673, To: 673, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 675, To: 691, Line: 140, Col: 1, Construct: "if"},
-	{From: 678, To: 690, Line: 141, Col: 1, Construct: "for"},
-	{From: 683, To: 683, Line: 142, Col: 1, Construct: "{{ }}"},
-	{From: 685, To: 687, Line: 143, Col: 1, Construct: "set"},
-	{From: 689, To: 689, Line: 144, Col: 1, Construct: "{{ }}"},
-	{From: 693, To: 693, Line: 147, Col: 1, Construct: "{{ }}"},
-	{From: 696, To: 696, Line: 149, Col: 1, Construct: "{{ }}"},
-	{From: 697, To: 721, Line: 150, Col: 5, Construct: "if"},
-	{From: 700, To: 700, Line: 151, Col: 1, Construct: "{{ }}"},
-	{From: 701, To: 721, Line: 152, Col: 5, Construct: "if"},
-	{From: 704, To: 704, Line: 153, Col: 1, Construct: "{{ }}"},
-	{From: 706, To: 710, Line: 154, Col: 1, Construct: "if"},
-	{From: 709, To: 709, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 712, To: 716, Line: 157, Col: 1, Construct: "if"},
-	{From: 715, To: 715, Line: 158, Col: 1, Construct: "{{ }}"},
-	{From: 720, To: 720, Line: 162, Col: 1, Construct: "{{ }}"},
-	{From: 724, To: 732, Line: 166, Col: 1, Construct: "if"},
-	{From: 726, To: 726, Line: 167, Col: 1, Construct: "{{ }}"},
-	{From: 728, To: 731, Line: 168, Col: 1, Construct: "if"},
-	{From: 730, To: 730, Line: 169, Col: 1, Construct: "{{ }}"},
+	{From: 583, To: 607, Line: 90, Col: 5, Construct: "if"},
+	{From: 588, To: 605, Line: 94, Col: 5, Construct: "for"},
+	{From: 594, To: 595, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 597, To: 600, Line: 96, Col: 19, Construct: "{{ }}"},
+	{From: 602, To: 604, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 611, To: 613, Line: 104, Col: 1, Construct: "if"},
+	{From: 615, To: 618, Line: 109, Col: 1, Construct: "if"},
+	{From: 617, To: 617, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 620, To: 645, Line: 113, Col: 1, Construct: "if"},
+	{From: 622, To: 644, Line: 114, Col: 1, Construct: "if"},
+	{From: 624, To: 625, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 627, To: 627, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 628, To: 644, Line: 118, Col: 5, Construct: "if"},
+	{From: 631, To: 632, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 634, To: 635, Line: 120, Col: 166, Construct: "{{ }}"},
+	{From: 637, To: 638, Line: 120, Col: 244, Construct: "{{ }}"},
+	{From: 640, To: 641, Line: 120, Col: 367, Construct: "{{ }}"},
+	{From: 643, To: 643, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 647, To: 723, Line: 125, Col: 1, Construct: "for"},
+	{From: 649, To: 722, Line: 126, Col: 1, Construct: "if"},
+	{From: 652, To: 652, Line: 130, Col: 1, Construct: "{{ }}"},
+	{From: 654, To: 658, Line: 131, Col: 1, Construct: "if"},
+	{From: 657, To: 657, Line: 132, Col: 1, Construct: "{{ }}"},
+	{From: 660, To: 664, Line: 134, Col: 1, Construct: "if"},
+	{From: 663, To: 663, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 666, To: 695, Line: 137, Col: 1, Construct: "for"},
+	{From: 668, To: 672, Line: 138, Col: 1, Construct: "if"},
+	{From: 671, To: 671, Line: 138, Col: 40, Construct: "set"},
+	{From: 674, To: 674, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 676, To: 692, Line: 140, Col: 1, Construct: "if"},
+	{From: 679, To: 691, Line: 141, Col: 1, Construct: "for"},
+	{From: 684, To: 684, Line: 142, Col: 1, Construct: "{{ }}"},
+	{From: 686, To: 688, Line: 143, Col: 1, Construct: "set"},
+	{From: 690, To: 690, Line: 144, Col: 1, Construct: "{{ }}"},
+	{From: 694, To: 694, Line: 147, Col: 1, Construct: "{{ }}"},
+	{From: 697, To: 697, Line: 149, Col: 1, Construct: "{{ }}"},
+	{From: 698, To: 722, Line: 150, Col: 5, Construct: "if"},
+	{From: 701, To: 701, Line: 151, Col: 1, Construct: "{{ }}"},
+	{From: 702, To: 722, Line: 152, Col: 5, Construct: "if"},
+	{From: 705, To: 705, Line: 153, Col: 1, Construct: "{{ }}"},
+	{From: 707, To: 711, Line: 154, Col: 1, Construct: "if"},
+	{From: 710, To: 710, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 713, To: 717, Line: 157, Col: 1, Construct: "if"},
+	{From: 716, To: 716, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 721, To: 721, Line: 162, Col: 1, Construct: "{{ }}"},
+	{From: 725, To: 733, Line: 166, Col: 1, Construct: "if"},
+	{From: 727, To: 727, Line: 167, Col: 1, Construct: "{{ }}"},
+	{From: 729, To: 732, Line: 168, Col: 1, Construct: "if"},
+	{From: 731, To: 731, Line: 169, Col: 1, Construct: "{{ }}"},
 }

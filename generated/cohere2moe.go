@@ -631,6 +631,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 // it is renderCohere2MoE with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	platformInstructionOverride := in.Lookup("platform_instruction_override")
 	reasoning := in.Lookup("reasoning")
 	reasoningEffort := in.Lookup("reasoning_effort")
@@ -767,14 +769,14 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 							// Cohere2MoE.jinja:50:21 {{ counter.value }}
 							runtime.LlamaWrite(w, runtime.LlamaAttr(counter, "value"))
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
-							runtime.CheckNamespace(toolCallIdSeen)
+							runtime.LlamaCheckNamespace(toolCallIdSeen)
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
-							runtime.SetAttr(toolCallIdSeen, "value", runtime.Bool(true))
+							runtime.LlamaSetAttr(toolCallIdSeen, "value", runtime.Bool(true))
 						}
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
-						runtime.CheckNamespace(counter)
+						runtime.LlamaCheckNamespace(counter)
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						runtime.SetAttr(counter, "value", runtime.LlamaAdd(runtime.LlamaAttr(counter, "value"), runtime.Int(1)))
+						runtime.LlamaSetAttr(counter, "value", runtime.LlamaAdd(runtime.LlamaAttr(counter, "value"), runtime.Int(1)))
 					}
 				}
 			}
@@ -880,8 +882,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				contentType := runtime.LlamaAttr(content, "type")
-				if runtime.EqStr(runtime.FilterLower(contentType), "text") {
+				if runtime.EqStr(runtime.FilterLower(runtime.LlamaAttr(content, "type")), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 					if !runtime.LlamaAttr(lastWasText, "value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
@@ -893,9 +894,9 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
-					runtime.CheckNamespace(lastWasText)
+					runtime.LlamaCheckNamespace(lastWasText)
 					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
-					runtime.SetAttr(lastWasText, "value", runtime.Bool(true))
+					runtime.LlamaSetAttr(lastWasText, "value", runtime.Bool(true))
 				} else {
 					// Cohere2MoE.jinja:111:17 {%- else -%}
 					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
@@ -903,12 +904,12 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
-					runtime.CheckNamespace(lastWasText)
+					runtime.LlamaCheckNamespace(lastWasText)
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
-					runtime.SetAttr(lastWasText, "value", runtime.Bool(false))
+					runtime.LlamaSetAttr(lastWasText, "value", runtime.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if runtime.EqStr(runtime.FilterLower(contentType), "image") {
+				if runtime.EqStr(runtime.FilterLower(runtime.LlamaAttr(content, "type")), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
 					contentData := runtime.LlamaAttr(content, "data")
 					if contentData.Truthy() {
@@ -1032,14 +1033,13 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 				tool := items[i]
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
-				toolFunction := runtime.LlamaItemStr(tool, "function")
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(toolFunction, "name"))
+				runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name"))
 				w.WriteString("\", \"description\": \"")
 				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(toolFunction, "description"))
+				runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(toolFunction, "parameters"), nil, nil))
+				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -1163,11 +1163,10 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
-					tcFunction := runtime.LlamaItemStr(tc, "function")
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(tcFunction, "name"))
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(tcFunction, "arguments"), nil, nil))
+					runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -1203,6 +1202,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			}))
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None()))) {
+				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
 				if runtime.EqStr(runtime.FilterLower(runtime.LlamaAttr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")
@@ -1214,6 +1214,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 					toolIdsSeenValue = runtime.LlamaAdd(toolIdsSeenValue, runtime.NewList(runtime.LlamaAttr(msg, "tool_call_id")))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
+					w.Drop(mark)
 					break
 				}
 			}
@@ -1393,114 +1394,114 @@ var spansCohere2MoE = []runtime.Span{
 	{From: 608, To: 608, Line: 255, Col: 17, Construct: "set"},
 	{From: 618, To: 627, Line: 263, Col: 14, Construct: "if"},
 	{From: 621, To: 626, Line: 263, Col: 86, Construct: "if"},
-	{From: 662, To: 667, Line: 1, Col: 1, Construct: "if"},
-	{From: 664, To: 666, Line: 2, Col: 1, Construct: "set"},
-	{From: 669, To: 675, Line: 11, Col: 1, Construct: "set"},
-	{From: 677, To: 677, Line: 12, Col: 1, Construct: "set"},
-	{From: 679, To: 679, Line: 13, Col: 1, Construct: "set"},
-	{From: 681, To: 683, Line: 14, Col: 1, Construct: "set"},
-	{From: 685, To: 685, Line: 15, Col: 1, Construct: "set"},
-	{From: 687, To: 689, Line: 16, Col: 1, Construct: "set"},
-	{From: 691, To: 695, Line: 17, Col: 1, Construct: "set"},
-	{From: 697, To: 699, Line: 18, Col: 1, Construct: "set"},
-	{From: 701, To: 705, Line: 19, Col: 1, Construct: "set"},
-	{From: 707, To: 707, Line: 20, Col: 1, Construct: "set"},
-	{From: 709, To: 709, Line: 21, Col: 1, Construct: "set"},
-	{From: 711, To: 711, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 713, To: 745, Line: 23, Col: 1, Construct: "macro"},
-	{From: 717, To: 720, Line: 25, Col: 41, Construct: "if"},
-	{From: 722, To: 744, Line: 31, Col: 1, Construct: "for"},
-	{From: 727, To: 733, Line: 32, Col: 1, Construct: "set"},
-	{From: 735, To: 736, Line: 34, Col: 14, Construct: "{{ }}"},
-	{From: 738, To: 738, Line: 34, Col: 34, Construct: "{{ }}"},
-	{From: 740, To: 742, Line: 34, Col: 54, Construct: "if"},
-	{From: 747, To: 786, Line: 42, Col: 1, Construct: "macro"},
-	{From: 753, To: 785, Line: 43, Col: 1, Construct: "if"},
-	{From: 755, To: 755, Line: 44, Col: 5, Construct: "set"},
-	{From: 757, To: 757, Line: 45, Col: 5, Construct: "set"},
-	{From: 759, To: 780, Line: 46, Col: 5, Construct: "for"},
-	{From: 761, To: 779, Line: 47, Col: 9, Construct: "if"},
-	{From: 764, To: 778, Line: 48, Col: 13, Construct: "for"},
-	{From: 766, To: 773, Line: 49, Col: 17, Construct: "if"},
-	{From: 768, To: 768, Line: 50, Col: 21, Construct: "{{ }}"},
-	{From: 770, To: 770, Line: 50, Col: 21, Construct: "set"},
-	{From: 772, To: 772, Line: 51, Col: 21, Construct: "set"},
-	{From: 775, To: 775, Line: 51, Col: 21, Construct: "set"},
-	{From: 777, To: 777, Line: 53, Col: 17, Construct: "set"},
-	{From: 784, To: 784, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 788, To: 833, Line: 61, Col: 1, Construct: "macro"},
-	{From: 794, To: 797, Line: 63, Col: 26, Construct: "{{ }}"},
-	{From: 799, To: 832, Line: 65, Col: 9, Construct: "if"},
-	{From: 803, To: 811, Line: 67, Col: 13, Construct: "if"},
-	{From: 805, To: 805, Line: 68, Col: 17, Construct: "set"},
-	{From: 809, To: 809, Line: 70, Col: 17, Construct: "set"},
-	{From: 813, To: 813, Line: 72, Col: 18, Construct: "{{ }}"},
-	{From: 817, To: 830, Line: 74, Col: 13, Construct: "for"},
-	{From: 822, To: 823, Line: 76, Col: 14, Construct: "{{ }}"},
-	{From: 825, To: 825, Line: 76, Col: 34, Construct: "{{ }}"},
-	{From: 827, To: 829, Line: 76, Col: 67, Construct: "if"},
-	{From: 835, To: 857, Line: 84, Col: 1, Construct: "macro"},
-	{From: 842, To: 856, Line: 85, Col: 1, Construct: "if"},
-	{From: 845, To: 845, Line: 86, Col: 1, Construct: "set"},
-	{From: 847, To: 847, Line: 87, Col: 1, Construct: "{{ }}"},
-	{From: 848, To: 856, Line: 88, Col: 5, Construct: "if"},
-	{From: 851, To: 851, Line: 89, Col: 1, Construct: "{{ }}"},
-	{From: 855, To: 855, Line: 91, Col: 1, Construct: "{{ }}"},
-	{From: 859, To: 924, Line: 94, Col: 1, Construct: "macro"},
-	{From: 863, To: 923, Line: 95, Col: 5, Construct: "if"},
-	{From: 866, To: 867, Line: 96, Col: 15, Construct: "{{ }}"},
-	{From: 868, To: 923, Line: 97, Col: 9, Construct: "if"},
-	{From: 872, To: 873, Line: 98, Col: 15, Construct: "{{ }}"},
-	{From: 877, To: 877, Line: 100, Col: 9, Construct: "set"},
-	{From: 879, To: 922, Line: 101, Col: 9, Construct: "for"},
-	{From: 883, To: 909, Line: 102, Col: 13, Construct: "if"},
-	{From: 886, To: 888, Line: 103, Col: 17, Construct: "if"},
-	{From: 890, To: 890, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 892, To: 894, Line: 107, Col: 17, Construct: "if"},
-	{From: 896, To: 896, Line: 107, Col: 17, Construct: "set"},
-	{From: 898, To: 898, Line: 110, Col: 17, Construct: "set"},
-	{From: 902, To: 904, Line: 112, Col: 17, Construct: "if"},
-	{From: 906, To: 906, Line: 112, Col: 17, Construct: "set"},
-	{From: 908, To: 908, Line: 115, Col: 17, Construct: "set"},
-	{From: 911, To: 921, Line: 117, Col: 13, Construct: "if"},
-	{From: 913, To: 920, Line: 118, Col: 17, Construct: "if"},
-	{From: 916, To: 916, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 926, To: 946, Line: 127, Col: 1, Construct: "macro"},
-	{From: 929, To: 945, Line: 128, Col: 5, Construct: "if"},
-	{From: 932, To: 932, Line: 129, Col: 1, Construct: "{{ }}"},
-	{From: 933, To: 945, Line: 130, Col: 9, Construct: "if"},
-	{From: 936, To: 936, Line: 131, Col: 1, Construct: "{{ }}"},
-	{From: 937, To: 945, Line: 132, Col: 9, Construct: "if"},
-	{From: 940, To: 940, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 941, To: 945, Line: 134, Col: 9, Construct: "if"},
-	{From: 944, To: 944, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 948, To: 955, Line: 138, Col: 1, Construct: "if"},
-	{From: 950, To: 950, Line: 138, Col: 124, Construct: "set"},
-	{From: 952, To: 952, Line: 138, Col: 170, Construct: "set"},
-	{From: 954, To: 954, Line: 138, Col: 216, Construct: "set"},
-	{From: 957, To: 961, Line: 139, Col: 1, Construct: "set"},
-	{From: 963, To: 969, Line: 140, Col: 1, Construct: "set"},
-	{From: 971, To: 973, Line: 141, Col: 1, Construct: "set"},
-	{From: 975, To: 975, Line: 142, Col: 1, Construct: "set"},
-	{From: 977, To: 977, Line: 143, Col: 1, Construct: "set"},
-	{From: 979, To: 979, Line: 144, Col: 1, Construct: "set"},
-	{From: 981, To: 981, Line: 145, Col: 1, Construct: "set"},
-	{From: 983, To: 988, Line: 147, Col: 1, Construct: "if"},
-	{From: 985, To: 988, Line: 149, Col: 5, Construct: "if"},
-	{From: 990, To: 990, Line: 153, Col: 1, Construct: "set"},
-	{From: 992, To: 998, Line: 155, Col: 1, Construct: "if"},
-	{From: 994, To: 995, Line: 156, Col: 1, Construct: "{{ }}"},
-	{From: 997, To: 997, Line: 157, Col: 1, Construct: "set"},
-	{From: 1000, To: 1008, Line: 161, Col: 1, Construct: "if"},
-	{From: 1002, To: 1005, Line: 162, Col: 1, Construct: "if"},
-	{From: 1007, To: 1007, Line: 166, Col: 1, Construct: "set"},
-	{From: 1010, To: 1057, Line: 169, Col: 1, Construct: "if"},
-	{From: 1012, To: 1015, Line: 170, Col: 1, Construct: "if"},
-	{From: 1017, To: 1054, Line: 176, Col: 1, Construct: "if"},
-	{From: 1019, To: 1028, Line: 177, Col: 1, Construct: "if"},
-	{From: 1022, To: 1027, Line: 179, Col: 5, Construct: "if"},
-	{From: 1030, To: 1049, Line: 184, Col: 1, Construct: "for"},
-	{From: 1035, To: 1037, Line: 185, Col: 15, Construct: "{{ }}"},
+	{From: 664, To: 669, Line: 1, Col: 1, Construct: "if"},
+	{From: 666, To: 668, Line: 2, Col: 1, Construct: "set"},
+	{From: 671, To: 677, Line: 11, Col: 1, Construct: "set"},
+	{From: 679, To: 679, Line: 12, Col: 1, Construct: "set"},
+	{From: 681, To: 681, Line: 13, Col: 1, Construct: "set"},
+	{From: 683, To: 685, Line: 14, Col: 1, Construct: "set"},
+	{From: 687, To: 687, Line: 15, Col: 1, Construct: "set"},
+	{From: 689, To: 691, Line: 16, Col: 1, Construct: "set"},
+	{From: 693, To: 697, Line: 17, Col: 1, Construct: "set"},
+	{From: 699, To: 701, Line: 18, Col: 1, Construct: "set"},
+	{From: 703, To: 707, Line: 19, Col: 1, Construct: "set"},
+	{From: 709, To: 709, Line: 20, Col: 1, Construct: "set"},
+	{From: 711, To: 711, Line: 21, Col: 1, Construct: "set"},
+	{From: 713, To: 713, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 715, To: 747, Line: 23, Col: 1, Construct: "macro"},
+	{From: 719, To: 722, Line: 25, Col: 41, Construct: "if"},
+	{From: 724, To: 746, Line: 31, Col: 1, Construct: "for"},
+	{From: 729, To: 735, Line: 32, Col: 1, Construct: "set"},
+	{From: 737, To: 738, Line: 34, Col: 14, Construct: "{{ }}"},
+	{From: 740, To: 740, Line: 34, Col: 34, Construct: "{{ }}"},
+	{From: 742, To: 744, Line: 34, Col: 54, Construct: "if"},
+	{From: 749, To: 788, Line: 42, Col: 1, Construct: "macro"},
+	{From: 755, To: 787, Line: 43, Col: 1, Construct: "if"},
+	{From: 757, To: 757, Line: 44, Col: 5, Construct: "set"},
+	{From: 759, To: 759, Line: 45, Col: 5, Construct: "set"},
+	{From: 761, To: 782, Line: 46, Col: 5, Construct: "for"},
+	{From: 763, To: 781, Line: 47, Col: 9, Construct: "if"},
+	{From: 766, To: 780, Line: 48, Col: 13, Construct: "for"},
+	{From: 768, To: 775, Line: 49, Col: 17, Construct: "if"},
+	{From: 770, To: 770, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 772, To: 772, Line: 50, Col: 21, Construct: "set"},
+	{From: 774, To: 774, Line: 51, Col: 21, Construct: "set"},
+	{From: 777, To: 777, Line: 51, Col: 21, Construct: "set"},
+	{From: 779, To: 779, Line: 53, Col: 17, Construct: "set"},
+	{From: 786, To: 786, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 790, To: 835, Line: 61, Col: 1, Construct: "macro"},
+	{From: 796, To: 799, Line: 63, Col: 26, Construct: "{{ }}"},
+	{From: 801, To: 834, Line: 65, Col: 9, Construct: "if"},
+	{From: 805, To: 813, Line: 67, Col: 13, Construct: "if"},
+	{From: 807, To: 807, Line: 68, Col: 17, Construct: "set"},
+	{From: 811, To: 811, Line: 70, Col: 17, Construct: "set"},
+	{From: 815, To: 815, Line: 72, Col: 18, Construct: "{{ }}"},
+	{From: 819, To: 832, Line: 74, Col: 13, Construct: "for"},
+	{From: 824, To: 825, Line: 76, Col: 14, Construct: "{{ }}"},
+	{From: 827, To: 827, Line: 76, Col: 34, Construct: "{{ }}"},
+	{From: 829, To: 831, Line: 76, Col: 67, Construct: "if"},
+	{From: 837, To: 859, Line: 84, Col: 1, Construct: "macro"},
+	{From: 844, To: 858, Line: 85, Col: 1, Construct: "if"},
+	{From: 847, To: 847, Line: 86, Col: 1, Construct: "set"},
+	{From: 849, To: 849, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 850, To: 858, Line: 88, Col: 5, Construct: "if"},
+	{From: 853, To: 853, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 857, To: 857, Line: 91, Col: 1, Construct: "{{ }}"},
+	{From: 861, To: 925, Line: 94, Col: 1, Construct: "macro"},
+	{From: 865, To: 924, Line: 95, Col: 5, Construct: "if"},
+	{From: 868, To: 869, Line: 96, Col: 15, Construct: "{{ }}"},
+	{From: 870, To: 924, Line: 97, Col: 9, Construct: "if"},
+	{From: 874, To: 875, Line: 98, Col: 15, Construct: "{{ }}"},
+	{From: 879, To: 879, Line: 100, Col: 9, Construct: "set"},
+	{From: 881, To: 923, Line: 101, Col: 9, Construct: "for"},
+	{From: 885, To: 910, Line: 102, Col: 13, Construct: "if"},
+	{From: 887, To: 889, Line: 103, Col: 17, Construct: "if"},
+	{From: 891, To: 891, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 893, To: 895, Line: 107, Col: 17, Construct: "if"},
+	{From: 897, To: 897, Line: 107, Col: 17, Construct: "set"},
+	{From: 899, To: 899, Line: 110, Col: 17, Construct: "set"},
+	{From: 903, To: 905, Line: 112, Col: 17, Construct: "if"},
+	{From: 907, To: 907, Line: 112, Col: 17, Construct: "set"},
+	{From: 909, To: 909, Line: 115, Col: 17, Construct: "set"},
+	{From: 912, To: 922, Line: 117, Col: 13, Construct: "if"},
+	{From: 914, To: 921, Line: 118, Col: 17, Construct: "if"},
+	{From: 917, To: 917, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 927, To: 947, Line: 127, Col: 1, Construct: "macro"},
+	{From: 930, To: 946, Line: 128, Col: 5, Construct: "if"},
+	{From: 933, To: 933, Line: 129, Col: 1, Construct: "{{ }}"},
+	{From: 934, To: 946, Line: 130, Col: 9, Construct: "if"},
+	{From: 937, To: 937, Line: 131, Col: 1, Construct: "{{ }}"},
+	{From: 938, To: 946, Line: 132, Col: 9, Construct: "if"},
+	{From: 941, To: 941, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 942, To: 946, Line: 134, Col: 9, Construct: "if"},
+	{From: 945, To: 945, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 949, To: 956, Line: 138, Col: 1, Construct: "if"},
+	{From: 951, To: 951, Line: 138, Col: 124, Construct: "set"},
+	{From: 953, To: 953, Line: 138, Col: 170, Construct: "set"},
+	{From: 955, To: 955, Line: 138, Col: 216, Construct: "set"},
+	{From: 958, To: 962, Line: 139, Col: 1, Construct: "set"},
+	{From: 964, To: 970, Line: 140, Col: 1, Construct: "set"},
+	{From: 972, To: 974, Line: 141, Col: 1, Construct: "set"},
+	{From: 976, To: 976, Line: 142, Col: 1, Construct: "set"},
+	{From: 978, To: 978, Line: 143, Col: 1, Construct: "set"},
+	{From: 980, To: 980, Line: 144, Col: 1, Construct: "set"},
+	{From: 982, To: 982, Line: 145, Col: 1, Construct: "set"},
+	{From: 984, To: 989, Line: 147, Col: 1, Construct: "if"},
+	{From: 986, To: 989, Line: 149, Col: 5, Construct: "if"},
+	{From: 991, To: 991, Line: 153, Col: 1, Construct: "set"},
+	{From: 993, To: 999, Line: 155, Col: 1, Construct: "if"},
+	{From: 995, To: 996, Line: 156, Col: 1, Construct: "{{ }}"},
+	{From: 998, To: 998, Line: 157, Col: 1, Construct: "set"},
+	{From: 1001, To: 1009, Line: 161, Col: 1, Construct: "if"},
+	{From: 1003, To: 1006, Line: 162, Col: 1, Construct: "if"},
+	{From: 1008, To: 1008, Line: 166, Col: 1, Construct: "set"},
+	{From: 1011, To: 1057, Line: 169, Col: 1, Construct: "if"},
+	{From: 1013, To: 1016, Line: 170, Col: 1, Construct: "if"},
+	{From: 1018, To: 1054, Line: 176, Col: 1, Construct: "if"},
+	{From: 1020, To: 1029, Line: 177, Col: 1, Construct: "if"},
+	{From: 1023, To: 1028, Line: 179, Col: 5, Construct: "if"},
+	{From: 1031, To: 1049, Line: 184, Col: 1, Construct: "for"},
+	{From: 1036, To: 1037, Line: 185, Col: 15, Construct: "{{ }}"},
 	{From: 1039, To: 1040, Line: 185, Col: 64, Construct: "{{ }}"},
 	{From: 1042, To: 1043, Line: 185, Col: 118, Construct: "{{ }}"},
 	{From: 1045, To: 1048, Line: 186, Col: 5, Construct: "if"},
@@ -1514,40 +1515,40 @@ var spansCohere2MoE = []runtime.Span{
 	{From: 1077, To: 1080, Line: 212, Col: 5, Construct: "if"},
 	{From: 1082, To: 1089, Line: 215, Col: 1, Construct: "if"},
 	{From: 1085, To: 1088, Line: 216, Col: 40, Construct: "{{ }}"},
-	{From: 1091, To: 1222, Line: 218, Col: 1, Construct: "for"},
+	{From: 1091, To: 1223, Line: 218, Col: 1, Construct: "for"},
 	{From: 1096, To: 1096, Line: 219, Col: 5, Construct: "set"},
-	{From: 1098, To: 1221, Line: 220, Col: 5, Construct: "if"},
+	{From: 1098, To: 1222, Line: 220, Col: 5, Construct: "if"},
 	{From: 1101, To: 1104, Line: 221, Col: 40, Construct: "{{ }}"},
-	{From: 1105, To: 1221, Line: 222, Col: 9, Construct: "if"},
+	{From: 1105, To: 1222, Line: 222, Col: 9, Construct: "if"},
 	{From: 1109, To: 1112, Line: 223, Col: 38, Construct: "{{ }}"},
 	{From: 1114, To: 1123, Line: 224, Col: 9, Construct: "if"},
 	{From: 1116, To: 1116, Line: 224, Col: 57, Construct: "set"},
 	{From: 1118, To: 1118, Line: 224, Col: 95, Construct: "set"},
 	{From: 1120, To: 1122, Line: 224, Col: 140, Construct: "{{ }}"},
-	{From: 1124, To: 1221, Line: 225, Col: 9, Construct: "if"},
-	{From: 1128, To: 1196, Line: 227, Col: 9, Construct: "if"},
+	{From: 1124, To: 1222, Line: 225, Col: 9, Construct: "if"},
+	{From: 1128, To: 1195, Line: 227, Col: 9, Construct: "if"},
 	{From: 1131, To: 1149, Line: 228, Col: 13, Construct: "if"},
 	{From: 1133, To: 1147, Line: 229, Col: 17, Construct: "if"},
 	{From: 1137, To: 1138, Line: 230, Col: 39, Construct: "{{ }}"},
 	{From: 1139, To: 1147, Line: 231, Col: 21, Construct: "if"},
 	{From: 1143, To: 1146, Line: 232, Col: 39, Construct: "{{ }}"},
-	{From: 1151, To: 1179, Line: 235, Col: 13, Construct: "for"},
+	{From: 1151, To: 1178, Line: 235, Col: 13, Construct: "for"},
 	{From: 1156, To: 1164, Line: 237, Col: 23, Construct: "if"},
 	{From: 1158, To: 1158, Line: 237, Col: 53, Construct: "{{ }}"},
 	{From: 1162, To: 1162, Line: 237, Col: 85, Construct: "{{ }}"},
-	{From: 1166, To: 1168, Line: 237, Col: 126, Construct: "{{ }}"},
-	{From: 1170, To: 1171, Line: 237, Col: 171, Construct: "{{ }}"},
-	{From: 1173, To: 1175, Line: 237, Col: 212, Construct: "if"},
-	{From: 1177, To: 1177, Line: 238, Col: 17, Construct: "set"},
-	{From: 1183, To: 1190, Line: 243, Col: 13, Construct: "if"},
-	{From: 1186, To: 1189, Line: 244, Col: 35, Construct: "{{ }}"},
-	{From: 1192, To: 1195, Line: 246, Col: 13, Construct: "{{ }}"},
-	{From: 1197, To: 1221, Line: 248, Col: 9, Construct: "if"},
-	{From: 1201, To: 1203, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 1205, To: 1220, Line: 251, Col: 9, Construct: "for"},
-	{From: 1207, To: 1218, Line: 253, Col: 13, Construct: "if"},
+	{From: 1166, To: 1167, Line: 237, Col: 126, Construct: "{{ }}"},
+	{From: 1169, To: 1170, Line: 237, Col: 171, Construct: "{{ }}"},
+	{From: 1172, To: 1174, Line: 237, Col: 212, Construct: "if"},
+	{From: 1176, To: 1176, Line: 238, Col: 17, Construct: "set"},
+	{From: 1182, To: 1189, Line: 243, Col: 13, Construct: "if"},
+	{From: 1185, To: 1188, Line: 244, Col: 35, Construct: "{{ }}"},
+	{From: 1191, To: 1194, Line: 246, Col: 13, Construct: "{{ }}"},
+	{From: 1196, To: 1222, Line: 248, Col: 9, Construct: "if"},
+	{From: 1200, To: 1202, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 1204, To: 1221, Line: 251, Col: 9, Construct: "for"},
+	{From: 1207, To: 1219, Line: 253, Col: 13, Construct: "if"},
 	{From: 1210, To: 1212, Line: 254, Col: 5, Construct: "{{ }}"},
 	{From: 1214, To: 1214, Line: 255, Col: 17, Construct: "set"},
-	{From: 1224, To: 1233, Line: 263, Col: 14, Construct: "if"},
-	{From: 1227, To: 1232, Line: 263, Col: 86, Construct: "if"},
+	{From: 1225, To: 1234, Line: 263, Col: 14, Construct: "if"},
+	{From: 1228, To: 1233, Line: 263, Col: 86, Construct: "if"},
 }

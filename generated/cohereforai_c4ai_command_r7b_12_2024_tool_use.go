@@ -281,6 +281,8 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 // it is renderCohereForAIC4aiCommandR7b122024ToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	developerPreamble := in.Lookup("developer_preamble")
@@ -333,14 +335,14 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
 						runtime.LlamaWrite(w, runtime.LlamaAttr(counter, "value"))
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
-						runtime.CheckNamespace(toolCallIdSeen)
+						runtime.LlamaCheckNamespace(toolCallIdSeen)
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %}
-						runtime.SetAttr(toolCallIdSeen, "value", runtime.Bool(true))
+						runtime.LlamaSetAttr(toolCallIdSeen, "value", runtime.Bool(true))
 					}
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
-					runtime.CheckNamespace(counter)
+					runtime.LlamaCheckNamespace(counter)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
-					runtime.SetAttr(counter, "value", runtime.LlamaAdd(runtime.LlamaAttr(counter, "value"), runtime.Int(1)))
+					runtime.LlamaSetAttr(counter, "value", runtime.LlamaAdd(runtime.LlamaAttr(counter, "value"), runtime.Int(1)))
 				}
 			}
 		}
@@ -394,14 +396,13 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 			tool := items[i]
 			w.WriteString("    {\"name\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:15 {{ tool['function']['name'] }}
-			toolFunction := runtime.LlamaItemStr(tool, "function")
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(toolFunction, "name"))
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name"))
 			w.WriteString("\", \"description\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:64 {{tool['function']['description']}}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(toolFunction, "description"))
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "description"))
 			w.WriteString("\", \"parameters\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:116 {{ tool['function']['parameters']|tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(toolFunction, "parameters"), nil, nil))
+			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:179 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -466,11 +467,10 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 					runtime.LlamaWrite(w, toolIdxValue)
 					w.WriteString("\", \"tool_name\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:60 {{ tc['function']['name'] }}
-					tcFunction := runtime.LlamaItemStr(tc, "function")
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(tcFunction, "name"))
+					runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:105 {{ tc['function']['arguments']|tojson }}
-					runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(tcFunction, "arguments"), nil, nil))
+					runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:146 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -497,6 +497,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 			}))
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None()))) {
+				mark := w.Mark()
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if runtime.EqStr(runtime.FilterLower(runtime.LlamaAttr(msg, "role")), "tool") {
 					w.WriteString(",\n")
@@ -508,6 +509,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 					toolIdsSeenValue = runtime.LlamaAdd(toolIdsSeenValue, runtime.NewList(runtime.LlamaAttr(msg, "tool_call_id")))
 				} else {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:149:13 {%- else %}
+					w.Drop(mark)
 					break
 				}
 			}
@@ -587,67 +589,67 @@ var spansCohereForAIC4aiCommandR7b122024ToolUse = []runtime.Span{
 	{From: 262, To: 262, Line: 147, Col: 1, Construct: "{{ }}"},
 	{From: 264, To: 264, Line: 148, Col: 13, Construct: "set"},
 	{From: 275, To: 277, Line: 156, Col: 54, Construct: "if"},
-	{From: 292, To: 292, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 294, To: 313, Line: 1, Col: 16, Construct: "macro"},
-	{From: 298, To: 312, Line: 9, Col: 1, Construct: "for"},
-	{From: 303, To: 304, Line: 10, Col: 14, Construct: "{{ }}"},
-	{From: 306, To: 306, Line: 10, Col: 34, Construct: "{{ }}"},
-	{From: 308, To: 310, Line: 10, Col: 48, Construct: "if"},
-	{From: 315, To: 347, Line: 18, Col: 1, Construct: "macro"},
-	{From: 321, To: 321, Line: 19, Col: 1, Construct: "set"},
-	{From: 323, To: 323, Line: 20, Col: 1, Construct: "set"},
-	{From: 325, To: 346, Line: 21, Col: 1, Construct: "for"},
-	{From: 327, To: 345, Line: 22, Col: 5, Construct: "if"},
-	{From: 330, To: 344, Line: 23, Col: 9, Construct: "for"},
-	{From: 332, To: 339, Line: 24, Col: 13, Construct: "if"},
-	{From: 334, To: 334, Line: 25, Col: 17, Construct: "{{ }}"},
-	{From: 336, To: 336, Line: 25, Col: 17, Construct: "set"},
-	{From: 338, To: 338, Line: 26, Col: 17, Construct: "set"},
-	{From: 341, To: 341, Line: 26, Col: 17, Construct: "set"},
-	{From: 343, To: 343, Line: 28, Col: 13, Construct: "set"},
-	{From: 349, To: 361, Line: 33, Col: 1, Construct: "macro"},
-	{From: 354, To: 357, Line: 36, Col: 26, Construct: "{{ }}"},
-	{From: 359, To: 360, Line: 38, Col: 18, Construct: "{{ }}"},
-	{From: 363, To: 366, Line: 43, Col: 1, Construct: "if"},
-	{From: 365, To: 365, Line: 43, Col: 61, Construct: "set"},
-	{From: 368, To: 368, Line: 44, Col: 1, Construct: "set"},
-	{From: 370, To: 370, Line: 45, Col: 1, Construct: "set"},
-	{From: 372, To: 373, Line: 46, Col: 1, Construct: "set"},
-	{From: 375, To: 414, Line: 53, Col: 1, Construct: "if"},
-	{From: 378, To: 381, Line: 76, Col: 1, Construct: "if"},
-	{From: 383, To: 390, Line: 90, Col: 1, Construct: "if"},
-	{From: 386, To: 389, Line: 91, Col: 717, Construct: "if"},
-	{From: 392, To: 412, Line: 94, Col: 1, Construct: "for"},
-	{From: 397, To: 399, Line: 95, Col: 15, Construct: "{{ }}"},
-	{From: 401, To: 402, Line: 95, Col: 64, Construct: "{{ }}"},
-	{From: 404, To: 405, Line: 95, Col: 116, Construct: "{{ }}"},
-	{From: 407, To: 410, Line: 95, Col: 179, Construct: "if"},
-	{From: 416, To: 421, Line: 121, Col: 1, Construct: "if"},
-	{From: 419, To: 419, Line: 126, Col: 1, Construct: "{{ }}"},
-	{From: 423, To: 517, Line: 129, Col: 1, Construct: "for"},
-	{From: 427, To: 515, Line: 130, Col: 5, Construct: "if"},
-	{From: 431, To: 432, Line: 131, Col: 40, Construct: "{{ }}"},
-	{From: 433, To: 515, Line: 132, Col: 9, Construct: "if"},
-	{From: 437, To: 438, Line: 133, Col: 38, Construct: "{{ }}"},
-	{From: 440, To: 449, Line: 133, Col: 80, Construct: "if"},
-	{From: 442, To: 442, Line: 133, Col: 128, Construct: "set"},
-	{From: 444, To: 444, Line: 133, Col: 166, Construct: "set"},
-	{From: 446, To: 448, Line: 133, Col: 211, Construct: "{{ }}"},
-	{From: 450, To: 515, Line: 134, Col: 9, Construct: "if"},
-	{From: 454, To: 490, Line: 135, Col: 41, Construct: "if"},
-	{From: 458, To: 459, Line: 135, Col: 86, Construct: "{{ }}"},
-	{From: 461, To: 483, Line: 136, Col: 5, Construct: "for"},
-	{From: 466, To: 467, Line: 137, Col: 23, Construct: "{{ }}"},
-	{From: 469, To: 471, Line: 137, Col: 60, Construct: "{{ }}"},
+	{From: 294, To: 294, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 296, To: 315, Line: 1, Col: 16, Construct: "macro"},
+	{From: 300, To: 314, Line: 9, Col: 1, Construct: "for"},
+	{From: 305, To: 306, Line: 10, Col: 14, Construct: "{{ }}"},
+	{From: 308, To: 308, Line: 10, Col: 34, Construct: "{{ }}"},
+	{From: 310, To: 312, Line: 10, Col: 48, Construct: "if"},
+	{From: 317, To: 349, Line: 18, Col: 1, Construct: "macro"},
+	{From: 323, To: 323, Line: 19, Col: 1, Construct: "set"},
+	{From: 325, To: 325, Line: 20, Col: 1, Construct: "set"},
+	{From: 327, To: 348, Line: 21, Col: 1, Construct: "for"},
+	{From: 329, To: 347, Line: 22, Col: 5, Construct: "if"},
+	{From: 332, To: 346, Line: 23, Col: 9, Construct: "for"},
+	{From: 334, To: 341, Line: 24, Col: 13, Construct: "if"},
+	{From: 336, To: 336, Line: 25, Col: 17, Construct: "{{ }}"},
+	{From: 338, To: 338, Line: 25, Col: 17, Construct: "set"},
+	{From: 340, To: 340, Line: 26, Col: 17, Construct: "set"},
+	{From: 343, To: 343, Line: 26, Col: 17, Construct: "set"},
+	{From: 345, To: 345, Line: 28, Col: 13, Construct: "set"},
+	{From: 351, To: 363, Line: 33, Col: 1, Construct: "macro"},
+	{From: 356, To: 359, Line: 36, Col: 26, Construct: "{{ }}"},
+	{From: 361, To: 362, Line: 38, Col: 18, Construct: "{{ }}"},
+	{From: 365, To: 368, Line: 43, Col: 1, Construct: "if"},
+	{From: 367, To: 367, Line: 43, Col: 61, Construct: "set"},
+	{From: 370, To: 370, Line: 44, Col: 1, Construct: "set"},
+	{From: 372, To: 372, Line: 45, Col: 1, Construct: "set"},
+	{From: 374, To: 375, Line: 46, Col: 1, Construct: "set"},
+	{From: 377, To: 415, Line: 53, Col: 1, Construct: "if"},
+	{From: 380, To: 383, Line: 76, Col: 1, Construct: "if"},
+	{From: 385, To: 392, Line: 90, Col: 1, Construct: "if"},
+	{From: 388, To: 391, Line: 91, Col: 717, Construct: "if"},
+	{From: 394, To: 413, Line: 94, Col: 1, Construct: "for"},
+	{From: 399, To: 400, Line: 95, Col: 15, Construct: "{{ }}"},
+	{From: 402, To: 403, Line: 95, Col: 64, Construct: "{{ }}"},
+	{From: 405, To: 406, Line: 95, Col: 116, Construct: "{{ }}"},
+	{From: 408, To: 411, Line: 95, Col: 179, Construct: "if"},
+	{From: 417, To: 422, Line: 121, Col: 1, Construct: "if"},
+	{From: 420, To: 420, Line: 126, Col: 1, Construct: "{{ }}"},
+	{From: 424, To: 519, Line: 129, Col: 1, Construct: "for"},
+	{From: 428, To: 517, Line: 130, Col: 5, Construct: "if"},
+	{From: 432, To: 433, Line: 131, Col: 40, Construct: "{{ }}"},
+	{From: 434, To: 517, Line: 132, Col: 9, Construct: "if"},
+	{From: 438, To: 439, Line: 133, Col: 38, Construct: "{{ }}"},
+	{From: 441, To: 450, Line: 133, Col: 80, Construct: "if"},
+	{From: 443, To: 443, Line: 133, Col: 128, Construct: "set"},
+	{From: 445, To: 445, Line: 133, Col: 166, Construct: "set"},
+	{From: 447, To: 449, Line: 133, Col: 211, Construct: "{{ }}"},
+	{From: 451, To: 517, Line: 134, Col: 9, Construct: "if"},
+	{From: 455, To: 490, Line: 135, Col: 41, Construct: "if"},
+	{From: 459, To: 460, Line: 135, Col: 86, Construct: "{{ }}"},
+	{From: 462, To: 483, Line: 136, Col: 5, Construct: "for"},
+	{From: 467, To: 468, Line: 137, Col: 23, Construct: "{{ }}"},
+	{From: 470, To: 471, Line: 137, Col: 60, Construct: "{{ }}"},
 	{From: 473, To: 474, Line: 137, Col: 105, Construct: "{{ }}"},
 	{From: 476, To: 479, Line: 137, Col: 146, Construct: "if"},
 	{From: 481, To: 481, Line: 139, Col: 5, Construct: "set"},
 	{From: 488, To: 489, Line: 141, Col: 65, Construct: "{{ }}"},
-	{From: 491, To: 515, Line: 142, Col: 8, Construct: "if"},
+	{From: 491, To: 517, Line: 142, Col: 8, Construct: "if"},
 	{From: 495, To: 497, Line: 144, Col: 1, Construct: "{{ }}"},
-	{From: 499, To: 514, Line: 145, Col: 5, Construct: "for"},
-	{From: 501, To: 512, Line: 146, Col: 9, Construct: "if"},
-	{From: 504, To: 506, Line: 147, Col: 1, Construct: "{{ }}"},
-	{From: 508, To: 508, Line: 148, Col: 13, Construct: "set"},
-	{From: 519, To: 521, Line: 156, Col: 54, Construct: "if"},
+	{From: 499, To: 516, Line: 145, Col: 5, Construct: "for"},
+	{From: 502, To: 514, Line: 146, Col: 9, Construct: "if"},
+	{From: 505, To: 507, Line: 147, Col: 1, Construct: "{{ }}"},
+	{From: 509, To: 509, Line: 148, Col: 13, Construct: "set"},
+	{From: 521, To: 523, Line: 156, Col: 54, Construct: "if"},
 }

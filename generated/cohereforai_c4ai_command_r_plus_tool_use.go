@@ -458,8 +458,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("```python\ndef "), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			toolParameterDefinitions := runtime.LlamaAttr(tool, "parameter_definitions")
-			keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
+			keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(tool, "parameter_definitions"))
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
 				paramFields := values[i]
@@ -483,6 +482,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
 			runtime.LlamaWrite(w, runtime.LlamaAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
+			toolParameterDefinitions := runtime.LlamaAttr(tool, "parameter_definitions")
 			if runtime.Ne(runtime.FilterLength(toolParameterDefinitions), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
@@ -533,8 +533,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("```python\ndef "), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			toolParameters := runtime.LlamaAttr(tool, "parameters")
-			toolParametersProperties := runtime.LlamaAttr(toolParameters, "properties")
-			keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+			keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(toolParameters, "properties"))
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
 				paramFields := values[i]
@@ -562,6 +561,8 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
 			runtime.LlamaWrite(w, runtime.LlamaAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
+			tool2Parameters := runtime.LlamaAttr(tool, "parameters")
+			toolParametersProperties := runtime.LlamaAttr(tool2Parameters, "properties")
 			if runtime.Ne(runtime.FilterLength(toolParametersProperties), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
@@ -576,7 +577,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(paramName, runtime.Str(" (")))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !runtime.LlamaIn(paramName, runtime.LlamaAttr(toolParameters, "required")) {
+					if !runtime.LlamaIn(paramName, runtime.LlamaAttr(tool2Parameters, "required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Optional["), w.Capture(func() {
 							jsonToPythonType(paramFields)
@@ -825,14 +826,14 @@ var spansCohereForAIC4aiCommandRPlusToolUse = []runtime.Span{
 	{From: 451, To: 513, Line: 31, Col: 1, Construct: "for"},
 	{From: 455, To: 457, Line: 32, Col: 5, Construct: "if"},
 	{From: 459, To: 459, Line: 35, Col: 5, Construct: "{{ }}"},
-	{From: 461, To: 482, Line: 36, Col: 5, Construct: "for"},
-	{From: 467, To: 469, Line: 37, Col: 9, Construct: "if"},
-	{From: 471, To: 471, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 473, To: 480, Line: 41, Col: 9, Construct: "if"},
-	{From: 475, To: 475, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 479, To: 479, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 484, To: 484, Line: 48, Col: 5, Construct: "{{ }}"},
-	{From: 486, To: 512, Line: 49, Col: 5, Construct: "if"},
+	{From: 461, To: 481, Line: 36, Col: 5, Construct: "for"},
+	{From: 466, To: 468, Line: 37, Col: 9, Construct: "if"},
+	{From: 470, To: 470, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 472, To: 479, Line: 41, Col: 9, Construct: "if"},
+	{From: 474, To: 474, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 478, To: 478, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 483, To: 483, Line: 48, Col: 5, Construct: "{{ }}"},
+	{From: 485, To: 512, Line: 49, Col: 5, Construct: "if"},
 	{From: 489, To: 510, Line: 51, Col: 9, Construct: "for"},
 	{From: 494, To: 496, Line: 52, Col: 13, Construct: "if"},
 	{From: 498, To: 498, Line: 55, Col: 13, Construct: "{{ }}"},
@@ -840,63 +841,63 @@ var spansCohereForAIC4aiCommandRPlusToolUse = []runtime.Span{
 	{From: 502, To: 502, Line: 57, Col: 17, Construct: "{{ }}"},
 	{From: 506, To: 506, Line: 59, Col: 17, Construct: "{{ }}"},
 	{From: 509, To: 509, Line: 61, Col: 13, Construct: "{{ }}"},
-	{From: 516, To: 597, Line: 68, Col: 1, Construct: "macro"},
-	{From: 519, To: 596, Line: 69, Col: 1, Construct: "for"},
+	{From: 516, To: 598, Line: 68, Col: 1, Construct: "macro"},
+	{From: 519, To: 597, Line: 69, Col: 1, Construct: "for"},
 	{From: 523, To: 525, Line: 70, Col: 3, Construct: "if"},
 	{From: 527, To: 531, Line: 73, Col: 3, Construct: "if"},
 	{From: 530, To: 530, Line: 74, Col: 5, Construct: "set"},
 	{From: 533, To: 533, Line: 77, Col: 19, Construct: "{{ }}"},
-	{From: 535, To: 561, Line: 78, Col: 3, Construct: "for"},
-	{From: 542, To: 544, Line: 79, Col: 5, Construct: "if"},
-	{From: 546, To: 546, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 548, To: 559, Line: 83, Col: 5, Construct: "if"},
-	{From: 550, To: 552, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 556, To: 558, Line: 86, Col: 7, Construct: "{{ }}"},
-	{From: 563, To: 563, Line: 91, Col: 3, Construct: "{{ }}"},
-	{From: 565, To: 595, Line: 92, Col: 3, Construct: "if"},
-	{From: 568, To: 593, Line: 94, Col: 5, Construct: "for"},
-	{From: 573, To: 575, Line: 95, Col: 7, Construct: "if"},
-	{From: 577, To: 577, Line: 98, Col: 7, Construct: "{{ }}"},
-	{From: 579, To: 590, Line: 99, Col: 7, Construct: "if"},
-	{From: 581, To: 583, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 587, To: 589, Line: 102, Col: 9, Construct: "{{ }}"},
-	{From: 592, To: 592, Line: 104, Col: 7, Construct: "{{ }}"},
-	{From: 599, To: 599, Line: 111, Col: 1, Construct: "{{ }}"},
-	{From: 601, To: 614, Line: 112, Col: 1, Construct: "if"},
-	{From: 604, To: 604, Line: 113, Col: 3, Construct: "set"},
-	{From: 606, To: 606, Line: 114, Col: 3, Construct: "set"},
-	{From: 610, To: 610, Line: 116, Col: 3, Construct: "set"},
-	{From: 612, To: 612, Line: 117, Col: 3, Construct: "set"},
-	{From: 616, To: 617, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 619, To: 619, Line: 141, Col: 1, Construct: "set"},
-	{From: 621, To: 627, Line: 142, Col: 1, Construct: "for"},
-	{From: 623, To: 626, Line: 143, Col: 5, Construct: "if"},
-	{From: 625, To: 625, Line: 144, Col: 9, Construct: "set"},
-	{From: 629, To: 641, Line: 147, Col: 1, Construct: "if"},
-	{From: 631, To: 633, Line: 148, Col: 5, Construct: "{{ }}"},
-	{From: 637, To: 639, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 643, To: 712, Line: 153, Col: 1, Construct: "for"},
-	{From: 646, To: 646, Line: 154, Col: 3, Construct: "set"},
-	{From: 648, To: 710, Line: 155, Col: 3, Construct: "if"},
-	{From: 651, To: 651, Line: 156, Col: 5, Construct: "{{ }}"},
-	{From: 652, To: 710, Line: 157, Col: 7, Construct: "if"},
-	{From: 655, To: 655, Line: 158, Col: 5, Construct: "{{ }}"},
-	{From: 656, To: 710, Line: 159, Col: 7, Construct: "if"},
-	{From: 660, To: 665, Line: 161, Col: 5, Construct: "if"},
-	{From: 663, To: 663, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 667, To: 699, Line: 165, Col: 5, Construct: "for"},
-	{From: 671, To: 675, Line: 166, Col: 9, Construct: "if"},
-	{From: 674, To: 674, Line: 167, Col: 13, Construct: "set"},
-	{From: 677, To: 677, Line: 169, Col: 9, Construct: "{{ }}"},
-	{From: 679, To: 679, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 681, To: 681, Line: 171, Col: 9, Construct: "{{ }}"},
-	{From: 683, To: 691, Line: 172, Col: 9, Construct: "if"},
-	{From: 686, To: 687, Line: 173, Col: 13, Construct: "{{ }}"},
-	{From: 693, To: 693, Line: 178, Col: 9, Construct: "{{ }}"},
-	{From: 695, To: 697, Line: 179, Col: 9, Construct: "if"},
-	{From: 700, To: 710, Line: 184, Col: 7, Construct: "if"},
-	{From: 703, To: 703, Line: 185, Col: 5, Construct: "{{ }}"},
-	{From: 704, To: 710, Line: 186, Col: 7, Construct: "if"},
-	{From: 708, To: 709, Line: 188, Col: 5, Construct: "{{ }}"},
-	{From: 714, To: 716, Line: 200, Col: 1, Construct: "if"},
+	{From: 535, To: 560, Line: 78, Col: 3, Construct: "for"},
+	{From: 541, To: 543, Line: 79, Col: 5, Construct: "if"},
+	{From: 545, To: 545, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 547, To: 558, Line: 83, Col: 5, Construct: "if"},
+	{From: 549, To: 551, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 555, To: 557, Line: 86, Col: 7, Construct: "{{ }}"},
+	{From: 562, To: 562, Line: 91, Col: 3, Construct: "{{ }}"},
+	{From: 564, To: 596, Line: 92, Col: 3, Construct: "if"},
+	{From: 569, To: 594, Line: 94, Col: 5, Construct: "for"},
+	{From: 574, To: 576, Line: 95, Col: 7, Construct: "if"},
+	{From: 578, To: 578, Line: 98, Col: 7, Construct: "{{ }}"},
+	{From: 580, To: 591, Line: 99, Col: 7, Construct: "if"},
+	{From: 582, To: 584, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 588, To: 590, Line: 102, Col: 9, Construct: "{{ }}"},
+	{From: 593, To: 593, Line: 104, Col: 7, Construct: "{{ }}"},
+	{From: 600, To: 600, Line: 111, Col: 1, Construct: "{{ }}"},
+	{From: 602, To: 615, Line: 112, Col: 1, Construct: "if"},
+	{From: 605, To: 605, Line: 113, Col: 3, Construct: "set"},
+	{From: 607, To: 607, Line: 114, Col: 3, Construct: "set"},
+	{From: 611, To: 611, Line: 116, Col: 3, Construct: "set"},
+	{From: 613, To: 613, Line: 117, Col: 3, Construct: "set"},
+	{From: 617, To: 618, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 620, To: 620, Line: 141, Col: 1, Construct: "set"},
+	{From: 622, To: 628, Line: 142, Col: 1, Construct: "for"},
+	{From: 624, To: 627, Line: 143, Col: 5, Construct: "if"},
+	{From: 626, To: 626, Line: 144, Col: 9, Construct: "set"},
+	{From: 630, To: 642, Line: 147, Col: 1, Construct: "if"},
+	{From: 632, To: 634, Line: 148, Col: 5, Construct: "{{ }}"},
+	{From: 638, To: 640, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 644, To: 713, Line: 153, Col: 1, Construct: "for"},
+	{From: 647, To: 647, Line: 154, Col: 3, Construct: "set"},
+	{From: 649, To: 711, Line: 155, Col: 3, Construct: "if"},
+	{From: 652, To: 652, Line: 156, Col: 5, Construct: "{{ }}"},
+	{From: 653, To: 711, Line: 157, Col: 7, Construct: "if"},
+	{From: 656, To: 656, Line: 158, Col: 5, Construct: "{{ }}"},
+	{From: 657, To: 711, Line: 159, Col: 7, Construct: "if"},
+	{From: 661, To: 666, Line: 161, Col: 5, Construct: "if"},
+	{From: 664, To: 664, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 668, To: 700, Line: 165, Col: 5, Construct: "for"},
+	{From: 672, To: 676, Line: 166, Col: 9, Construct: "if"},
+	{From: 675, To: 675, Line: 167, Col: 13, Construct: "set"},
+	{From: 678, To: 678, Line: 169, Col: 9, Construct: "{{ }}"},
+	{From: 680, To: 680, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 682, To: 682, Line: 171, Col: 9, Construct: "{{ }}"},
+	{From: 684, To: 692, Line: 172, Col: 9, Construct: "if"},
+	{From: 687, To: 688, Line: 173, Col: 13, Construct: "{{ }}"},
+	{From: 694, To: 694, Line: 178, Col: 9, Construct: "{{ }}"},
+	{From: 696, To: 698, Line: 179, Col: 9, Construct: "if"},
+	{From: 701, To: 711, Line: 184, Col: 7, Construct: "if"},
+	{From: 704, To: 704, Line: 185, Col: 5, Construct: "{{ }}"},
+	{From: 705, To: 711, Line: 186, Col: 7, Construct: "if"},
+	{From: 709, To: 710, Line: 188, Col: 5, Construct: "{{ }}"},
+	{From: 715, To: 717, Line: 200, Col: 1, Construct: "if"},
 }

@@ -212,15 +212,14 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtim
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
@@ -240,7 +239,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtim
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
@@ -261,7 +260,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtim
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
@@ -333,31 +332,31 @@ var spansDeepseekAiDeepSeekR1DistillLlama8B = []runtime.Span{
 	{From: 204, To: 204, Line: 7, Col: 5, Construct: "set"},
 	{From: 208, To: 208, Line: 9, Col: 15, Construct: "{{ }}"},
 	{From: 210, To: 210, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 212, To: 279, Line: 10, Col: 1, Construct: "for"},
-	{From: 215, To: 221, Line: 11, Col: 3, Construct: "if"},
-	{From: 218, To: 218, Line: 12, Col: 5, Construct: "set"},
-	{From: 220, To: 220, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 223, To: 241, Line: 14, Col: 3, Construct: "if"},
-	{From: 225, To: 225, Line: 15, Col: 5, Construct: "set"},
-	{From: 227, To: 240, Line: 16, Col: 5, Construct: "for"},
-	{From: 229, To: 239, Line: 17, Col: 7, Construct: "if"},
-	{From: 231, To: 231, Line: 17, Col: 33, Construct: "{{ }}"},
-	{From: 233, To: 233, Line: 18, Col: 9, Construct: "set"},
-	{From: 237, To: 238, Line: 19, Col: 21, Construct: "{{ }}"},
-	{From: 243, To: 262, Line: 23, Col: 3, Construct: "if"},
-	{From: 245, To: 261, Line: 24, Col: 5, Construct: "if"},
-	{From: 247, To: 247, Line: 24, Col: 26, Construct: "{{ }}"},
-	{From: 249, To: 249, Line: 25, Col: 7, Construct: "set"},
-	{From: 253, To: 253, Line: 27, Col: 7, Construct: "set"},
-	{From: 255, To: 258, Line: 28, Col: 7, Construct: "if"},
-	{From: 257, To: 257, Line: 29, Col: 9, Construct: "set"},
-	{From: 260, To: 260, Line: 30, Col: 20, Construct: "{{ }}"},
-	{From: 264, To: 278, Line: 33, Col: 3, Construct: "if"},
-	{From: 266, To: 266, Line: 34, Col: 5, Construct: "set"},
-	{From: 268, To: 277, Line: 35, Col: 5, Construct: "if"},
-	{From: 270, To: 270, Line: 35, Col: 34, Construct: "{{ }}"},
-	{From: 272, To: 272, Line: 36, Col: 7, Construct: "set"},
-	{From: 276, To: 276, Line: 37, Col: 19, Construct: "{{ }}"},
-	{From: 281, To: 283, Line: 41, Col: 1, Construct: "if"},
-	{From: 285, To: 287, Line: 43, Col: 1, Construct: "if"},
+	{From: 212, To: 278, Line: 10, Col: 1, Construct: "for"},
+	{From: 215, To: 220, Line: 11, Col: 3, Construct: "if"},
+	{From: 217, To: 217, Line: 12, Col: 5, Construct: "set"},
+	{From: 219, To: 219, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 222, To: 240, Line: 14, Col: 3, Construct: "if"},
+	{From: 224, To: 224, Line: 15, Col: 5, Construct: "set"},
+	{From: 226, To: 239, Line: 16, Col: 5, Construct: "for"},
+	{From: 228, To: 238, Line: 17, Col: 7, Construct: "if"},
+	{From: 230, To: 230, Line: 17, Col: 33, Construct: "{{ }}"},
+	{From: 232, To: 232, Line: 18, Col: 9, Construct: "set"},
+	{From: 236, To: 237, Line: 19, Col: 21, Construct: "{{ }}"},
+	{From: 242, To: 261, Line: 23, Col: 3, Construct: "if"},
+	{From: 244, To: 260, Line: 24, Col: 5, Construct: "if"},
+	{From: 246, To: 246, Line: 24, Col: 26, Construct: "{{ }}"},
+	{From: 248, To: 248, Line: 25, Col: 7, Construct: "set"},
+	{From: 252, To: 252, Line: 27, Col: 7, Construct: "set"},
+	{From: 254, To: 257, Line: 28, Col: 7, Construct: "if"},
+	{From: 256, To: 256, Line: 29, Col: 9, Construct: "set"},
+	{From: 259, To: 259, Line: 30, Col: 20, Construct: "{{ }}"},
+	{From: 263, To: 277, Line: 33, Col: 3, Construct: "if"},
+	{From: 265, To: 265, Line: 34, Col: 5, Construct: "set"},
+	{From: 267, To: 276, Line: 35, Col: 5, Construct: "if"},
+	{From: 269, To: 269, Line: 35, Col: 34, Construct: "{{ }}"},
+	{From: 271, To: 271, Line: 36, Col: 7, Construct: "set"},
+	{From: 275, To: 275, Line: 37, Col: 19, Construct: "{{ }}"},
+	{From: 280, To: 282, Line: 41, Col: 1, Construct: "if"},
+	{From: 284, To: 286, Line: 43, Col: 1, Construct: "if"},
 }

@@ -218,15 +218,14 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *runtime.Writer, in *runtim
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16:5 {%- for tool in message['tool_calls']-%}
@@ -246,7 +245,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *runtime.Writer, in *runtim
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
@@ -267,7 +266,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *runtime.Writer, in *runtim
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:5 {%- if ns.is_output_first -%}
@@ -344,32 +343,32 @@ var spansDeepseekAiDeepSeekR1DistillQwen32B = []runtime.Span{
 	{From: 210, To: 210, Line: 7, Col: 5, Construct: "set"},
 	{From: 214, To: 214, Line: 9, Col: 15, Construct: "{{ }}"},
 	{From: 216, To: 216, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 218, To: 285, Line: 10, Col: 1, Construct: "for"},
-	{From: 221, To: 227, Line: 11, Col: 3, Construct: "if"},
-	{From: 224, To: 224, Line: 12, Col: 5, Construct: "set"},
-	{From: 226, To: 226, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 229, To: 247, Line: 14, Col: 3, Construct: "if"},
-	{From: 231, To: 231, Line: 15, Col: 5, Construct: "set"},
-	{From: 233, To: 246, Line: 16, Col: 5, Construct: "for"},
-	{From: 235, To: 244, Line: 17, Col: 7, Construct: "if"},
-	{From: 237, To: 237, Line: 18, Col: 9, Construct: "{{ }}"},
-	{From: 239, To: 239, Line: 19, Col: 9, Construct: "set"},
-	{From: 243, To: 243, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 249, To: 268, Line: 26, Col: 3, Construct: "if"},
-	{From: 251, To: 267, Line: 27, Col: 5, Construct: "if"},
-	{From: 253, To: 253, Line: 27, Col: 26, Construct: "{{ }}"},
-	{From: 255, To: 255, Line: 28, Col: 7, Construct: "set"},
-	{From: 259, To: 259, Line: 30, Col: 7, Construct: "set"},
-	{From: 261, To: 264, Line: 31, Col: 7, Construct: "if"},
-	{From: 263, To: 263, Line: 32, Col: 9, Construct: "set"},
-	{From: 266, To: 266, Line: 33, Col: 20, Construct: "{{ }}"},
-	{From: 270, To: 284, Line: 36, Col: 3, Construct: "if"},
-	{From: 272, To: 272, Line: 37, Col: 5, Construct: "set"},
-	{From: 274, To: 283, Line: 38, Col: 5, Construct: "if"},
-	{From: 276, To: 276, Line: 38, Col: 34, Construct: "{{ }}"},
-	{From: 278, To: 278, Line: 39, Col: 7, Construct: "set"},
-	{From: 282, To: 282, Line: 40, Col: 19, Construct: "{{ }}"},
-	{From: 287, To: 289, Line: 44, Col: 1, Construct: "if"},
-	{From: 291, To: 297, Line: 46, Col: 1, Construct: "if"},
-	{From: 294, To: 296, Line: 46, Col: 80, Construct: "if"},
+	{From: 218, To: 284, Line: 10, Col: 1, Construct: "for"},
+	{From: 221, To: 226, Line: 11, Col: 3, Construct: "if"},
+	{From: 223, To: 223, Line: 12, Col: 5, Construct: "set"},
+	{From: 225, To: 225, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 228, To: 246, Line: 14, Col: 3, Construct: "if"},
+	{From: 230, To: 230, Line: 15, Col: 5, Construct: "set"},
+	{From: 232, To: 245, Line: 16, Col: 5, Construct: "for"},
+	{From: 234, To: 243, Line: 17, Col: 7, Construct: "if"},
+	{From: 236, To: 236, Line: 18, Col: 9, Construct: "{{ }}"},
+	{From: 238, To: 238, Line: 19, Col: 9, Construct: "set"},
+	{From: 242, To: 242, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 248, To: 267, Line: 26, Col: 3, Construct: "if"},
+	{From: 250, To: 266, Line: 27, Col: 5, Construct: "if"},
+	{From: 252, To: 252, Line: 27, Col: 26, Construct: "{{ }}"},
+	{From: 254, To: 254, Line: 28, Col: 7, Construct: "set"},
+	{From: 258, To: 258, Line: 30, Col: 7, Construct: "set"},
+	{From: 260, To: 263, Line: 31, Col: 7, Construct: "if"},
+	{From: 262, To: 262, Line: 32, Col: 9, Construct: "set"},
+	{From: 265, To: 265, Line: 33, Col: 20, Construct: "{{ }}"},
+	{From: 269, To: 283, Line: 36, Col: 3, Construct: "if"},
+	{From: 271, To: 271, Line: 37, Col: 5, Construct: "set"},
+	{From: 273, To: 282, Line: 38, Col: 5, Construct: "if"},
+	{From: 275, To: 275, Line: 38, Col: 34, Construct: "{{ }}"},
+	{From: 277, To: 277, Line: 39, Col: 7, Construct: "set"},
+	{From: 281, To: 281, Line: 40, Col: 19, Construct: "{{ }}"},
+	{From: 286, To: 288, Line: 44, Col: 1, Construct: "if"},
+	{From: 290, To: 296, Line: 46, Col: 1, Construct: "if"},
+	{From: 293, To: 295, Line: 46, Col: 80, Construct: "if"},
 }

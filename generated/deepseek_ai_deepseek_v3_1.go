@@ -273,8 +273,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:27:5 {%- set ns.is_first = false -%}
@@ -285,7 +284,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
@@ -323,7 +322,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		if runtime.EqStr(messageRole, "assistant") && !runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.LlamaItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
@@ -351,14 +350,14 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
 				if runtime.LlamaIn(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
-					content = runtime.LlamaItemInt(runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1)
+					content = runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("<｜end▁of▁sentence｜>")))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63:5 {%- set ns.is_last_user = false -%}
 			nsIsLastUser = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
@@ -448,39 +447,39 @@ var spansDeepseekAiDeepSeekV31 = []runtime.Span{
 	{From: 264, To: 264, Line: 18, Col: 7, Construct: "set"},
 	{From: 269, To: 269, Line: 23, Col: 15, Construct: "{{ }}"},
 	{From: 271, To: 271, Line: 23, Col: 30, Construct: "{{ }}"},
-	{From: 273, To: 369, Line: 24, Col: 1, Construct: "for"},
-	{From: 276, To: 286, Line: 25, Col: 3, Construct: "if"},
-	{From: 279, To: 279, Line: 26, Col: 5, Construct: "set"},
-	{From: 281, To: 281, Line: 27, Col: 5, Construct: "set"},
-	{From: 283, To: 283, Line: 28, Col: 5, Construct: "set"},
-	{From: 285, To: 285, Line: 28, Col: 39, Construct: "{{ }}"},
-	{From: 288, To: 324, Line: 30, Col: 3, Construct: "if"},
-	{From: 290, To: 292, Line: 31, Col: 5, Construct: "if"},
-	{From: 294, To: 294, Line: 33, Col: 5, Construct: "set"},
-	{From: 296, To: 296, Line: 34, Col: 5, Construct: "set"},
-	{From: 298, To: 298, Line: 35, Col: 5, Construct: "set"},
-	{From: 300, To: 323, Line: 36, Col: 5, Construct: "for"},
-	{From: 302, To: 321, Line: 37, Col: 7, Construct: "if"},
-	{From: 304, To: 313, Line: 38, Col: 9, Construct: "if"},
-	{From: 307, To: 308, Line: 38, Col: 42, Construct: "{{ }}"},
-	{From: 312, To: 312, Line: 39, Col: 23, Construct: "{{ }}"},
-	{From: 315, To: 315, Line: 41, Col: 9, Construct: "set"},
-	{From: 319, To: 320, Line: 42, Col: 21, Construct: "{{ }}"},
-	{From: 326, To: 359, Line: 46, Col: 3, Construct: "if"},
-	{From: 328, To: 338, Line: 47, Col: 5, Construct: "if"},
-	{From: 331, To: 337, Line: 48, Col: 7, Construct: "if"},
-	{From: 340, To: 340, Line: 52, Col: 5, Construct: "set"},
-	{From: 342, To: 358, Line: 53, Col: 5, Construct: "if"},
-	{From: 344, To: 344, Line: 53, Col: 26, Construct: "{{ }}"},
-	{From: 346, To: 346, Line: 54, Col: 7, Construct: "set"},
-	{From: 350, To: 350, Line: 56, Col: 7, Construct: "set"},
-	{From: 352, To: 355, Line: 57, Col: 7, Construct: "if"},
-	{From: 354, To: 354, Line: 58, Col: 9, Construct: "set"},
-	{From: 357, To: 357, Line: 59, Col: 20, Construct: "{{ }}"},
-	{From: 361, To: 368, Line: 62, Col: 3, Construct: "if"},
-	{From: 363, To: 363, Line: 63, Col: 5, Construct: "set"},
-	{From: 365, To: 365, Line: 64, Col: 5, Construct: "set"},
-	{From: 367, To: 367, Line: 64, Col: 34, Construct: "{{ }}"},
-	{From: 371, To: 380, Line: 67, Col: 1, Construct: "if"},
-	{From: 374, To: 379, Line: 68, Col: 3, Construct: "if"},
+	{From: 273, To: 368, Line: 24, Col: 1, Construct: "for"},
+	{From: 276, To: 285, Line: 25, Col: 3, Construct: "if"},
+	{From: 278, To: 278, Line: 26, Col: 5, Construct: "set"},
+	{From: 280, To: 280, Line: 27, Col: 5, Construct: "set"},
+	{From: 282, To: 282, Line: 28, Col: 5, Construct: "set"},
+	{From: 284, To: 284, Line: 28, Col: 39, Construct: "{{ }}"},
+	{From: 287, To: 323, Line: 30, Col: 3, Construct: "if"},
+	{From: 289, To: 291, Line: 31, Col: 5, Construct: "if"},
+	{From: 293, To: 293, Line: 33, Col: 5, Construct: "set"},
+	{From: 295, To: 295, Line: 34, Col: 5, Construct: "set"},
+	{From: 297, To: 297, Line: 35, Col: 5, Construct: "set"},
+	{From: 299, To: 322, Line: 36, Col: 5, Construct: "for"},
+	{From: 301, To: 320, Line: 37, Col: 7, Construct: "if"},
+	{From: 303, To: 312, Line: 38, Col: 9, Construct: "if"},
+	{From: 306, To: 307, Line: 38, Col: 42, Construct: "{{ }}"},
+	{From: 311, To: 311, Line: 39, Col: 23, Construct: "{{ }}"},
+	{From: 314, To: 314, Line: 41, Col: 9, Construct: "set"},
+	{From: 318, To: 319, Line: 42, Col: 21, Construct: "{{ }}"},
+	{From: 325, To: 358, Line: 46, Col: 3, Construct: "if"},
+	{From: 327, To: 337, Line: 47, Col: 5, Construct: "if"},
+	{From: 330, To: 336, Line: 48, Col: 7, Construct: "if"},
+	{From: 339, To: 339, Line: 52, Col: 5, Construct: "set"},
+	{From: 341, To: 357, Line: 53, Col: 5, Construct: "if"},
+	{From: 343, To: 343, Line: 53, Col: 26, Construct: "{{ }}"},
+	{From: 345, To: 345, Line: 54, Col: 7, Construct: "set"},
+	{From: 349, To: 349, Line: 56, Col: 7, Construct: "set"},
+	{From: 351, To: 354, Line: 57, Col: 7, Construct: "if"},
+	{From: 353, To: 353, Line: 58, Col: 9, Construct: "set"},
+	{From: 356, To: 356, Line: 59, Col: 20, Construct: "{{ }}"},
+	{From: 360, To: 367, Line: 62, Col: 3, Construct: "if"},
+	{From: 362, To: 362, Line: 63, Col: 5, Construct: "set"},
+	{From: 364, To: 364, Line: 64, Col: 5, Construct: "set"},
+	{From: 366, To: 366, Line: 64, Col: 34, Construct: "{{ }}"},
+	{From: 370, To: 379, Line: 67, Col: 1, Construct: "if"},
+	{From: 373, To: 378, Line: 68, Col: 3, Construct: "if"},
 }

@@ -678,6 +678,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 // it is renderGemma4 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -712,9 +714,9 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
 				// gemma4.jinja:9:13 {{ key }}
 				runtime.LlamaWrite(w, key)
 				w.WriteString(":{")
@@ -815,9 +817,9 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString(",")
 								}
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								runtime.CheckNamespace(nsItems)
+								runtime.LlamaCheckNamespace(nsItems)
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
-								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
+								runtime.LlamaSetAttr(nsItems, "found_first", runtime.Bool(true))
 								// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
@@ -857,7 +859,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.LlamaFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
@@ -1002,9 +1004,9 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
 				// gemma4.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
@@ -1061,15 +1063,15 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
@@ -1088,9 +1090,9 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
 		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := runtime.LlamaItemInt(messages, 0)
@@ -1112,9 +1114,9 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<tool|>")
 			}
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
@@ -1122,9 +1124,9 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		var role runtime.Value
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
-		runtime.SetAttr(ns, "prev_message_type", runtime.None())
+		runtime.LlamaSetAttr(ns, "prev_message_type", runtime.None())
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
@@ -1176,9 +1178,9 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}<tool_call|>")
 			}
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 		}
 		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := runtime.LlamaItemStr(message, "tool_responses")
@@ -1219,9 +1221,9 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<tool_response|>")
 			}
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
 		messageContent := runtime.LlamaItemStr(message, "content")
@@ -1259,28 +1261,28 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("\n\n<|image|>\n\n")
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
+					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("image"))
 				} else if runtime.EqStr(itemType, "audio") {
 					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
+					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("audio"))
 				} else if runtime.EqStr(itemType, "video") {
 					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
+					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("video"))
 				}
 			}
 		}
 		// gemma4.jinja:254:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(messageToolResponses.Truthy() && !messageContent.Truthy()) {
+		if !(runtime.LlamaItemStr(message, "tool_responses").Truthy() && !runtime.LlamaItemStr(message, "content").Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
@@ -1471,175 +1473,175 @@ var spansGemma4 = []runtime.Span{
 	{From: 665, To: 674, Line: 259, Col: 1, Construct: "if"},
 	{From: 667, To: 669, Line: 260, Col: 5, Construct: "if"},
 	{From: 671, To: 673, Line: 263, Col: 5, Construct: "if"},
-	{From: 690, To: 889, Line: 1, Col: 1, Construct: "macro"},
-	{From: 696, To: 696, Line: 2, Col: 5, Construct: "set"},
-	{From: 698, To: 698, Line: 3, Col: 5, Construct: "set"},
-	{From: 700, To: 888, Line: 4, Col: 5, Construct: "for"},
-	{From: 707, To: 707, Line: 5, Col: 9, Construct: "set"},
-	{From: 709, To: 887, Line: 6, Col: 9, Construct: "if"},
-	{From: 711, To: 713, Line: 7, Col: 13, Construct: "if"},
-	{From: 715, To: 715, Line: 7, Col: 13, Construct: "set"},
-	{From: 717, To: 717, Line: 8, Col: 13, Construct: "set"},
-	{From: 719, To: 720, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 722, To: 730, Line: 10, Col: 13, Construct: "if"},
-	{From: 726, To: 727, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 729, To: 729, Line: 12, Col: 17, Construct: "set"},
-	{From: 732, To: 742, Line: 14, Col: 13, Construct: "if"},
-	{From: 734, To: 741, Line: 15, Col: 17, Construct: "if"},
-	{From: 739, To: 739, Line: 15, Col: 50, Construct: "set"},
-	{From: 744, To: 874, Line: 18, Col: 13, Construct: "if"},
-	{From: 747, To: 760, Line: 19, Col: 17, Construct: "if"},
-	{From: 750, To: 757, Line: 20, Col: 21, Construct: "if"},
-	{From: 755, To: 755, Line: 20, Col: 54, Construct: "set"},
-	{From: 759, To: 759, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 761, To: 874, Line: 23, Col: 17, Construct: "if"},
-	{From: 765, To: 778, Line: 25, Col: 17, Construct: "if"},
-	{From: 768, To: 770, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 771, To: 777, Line: 27, Col: 21, Construct: "if"},
-	{From: 774, To: 776, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 780, To: 797, Line: 31, Col: 17, Construct: "if"},
-	{From: 784, To: 796, Line: 33, Col: 21, Construct: "for"},
-	{From: 789, To: 790, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 792, To: 794, Line: 35, Col: 25, Construct: "if"},
-	{From: 798, To: 874, Line: 39, Col: 17, Construct: "if"},
-	{From: 801, To: 873, Line: 40, Col: 17, Construct: "if"},
-	{From: 805, To: 805, Line: 42, Col: 21, Construct: "set"},
-	{From: 807, To: 872, Line: 43, Col: 21, Construct: "for"},
-	{From: 812, To: 870, Line: 44, Col: 25, Construct: "if"},
-	{From: 814, To: 816, Line: 45, Col: 29, Construct: "if"},
-	{From: 818, To: 818, Line: 45, Col: 29, Construct: "set"},
-	{From: 820, To: 820, Line: 46, Col: 29, Construct: "set"},
-	{From: 822, To: 869, Line: 47, Col: 29, Construct: "if"},
-	{From: 825, To: 831, Line: 49, Col: 33, Construct: "if"},
-	{From: 827, To: 829, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 832, To: 869, Line: 53, Col: 33, Construct: "if"},
-	{From: 836, To: 848, Line: 55, Col: 33, Construct: "for"},
-	{From: 841, To: 842, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 844, To: 846, Line: 57, Col: 37, Construct: "if"},
-	{From: 849, To: 869, Line: 60, Col: 33, Construct: "if"},
-	{From: 852, To: 861, Line: 61, Col: 33, Construct: "if"},
-	{From: 855, To: 855, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 860, To: 860, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 865, To: 866, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 868, To: 868, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 876, To: 883, Line: 74, Col: 13, Construct: "if"},
-	{From: 881, To: 881, Line: 74, Col: 46, Construct: "set"},
-	{From: 885, To: 886, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 891, To: 969, Line: 79, Col: 1, Construct: "macro"},
-	{From: 897, To: 899, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 901, To: 902, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 904, To: 904, Line: 81, Col: 5, Construct: "set"},
-	{From: 906, To: 945, Line: 82, Col: 5, Construct: "if"},
-	{From: 909, To: 917, Line: 84, Col: 9, Construct: "if"},
-	{From: 913, To: 916, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 919, To: 936, Line: 87, Col: 9, Construct: "if"},
-	{From: 923, To: 935, Line: 89, Col: 13, Construct: "for"},
-	{From: 928, To: 929, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 931, To: 933, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 938, To: 944, Line: 95, Col: 9, Construct: "if"},
-	{From: 942, To: 943, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 947, To: 968, Line: 99, Col: 5, Construct: "if"},
-	{From: 949, To: 950, Line: 100, Col: 9, Construct: "set"},
-	{From: 952, To: 958, Line: 102, Col: 9, Construct: "if"},
-	{From: 956, To: 957, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 960, To: 966, Line: 105, Col: 9, Construct: "if"},
-	{From: 964, To: 965, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 971, To: 1052, Line: 111, Col: 1, Construct: "macro"},
-	{From: 979, To: 1045, Line: 112, Col: 5, Construct: "if"},
-	{From: 981, To: 981, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 982, To: 1045, Line: 114, Col: 9, Construct: "if"},
-	{From: 985, To: 989, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 990, To: 1045, Line: 116, Col: 9, Construct: "if"},
-	{From: 994, To: 994, Line: 118, Col: 9, Construct: "set"},
-	{From: 996, To: 1023, Line: 119, Col: 9, Construct: "for"},
-	{From: 1001, To: 1003, Line: 120, Col: 13, Construct: "if"},
-	{From: 1005, To: 1005, Line: 120, Col: 13, Construct: "set"},
-	{From: 1007, To: 1007, Line: 121, Col: 13, Construct: "set"},
-	{From: 1009, To: 1017, Line: 122, Col: 13, Construct: "if"},
-	{From: 1011, To: 1011, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 1015, To: 1015, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 1019, To: 1021, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 1024, To: 1045, Line: 130, Col: 9, Construct: "if"},
-	{From: 1028, To: 1040, Line: 132, Col: 9, Construct: "for"},
-	{From: 1032, To: 1034, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 1036, To: 1038, Line: 134, Col: 13, Construct: "if"},
-	{From: 1044, To: 1044, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 1054, To: 1077, Line: 141, Col: 1, Construct: "macro"},
-	{From: 1058, To: 1058, Line: 142, Col: 5, Construct: "set"},
-	{From: 1060, To: 1074, Line: 143, Col: 5, Construct: "for"},
-	{From: 1062, To: 1073, Line: 144, Col: 9, Construct: "if"},
-	{From: 1064, To: 1064, Line: 144, Col: 9, Construct: "set"},
-	{From: 1066, To: 1066, Line: 145, Col: 13, Construct: "set"},
-	{From: 1070, To: 1070, Line: 145, Col: 13, Construct: "set"},
-	{From: 1072, To: 1072, Line: 147, Col: 13, Construct: "set"},
-	{From: 1076, To: 1076, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 1079, To: 1079, Line: 153, Col: 1, Construct: "set"},
-	{From: 1081, To: 1081, Line: 154, Col: 1, Construct: "set"},
-	{From: 1083, To: 1083, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 1085, To: 1120, Line: 157, Col: 1, Construct: "if"},
-	{From: 1088, To: 1094, Line: 161, Col: 5, Construct: "if"},
-	{From: 1091, To: 1091, Line: 161, Col: 5, Construct: "set"},
-	{From: 1093, To: 1093, Line: 163, Col: 9, Construct: "set"},
-	{From: 1096, To: 1102, Line: 166, Col: 5, Construct: "if"},
-	{From: 1099, To: 1099, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 1101, To: 1101, Line: 168, Col: 9, Construct: "set"},
-	{From: 1104, To: 1119, Line: 171, Col: 5, Construct: "if"},
-	{From: 1106, To: 1113, Line: 172, Col: 9, Construct: "for"},
-	{From: 1109, To: 1112, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 1115, To: 1115, Line: 174, Col: 13, Construct: "set"},
-	{From: 1117, To: 1117, Line: 177, Col: 9, Construct: "set"},
-	{From: 1122, To: 1286, Line: 184, Col: 1, Construct: "for"},
-	{From: 1125, To: 1125, Line: 184, Col: 1, Construct: "set"},
-	{From: 1127, To: 1127, Line: 185, Col: 5, Construct: "set"},
-	{From: 1129, To: 1134, Line: 186, Col: 5, Construct: "set"},
-	{From: 1136, To: 1136, Line: 187, Col: 9, Construct: "{{ }}"},
-	{From: 1138, To: 1182, Line: 189, Col: 13, Construct: "if"},
-	{From: 1141, To: 1177, Line: 190, Col: 17, Construct: "for"},
-	{From: 1144, To: 1144, Line: 191, Col: 21, Construct: "set"},
-	{From: 1146, To: 1146, Line: 192, Col: 21, Construct: "{{ }}"},
-	{From: 1148, To: 1176, Line: 193, Col: 21, Construct: "if"},
-	{From: 1151, To: 1151, Line: 194, Col: 25, Construct: "set"},
-	{From: 1153, To: 1170, Line: 195, Col: 25, Construct: "for"},
-	{From: 1158, To: 1160, Line: 196, Col: 29, Construct: "if"},
-	{From: 1162, To: 1162, Line: 197, Col: 29, Construct: "set"},
-	{From: 1164, To: 1165, Line: 198, Col: 29, Construct: "{{ }}"},
-	{From: 1167, To: 1169, Line: 198, Col: 41, Construct: "{{ }}"},
-	{From: 1171, To: 1175, Line: 200, Col: 25, Construct: "if"},
-	{From: 1174, To: 1174, Line: 201, Col: 25, Construct: "{{ }}"},
-	{From: 1179, To: 1179, Line: 201, Col: 25, Construct: "set"},
-	{From: 1181, To: 1181, Line: 205, Col: 17, Construct: "set"},
-	{From: 1184, To: 1225, Line: 208, Col: 13, Construct: "if"},
-	{From: 1187, To: 1220, Line: 210, Col: 17, Construct: "for"},
-	{From: 1190, To: 1219, Line: 212, Col: 21, Construct: "if"},
-	{From: 1193, To: 1193, Line: 213, Col: 25, Construct: "{{ }}"},
-	{From: 1195, To: 1211, Line: 214, Col: 25, Construct: "for"},
-	{From: 1200, To: 1201, Line: 215, Col: 29, Construct: "{{ }}"},
-	{From: 1203, To: 1205, Line: 215, Col: 41, Construct: "{{ }}"},
-	{From: 1207, To: 1209, Line: 216, Col: 29, Construct: "if"},
-	{From: 1215, To: 1217, Line: 220, Col: 25, Construct: "{{ }}"},
-	{From: 1222, To: 1222, Line: 220, Col: 25, Construct: "set"},
-	{From: 1224, To: 1224, Line: 224, Col: 17, Construct: "set"},
-	{From: 1227, To: 1281, Line: 227, Col: 13, Construct: "if"},
-	{From: 1230, To: 1239, Line: 228, Col: 17, Construct: "if"},
-	{From: 1232, To: 1234, Line: 229, Col: 21, Construct: "{{ }}"},
-	{From: 1238, To: 1238, Line: 231, Col: 21, Construct: "{{ }}"},
-	{From: 1240, To: 1281, Line: 233, Col: 17, Construct: "if"},
-	{From: 1243, To: 1280, Line: 234, Col: 17, Construct: "for"},
-	{From: 1245, To: 1279, Line: 235, Col: 21, Construct: "if"},
-	{From: 1248, To: 1257, Line: 236, Col: 25, Construct: "if"},
-	{From: 1250, To: 1252, Line: 237, Col: 29, Construct: "{{ }}"},
-	{From: 1256, To: 1256, Line: 239, Col: 29, Construct: "{{ }}"},
-	{From: 1258, To: 1279, Line: 241, Col: 25, Construct: "if"},
-	{From: 1262, To: 1262, Line: 241, Col: 25, Construct: "set"},
-	{From: 1264, To: 1264, Line: 243, Col: 25, Construct: "set"},
-	{From: 1265, To: 1279, Line: 244, Col: 25, Construct: "if"},
-	{From: 1269, To: 1269, Line: 244, Col: 25, Construct: "set"},
-	{From: 1271, To: 1271, Line: 246, Col: 25, Construct: "set"},
-	{From: 1272, To: 1279, Line: 247, Col: 25, Construct: "if"},
-	{From: 1276, To: 1276, Line: 247, Col: 25, Construct: "set"},
-	{From: 1278, To: 1278, Line: 249, Col: 25, Construct: "set"},
-	{From: 1283, To: 1285, Line: 254, Col: 9, Construct: "if"},
-	{From: 1288, To: 1297, Line: 259, Col: 1, Construct: "if"},
-	{From: 1290, To: 1292, Line: 260, Col: 5, Construct: "if"},
-	{From: 1294, To: 1296, Line: 263, Col: 5, Construct: "if"},
+	{From: 692, To: 891, Line: 1, Col: 1, Construct: "macro"},
+	{From: 698, To: 698, Line: 2, Col: 5, Construct: "set"},
+	{From: 700, To: 700, Line: 3, Col: 5, Construct: "set"},
+	{From: 702, To: 890, Line: 4, Col: 5, Construct: "for"},
+	{From: 709, To: 709, Line: 5, Col: 9, Construct: "set"},
+	{From: 711, To: 889, Line: 6, Col: 9, Construct: "if"},
+	{From: 713, To: 715, Line: 7, Col: 13, Construct: "if"},
+	{From: 717, To: 717, Line: 7, Col: 13, Construct: "set"},
+	{From: 719, To: 719, Line: 8, Col: 13, Construct: "set"},
+	{From: 721, To: 722, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 724, To: 732, Line: 10, Col: 13, Construct: "if"},
+	{From: 728, To: 729, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 731, To: 731, Line: 12, Col: 17, Construct: "set"},
+	{From: 734, To: 744, Line: 14, Col: 13, Construct: "if"},
+	{From: 736, To: 743, Line: 15, Col: 17, Construct: "if"},
+	{From: 741, To: 741, Line: 15, Col: 50, Construct: "set"},
+	{From: 746, To: 876, Line: 18, Col: 13, Construct: "if"},
+	{From: 749, To: 762, Line: 19, Col: 17, Construct: "if"},
+	{From: 752, To: 759, Line: 20, Col: 21, Construct: "if"},
+	{From: 757, To: 757, Line: 20, Col: 54, Construct: "set"},
+	{From: 761, To: 761, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 763, To: 876, Line: 23, Col: 17, Construct: "if"},
+	{From: 767, To: 780, Line: 25, Col: 17, Construct: "if"},
+	{From: 770, To: 772, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 773, To: 779, Line: 27, Col: 21, Construct: "if"},
+	{From: 776, To: 778, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 782, To: 799, Line: 31, Col: 17, Construct: "if"},
+	{From: 786, To: 798, Line: 33, Col: 21, Construct: "for"},
+	{From: 791, To: 792, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 794, To: 796, Line: 35, Col: 25, Construct: "if"},
+	{From: 800, To: 876, Line: 39, Col: 17, Construct: "if"},
+	{From: 803, To: 875, Line: 40, Col: 17, Construct: "if"},
+	{From: 807, To: 807, Line: 42, Col: 21, Construct: "set"},
+	{From: 809, To: 874, Line: 43, Col: 21, Construct: "for"},
+	{From: 814, To: 872, Line: 44, Col: 25, Construct: "if"},
+	{From: 816, To: 818, Line: 45, Col: 29, Construct: "if"},
+	{From: 820, To: 820, Line: 45, Col: 29, Construct: "set"},
+	{From: 822, To: 822, Line: 46, Col: 29, Construct: "set"},
+	{From: 824, To: 871, Line: 47, Col: 29, Construct: "if"},
+	{From: 827, To: 833, Line: 49, Col: 33, Construct: "if"},
+	{From: 829, To: 831, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 834, To: 871, Line: 53, Col: 33, Construct: "if"},
+	{From: 838, To: 850, Line: 55, Col: 33, Construct: "for"},
+	{From: 843, To: 844, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 846, To: 848, Line: 57, Col: 37, Construct: "if"},
+	{From: 851, To: 871, Line: 60, Col: 33, Construct: "if"},
+	{From: 854, To: 863, Line: 61, Col: 33, Construct: "if"},
+	{From: 857, To: 857, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 862, To: 862, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 867, To: 868, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 870, To: 870, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 878, To: 885, Line: 74, Col: 13, Construct: "if"},
+	{From: 883, To: 883, Line: 74, Col: 46, Construct: "set"},
+	{From: 887, To: 888, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 893, To: 971, Line: 79, Col: 1, Construct: "macro"},
+	{From: 899, To: 901, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 903, To: 904, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 906, To: 906, Line: 81, Col: 5, Construct: "set"},
+	{From: 908, To: 947, Line: 82, Col: 5, Construct: "if"},
+	{From: 911, To: 919, Line: 84, Col: 9, Construct: "if"},
+	{From: 915, To: 918, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 921, To: 938, Line: 87, Col: 9, Construct: "if"},
+	{From: 925, To: 937, Line: 89, Col: 13, Construct: "for"},
+	{From: 930, To: 931, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 933, To: 935, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 940, To: 946, Line: 95, Col: 9, Construct: "if"},
+	{From: 944, To: 945, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 949, To: 970, Line: 99, Col: 5, Construct: "if"},
+	{From: 951, To: 952, Line: 100, Col: 9, Construct: "set"},
+	{From: 954, To: 960, Line: 102, Col: 9, Construct: "if"},
+	{From: 958, To: 959, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 962, To: 968, Line: 105, Col: 9, Construct: "if"},
+	{From: 966, To: 967, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 973, To: 1054, Line: 111, Col: 1, Construct: "macro"},
+	{From: 981, To: 1047, Line: 112, Col: 5, Construct: "if"},
+	{From: 983, To: 983, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 984, To: 1047, Line: 114, Col: 9, Construct: "if"},
+	{From: 987, To: 991, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 992, To: 1047, Line: 116, Col: 9, Construct: "if"},
+	{From: 996, To: 996, Line: 118, Col: 9, Construct: "set"},
+	{From: 998, To: 1025, Line: 119, Col: 9, Construct: "for"},
+	{From: 1003, To: 1005, Line: 120, Col: 13, Construct: "if"},
+	{From: 1007, To: 1007, Line: 120, Col: 13, Construct: "set"},
+	{From: 1009, To: 1009, Line: 121, Col: 13, Construct: "set"},
+	{From: 1011, To: 1019, Line: 122, Col: 13, Construct: "if"},
+	{From: 1013, To: 1013, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 1017, To: 1017, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 1021, To: 1023, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 1026, To: 1047, Line: 130, Col: 9, Construct: "if"},
+	{From: 1030, To: 1042, Line: 132, Col: 9, Construct: "for"},
+	{From: 1034, To: 1036, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1038, To: 1040, Line: 134, Col: 13, Construct: "if"},
+	{From: 1046, To: 1046, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 1056, To: 1079, Line: 141, Col: 1, Construct: "macro"},
+	{From: 1060, To: 1060, Line: 142, Col: 5, Construct: "set"},
+	{From: 1062, To: 1076, Line: 143, Col: 5, Construct: "for"},
+	{From: 1064, To: 1075, Line: 144, Col: 9, Construct: "if"},
+	{From: 1066, To: 1066, Line: 144, Col: 9, Construct: "set"},
+	{From: 1068, To: 1068, Line: 145, Col: 13, Construct: "set"},
+	{From: 1072, To: 1072, Line: 145, Col: 13, Construct: "set"},
+	{From: 1074, To: 1074, Line: 147, Col: 13, Construct: "set"},
+	{From: 1078, To: 1078, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 1081, To: 1081, Line: 153, Col: 1, Construct: "set"},
+	{From: 1083, To: 1083, Line: 154, Col: 1, Construct: "set"},
+	{From: 1085, To: 1085, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 1087, To: 1122, Line: 157, Col: 1, Construct: "if"},
+	{From: 1090, To: 1096, Line: 161, Col: 5, Construct: "if"},
+	{From: 1093, To: 1093, Line: 161, Col: 5, Construct: "set"},
+	{From: 1095, To: 1095, Line: 163, Col: 9, Construct: "set"},
+	{From: 1098, To: 1104, Line: 166, Col: 5, Construct: "if"},
+	{From: 1101, To: 1101, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 1103, To: 1103, Line: 168, Col: 9, Construct: "set"},
+	{From: 1106, To: 1121, Line: 171, Col: 5, Construct: "if"},
+	{From: 1108, To: 1115, Line: 172, Col: 9, Construct: "for"},
+	{From: 1111, To: 1114, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 1117, To: 1117, Line: 174, Col: 13, Construct: "set"},
+	{From: 1119, To: 1119, Line: 177, Col: 9, Construct: "set"},
+	{From: 1124, To: 1288, Line: 184, Col: 1, Construct: "for"},
+	{From: 1127, To: 1127, Line: 184, Col: 1, Construct: "set"},
+	{From: 1129, To: 1129, Line: 185, Col: 5, Construct: "set"},
+	{From: 1131, To: 1136, Line: 186, Col: 5, Construct: "set"},
+	{From: 1138, To: 1138, Line: 187, Col: 9, Construct: "{{ }}"},
+	{From: 1140, To: 1184, Line: 189, Col: 13, Construct: "if"},
+	{From: 1143, To: 1179, Line: 190, Col: 17, Construct: "for"},
+	{From: 1146, To: 1146, Line: 191, Col: 21, Construct: "set"},
+	{From: 1148, To: 1148, Line: 192, Col: 21, Construct: "{{ }}"},
+	{From: 1150, To: 1178, Line: 193, Col: 21, Construct: "if"},
+	{From: 1153, To: 1153, Line: 194, Col: 25, Construct: "set"},
+	{From: 1155, To: 1172, Line: 195, Col: 25, Construct: "for"},
+	{From: 1160, To: 1162, Line: 196, Col: 29, Construct: "if"},
+	{From: 1164, To: 1164, Line: 197, Col: 29, Construct: "set"},
+	{From: 1166, To: 1167, Line: 198, Col: 29, Construct: "{{ }}"},
+	{From: 1169, To: 1171, Line: 198, Col: 41, Construct: "{{ }}"},
+	{From: 1173, To: 1177, Line: 200, Col: 25, Construct: "if"},
+	{From: 1176, To: 1176, Line: 201, Col: 25, Construct: "{{ }}"},
+	{From: 1181, To: 1181, Line: 201, Col: 25, Construct: "set"},
+	{From: 1183, To: 1183, Line: 205, Col: 17, Construct: "set"},
+	{From: 1186, To: 1227, Line: 208, Col: 13, Construct: "if"},
+	{From: 1189, To: 1222, Line: 210, Col: 17, Construct: "for"},
+	{From: 1192, To: 1221, Line: 212, Col: 21, Construct: "if"},
+	{From: 1195, To: 1195, Line: 213, Col: 25, Construct: "{{ }}"},
+	{From: 1197, To: 1213, Line: 214, Col: 25, Construct: "for"},
+	{From: 1202, To: 1203, Line: 215, Col: 29, Construct: "{{ }}"},
+	{From: 1205, To: 1207, Line: 215, Col: 41, Construct: "{{ }}"},
+	{From: 1209, To: 1211, Line: 216, Col: 29, Construct: "if"},
+	{From: 1217, To: 1219, Line: 220, Col: 25, Construct: "{{ }}"},
+	{From: 1224, To: 1224, Line: 220, Col: 25, Construct: "set"},
+	{From: 1226, To: 1226, Line: 224, Col: 17, Construct: "set"},
+	{From: 1229, To: 1283, Line: 227, Col: 13, Construct: "if"},
+	{From: 1232, To: 1241, Line: 228, Col: 17, Construct: "if"},
+	{From: 1234, To: 1236, Line: 229, Col: 21, Construct: "{{ }}"},
+	{From: 1240, To: 1240, Line: 231, Col: 21, Construct: "{{ }}"},
+	{From: 1242, To: 1283, Line: 233, Col: 17, Construct: "if"},
+	{From: 1245, To: 1282, Line: 234, Col: 17, Construct: "for"},
+	{From: 1247, To: 1281, Line: 235, Col: 21, Construct: "if"},
+	{From: 1250, To: 1259, Line: 236, Col: 25, Construct: "if"},
+	{From: 1252, To: 1254, Line: 237, Col: 29, Construct: "{{ }}"},
+	{From: 1258, To: 1258, Line: 239, Col: 29, Construct: "{{ }}"},
+	{From: 1260, To: 1281, Line: 241, Col: 25, Construct: "if"},
+	{From: 1264, To: 1264, Line: 241, Col: 25, Construct: "set"},
+	{From: 1266, To: 1266, Line: 243, Col: 25, Construct: "set"},
+	{From: 1267, To: 1281, Line: 244, Col: 25, Construct: "if"},
+	{From: 1271, To: 1271, Line: 244, Col: 25, Construct: "set"},
+	{From: 1273, To: 1273, Line: 246, Col: 25, Construct: "set"},
+	{From: 1274, To: 1281, Line: 247, Col: 25, Construct: "if"},
+	{From: 1278, To: 1278, Line: 247, Col: 25, Construct: "set"},
+	{From: 1280, To: 1280, Line: 249, Col: 25, Construct: "set"},
+	{From: 1285, To: 1287, Line: 254, Col: 9, Construct: "if"},
+	{From: 1290, To: 1299, Line: 259, Col: 1, Construct: "if"},
+	{From: 1292, To: 1294, Line: 260, Col: 5, Construct: "if"},
+	{From: 1296, To: 1298, Line: 263, Col: 5, Construct: "if"},
 }

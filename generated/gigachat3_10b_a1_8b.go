@@ -430,6 +430,8 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 // it is renderGigaChat310BA18B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderGigaChat310BA18BLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	addTokens := runtime.Undefined("add_tokens")
 	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
@@ -562,9 +564,9 @@ func renderGigaChat310BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
 				for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "enum"))) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+					runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
 				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
@@ -635,9 +637,9 @@ func renderGigaChat310BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 					if runtime.MethodStrip(line).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						runtime.CheckNamespace(nsTool)
+						runtime.LlamaCheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
+						runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
 					}
 				}
 			}
@@ -676,18 +678,18 @@ func renderGigaChat310BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
 			mainBody = runtime.LlamaConcat(mainBody, runtime.Str(";\n"))
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			runtime.CheckNamespace(nsTool)
+			runtime.LlamaCheckNamespace(nsTool)
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
+			runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
+		runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
 		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
@@ -816,7 +818,7 @@ func renderGigaChat310BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			}))
 		}
 		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("assistant"), runtime.LlamaAttr(addTokens, "role_sep")))
 		}
@@ -943,121 +945,121 @@ var spansGigaChat310BA18B = []runtime.Span{
 	{From: 418, To: 418, Line: 346, Col: 9, Construct: "{{ }}"},
 	{From: 421, To: 425, Line: 351, Col: 5, Construct: "if"},
 	{From: 423, To: 424, Line: 352, Col: 9, Construct: "{{ }}"},
-	{From: 441, To: 607, Line: 6, Col: 1, Construct: "macro"},
-	{From: 456, To: 456, Line: 7, Col: 2, Construct: "set"},
-	{From: 458, To: 458, Line: 8, Col: 2, Construct: "set"},
-	{From: 460, To: 606, Line: 11, Col: 2, Construct: "if"},
-	{From: 463, To: 463, Line: 15, Col: 3, Construct: "set"},
-	{From: 465, To: 465, Line: 16, Col: 3, Construct: "set"},
-	{From: 467, To: 467, Line: 17, Col: 3, Construct: "set"},
-	{From: 469, To: 469, Line: 18, Col: 3, Construct: "set"},
-	{From: 471, To: 482, Line: 19, Col: 3, Construct: "if"},
-	{From: 473, To: 481, Line: 20, Col: 4, Construct: "if"},
-	{From: 476, To: 476, Line: 21, Col: 5, Construct: "set"},
-	{From: 477, To: 481, Line: 22, Col: 8, Construct: "if"},
-	{From: 480, To: 480, Line: 23, Col: 5, Construct: "set"},
-	{From: 484, To: 544, Line: 27, Col: 3, Construct: "for"},
-	{From: 491, To: 500, Line: 29, Col: 4, Construct: "if"},
-	{From: 493, To: 499, Line: 30, Col: 5, Construct: "for"},
-	{From: 495, To: 498, Line: 31, Col: 6, Construct: "if"},
-	{From: 497, To: 497, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 502, To: 518, Line: 38, Col: 4, Construct: "for"},
-	{From: 507, To: 517, Line: 39, Col: 5, Construct: "if"},
-	{From: 509, To: 516, Line: 40, Col: 6, Construct: "if"},
-	{From: 511, To: 511, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 515, To: 515, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 520, To: 522, Line: 49, Col: 13, Construct: "set"},
-	{From: 524, To: 528, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 530, To: 543, Line: 56, Col: 4, Construct: "if"},
-	{From: 532, To: 532, Line: 57, Col: 5, Construct: "set"},
-	{From: 534, To: 541, Line: 58, Col: 5, Construct: "if"},
-	{From: 536, To: 536, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 540, To: 540, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 546, To: 553, Line: 69, Col: 3, Construct: "if"},
-	{From: 548, To: 550, Line: 70, Col: 4, Construct: "set"},
-	{From: 552, To: 552, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 555, To: 555, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 556, To: 606, Line: 80, Col: 6, Construct: "if"},
-	{From: 559, To: 577, Line: 81, Col: 3, Construct: "if"},
-	{From: 561, To: 561, Line: 82, Col: 13, Construct: "set"},
-	{From: 563, To: 568, Line: 83, Col: 13, Construct: "for"},
-	{From: 565, To: 565, Line: 83, Col: 13, Construct: "set"},
-	{From: 567, To: 567, Line: 84, Col: 17, Construct: "set"},
-	{From: 570, To: 570, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 571, To: 577, Line: 87, Col: 7, Construct: "if"},
-	{From: 578, To: 606, Line: 94, Col: 6, Construct: "if"},
-	{From: 581, To: 587, Line: 95, Col: 3, Construct: "if"},
-	{From: 583, To: 583, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 588, To: 606, Line: 102, Col: 6, Construct: "if"},
-	{From: 591, To: 606, Line: 106, Col: 6, Construct: "if"},
-	{From: 594, To: 602, Line: 107, Col: 3, Construct: "if"},
-	{From: 596, To: 598, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 609, To: 693, Line: 123, Col: 1, Construct: "macro"},
-	{From: 614, To: 614, Line: 124, Col: 2, Construct: "set"},
-	{From: 616, To: 686, Line: 126, Col: 2, Construct: "for"},
-	{From: 624, To: 628, Line: 127, Col: 3, Construct: "if"},
-	{From: 627, To: 627, Line: 128, Col: 4, Construct: "set"},
-	{From: 630, To: 630, Line: 131, Col: 3, Construct: "set"},
-	{From: 632, To: 643, Line: 134, Col: 3, Construct: "if"},
-	{From: 634, To: 642, Line: 135, Col: 4, Construct: "for"},
-	{From: 636, To: 641, Line: 136, Col: 5, Construct: "if"},
-	{From: 638, To: 638, Line: 136, Col: 5, Construct: "set"},
-	{From: 640, To: 640, Line: 137, Col: 6, Construct: "set"},
-	{From: 645, To: 645, Line: 143, Col: 3, Construct: "set"},
-	{From: 647, To: 647, Line: 144, Col: 3, Construct: "set"},
-	{From: 649, To: 660, Line: 145, Col: 3, Construct: "if"},
-	{From: 651, To: 653, Line: 146, Col: 4, Construct: "set"},
-	{From: 655, To: 655, Line: 147, Col: 4, Construct: "set"},
-	{From: 659, To: 659, Line: 149, Col: 4, Construct: "set"},
-	{From: 662, To: 662, Line: 153, Col: 3, Construct: "set"},
-	{From: 664, To: 675, Line: 154, Col: 3, Construct: "if"},
-	{From: 666, To: 668, Line: 155, Col: 4, Construct: "set"},
-	{From: 670, To: 670, Line: 156, Col: 4, Construct: "set"},
-	{From: 674, To: 674, Line: 158, Col: 4, Construct: "set"},
-	{From: 677, To: 677, Line: 161, Col: 3, Construct: "set"},
+	{From: 443, To: 609, Line: 6, Col: 1, Construct: "macro"},
+	{From: 458, To: 458, Line: 7, Col: 2, Construct: "set"},
+	{From: 460, To: 460, Line: 8, Col: 2, Construct: "set"},
+	{From: 462, To: 608, Line: 11, Col: 2, Construct: "if"},
+	{From: 465, To: 465, Line: 15, Col: 3, Construct: "set"},
+	{From: 467, To: 467, Line: 16, Col: 3, Construct: "set"},
+	{From: 469, To: 469, Line: 17, Col: 3, Construct: "set"},
+	{From: 471, To: 471, Line: 18, Col: 3, Construct: "set"},
+	{From: 473, To: 484, Line: 19, Col: 3, Construct: "if"},
+	{From: 475, To: 483, Line: 20, Col: 4, Construct: "if"},
+	{From: 478, To: 478, Line: 21, Col: 5, Construct: "set"},
+	{From: 479, To: 483, Line: 22, Col: 8, Construct: "if"},
+	{From: 482, To: 482, Line: 23, Col: 5, Construct: "set"},
+	{From: 486, To: 546, Line: 27, Col: 3, Construct: "for"},
+	{From: 493, To: 502, Line: 29, Col: 4, Construct: "if"},
+	{From: 495, To: 501, Line: 30, Col: 5, Construct: "for"},
+	{From: 497, To: 500, Line: 31, Col: 6, Construct: "if"},
+	{From: 499, To: 499, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 504, To: 520, Line: 38, Col: 4, Construct: "for"},
+	{From: 509, To: 519, Line: 39, Col: 5, Construct: "if"},
+	{From: 511, To: 518, Line: 40, Col: 6, Construct: "if"},
+	{From: 513, To: 513, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 517, To: 517, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 522, To: 524, Line: 49, Col: 13, Construct: "set"},
+	{From: 526, To: 530, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 532, To: 545, Line: 56, Col: 4, Construct: "if"},
+	{From: 534, To: 534, Line: 57, Col: 5, Construct: "set"},
+	{From: 536, To: 543, Line: 58, Col: 5, Construct: "if"},
+	{From: 538, To: 538, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 542, To: 542, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 548, To: 555, Line: 69, Col: 3, Construct: "if"},
+	{From: 550, To: 552, Line: 70, Col: 4, Construct: "set"},
+	{From: 554, To: 554, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 557, To: 557, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 558, To: 608, Line: 80, Col: 6, Construct: "if"},
+	{From: 561, To: 579, Line: 81, Col: 3, Construct: "if"},
+	{From: 563, To: 563, Line: 82, Col: 13, Construct: "set"},
+	{From: 565, To: 570, Line: 83, Col: 13, Construct: "for"},
+	{From: 567, To: 567, Line: 83, Col: 13, Construct: "set"},
+	{From: 569, To: 569, Line: 84, Col: 17, Construct: "set"},
+	{From: 572, To: 572, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 573, To: 579, Line: 87, Col: 7, Construct: "if"},
+	{From: 580, To: 608, Line: 94, Col: 6, Construct: "if"},
+	{From: 583, To: 589, Line: 95, Col: 3, Construct: "if"},
+	{From: 585, To: 585, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 590, To: 608, Line: 102, Col: 6, Construct: "if"},
+	{From: 593, To: 608, Line: 106, Col: 6, Construct: "if"},
+	{From: 596, To: 604, Line: 107, Col: 3, Construct: "if"},
+	{From: 598, To: 600, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 611, To: 695, Line: 123, Col: 1, Construct: "macro"},
+	{From: 616, To: 616, Line: 124, Col: 2, Construct: "set"},
+	{From: 618, To: 688, Line: 126, Col: 2, Construct: "for"},
+	{From: 626, To: 630, Line: 127, Col: 3, Construct: "if"},
+	{From: 629, To: 629, Line: 128, Col: 4, Construct: "set"},
+	{From: 632, To: 632, Line: 131, Col: 3, Construct: "set"},
+	{From: 634, To: 645, Line: 134, Col: 3, Construct: "if"},
+	{From: 636, To: 644, Line: 135, Col: 4, Construct: "for"},
+	{From: 638, To: 643, Line: 136, Col: 5, Construct: "if"},
+	{From: 640, To: 640, Line: 136, Col: 5, Construct: "set"},
+	{From: 642, To: 642, Line: 137, Col: 6, Construct: "set"},
+	{From: 647, To: 647, Line: 143, Col: 3, Construct: "set"},
+	{From: 649, To: 649, Line: 144, Col: 3, Construct: "set"},
+	{From: 651, To: 662, Line: 145, Col: 3, Construct: "if"},
+	{From: 653, To: 655, Line: 146, Col: 4, Construct: "set"},
+	{From: 657, To: 657, Line: 147, Col: 4, Construct: "set"},
+	{From: 661, To: 661, Line: 149, Col: 4, Construct: "set"},
+	{From: 664, To: 664, Line: 153, Col: 3, Construct: "set"},
+	{From: 666, To: 677, Line: 154, Col: 3, Construct: "if"},
+	{From: 668, To: 670, Line: 155, Col: 4, Construct: "set"},
+	{From: 672, To: 672, Line: 156, Col: 4, Construct: "set"},
+	{From: 676, To: 676, Line: 158, Col: 4, Construct: "set"},
 	{From: 679, To: 679, Line: 161, Col: 3, Construct: "set"},
-	{From: 681, To: 681, Line: 163, Col: 3, Construct: "set"},
+	{From: 681, To: 681, Line: 161, Col: 3, Construct: "set"},
 	{From: 683, To: 683, Line: 163, Col: 3, Construct: "set"},
-	{From: 685, To: 685, Line: 166, Col: 3, Construct: "set"},
-	{From: 688, To: 688, Line: 166, Col: 3, Construct: "set"},
-	{From: 690, To: 690, Line: 169, Col: 2, Construct: "set"},
-	{From: 692, To: 692, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 695, To: 717, Line: 177, Col: 1, Construct: "macro"},
-	{From: 702, To: 705, Line: 178, Col: 5, Construct: "if"},
-	{From: 704, To: 704, Line: 179, Col: 9, Construct: "set"},
-	{From: 707, To: 709, Line: 182, Col: 5, Construct: "set"},
-	{From: 711, To: 714, Line: 183, Col: 5, Construct: "if"},
-	{From: 713, To: 713, Line: 184, Col: 9, Construct: "set"},
-	{From: 716, To: 716, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 719, To: 742, Line: 192, Col: 1, Construct: "macro"},
-	{From: 724, To: 724, Line: 193, Col: 5, Construct: "set"},
-	{From: 726, To: 730, Line: 194, Col: 5, Construct: "if"},
-	{From: 729, To: 729, Line: 195, Col: 9, Construct: "set"},
-	{From: 732, To: 732, Line: 198, Col: 5, Construct: "set"},
-	{From: 734, To: 737, Line: 199, Col: 2, Construct: "if"},
-	{From: 736, To: 736, Line: 200, Col: 3, Construct: "set"},
-	{From: 739, To: 741, Line: 203, Col: 5, Construct: "{{ }}"},
-	{From: 744, To: 744, Line: 213, Col: 1, Construct: "set"},
-	{From: 746, To: 748, Line: 220, Col: 1, Construct: "set"},
-	{From: 750, To: 750, Line: 297, Col: 1, Construct: "{{ }}"},
-	{From: 752, To: 754, Line: 301, Col: 1, Construct: "{{ }}"},
-	{From: 756, To: 763, Line: 304, Col: 1, Construct: "if"},
-	{From: 758, To: 760, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 762, To: 762, Line: 306, Col: 5, Construct: "set"},
-	{From: 765, To: 774, Line: 310, Col: 1, Construct: "if"},
-	{From: 767, To: 769, Line: 311, Col: 5, Construct: "set"},
-	{From: 771, To: 773, Line: 315, Col: 5, Construct: "{{ }}"},
-	{From: 776, To: 823, Line: 319, Col: 1, Construct: "for"},
-	{From: 782, To: 817, Line: 322, Col: 5, Construct: "if"},
-	{From: 785, To: 787, Line: 323, Col: 9, Construct: "{{ }}"},
-	{From: 788, To: 817, Line: 327, Col: 9, Construct: "if"},
-	{From: 791, To: 799, Line: 330, Col: 9, Construct: "if"},
-	{From: 794, To: 794, Line: 331, Col: 13, Construct: "set"},
-	{From: 798, To: 798, Line: 333, Col: 13, Construct: "set"},
-	{From: 801, To: 803, Line: 338, Col: 9, Construct: "{{ }}"},
-	{From: 805, To: 810, Line: 339, Col: 9, Construct: "if"},
-	{From: 807, To: 809, Line: 340, Col: 13, Construct: "{{ }}"},
-	{From: 814, To: 816, Line: 346, Col: 9, Construct: "{{ }}"},
-	{From: 819, To: 822, Line: 351, Col: 5, Construct: "if"},
-	{From: 821, To: 821, Line: 352, Col: 9, Construct: "{{ }}"},
+	{From: 685, To: 685, Line: 163, Col: 3, Construct: "set"},
+	{From: 687, To: 687, Line: 166, Col: 3, Construct: "set"},
+	{From: 690, To: 690, Line: 166, Col: 3, Construct: "set"},
+	{From: 692, To: 692, Line: 169, Col: 2, Construct: "set"},
+	{From: 694, To: 694, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 697, To: 719, Line: 177, Col: 1, Construct: "macro"},
+	{From: 704, To: 707, Line: 178, Col: 5, Construct: "if"},
+	{From: 706, To: 706, Line: 179, Col: 9, Construct: "set"},
+	{From: 709, To: 711, Line: 182, Col: 5, Construct: "set"},
+	{From: 713, To: 716, Line: 183, Col: 5, Construct: "if"},
+	{From: 715, To: 715, Line: 184, Col: 9, Construct: "set"},
+	{From: 718, To: 718, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 721, To: 744, Line: 192, Col: 1, Construct: "macro"},
+	{From: 726, To: 726, Line: 193, Col: 5, Construct: "set"},
+	{From: 728, To: 732, Line: 194, Col: 5, Construct: "if"},
+	{From: 731, To: 731, Line: 195, Col: 9, Construct: "set"},
+	{From: 734, To: 734, Line: 198, Col: 5, Construct: "set"},
+	{From: 736, To: 739, Line: 199, Col: 2, Construct: "if"},
+	{From: 738, To: 738, Line: 200, Col: 3, Construct: "set"},
+	{From: 741, To: 743, Line: 203, Col: 5, Construct: "{{ }}"},
+	{From: 746, To: 746, Line: 213, Col: 1, Construct: "set"},
+	{From: 748, To: 750, Line: 220, Col: 1, Construct: "set"},
+	{From: 752, To: 752, Line: 297, Col: 1, Construct: "{{ }}"},
+	{From: 754, To: 756, Line: 301, Col: 1, Construct: "{{ }}"},
+	{From: 758, To: 765, Line: 304, Col: 1, Construct: "if"},
+	{From: 760, To: 762, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 764, To: 764, Line: 306, Col: 5, Construct: "set"},
+	{From: 767, To: 776, Line: 310, Col: 1, Construct: "if"},
+	{From: 769, To: 771, Line: 311, Col: 5, Construct: "set"},
+	{From: 773, To: 775, Line: 315, Col: 5, Construct: "{{ }}"},
+	{From: 778, To: 825, Line: 319, Col: 1, Construct: "for"},
+	{From: 784, To: 819, Line: 322, Col: 5, Construct: "if"},
+	{From: 787, To: 789, Line: 323, Col: 9, Construct: "{{ }}"},
+	{From: 790, To: 819, Line: 327, Col: 9, Construct: "if"},
+	{From: 793, To: 801, Line: 330, Col: 9, Construct: "if"},
+	{From: 796, To: 796, Line: 331, Col: 13, Construct: "set"},
+	{From: 800, To: 800, Line: 333, Col: 13, Construct: "set"},
+	{From: 803, To: 805, Line: 338, Col: 9, Construct: "{{ }}"},
+	{From: 807, To: 812, Line: 339, Col: 9, Construct: "if"},
+	{From: 809, To: 811, Line: 340, Col: 13, Construct: "{{ }}"},
+	{From: 816, To: 818, Line: 346, Col: 9, Construct: "{{ }}"},
+	{From: 821, To: 824, Line: 351, Col: 5, Construct: "if"},
+	{From: 823, To: 823, Line: 352, Col: 9, Construct: "{{ }}"},
 }

@@ -421,6 +421,8 @@ func renderGigaChat3110BA18B(w *runtime.Writer, in *runtime.Input) {
 // it is renderGigaChat3110BA18B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	addTokens := runtime.Undefined("add_tokens")
 	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
@@ -553,9 +555,9 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.1-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
 				for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "enum"))) {
 					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+					runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
 				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
@@ -626,9 +628,9 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 					if runtime.MethodStrip(line).Truthy() {
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						runtime.CheckNamespace(nsTool)
+						runtime.LlamaCheckNamespace(nsTool)
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
+						runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
 					}
 				}
 			}
@@ -667,18 +669,18 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
 			mainBody = runtime.LlamaConcat(mainBody, runtime.Str(";\n"))
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			runtime.CheckNamespace(nsTool)
+			runtime.LlamaCheckNamespace(nsTool)
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
+			runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
+		runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3.1-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
 		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
@@ -774,8 +776,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		message := items[i]
 		addGenerationPrompt := addGenerationPromptInput
 		// GigaChat3.1-10B-A1.8B.jinja:325:5 {%- if message['role'] == 'tool' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "tool") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// GigaChat3.1-10B-A1.8B.jinja:326:9 {{- render_role_message(message, 'function result') -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				renderRoleMessage(message, runtime.Str("function result"))
@@ -788,7 +789,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			}))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:335:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("assistant"), runtime.LlamaAttr(addTokens, "role_sep")))
 		}
@@ -910,116 +911,116 @@ var spansGigaChat3110BA18B = []runtime.Span{
 	{From: 409, To: 409, Line: 330, Col: 9, Construct: "{{ }}"},
 	{From: 412, To: 416, Line: 335, Col: 5, Construct: "if"},
 	{From: 414, To: 415, Line: 336, Col: 9, Construct: "{{ }}"},
-	{From: 432, To: 598, Line: 6, Col: 1, Construct: "macro"},
-	{From: 447, To: 447, Line: 7, Col: 2, Construct: "set"},
-	{From: 449, To: 449, Line: 8, Col: 2, Construct: "set"},
-	{From: 451, To: 597, Line: 11, Col: 2, Construct: "if"},
-	{From: 454, To: 454, Line: 15, Col: 3, Construct: "set"},
-	{From: 456, To: 456, Line: 16, Col: 3, Construct: "set"},
-	{From: 458, To: 458, Line: 17, Col: 3, Construct: "set"},
-	{From: 460, To: 460, Line: 18, Col: 3, Construct: "set"},
-	{From: 462, To: 473, Line: 19, Col: 3, Construct: "if"},
-	{From: 464, To: 472, Line: 20, Col: 4, Construct: "if"},
-	{From: 467, To: 467, Line: 21, Col: 5, Construct: "set"},
-	{From: 468, To: 472, Line: 22, Col: 8, Construct: "if"},
-	{From: 471, To: 471, Line: 23, Col: 5, Construct: "set"},
-	{From: 475, To: 535, Line: 27, Col: 3, Construct: "for"},
-	{From: 482, To: 491, Line: 29, Col: 4, Construct: "if"},
-	{From: 484, To: 490, Line: 30, Col: 5, Construct: "for"},
-	{From: 486, To: 489, Line: 31, Col: 6, Construct: "if"},
-	{From: 488, To: 488, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 493, To: 509, Line: 38, Col: 4, Construct: "for"},
-	{From: 498, To: 508, Line: 39, Col: 5, Construct: "if"},
-	{From: 500, To: 507, Line: 40, Col: 6, Construct: "if"},
-	{From: 502, To: 502, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 506, To: 506, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 511, To: 513, Line: 49, Col: 13, Construct: "set"},
-	{From: 515, To: 519, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 521, To: 534, Line: 56, Col: 4, Construct: "if"},
-	{From: 523, To: 523, Line: 57, Col: 5, Construct: "set"},
-	{From: 525, To: 532, Line: 58, Col: 5, Construct: "if"},
-	{From: 527, To: 527, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 531, To: 531, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 537, To: 544, Line: 69, Col: 3, Construct: "if"},
-	{From: 539, To: 541, Line: 70, Col: 4, Construct: "set"},
-	{From: 543, To: 543, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 546, To: 546, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 547, To: 597, Line: 80, Col: 6, Construct: "if"},
-	{From: 550, To: 568, Line: 81, Col: 3, Construct: "if"},
-	{From: 552, To: 552, Line: 82, Col: 13, Construct: "set"},
-	{From: 554, To: 559, Line: 83, Col: 13, Construct: "for"},
-	{From: 556, To: 556, Line: 83, Col: 13, Construct: "set"},
-	{From: 558, To: 558, Line: 84, Col: 17, Construct: "set"},
-	{From: 561, To: 561, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 562, To: 568, Line: 87, Col: 7, Construct: "if"},
-	{From: 569, To: 597, Line: 94, Col: 6, Construct: "if"},
-	{From: 572, To: 578, Line: 95, Col: 3, Construct: "if"},
-	{From: 574, To: 574, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 579, To: 597, Line: 102, Col: 6, Construct: "if"},
-	{From: 582, To: 597, Line: 106, Col: 6, Construct: "if"},
-	{From: 585, To: 593, Line: 107, Col: 3, Construct: "if"},
-	{From: 587, To: 589, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 600, To: 684, Line: 123, Col: 1, Construct: "macro"},
-	{From: 605, To: 605, Line: 124, Col: 2, Construct: "set"},
-	{From: 607, To: 677, Line: 126, Col: 2, Construct: "for"},
-	{From: 615, To: 619, Line: 127, Col: 3, Construct: "if"},
-	{From: 618, To: 618, Line: 128, Col: 4, Construct: "set"},
-	{From: 621, To: 621, Line: 131, Col: 3, Construct: "set"},
-	{From: 623, To: 634, Line: 134, Col: 3, Construct: "if"},
-	{From: 625, To: 633, Line: 135, Col: 4, Construct: "for"},
-	{From: 627, To: 632, Line: 136, Col: 5, Construct: "if"},
-	{From: 629, To: 629, Line: 136, Col: 5, Construct: "set"},
-	{From: 631, To: 631, Line: 137, Col: 6, Construct: "set"},
-	{From: 636, To: 636, Line: 143, Col: 3, Construct: "set"},
-	{From: 638, To: 638, Line: 144, Col: 3, Construct: "set"},
-	{From: 640, To: 651, Line: 145, Col: 3, Construct: "if"},
-	{From: 642, To: 644, Line: 146, Col: 4, Construct: "set"},
-	{From: 646, To: 646, Line: 147, Col: 4, Construct: "set"},
-	{From: 650, To: 650, Line: 149, Col: 4, Construct: "set"},
-	{From: 653, To: 653, Line: 153, Col: 3, Construct: "set"},
-	{From: 655, To: 666, Line: 154, Col: 3, Construct: "if"},
-	{From: 657, To: 659, Line: 155, Col: 4, Construct: "set"},
-	{From: 661, To: 661, Line: 156, Col: 4, Construct: "set"},
-	{From: 665, To: 665, Line: 158, Col: 4, Construct: "set"},
-	{From: 668, To: 668, Line: 161, Col: 3, Construct: "set"},
+	{From: 434, To: 600, Line: 6, Col: 1, Construct: "macro"},
+	{From: 449, To: 449, Line: 7, Col: 2, Construct: "set"},
+	{From: 451, To: 451, Line: 8, Col: 2, Construct: "set"},
+	{From: 453, To: 599, Line: 11, Col: 2, Construct: "if"},
+	{From: 456, To: 456, Line: 15, Col: 3, Construct: "set"},
+	{From: 458, To: 458, Line: 16, Col: 3, Construct: "set"},
+	{From: 460, To: 460, Line: 17, Col: 3, Construct: "set"},
+	{From: 462, To: 462, Line: 18, Col: 3, Construct: "set"},
+	{From: 464, To: 475, Line: 19, Col: 3, Construct: "if"},
+	{From: 466, To: 474, Line: 20, Col: 4, Construct: "if"},
+	{From: 469, To: 469, Line: 21, Col: 5, Construct: "set"},
+	{From: 470, To: 474, Line: 22, Col: 8, Construct: "if"},
+	{From: 473, To: 473, Line: 23, Col: 5, Construct: "set"},
+	{From: 477, To: 537, Line: 27, Col: 3, Construct: "for"},
+	{From: 484, To: 493, Line: 29, Col: 4, Construct: "if"},
+	{From: 486, To: 492, Line: 30, Col: 5, Construct: "for"},
+	{From: 488, To: 491, Line: 31, Col: 6, Construct: "if"},
+	{From: 490, To: 490, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 495, To: 511, Line: 38, Col: 4, Construct: "for"},
+	{From: 500, To: 510, Line: 39, Col: 5, Construct: "if"},
+	{From: 502, To: 509, Line: 40, Col: 6, Construct: "if"},
+	{From: 504, To: 504, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 508, To: 508, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 513, To: 515, Line: 49, Col: 13, Construct: "set"},
+	{From: 517, To: 521, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 523, To: 536, Line: 56, Col: 4, Construct: "if"},
+	{From: 525, To: 525, Line: 57, Col: 5, Construct: "set"},
+	{From: 527, To: 534, Line: 58, Col: 5, Construct: "if"},
+	{From: 529, To: 529, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 533, To: 533, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 539, To: 546, Line: 69, Col: 3, Construct: "if"},
+	{From: 541, To: 543, Line: 70, Col: 4, Construct: "set"},
+	{From: 545, To: 545, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 548, To: 548, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 549, To: 599, Line: 80, Col: 6, Construct: "if"},
+	{From: 552, To: 570, Line: 81, Col: 3, Construct: "if"},
+	{From: 554, To: 554, Line: 82, Col: 13, Construct: "set"},
+	{From: 556, To: 561, Line: 83, Col: 13, Construct: "for"},
+	{From: 558, To: 558, Line: 83, Col: 13, Construct: "set"},
+	{From: 560, To: 560, Line: 84, Col: 17, Construct: "set"},
+	{From: 563, To: 563, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 564, To: 570, Line: 87, Col: 7, Construct: "if"},
+	{From: 571, To: 599, Line: 94, Col: 6, Construct: "if"},
+	{From: 574, To: 580, Line: 95, Col: 3, Construct: "if"},
+	{From: 576, To: 576, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 581, To: 599, Line: 102, Col: 6, Construct: "if"},
+	{From: 584, To: 599, Line: 106, Col: 6, Construct: "if"},
+	{From: 587, To: 595, Line: 107, Col: 3, Construct: "if"},
+	{From: 589, To: 591, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 602, To: 686, Line: 123, Col: 1, Construct: "macro"},
+	{From: 607, To: 607, Line: 124, Col: 2, Construct: "set"},
+	{From: 609, To: 679, Line: 126, Col: 2, Construct: "for"},
+	{From: 617, To: 621, Line: 127, Col: 3, Construct: "if"},
+	{From: 620, To: 620, Line: 128, Col: 4, Construct: "set"},
+	{From: 623, To: 623, Line: 131, Col: 3, Construct: "set"},
+	{From: 625, To: 636, Line: 134, Col: 3, Construct: "if"},
+	{From: 627, To: 635, Line: 135, Col: 4, Construct: "for"},
+	{From: 629, To: 634, Line: 136, Col: 5, Construct: "if"},
+	{From: 631, To: 631, Line: 136, Col: 5, Construct: "set"},
+	{From: 633, To: 633, Line: 137, Col: 6, Construct: "set"},
+	{From: 638, To: 638, Line: 143, Col: 3, Construct: "set"},
+	{From: 640, To: 640, Line: 144, Col: 3, Construct: "set"},
+	{From: 642, To: 653, Line: 145, Col: 3, Construct: "if"},
+	{From: 644, To: 646, Line: 146, Col: 4, Construct: "set"},
+	{From: 648, To: 648, Line: 147, Col: 4, Construct: "set"},
+	{From: 652, To: 652, Line: 149, Col: 4, Construct: "set"},
+	{From: 655, To: 655, Line: 153, Col: 3, Construct: "set"},
+	{From: 657, To: 668, Line: 154, Col: 3, Construct: "if"},
+	{From: 659, To: 661, Line: 155, Col: 4, Construct: "set"},
+	{From: 663, To: 663, Line: 156, Col: 4, Construct: "set"},
+	{From: 667, To: 667, Line: 158, Col: 4, Construct: "set"},
 	{From: 670, To: 670, Line: 161, Col: 3, Construct: "set"},
-	{From: 672, To: 672, Line: 163, Col: 3, Construct: "set"},
+	{From: 672, To: 672, Line: 161, Col: 3, Construct: "set"},
 	{From: 674, To: 674, Line: 163, Col: 3, Construct: "set"},
-	{From: 676, To: 676, Line: 166, Col: 3, Construct: "set"},
-	{From: 679, To: 679, Line: 166, Col: 3, Construct: "set"},
-	{From: 681, To: 681, Line: 169, Col: 2, Construct: "set"},
-	{From: 683, To: 683, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 686, To: 704, Line: 177, Col: 1, Construct: "macro"},
-	{From: 690, To: 694, Line: 178, Col: 5, Construct: "if"},
-	{From: 693, To: 693, Line: 179, Col: 9, Construct: "set"},
-	{From: 696, To: 696, Line: 182, Col: 5, Construct: "set"},
-	{From: 698, To: 701, Line: 183, Col: 2, Construct: "if"},
-	{From: 700, To: 700, Line: 184, Col: 3, Construct: "set"},
-	{From: 703, To: 703, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 706, To: 738, Line: 191, Col: 1, Construct: "macro"},
-	{From: 713, To: 716, Line: 192, Col: 5, Construct: "if"},
-	{From: 715, To: 715, Line: 193, Col: 9, Construct: "set"},
-	{From: 718, To: 720, Line: 196, Col: 5, Construct: "set"},
-	{From: 722, To: 725, Line: 197, Col: 5, Construct: "if"},
-	{From: 724, To: 724, Line: 198, Col: 9, Construct: "set"},
-	{From: 727, To: 727, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 729, To: 735, Line: 203, Col: 5, Construct: "if"},
-	{From: 732, To: 734, Line: 204, Col: 9, Construct: "{{ }}"},
-	{From: 737, To: 737, Line: 207, Col: 5, Construct: "{{ }}"},
-	{From: 740, To: 740, Line: 215, Col: 1, Construct: "set"},
-	{From: 742, To: 744, Line: 223, Col: 1, Construct: "set"},
-	{From: 746, To: 746, Line: 300, Col: 1, Construct: "{{ }}"},
-	{From: 748, To: 750, Line: 304, Col: 1, Construct: "{{ }}"},
-	{From: 752, To: 759, Line: 307, Col: 1, Construct: "if"},
-	{From: 754, To: 756, Line: 308, Col: 5, Construct: "{{ }}"},
-	{From: 758, To: 758, Line: 309, Col: 5, Construct: "set"},
-	{From: 761, To: 770, Line: 313, Col: 1, Construct: "if"},
-	{From: 763, To: 765, Line: 314, Col: 5, Construct: "set"},
-	{From: 767, To: 769, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 772, To: 795, Line: 322, Col: 1, Construct: "for"},
-	{From: 777, To: 789, Line: 325, Col: 5, Construct: "if"},
-	{From: 780, To: 782, Line: 326, Col: 9, Construct: "{{ }}"},
-	{From: 786, To: 788, Line: 330, Col: 9, Construct: "{{ }}"},
-	{From: 791, To: 794, Line: 335, Col: 5, Construct: "if"},
-	{From: 793, To: 793, Line: 336, Col: 9, Construct: "{{ }}"},
+	{From: 676, To: 676, Line: 163, Col: 3, Construct: "set"},
+	{From: 678, To: 678, Line: 166, Col: 3, Construct: "set"},
+	{From: 681, To: 681, Line: 166, Col: 3, Construct: "set"},
+	{From: 683, To: 683, Line: 169, Col: 2, Construct: "set"},
+	{From: 685, To: 685, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 688, To: 706, Line: 177, Col: 1, Construct: "macro"},
+	{From: 692, To: 696, Line: 178, Col: 5, Construct: "if"},
+	{From: 695, To: 695, Line: 179, Col: 9, Construct: "set"},
+	{From: 698, To: 698, Line: 182, Col: 5, Construct: "set"},
+	{From: 700, To: 703, Line: 183, Col: 2, Construct: "if"},
+	{From: 702, To: 702, Line: 184, Col: 3, Construct: "set"},
+	{From: 705, To: 705, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 708, To: 740, Line: 191, Col: 1, Construct: "macro"},
+	{From: 715, To: 718, Line: 192, Col: 5, Construct: "if"},
+	{From: 717, To: 717, Line: 193, Col: 9, Construct: "set"},
+	{From: 720, To: 722, Line: 196, Col: 5, Construct: "set"},
+	{From: 724, To: 727, Line: 197, Col: 5, Construct: "if"},
+	{From: 726, To: 726, Line: 198, Col: 9, Construct: "set"},
+	{From: 729, To: 729, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 731, To: 737, Line: 203, Col: 5, Construct: "if"},
+	{From: 734, To: 736, Line: 204, Col: 9, Construct: "{{ }}"},
+	{From: 739, To: 739, Line: 207, Col: 5, Construct: "{{ }}"},
+	{From: 742, To: 742, Line: 215, Col: 1, Construct: "set"},
+	{From: 744, To: 746, Line: 223, Col: 1, Construct: "set"},
+	{From: 748, To: 748, Line: 300, Col: 1, Construct: "{{ }}"},
+	{From: 750, To: 752, Line: 304, Col: 1, Construct: "{{ }}"},
+	{From: 754, To: 761, Line: 307, Col: 1, Construct: "if"},
+	{From: 756, To: 758, Line: 308, Col: 5, Construct: "{{ }}"},
+	{From: 760, To: 760, Line: 309, Col: 5, Construct: "set"},
+	{From: 763, To: 772, Line: 313, Col: 1, Construct: "if"},
+	{From: 765, To: 767, Line: 314, Col: 5, Construct: "set"},
+	{From: 769, To: 771, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 774, To: 796, Line: 322, Col: 1, Construct: "for"},
+	{From: 779, To: 790, Line: 325, Col: 5, Construct: "if"},
+	{From: 781, To: 783, Line: 326, Col: 9, Construct: "{{ }}"},
+	{From: 787, To: 789, Line: 330, Col: 9, Construct: "{{ }}"},
+	{From: 792, To: 795, Line: 335, Col: 5, Construct: "if"},
+	{From: 794, To: 794, Line: 336, Col: 9, Construct: "{{ }}"},
 }

@@ -1761,6 +1761,8 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 // it is renderGigaChat35 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	eosTokenInput := in.Lookup("eos_token")
 	var DEVSYSTEM runtime.Value
@@ -1858,21 +1860,21 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
 					if runtime.IsMapping(runtime.LlamaAttr(nsP, "n")) && runtime.LlamaIn(seg, runtime.LlamaAttr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
-						runtime.CheckNamespace(nsP)
+						runtime.LlamaCheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
-						runtime.SetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), seg))
+						runtime.LlamaSetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), seg))
 					} else if (runtime.IsSequence(runtime.LlamaAttr(nsP, "n")) && !runtime.IsString(runtime.LlamaAttr(nsP, "n"))) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil))) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
-						runtime.CheckNamespace(nsP)
+						runtime.LlamaCheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						runtime.SetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), runtime.FilterInt(seg, nil, nil)))
+						runtime.LlamaSetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), runtime.FilterInt(seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
-						runtime.CheckNamespace(nsP)
+						runtime.LlamaCheckNamespace(nsP)
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
-						runtime.SetAttr(nsP, "n", runtime.None())
+						runtime.LlamaSetAttr(nsP, "n", runtime.None())
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
@@ -1900,9 +1902,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				runtime.CheckNamespace(nsb)
+				runtime.LlamaCheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.SetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
+				runtime.LlamaSetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
 			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
@@ -1918,9 +1920,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				runtime.CheckNamespace(nsb)
+				runtime.LlamaCheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.SetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
+				runtime.LlamaSetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
 			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
@@ -1936,9 +1938,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				runtime.CheckNamespace(nsb)
+				runtime.LlamaCheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.SetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
+				runtime.LlamaSetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
 			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" & ")}, nil))
@@ -2054,9 +2056,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					frag = runtime.Str("any")
 				}
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
-				runtime.CheckNamespace(nsu)
+				runtime.LlamaCheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				runtime.SetAttr(nsu, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nsu, "bits"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), frag, runtime.Str(")")))))
+				runtime.LlamaSetAttr(nsu, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nsu, "bits"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), frag, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
 			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsu, "bits"), []runtime.Value{runtime.Str(" | ")}, nil))
@@ -2103,15 +2105,15 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
 					if runtime.IsString(en) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+						runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.FilterString(en))))
+						runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.FilterString(en))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
@@ -2127,9 +2129,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					k := keys[i]
 					v := values[i]
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					runtime.SetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
+					runtime.LlamaSetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
 				if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
@@ -2137,15 +2139,15 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					schemaAdditionalProperties := runtime.LlamaAttr(schema, "additionalProperties")
 					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						runtime.SetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
+						runtime.LlamaSetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
 					} else if runtime.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						runtime.SetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
+						runtime.LlamaSetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
@@ -2170,7 +2172,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
 					var loop runtime.Loop
-					for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(val, "items", nil, nil)), func(item runtime.Value) bool {
+					for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(val, "items", nil, nil)), func(item runtime.Value) bool {
 						vals := runtime.Unpack(item, 2)
 						addKey := vals[0]
 						_ = vals[1]
@@ -2249,9 +2251,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
 					for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "enum"))) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						runtime.SetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+						runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
 					runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
@@ -2336,9 +2338,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
 					for _, ps := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "prefixItems"))) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						runtime.CheckNamespace(nst)
+						runtime.LlamaCheckNamespace(nst)
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						runtime.SetAttr(nst, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nst, "bits"), runtime.NewList(w.Capture(func() {
+						runtime.LlamaSetAttr(nst, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nst, "bits"), runtime.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
@@ -2351,9 +2353,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
 					for _, ps := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "items"))) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						runtime.CheckNamespace(nst)
+						runtime.LlamaCheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						runtime.SetAttr(nst, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nst, "bits"), runtime.NewList(w.Capture(func() {
+						runtime.LlamaSetAttr(nst, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nst, "bits"), runtime.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
@@ -2404,9 +2406,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
 					if runtime.MethodStrip(line).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						runtime.CheckNamespace(nsTool)
+						runtime.LlamaCheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
+						runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
 					}
 				}
 			}
@@ -2445,18 +2447,18 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
 			mainBody = runtime.LlamaConcat(mainBody, runtime.Str(";\n"))
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			runtime.CheckNamespace(nsTool)
+			runtime.LlamaCheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			runtime.SetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
+			runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		runtime.SetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
+		runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
 		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
@@ -2489,21 +2491,21 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
 			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				runtime.SetAttr(ns, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				runtime.LlamaSetAttr(ns, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:372:13 {%- else -%}
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
-				runtime.SetAttr(ns, "result", jsonObj)
+				runtime.LlamaSetAttr(ns, "result", jsonObj)
 			}
 		} else if runtime.LlamaInStrs(runtime.MethodGet(jsonSchema, runtime.Str("type")), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
 			if runtime.IsMapping(jsonObj) {
-				keySet = runtime.CallMethod(jsonObj, "keys", nil, nil)
+				keySet = runtime.LlamaCallMethod(jsonObj, "keys", nil, nil)
 			} else {
 				keySet = runtime.NewList()
 			}
@@ -2536,9 +2538,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						alignedItem = item
 					}
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					runtime.SetAttr(ns, "kv_list", runtime.LlamaAdd(runtime.LlamaAttr(ns, "kv_list"), runtime.NewList(runtime.NewTuple(key, alignedItem))))
+					runtime.LlamaSetAttr(ns, "kv_list", runtime.LlamaAdd(runtime.LlamaAttr(ns, "kv_list"), runtime.NewList(runtime.NewTuple(key, alignedItem))))
 				}
 			}
 			w.WriteString("{")
@@ -2550,9 +2552,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
-				runtime.CheckNamespace(nsNewObj)
+				runtime.LlamaCheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				runtime.SetAttr(nsNewObj, "result", runtime.LlamaAdd(runtime.LlamaAttr(nsNewObj, "result"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), key, runtime.Str("\": "), val))))
+				runtime.LlamaSetAttr(nsNewObj, "result", runtime.LlamaAdd(runtime.LlamaAttr(nsNewObj, "result"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), key, runtime.Str("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
 			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsNewObj, "result"), []runtime.Value{runtime.Str(", ")}, nil))
@@ -2564,15 +2566,15 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
 				itemSchema = runtime.MethodGetDefault(jsonSchema, runtime.Str("items"), runtime.DictOf())
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
-				runtime.SetAttr(ns, "result", runtime.NewList())
+				runtime.LlamaSetAttr(ns, "result", runtime.NewList())
 				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
 				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(jsonObj)) {
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.NewList(w.Capture(func() {
+					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item, itemSchema)
 					}))))
 				}
@@ -2615,11 +2617,11 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = runtime.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if runtime.Gt(runtime.FilterLength(functions), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil))), runtime.Int(0)) {
+		if runtime.Gt(runtime.FilterLength(functions), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil))), runtime.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
-			runtime.CheckNamespace(nsPrompt)
+			runtime.LlamaCheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			runtime.SetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("//Examples:")))
+			runtime.LlamaSetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
 			for _, function := range runtime.Iterate(w, runtime.LlamaIterable(functions)) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
@@ -2644,9 +2646,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
 						call = runtime.LlamaConcat(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(function, "name"), runtime.Str("\", \"arguments\": "), params, runtime.Str("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
-						runtime.CheckNamespace(nsPrompt)
+						runtime.LlamaCheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						runtime.SetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("\n//"), indent), runtime.FilterTojson(runtime.LlamaAttr(example, "request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.LlamaConcat(runtime.Str(" -> "), call)))
+						runtime.LlamaSetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("\n//"), indent), runtime.FilterTojson(runtime.LlamaAttr(example, "request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.LlamaConcat(runtime.Str(" -> "), call)))
 					}
 				}
 			}
@@ -2716,15 +2718,15 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
 					placeholder = runtime.LlamaConcat(runtime.Str("<file_placeholder_"), runtime.LlamaAttr(f, "id"), runtime.Str(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
-					runtime.CheckNamespace(nsEmbedResult)
+					runtime.LlamaCheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					runtime.SetAttr(nsEmbedResult, "result_text", runtime.FilterReplace(runtime.LlamaAttr(nsEmbedResult, "result_text"), []runtime.Value{placeholder, tokenized}, nil))
+					runtime.LlamaSetAttr(nsEmbedResult, "result_text", runtime.FilterReplace(runtime.LlamaAttr(nsEmbedResult, "result_text"), []runtime.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
-					runtime.CheckNamespace(nsEmbedResult)
+					runtime.LlamaCheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					runtime.SetAttr(nsEmbedResult, "result_text", runtime.LlamaAdd(tokenized, runtime.LlamaAttr(nsEmbedResult, "result_text")))
+					runtime.LlamaSetAttr(nsEmbedResult, "result_text", runtime.LlamaAdd(tokenized, runtime.LlamaAttr(nsEmbedResult, "result_text")))
 				}
 			}
 			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
@@ -2773,9 +2775,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
 			if runtime.LlamaIn(toolId, functionIds) || runtime.LlamaIn(runtime.LlamaAttr(tool, "name"), functionIds) {
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
-				runtime.CheckNamespace(nsCurrentTools)
+				runtime.LlamaCheckNamespace(nsCurrentTools)
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				runtime.SetAttr(nsCurrentTools, "tools", runtime.LlamaAdd(runtime.LlamaAttr(nsCurrentTools, "tools"), runtime.NewList(tool)))
+				runtime.LlamaSetAttr(nsCurrentTools, "tools", runtime.LlamaAdd(runtime.LlamaAttr(nsCurrentTools, "tools"), runtime.NewList(tool)))
 			}
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
@@ -2836,9 +2838,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				k := keys[i]
 				v := values[i]
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
-				runtime.CheckNamespace(nsParams)
+				runtime.LlamaCheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				runtime.SetAttr(nsParams, "lines", runtime.LlamaAdd(runtime.LlamaAttr(nsParams, "lines"), runtime.NewList(w.Capture(func() {
+				runtime.LlamaSetAttr(nsParams, "lines", runtime.LlamaAdd(runtime.LlamaAttr(nsParams, "lines"), runtime.NewList(w.Capture(func() {
 					renderGcmlParameter(k, v)
 				}))))
 			}
@@ -2857,9 +2859,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
 		for _, call := range runtime.Iterate(w, runtime.LlamaIterable(calls)) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
-			runtime.CheckNamespace(nsInv)
+			runtime.LlamaCheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			runtime.SetAttr(nsInv, "blocks", runtime.LlamaAdd(runtime.LlamaAttr(nsInv, "blocks"), runtime.NewList(w.Capture(func() {
+			runtime.LlamaSetAttr(nsInv, "blocks", runtime.LlamaAdd(runtime.LlamaAttr(nsInv, "blocks"), runtime.NewList(w.Capture(func() {
 				renderGcmlInvoke(call)
 			}))))
 		}
@@ -2887,9 +2889,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
 				if !runtime.EqStr(k, "id") {
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
-					runtime.CheckNamespace(nsStrip)
+					runtime.LlamaCheckNamespace(nsStrip)
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					runtime.SetAttr(nsStrip, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(nsStrip, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
+					runtime.LlamaSetAttr(nsStrip, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(nsStrip, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
@@ -2900,9 +2902,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
-				runtime.CheckNamespace(nsBody)
+				runtime.LlamaCheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				runtime.SetAttr(nsBody, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsBody, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), k, runtime.Str("\": "), runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
+				runtime.LlamaSetAttr(nsBody, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsBody, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), k, runtime.Str("\": "), runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
 			body = runtime.LlamaConcat(runtime.Str("{"), runtime.FilterJoin(runtime.LlamaAttr(nsBody, "parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
@@ -2947,9 +2949,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
 		for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.FilterLength(items)))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
-			runtime.CheckNamespace(nsResp)
+			runtime.LlamaCheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			runtime.SetAttr(nsResp, "blocks", runtime.LlamaAdd(runtime.LlamaAttr(nsResp, "blocks"), runtime.NewList(w.Capture(func() {
+			runtime.LlamaSetAttr(nsResp, "blocks", runtime.LlamaAdd(runtime.LlamaAttr(nsResp, "blocks"), runtime.NewList(w.Capture(func() {
 				renderFunctionResponse(runtime.LlamaItem(names, idx), runtime.LlamaItem(items, idx))
 			}))))
 		}
@@ -2971,13 +2973,13 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				item = runtime.LlamaItemStr(item, "function")
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
-			runtime.SetAttr(ns, "functions", runtime.LlamaAdd(runtime.LlamaAttr(ns, "functions"), runtime.NewList(item)))
+			runtime.LlamaSetAttr(ns, "functions", runtime.LlamaAdd(runtime.LlamaAttr(ns, "functions"), runtime.NewList(item)))
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			runtime.SetAttr(ns, "function_names", runtime.LlamaAdd(runtime.LlamaAttr(ns, "function_names"), runtime.NewList(runtime.LlamaAttr(item, "name"))))
+			runtime.LlamaSetAttr(ns, "function_names", runtime.LlamaAdd(runtime.LlamaAttr(ns, "function_names"), runtime.NewList(runtime.LlamaAttr(item, "name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
 		FUNCTIONDESCRIPTIONS = runtime.LlamaAttr(ns, "functions")
@@ -3035,18 +3037,17 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "available functions") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
 			nsRolePresenceHasAvailableFunctions = true
 		}
 		// GigaChat3.5.jinja:787:5 {%- if message["role"] == "function descriptions" -%}
-		if runtime.EqStr(messageRole, "function descriptions") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "function descriptions") {
 			// GigaChat3.5.jinja:788:9 {%- set ns_role_presence.has_function_descriptions = True -%}
 			nsRolePresenceHasFunctionDescriptions = true
 		}
 		// GigaChat3.5.jinja:791:5 {%- if message["role"] in  ["developer system", "developer_system"] -%}
-		if runtime.LlamaInStrs(messageRole, "developer system", "developer_system") {
+		if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "developer system", "developer_system") {
 			// GigaChat3.5.jinja:792:9 {%- set ns_role_presence.has_devsystem = True -%}
 			nsRolePresenceHasDevsystem = true
 		}
@@ -4006,532 +4007,532 @@ var spansGigaChat35 = []runtime.Span{
 	{From: 1745, To: 1755, Line: 1132, Col: 9, Construct: "if"},
 	{From: 1747, To: 1749, Line: 1133, Col: 13, Construct: "{{ }}"},
 	{From: 1753, To: 1754, Line: 1135, Col: 13, Construct: "{{ }}"},
-	{From: 1782, To: 2382, Line: 3, Col: 1, Construct: "macro"},
-	{From: 1814, To: 1821, Line: 4, Col: 2, Construct: "if"},
-	{From: 1816, To: 1816, Line: 5, Col: 3, Construct: "set"},
-	{From: 1820, To: 1820, Line: 7, Col: 3, Construct: "set"},
-	{From: 1823, To: 1830, Line: 9, Col: 2, Construct: "if"},
-	{From: 1825, To: 1825, Line: 10, Col: 3, Construct: "set"},
-	{From: 1829, To: 1829, Line: 12, Col: 3, Construct: "set"},
-	{From: 1832, To: 1832, Line: 15, Col: 2, Construct: "set"},
-	{From: 1834, To: 2381, Line: 18, Col: 2, Construct: "if"},
-	{From: 1836, To: 2381, Line: 22, Col: 6, Construct: "if"},
-	{From: 1839, To: 1839, Line: 23, Col: 3, Construct: "set"},
-	{From: 1841, To: 1890, Line: 24, Col: 3, Construct: "if"},
-	{From: 1844, To: 1890, Line: 26, Col: 7, Construct: "if"},
-	{From: 1850, To: 1850, Line: 29, Col: 4, Construct: "set"},
-	{From: 1852, To: 1852, Line: 30, Col: 4, Construct: "set"},
-	{From: 1854, To: 1877, Line: 31, Col: 4, Construct: "for"},
-	{From: 1857, To: 1857, Line: 32, Col: 5, Construct: "set"},
-	{From: 1859, To: 1876, Line: 33, Col: 5, Construct: "if"},
-	{From: 1861, To: 1861, Line: 33, Col: 5, Construct: "set"},
-	{From: 1863, To: 1863, Line: 34, Col: 6, Construct: "set"},
-	{From: 1864, To: 1876, Line: 35, Col: 9, Construct: "if"},
-	{From: 1867, To: 1867, Line: 35, Col: 9, Construct: "set"},
-	{From: 1869, To: 1869, Line: 36, Col: 6, Construct: "set"},
-	{From: 1873, To: 1873, Line: 36, Col: 6, Construct: "set"},
-	{From: 1875, To: 1875, Line: 38, Col: 6, Construct: "set"},
-	{From: 1879, To: 1889, Line: 41, Col: 4, Construct: "if"},
-	{From: 1881, To: 1881, Line: 42, Col: 5, Construct: "set"},
-	{From: 1883, To: 1885, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 1891, To: 2381, Line: 50, Col: 6, Construct: "if"},
-	{From: 1894, To: 1894, Line: 51, Col: 3, Construct: "set"},
-	{From: 1896, To: 1906, Line: 52, Col: 3, Construct: "for"},
-	{From: 1899, To: 1901, Line: 53, Col: 4, Construct: "set"},
-	{From: 1903, To: 1903, Line: 53, Col: 4, Construct: "set"},
-	{From: 1905, To: 1905, Line: 54, Col: 4, Construct: "set"},
-	{From: 1908, To: 1908, Line: 56, Col: 3, Construct: "{{ }}"},
-	{From: 1909, To: 2381, Line: 58, Col: 6, Construct: "if"},
-	{From: 1912, To: 1912, Line: 59, Col: 3, Construct: "set"},
-	{From: 1914, To: 1924, Line: 60, Col: 3, Construct: "for"},
-	{From: 1917, To: 1919, Line: 61, Col: 4, Construct: "set"},
-	{From: 1921, To: 1921, Line: 61, Col: 4, Construct: "set"},
-	{From: 1923, To: 1923, Line: 62, Col: 4, Construct: "set"},
-	{From: 1926, To: 1926, Line: 64, Col: 3, Construct: "{{ }}"},
-	{From: 1927, To: 2381, Line: 66, Col: 6, Construct: "if"},
-	{From: 1930, To: 1930, Line: 67, Col: 3, Construct: "set"},
-	{From: 1932, To: 1942, Line: 68, Col: 3, Construct: "for"},
-	{From: 1935, To: 1937, Line: 69, Col: 4, Construct: "set"},
-	{From: 1939, To: 1939, Line: 69, Col: 4, Construct: "set"},
-	{From: 1941, To: 1941, Line: 70, Col: 4, Construct: "set"},
-	{From: 1944, To: 1944, Line: 72, Col: 3, Construct: "{{ }}"},
-	{From: 1945, To: 2381, Line: 75, Col: 6, Construct: "if"},
-	{From: 1948, To: 1948, Line: 76, Col: 3, Construct: "set"},
-	{From: 1950, To: 2060, Line: 77, Col: 3, Construct: "for"},
-	{From: 1955, To: 2055, Line: 78, Col: 4, Construct: "if"},
-	{From: 1957, To: 1957, Line: 79, Col: 5, Construct: "set"},
-	{From: 1958, To: 2055, Line: 80, Col: 8, Construct: "if"},
-	{From: 1961, To: 1980, Line: 81, Col: 5, Construct: "if"},
-	{From: 1963, To: 1965, Line: 82, Col: 6, Construct: "set"},
-	{From: 1966, To: 1980, Line: 83, Col: 9, Construct: "if"},
-	{From: 1969, To: 1971, Line: 84, Col: 6, Construct: "set"},
-	{From: 1972, To: 1980, Line: 85, Col: 9, Construct: "if"},
-	{From: 1975, To: 1975, Line: 86, Col: 6, Construct: "set"},
-	{From: 1979, To: 1979, Line: 88, Col: 6, Construct: "set"},
-	{From: 1981, To: 2055, Line: 90, Col: 8, Construct: "if"},
-	{From: 1984, To: 1995, Line: 91, Col: 5, Construct: "if"},
-	{From: 1986, To: 1988, Line: 92, Col: 6, Construct: "set"},
-	{From: 1992, To: 1994, Line: 94, Col: 6, Construct: "set"},
-	{From: 1996, To: 2055, Line: 96, Col: 8, Construct: "if"},
-	{From: 1999, To: 2008, Line: 97, Col: 5, Construct: "if"},
-	{From: 2001, To: 2003, Line: 98, Col: 6, Construct: "set"},
-	{From: 2007, To: 2007, Line: 100, Col: 6, Construct: "set"},
-	{From: 2009, To: 2055, Line: 102, Col: 8, Construct: "if"},
-	{From: 2012, To: 2027, Line: 103, Col: 5, Construct: "if"},
-	{From: 2014, To: 2018, Line: 104, Col: 6, Construct: "set"},
-	{From: 2022, To: 2026, Line: 106, Col: 6, Construct: "set"},
-	{From: 2029, To: 2031, Line: 108, Col: 5, Construct: "set"},
-	{From: 2032, To: 2055, Line: 109, Col: 8, Construct: "if"},
-	{From: 2035, To: 2046, Line: 110, Col: 5, Construct: "if"},
-	{From: 2037, To: 2037, Line: 111, Col: 6, Construct: "set"},
-	{From: 2038, To: 2046, Line: 112, Col: 9, Construct: "if"},
-	{From: 2041, To: 2041, Line: 113, Col: 6, Construct: "set"},
-	{From: 2045, To: 2045, Line: 115, Col: 6, Construct: "set"},
-	{From: 2048, To: 2050, Line: 117, Col: 5, Construct: "set"},
-	{From: 2054, To: 2054, Line: 119, Col: 5, Construct: "set"},
-	{From: 2057, To: 2057, Line: 119, Col: 5, Construct: "set"},
-	{From: 2059, To: 2059, Line: 121, Col: 4, Construct: "set"},
-	{From: 2062, To: 2062, Line: 123, Col: 3, Construct: "{{ }}"},
-	{From: 2066, To: 2066, Line: 126, Col: 3, Construct: "set"},
-	{From: 2068, To: 2072, Line: 127, Col: 3, Construct: "set"},
-	{From: 2074, To: 2380, Line: 130, Col: 3, Construct: "if"},
-	{From: 2076, To: 2076, Line: 131, Col: 4, Construct: "set"},
-	{From: 2078, To: 2096, Line: 132, Col: 4, Construct: "if"},
-	{From: 2080, To: 2080, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 2081, To: 2096, Line: 134, Col: 8, Construct: "if"},
-	{From: 2084, To: 2088, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 2089, To: 2096, Line: 136, Col: 8, Construct: "if"},
-	{From: 2092, To: 2092, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 2097, To: 2380, Line: 142, Col: 7, Construct: "if"},
-	{From: 2100, To: 2100, Line: 143, Col: 4, Construct: "set"},
-	{From: 2102, To: 2116, Line: 144, Col: 4, Construct: "for"},
-	{From: 2104, To: 2115, Line: 145, Col: 5, Construct: "if"},
-	{From: 2106, To: 2106, Line: 145, Col: 5, Construct: "set"},
-	{From: 2108, To: 2108, Line: 146, Col: 6, Construct: "set"},
-	{From: 2112, To: 2112, Line: 146, Col: 6, Construct: "set"},
-	{From: 2114, To: 2114, Line: 148, Col: 6, Construct: "set"},
-	{From: 2118, To: 2118, Line: 151, Col: 4, Construct: "{{ }}"},
-	{From: 2119, To: 2380, Line: 154, Col: 7, Construct: "if"},
-	{From: 2123, To: 2123, Line: 157, Col: 4, Construct: "set"},
-	{From: 2125, To: 2133, Line: 158, Col: 4, Construct: "for"},
-	{From: 2130, To: 2130, Line: 158, Col: 4, Construct: "set"},
-	{From: 2132, To: 2132, Line: 159, Col: 5, Construct: "set"},
-	{From: 2135, To: 2150, Line: 162, Col: 4, Construct: "if"},
-	{From: 2137, To: 2149, Line: 163, Col: 5, Construct: "if"},
-	{From: 2140, To: 2140, Line: 163, Col: 5, Construct: "set"},
-	{From: 2142, To: 2142, Line: 164, Col: 6, Construct: "set"},
-	{From: 2143, To: 2149, Line: 165, Col: 9, Construct: "if"},
-	{From: 2146, To: 2146, Line: 165, Col: 9, Construct: "set"},
-	{From: 2148, To: 2148, Line: 166, Col: 6, Construct: "set"},
-	{From: 2152, To: 2152, Line: 170, Col: 4, Construct: "set"},
-	{From: 2154, To: 2217, Line: 172, Col: 4, Construct: "for"},
-	{From: 2161, To: 2170, Line: 173, Col: 5, Construct: "if"},
-	{From: 2163, To: 2169, Line: 174, Col: 6, Construct: "for"},
-	{From: 2165, To: 2168, Line: 175, Col: 7, Construct: "if"},
-	{From: 2167, To: 2167, Line: 176, Col: 8, Construct: "{{ }}"},
-	{From: 2172, To: 2191, Line: 181, Col: 5, Construct: "for"},
-	{From: 2183, To: 2190, Line: 182, Col: 6, Construct: "if"},
-	{From: 2185, To: 2185, Line: 183, Col: 7, Construct: "{{ }}"},
-	{From: 2189, To: 2189, Line: 185, Col: 7, Construct: "{{ }}"},
-	{From: 2193, To: 2195, Line: 189, Col: 5, Construct: "set"},
-	{From: 2197, To: 2201, Line: 191, Col: 5, Construct: "{{ }}"},
-	{From: 2203, To: 2216, Line: 193, Col: 5, Construct: "if"},
-	{From: 2205, To: 2205, Line: 194, Col: 6, Construct: "set"},
-	{From: 2207, To: 2214, Line: 195, Col: 6, Construct: "if"},
-	{From: 2209, To: 2209, Line: 196, Col: 7, Construct: "{{ }}"},
-	{From: 2213, To: 2213, Line: 198, Col: 7, Construct: "{{ }}"},
-	{From: 2219, To: 2219, Line: 205, Col: 4, Construct: "{{ }}"},
-	{From: 2220, To: 2380, Line: 208, Col: 7, Construct: "if"},
-	{From: 2223, To: 2264, Line: 209, Col: 4, Construct: "if"},
-	{From: 2225, To: 2244, Line: 210, Col: 5, Construct: "if"},
-	{From: 2228, To: 2228, Line: 211, Col: 6, Construct: "{{ }}"},
-	{From: 2229, To: 2244, Line: 212, Col: 9, Construct: "if"},
-	{From: 2232, To: 2236, Line: 213, Col: 6, Construct: "{{ }}"},
-	{From: 2237, To: 2244, Line: 214, Col: 9, Construct: "if"},
-	{From: 2240, To: 2240, Line: 215, Col: 6, Construct: "{{ }}"},
-	{From: 2245, To: 2264, Line: 219, Col: 8, Construct: "if"},
-	{From: 2248, To: 2248, Line: 220, Col: 5, Construct: "set"},
-	{From: 2250, To: 2255, Line: 221, Col: 5, Construct: "for"},
-	{From: 2252, To: 2252, Line: 221, Col: 5, Construct: "set"},
-	{From: 2254, To: 2254, Line: 222, Col: 6, Construct: "set"},
-	{From: 2257, To: 2257, Line: 224, Col: 5, Construct: "{{ }}"},
-	{From: 2258, To: 2264, Line: 225, Col: 8, Construct: "if"},
-	{From: 2265, To: 2380, Line: 232, Col: 7, Construct: "if"},
-	{From: 2268, To: 2312, Line: 233, Col: 4, Construct: "if"},
-	{From: 2270, To: 2298, Line: 234, Col: 5, Construct: "if"},
-	{From: 2273, To: 2273, Line: 235, Col: 6, Construct: "{{ }}"},
-	{From: 2274, To: 2298, Line: 236, Col: 9, Construct: "if"},
-	{From: 2277, To: 2281, Line: 237, Col: 6, Construct: "{{ }}"},
-	{From: 2282, To: 2298, Line: 238, Col: 9, Construct: "if"},
-	{From: 2285, To: 2285, Line: 239, Col: 6, Construct: "{{ }}"},
-	{From: 2289, To: 2297, Line: 241, Col: 6, Construct: "if"},
-	{From: 2291, To: 2297, Line: 243, Col: 10, Construct: "if"},
-	{From: 2299, To: 2312, Line: 249, Col: 8, Construct: "if"},
-	{From: 2302, To: 2302, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 2303, To: 2312, Line: 251, Col: 8, Construct: "if"},
-	{From: 2306, To: 2312, Line: 253, Col: 8, Construct: "if"},
-	{From: 2313, To: 2380, Line: 260, Col: 7, Construct: "if"},
-	{From: 2316, To: 2326, Line: 261, Col: 4, Construct: "if"},
-	{From: 2318, To: 2322, Line: 262, Col: 5, Construct: "{{ }}"},
-	{From: 2327, To: 2380, Line: 268, Col: 7, Construct: "if"},
-	{From: 2330, To: 2380, Line: 272, Col: 7, Construct: "if"},
-	{From: 2333, To: 2373, Line: 273, Col: 4, Construct: "if"},
-	{From: 2335, To: 2335, Line: 274, Col: 5, Construct: "set"},
-	{From: 2337, To: 2344, Line: 275, Col: 5, Construct: "for"},
-	{From: 2339, To: 2339, Line: 275, Col: 5, Construct: "set"},
-	{From: 2341, To: 2343, Line: 276, Col: 6, Construct: "set"},
-	{From: 2346, To: 2346, Line: 278, Col: 5, Construct: "{{ }}"},
-	{From: 2347, To: 2373, Line: 279, Col: 8, Construct: "if"},
-	{From: 2350, To: 2350, Line: 280, Col: 5, Construct: "set"},
-	{From: 2352, To: 2359, Line: 281, Col: 5, Construct: "for"},
-	{From: 2354, To: 2354, Line: 281, Col: 5, Construct: "set"},
-	{From: 2356, To: 2358, Line: 282, Col: 6, Construct: "set"},
-	{From: 2361, To: 2361, Line: 284, Col: 5, Construct: "{{ }}"},
-	{From: 2362, To: 2373, Line: 285, Col: 8, Construct: "if"},
-	{From: 2365, To: 2367, Line: 287, Col: 5, Construct: "set"},
-	{From: 2369, To: 2369, Line: 288, Col: 5, Construct: "{{ }}"},
-	{From: 2374, To: 2380, Line: 293, Col: 7, Construct: "if"},
-	{From: 2384, To: 2462, Line: 310, Col: 1, Construct: "macro"},
-	{From: 2389, To: 2389, Line: 311, Col: 2, Construct: "set"},
-	{From: 2391, To: 2455, Line: 313, Col: 2, Construct: "for"},
-	{From: 2399, To: 2399, Line: 314, Col: 3, Construct: "set"},
-	{From: 2401, To: 2412, Line: 317, Col: 3, Construct: "if"},
-	{From: 2403, To: 2411, Line: 318, Col: 4, Construct: "for"},
-	{From: 2405, To: 2410, Line: 319, Col: 5, Construct: "if"},
-	{From: 2407, To: 2407, Line: 319, Col: 5, Construct: "set"},
-	{From: 2409, To: 2409, Line: 320, Col: 6, Construct: "set"},
-	{From: 2414, To: 2414, Line: 326, Col: 3, Construct: "set"},
-	{From: 2416, To: 2416, Line: 327, Col: 3, Construct: "set"},
-	{From: 2418, To: 2429, Line: 328, Col: 3, Construct: "if"},
-	{From: 2420, To: 2422, Line: 329, Col: 4, Construct: "set"},
-	{From: 2424, To: 2424, Line: 330, Col: 4, Construct: "set"},
-	{From: 2428, To: 2428, Line: 332, Col: 4, Construct: "set"},
-	{From: 2431, To: 2431, Line: 336, Col: 3, Construct: "set"},
-	{From: 2433, To: 2444, Line: 337, Col: 3, Construct: "if"},
-	{From: 2435, To: 2437, Line: 338, Col: 4, Construct: "set"},
-	{From: 2439, To: 2439, Line: 339, Col: 4, Construct: "set"},
-	{From: 2443, To: 2443, Line: 341, Col: 4, Construct: "set"},
-	{From: 2446, To: 2446, Line: 344, Col: 3, Construct: "set"},
+	{From: 1784, To: 2384, Line: 3, Col: 1, Construct: "macro"},
+	{From: 1816, To: 1823, Line: 4, Col: 2, Construct: "if"},
+	{From: 1818, To: 1818, Line: 5, Col: 3, Construct: "set"},
+	{From: 1822, To: 1822, Line: 7, Col: 3, Construct: "set"},
+	{From: 1825, To: 1832, Line: 9, Col: 2, Construct: "if"},
+	{From: 1827, To: 1827, Line: 10, Col: 3, Construct: "set"},
+	{From: 1831, To: 1831, Line: 12, Col: 3, Construct: "set"},
+	{From: 1834, To: 1834, Line: 15, Col: 2, Construct: "set"},
+	{From: 1836, To: 2383, Line: 18, Col: 2, Construct: "if"},
+	{From: 1838, To: 2383, Line: 22, Col: 6, Construct: "if"},
+	{From: 1841, To: 1841, Line: 23, Col: 3, Construct: "set"},
+	{From: 1843, To: 1892, Line: 24, Col: 3, Construct: "if"},
+	{From: 1846, To: 1892, Line: 26, Col: 7, Construct: "if"},
+	{From: 1852, To: 1852, Line: 29, Col: 4, Construct: "set"},
+	{From: 1854, To: 1854, Line: 30, Col: 4, Construct: "set"},
+	{From: 1856, To: 1879, Line: 31, Col: 4, Construct: "for"},
+	{From: 1859, To: 1859, Line: 32, Col: 5, Construct: "set"},
+	{From: 1861, To: 1878, Line: 33, Col: 5, Construct: "if"},
+	{From: 1863, To: 1863, Line: 33, Col: 5, Construct: "set"},
+	{From: 1865, To: 1865, Line: 34, Col: 6, Construct: "set"},
+	{From: 1866, To: 1878, Line: 35, Col: 9, Construct: "if"},
+	{From: 1869, To: 1869, Line: 35, Col: 9, Construct: "set"},
+	{From: 1871, To: 1871, Line: 36, Col: 6, Construct: "set"},
+	{From: 1875, To: 1875, Line: 36, Col: 6, Construct: "set"},
+	{From: 1877, To: 1877, Line: 38, Col: 6, Construct: "set"},
+	{From: 1881, To: 1891, Line: 41, Col: 4, Construct: "if"},
+	{From: 1883, To: 1883, Line: 42, Col: 5, Construct: "set"},
+	{From: 1885, To: 1887, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 1893, To: 2383, Line: 50, Col: 6, Construct: "if"},
+	{From: 1896, To: 1896, Line: 51, Col: 3, Construct: "set"},
+	{From: 1898, To: 1908, Line: 52, Col: 3, Construct: "for"},
+	{From: 1901, To: 1903, Line: 53, Col: 4, Construct: "set"},
+	{From: 1905, To: 1905, Line: 53, Col: 4, Construct: "set"},
+	{From: 1907, To: 1907, Line: 54, Col: 4, Construct: "set"},
+	{From: 1910, To: 1910, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 1911, To: 2383, Line: 58, Col: 6, Construct: "if"},
+	{From: 1914, To: 1914, Line: 59, Col: 3, Construct: "set"},
+	{From: 1916, To: 1926, Line: 60, Col: 3, Construct: "for"},
+	{From: 1919, To: 1921, Line: 61, Col: 4, Construct: "set"},
+	{From: 1923, To: 1923, Line: 61, Col: 4, Construct: "set"},
+	{From: 1925, To: 1925, Line: 62, Col: 4, Construct: "set"},
+	{From: 1928, To: 1928, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 1929, To: 2383, Line: 66, Col: 6, Construct: "if"},
+	{From: 1932, To: 1932, Line: 67, Col: 3, Construct: "set"},
+	{From: 1934, To: 1944, Line: 68, Col: 3, Construct: "for"},
+	{From: 1937, To: 1939, Line: 69, Col: 4, Construct: "set"},
+	{From: 1941, To: 1941, Line: 69, Col: 4, Construct: "set"},
+	{From: 1943, To: 1943, Line: 70, Col: 4, Construct: "set"},
+	{From: 1946, To: 1946, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 1947, To: 2383, Line: 75, Col: 6, Construct: "if"},
+	{From: 1950, To: 1950, Line: 76, Col: 3, Construct: "set"},
+	{From: 1952, To: 2062, Line: 77, Col: 3, Construct: "for"},
+	{From: 1957, To: 2057, Line: 78, Col: 4, Construct: "if"},
+	{From: 1959, To: 1959, Line: 79, Col: 5, Construct: "set"},
+	{From: 1960, To: 2057, Line: 80, Col: 8, Construct: "if"},
+	{From: 1963, To: 1982, Line: 81, Col: 5, Construct: "if"},
+	{From: 1965, To: 1967, Line: 82, Col: 6, Construct: "set"},
+	{From: 1968, To: 1982, Line: 83, Col: 9, Construct: "if"},
+	{From: 1971, To: 1973, Line: 84, Col: 6, Construct: "set"},
+	{From: 1974, To: 1982, Line: 85, Col: 9, Construct: "if"},
+	{From: 1977, To: 1977, Line: 86, Col: 6, Construct: "set"},
+	{From: 1981, To: 1981, Line: 88, Col: 6, Construct: "set"},
+	{From: 1983, To: 2057, Line: 90, Col: 8, Construct: "if"},
+	{From: 1986, To: 1997, Line: 91, Col: 5, Construct: "if"},
+	{From: 1988, To: 1990, Line: 92, Col: 6, Construct: "set"},
+	{From: 1994, To: 1996, Line: 94, Col: 6, Construct: "set"},
+	{From: 1998, To: 2057, Line: 96, Col: 8, Construct: "if"},
+	{From: 2001, To: 2010, Line: 97, Col: 5, Construct: "if"},
+	{From: 2003, To: 2005, Line: 98, Col: 6, Construct: "set"},
+	{From: 2009, To: 2009, Line: 100, Col: 6, Construct: "set"},
+	{From: 2011, To: 2057, Line: 102, Col: 8, Construct: "if"},
+	{From: 2014, To: 2029, Line: 103, Col: 5, Construct: "if"},
+	{From: 2016, To: 2020, Line: 104, Col: 6, Construct: "set"},
+	{From: 2024, To: 2028, Line: 106, Col: 6, Construct: "set"},
+	{From: 2031, To: 2033, Line: 108, Col: 5, Construct: "set"},
+	{From: 2034, To: 2057, Line: 109, Col: 8, Construct: "if"},
+	{From: 2037, To: 2048, Line: 110, Col: 5, Construct: "if"},
+	{From: 2039, To: 2039, Line: 111, Col: 6, Construct: "set"},
+	{From: 2040, To: 2048, Line: 112, Col: 9, Construct: "if"},
+	{From: 2043, To: 2043, Line: 113, Col: 6, Construct: "set"},
+	{From: 2047, To: 2047, Line: 115, Col: 6, Construct: "set"},
+	{From: 2050, To: 2052, Line: 117, Col: 5, Construct: "set"},
+	{From: 2056, To: 2056, Line: 119, Col: 5, Construct: "set"},
+	{From: 2059, To: 2059, Line: 119, Col: 5, Construct: "set"},
+	{From: 2061, To: 2061, Line: 121, Col: 4, Construct: "set"},
+	{From: 2064, To: 2064, Line: 123, Col: 3, Construct: "{{ }}"},
+	{From: 2068, To: 2068, Line: 126, Col: 3, Construct: "set"},
+	{From: 2070, To: 2074, Line: 127, Col: 3, Construct: "set"},
+	{From: 2076, To: 2382, Line: 130, Col: 3, Construct: "if"},
+	{From: 2078, To: 2078, Line: 131, Col: 4, Construct: "set"},
+	{From: 2080, To: 2098, Line: 132, Col: 4, Construct: "if"},
+	{From: 2082, To: 2082, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 2083, To: 2098, Line: 134, Col: 8, Construct: "if"},
+	{From: 2086, To: 2090, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 2091, To: 2098, Line: 136, Col: 8, Construct: "if"},
+	{From: 2094, To: 2094, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 2099, To: 2382, Line: 142, Col: 7, Construct: "if"},
+	{From: 2102, To: 2102, Line: 143, Col: 4, Construct: "set"},
+	{From: 2104, To: 2118, Line: 144, Col: 4, Construct: "for"},
+	{From: 2106, To: 2117, Line: 145, Col: 5, Construct: "if"},
+	{From: 2108, To: 2108, Line: 145, Col: 5, Construct: "set"},
+	{From: 2110, To: 2110, Line: 146, Col: 6, Construct: "set"},
+	{From: 2114, To: 2114, Line: 146, Col: 6, Construct: "set"},
+	{From: 2116, To: 2116, Line: 148, Col: 6, Construct: "set"},
+	{From: 2120, To: 2120, Line: 151, Col: 4, Construct: "{{ }}"},
+	{From: 2121, To: 2382, Line: 154, Col: 7, Construct: "if"},
+	{From: 2125, To: 2125, Line: 157, Col: 4, Construct: "set"},
+	{From: 2127, To: 2135, Line: 158, Col: 4, Construct: "for"},
+	{From: 2132, To: 2132, Line: 158, Col: 4, Construct: "set"},
+	{From: 2134, To: 2134, Line: 159, Col: 5, Construct: "set"},
+	{From: 2137, To: 2152, Line: 162, Col: 4, Construct: "if"},
+	{From: 2139, To: 2151, Line: 163, Col: 5, Construct: "if"},
+	{From: 2142, To: 2142, Line: 163, Col: 5, Construct: "set"},
+	{From: 2144, To: 2144, Line: 164, Col: 6, Construct: "set"},
+	{From: 2145, To: 2151, Line: 165, Col: 9, Construct: "if"},
+	{From: 2148, To: 2148, Line: 165, Col: 9, Construct: "set"},
+	{From: 2150, To: 2150, Line: 166, Col: 6, Construct: "set"},
+	{From: 2154, To: 2154, Line: 170, Col: 4, Construct: "set"},
+	{From: 2156, To: 2219, Line: 172, Col: 4, Construct: "for"},
+	{From: 2163, To: 2172, Line: 173, Col: 5, Construct: "if"},
+	{From: 2165, To: 2171, Line: 174, Col: 6, Construct: "for"},
+	{From: 2167, To: 2170, Line: 175, Col: 7, Construct: "if"},
+	{From: 2169, To: 2169, Line: 176, Col: 8, Construct: "{{ }}"},
+	{From: 2174, To: 2193, Line: 181, Col: 5, Construct: "for"},
+	{From: 2185, To: 2192, Line: 182, Col: 6, Construct: "if"},
+	{From: 2187, To: 2187, Line: 183, Col: 7, Construct: "{{ }}"},
+	{From: 2191, To: 2191, Line: 185, Col: 7, Construct: "{{ }}"},
+	{From: 2195, To: 2197, Line: 189, Col: 5, Construct: "set"},
+	{From: 2199, To: 2203, Line: 191, Col: 5, Construct: "{{ }}"},
+	{From: 2205, To: 2218, Line: 193, Col: 5, Construct: "if"},
+	{From: 2207, To: 2207, Line: 194, Col: 6, Construct: "set"},
+	{From: 2209, To: 2216, Line: 195, Col: 6, Construct: "if"},
+	{From: 2211, To: 2211, Line: 196, Col: 7, Construct: "{{ }}"},
+	{From: 2215, To: 2215, Line: 198, Col: 7, Construct: "{{ }}"},
+	{From: 2221, To: 2221, Line: 205, Col: 4, Construct: "{{ }}"},
+	{From: 2222, To: 2382, Line: 208, Col: 7, Construct: "if"},
+	{From: 2225, To: 2266, Line: 209, Col: 4, Construct: "if"},
+	{From: 2227, To: 2246, Line: 210, Col: 5, Construct: "if"},
+	{From: 2230, To: 2230, Line: 211, Col: 6, Construct: "{{ }}"},
+	{From: 2231, To: 2246, Line: 212, Col: 9, Construct: "if"},
+	{From: 2234, To: 2238, Line: 213, Col: 6, Construct: "{{ }}"},
+	{From: 2239, To: 2246, Line: 214, Col: 9, Construct: "if"},
+	{From: 2242, To: 2242, Line: 215, Col: 6, Construct: "{{ }}"},
+	{From: 2247, To: 2266, Line: 219, Col: 8, Construct: "if"},
+	{From: 2250, To: 2250, Line: 220, Col: 5, Construct: "set"},
+	{From: 2252, To: 2257, Line: 221, Col: 5, Construct: "for"},
+	{From: 2254, To: 2254, Line: 221, Col: 5, Construct: "set"},
+	{From: 2256, To: 2256, Line: 222, Col: 6, Construct: "set"},
+	{From: 2259, To: 2259, Line: 224, Col: 5, Construct: "{{ }}"},
+	{From: 2260, To: 2266, Line: 225, Col: 8, Construct: "if"},
+	{From: 2267, To: 2382, Line: 232, Col: 7, Construct: "if"},
+	{From: 2270, To: 2314, Line: 233, Col: 4, Construct: "if"},
+	{From: 2272, To: 2300, Line: 234, Col: 5, Construct: "if"},
+	{From: 2275, To: 2275, Line: 235, Col: 6, Construct: "{{ }}"},
+	{From: 2276, To: 2300, Line: 236, Col: 9, Construct: "if"},
+	{From: 2279, To: 2283, Line: 237, Col: 6, Construct: "{{ }}"},
+	{From: 2284, To: 2300, Line: 238, Col: 9, Construct: "if"},
+	{From: 2287, To: 2287, Line: 239, Col: 6, Construct: "{{ }}"},
+	{From: 2291, To: 2299, Line: 241, Col: 6, Construct: "if"},
+	{From: 2293, To: 2299, Line: 243, Col: 10, Construct: "if"},
+	{From: 2301, To: 2314, Line: 249, Col: 8, Construct: "if"},
+	{From: 2304, To: 2304, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 2305, To: 2314, Line: 251, Col: 8, Construct: "if"},
+	{From: 2308, To: 2314, Line: 253, Col: 8, Construct: "if"},
+	{From: 2315, To: 2382, Line: 260, Col: 7, Construct: "if"},
+	{From: 2318, To: 2328, Line: 261, Col: 4, Construct: "if"},
+	{From: 2320, To: 2324, Line: 262, Col: 5, Construct: "{{ }}"},
+	{From: 2329, To: 2382, Line: 268, Col: 7, Construct: "if"},
+	{From: 2332, To: 2382, Line: 272, Col: 7, Construct: "if"},
+	{From: 2335, To: 2375, Line: 273, Col: 4, Construct: "if"},
+	{From: 2337, To: 2337, Line: 274, Col: 5, Construct: "set"},
+	{From: 2339, To: 2346, Line: 275, Col: 5, Construct: "for"},
+	{From: 2341, To: 2341, Line: 275, Col: 5, Construct: "set"},
+	{From: 2343, To: 2345, Line: 276, Col: 6, Construct: "set"},
+	{From: 2348, To: 2348, Line: 278, Col: 5, Construct: "{{ }}"},
+	{From: 2349, To: 2375, Line: 279, Col: 8, Construct: "if"},
+	{From: 2352, To: 2352, Line: 280, Col: 5, Construct: "set"},
+	{From: 2354, To: 2361, Line: 281, Col: 5, Construct: "for"},
+	{From: 2356, To: 2356, Line: 281, Col: 5, Construct: "set"},
+	{From: 2358, To: 2360, Line: 282, Col: 6, Construct: "set"},
+	{From: 2363, To: 2363, Line: 284, Col: 5, Construct: "{{ }}"},
+	{From: 2364, To: 2375, Line: 285, Col: 8, Construct: "if"},
+	{From: 2367, To: 2369, Line: 287, Col: 5, Construct: "set"},
+	{From: 2371, To: 2371, Line: 288, Col: 5, Construct: "{{ }}"},
+	{From: 2376, To: 2382, Line: 293, Col: 7, Construct: "if"},
+	{From: 2386, To: 2464, Line: 310, Col: 1, Construct: "macro"},
+	{From: 2391, To: 2391, Line: 311, Col: 2, Construct: "set"},
+	{From: 2393, To: 2457, Line: 313, Col: 2, Construct: "for"},
+	{From: 2401, To: 2401, Line: 314, Col: 3, Construct: "set"},
+	{From: 2403, To: 2414, Line: 317, Col: 3, Construct: "if"},
+	{From: 2405, To: 2413, Line: 318, Col: 4, Construct: "for"},
+	{From: 2407, To: 2412, Line: 319, Col: 5, Construct: "if"},
+	{From: 2409, To: 2409, Line: 319, Col: 5, Construct: "set"},
+	{From: 2411, To: 2411, Line: 320, Col: 6, Construct: "set"},
+	{From: 2416, To: 2416, Line: 326, Col: 3, Construct: "set"},
+	{From: 2418, To: 2418, Line: 327, Col: 3, Construct: "set"},
+	{From: 2420, To: 2431, Line: 328, Col: 3, Construct: "if"},
+	{From: 2422, To: 2424, Line: 329, Col: 4, Construct: "set"},
+	{From: 2426, To: 2426, Line: 330, Col: 4, Construct: "set"},
+	{From: 2430, To: 2430, Line: 332, Col: 4, Construct: "set"},
+	{From: 2433, To: 2433, Line: 336, Col: 3, Construct: "set"},
+	{From: 2435, To: 2446, Line: 337, Col: 3, Construct: "if"},
+	{From: 2437, To: 2439, Line: 338, Col: 4, Construct: "set"},
+	{From: 2441, To: 2441, Line: 339, Col: 4, Construct: "set"},
+	{From: 2445, To: 2445, Line: 341, Col: 4, Construct: "set"},
 	{From: 2448, To: 2448, Line: 344, Col: 3, Construct: "set"},
-	{From: 2450, To: 2450, Line: 346, Col: 3, Construct: "set"},
+	{From: 2450, To: 2450, Line: 344, Col: 3, Construct: "set"},
 	{From: 2452, To: 2452, Line: 346, Col: 3, Construct: "set"},
-	{From: 2454, To: 2454, Line: 349, Col: 3, Construct: "set"},
-	{From: 2457, To: 2457, Line: 349, Col: 3, Construct: "set"},
-	{From: 2459, To: 2459, Line: 352, Col: 2, Construct: "set"},
-	{From: 2461, To: 2461, Line: 354, Col: 2, Construct: "{{ }}"},
-	{From: 2464, To: 2607, Line: 360, Col: 1, Construct: "macro"},
-	{From: 2474, To: 2474, Line: 361, Col: 5, Construct: "set"},
-	{From: 2476, To: 2606, Line: 363, Col: 5, Construct: "if"},
-	{From: 2478, To: 2480, Line: 364, Col: 9, Construct: "{{ }}"},
-	{From: 2481, To: 2606, Line: 366, Col: 9, Construct: "if"},
-	{From: 2484, To: 2486, Line: 367, Col: 9, Construct: "{{ }}"},
-	{From: 2487, To: 2606, Line: 369, Col: 9, Construct: "if"},
-	{From: 2490, To: 2501, Line: 370, Col: 9, Construct: "if"},
-	{From: 2492, To: 2492, Line: 370, Col: 9, Construct: "set"},
-	{From: 2494, To: 2494, Line: 371, Col: 13, Construct: "set"},
-	{From: 2498, To: 2498, Line: 371, Col: 13, Construct: "set"},
-	{From: 2500, To: 2500, Line: 373, Col: 13, Construct: "set"},
-	{From: 2502, To: 2606, Line: 376, Col: 9, Construct: "if"},
-	{From: 2505, To: 2509, Line: 377, Col: 9, Construct: "set"},
-	{From: 2511, To: 2511, Line: 378, Col: 9, Construct: "set"},
-	{From: 2513, To: 2544, Line: 380, Col: 9, Construct: "for"},
-	{From: 2520, To: 2542, Line: 381, Col: 13, Construct: "if"},
-	{From: 2522, To: 2522, Line: 382, Col: 17, Construct: "set"},
-	{From: 2524, To: 2537, Line: 383, Col: 17, Construct: "if"},
-	{From: 2526, To: 2528, Line: 384, Col: 21, Construct: "set"},
-	{From: 2529, To: 2537, Line: 385, Col: 21, Construct: "if"},
-	{From: 2532, To: 2532, Line: 386, Col: 21, Construct: "set"},
-	{From: 2536, To: 2536, Line: 388, Col: 21, Construct: "set"},
-	{From: 2539, To: 2539, Line: 388, Col: 21, Construct: "set"},
-	{From: 2541, To: 2541, Line: 390, Col: 17, Construct: "set"},
-	{From: 2546, To: 2546, Line: 395, Col: 9, Construct: "set"},
-	{From: 2548, To: 2556, Line: 396, Col: 9, Construct: "for"},
-	{From: 2553, To: 2553, Line: 396, Col: 9, Construct: "set"},
-	{From: 2555, To: 2555, Line: 397, Col: 13, Construct: "set"},
-	{From: 2558, To: 2559, Line: 399, Col: 9, Construct: "{{ }}"},
-	{From: 2560, To: 2606, Line: 402, Col: 9, Construct: "if"},
-	{From: 2563, To: 2594, Line: 403, Col: 9, Construct: "if"},
-	{From: 2565, To: 2565, Line: 404, Col: 13, Construct: "set"},
+	{From: 2454, To: 2454, Line: 346, Col: 3, Construct: "set"},
+	{From: 2456, To: 2456, Line: 349, Col: 3, Construct: "set"},
+	{From: 2459, To: 2459, Line: 349, Col: 3, Construct: "set"},
+	{From: 2461, To: 2461, Line: 352, Col: 2, Construct: "set"},
+	{From: 2463, To: 2463, Line: 354, Col: 2, Construct: "{{ }}"},
+	{From: 2466, To: 2609, Line: 360, Col: 1, Construct: "macro"},
+	{From: 2476, To: 2476, Line: 361, Col: 5, Construct: "set"},
+	{From: 2478, To: 2608, Line: 363, Col: 5, Construct: "if"},
+	{From: 2480, To: 2482, Line: 364, Col: 9, Construct: "{{ }}"},
+	{From: 2483, To: 2608, Line: 366, Col: 9, Construct: "if"},
+	{From: 2486, To: 2488, Line: 367, Col: 9, Construct: "{{ }}"},
+	{From: 2489, To: 2608, Line: 369, Col: 9, Construct: "if"},
+	{From: 2492, To: 2503, Line: 370, Col: 9, Construct: "if"},
+	{From: 2494, To: 2494, Line: 370, Col: 9, Construct: "set"},
+	{From: 2496, To: 2496, Line: 371, Col: 13, Construct: "set"},
+	{From: 2500, To: 2500, Line: 371, Col: 13, Construct: "set"},
+	{From: 2502, To: 2502, Line: 373, Col: 13, Construct: "set"},
+	{From: 2504, To: 2608, Line: 376, Col: 9, Construct: "if"},
+	{From: 2507, To: 2511, Line: 377, Col: 9, Construct: "set"},
+	{From: 2513, To: 2513, Line: 378, Col: 9, Construct: "set"},
+	{From: 2515, To: 2546, Line: 380, Col: 9, Construct: "for"},
+	{From: 2522, To: 2544, Line: 381, Col: 13, Construct: "if"},
+	{From: 2524, To: 2524, Line: 382, Col: 17, Construct: "set"},
+	{From: 2526, To: 2539, Line: 383, Col: 17, Construct: "if"},
+	{From: 2528, To: 2530, Line: 384, Col: 21, Construct: "set"},
+	{From: 2531, To: 2539, Line: 385, Col: 21, Construct: "if"},
+	{From: 2534, To: 2534, Line: 386, Col: 21, Construct: "set"},
+	{From: 2538, To: 2538, Line: 388, Col: 21, Construct: "set"},
+	{From: 2541, To: 2541, Line: 388, Col: 21, Construct: "set"},
+	{From: 2543, To: 2543, Line: 390, Col: 17, Construct: "set"},
+	{From: 2548, To: 2548, Line: 395, Col: 9, Construct: "set"},
+	{From: 2550, To: 2558, Line: 396, Col: 9, Construct: "for"},
+	{From: 2555, To: 2555, Line: 396, Col: 9, Construct: "set"},
+	{From: 2557, To: 2557, Line: 397, Col: 13, Construct: "set"},
+	{From: 2560, To: 2561, Line: 399, Col: 9, Construct: "{{ }}"},
+	{From: 2562, To: 2608, Line: 402, Col: 9, Construct: "if"},
+	{From: 2565, To: 2596, Line: 403, Col: 9, Construct: "if"},
 	{From: 2567, To: 2567, Line: 404, Col: 13, Construct: "set"},
-	{From: 2569, To: 2569, Line: 405, Col: 13, Construct: "set"},
-	{From: 2571, To: 2579, Line: 406, Col: 13, Construct: "for"},
-	{From: 2573, To: 2573, Line: 406, Col: 13, Construct: "set"},
-	{From: 2575, To: 2577, Line: 407, Col: 17, Construct: "set"},
-	{From: 2581, To: 2582, Line: 410, Col: 13, Construct: "{{ }}"},
-	{From: 2586, To: 2593, Line: 413, Col: 13, Construct: "if"},
-	{From: 2588, To: 2588, Line: 414, Col: 17, Construct: "{{ }}"},
-	{From: 2592, To: 2592, Line: 416, Col: 17, Construct: "{{ }}"},
-	{From: 2598, To: 2605, Line: 421, Col: 9, Construct: "if"},
-	{From: 2600, To: 2600, Line: 422, Col: 13, Construct: "{{ }}"},
-	{From: 2604, To: 2604, Line: 424, Col: 13, Construct: "{{ }}"},
-	{From: 2609, To: 2656, Line: 430, Col: 1, Construct: "macro"},
-	{From: 2614, To: 2614, Line: 431, Col: 5, Construct: "set"},
-	{From: 2616, To: 2616, Line: 432, Col: 5, Construct: "set"},
-	{From: 2618, To: 2653, Line: 433, Col: 5, Construct: "if"},
-	{From: 2620, To: 2620, Line: 433, Col: 5, Construct: "set"},
-	{From: 2622, To: 2622, Line: 434, Col: 9, Construct: "set"},
-	{From: 2624, To: 2652, Line: 435, Col: 9, Construct: "for"},
-	{From: 2626, To: 2651, Line: 437, Col: 13, Construct: "if"},
-	{From: 2629, To: 2650, Line: 438, Col: 17, Construct: "for"},
-	{From: 2633, To: 2643, Line: 439, Col: 21, Construct: "if"},
-	{From: 2636, To: 2638, Line: 442, Col: 25, Construct: "set"},
-	{From: 2642, To: 2642, Line: 444, Col: 25, Construct: "set"},
-	{From: 2645, To: 2645, Line: 446, Col: 21, Construct: "set"},
+	{From: 2569, To: 2569, Line: 404, Col: 13, Construct: "set"},
+	{From: 2571, To: 2571, Line: 405, Col: 13, Construct: "set"},
+	{From: 2573, To: 2581, Line: 406, Col: 13, Construct: "for"},
+	{From: 2575, To: 2575, Line: 406, Col: 13, Construct: "set"},
+	{From: 2577, To: 2579, Line: 407, Col: 17, Construct: "set"},
+	{From: 2583, To: 2584, Line: 410, Col: 13, Construct: "{{ }}"},
+	{From: 2588, To: 2595, Line: 413, Col: 13, Construct: "if"},
+	{From: 2590, To: 2590, Line: 414, Col: 17, Construct: "{{ }}"},
+	{From: 2594, To: 2594, Line: 416, Col: 17, Construct: "{{ }}"},
+	{From: 2600, To: 2607, Line: 421, Col: 9, Construct: "if"},
+	{From: 2602, To: 2602, Line: 422, Col: 13, Construct: "{{ }}"},
+	{From: 2606, To: 2606, Line: 424, Col: 13, Construct: "{{ }}"},
+	{From: 2611, To: 2658, Line: 430, Col: 1, Construct: "macro"},
+	{From: 2616, To: 2616, Line: 431, Col: 5, Construct: "set"},
+	{From: 2618, To: 2618, Line: 432, Col: 5, Construct: "set"},
+	{From: 2620, To: 2655, Line: 433, Col: 5, Construct: "if"},
+	{From: 2622, To: 2622, Line: 433, Col: 5, Construct: "set"},
+	{From: 2624, To: 2624, Line: 434, Col: 9, Construct: "set"},
+	{From: 2626, To: 2654, Line: 435, Col: 9, Construct: "for"},
+	{From: 2628, To: 2653, Line: 437, Col: 13, Construct: "if"},
+	{From: 2631, To: 2652, Line: 438, Col: 17, Construct: "for"},
+	{From: 2635, To: 2645, Line: 439, Col: 21, Construct: "if"},
+	{From: 2638, To: 2640, Line: 442, Col: 25, Construct: "set"},
+	{From: 2644, To: 2644, Line: 444, Col: 25, Construct: "set"},
 	{From: 2647, To: 2647, Line: 446, Col: 21, Construct: "set"},
-	{From: 2649, To: 2649, Line: 447, Col: 21, Construct: "set"},
-	{From: 2655, To: 2655, Line: 453, Col: 5, Construct: "{{ }}"},
-	{From: 2658, To: 2668, Line: 460, Col: 1, Construct: "macro"},
-	{From: 2662, To: 2665, Line: 461, Col: 5, Construct: "if"},
-	{From: 2664, To: 2664, Line: 462, Col: 9, Construct: "set"},
-	{From: 2667, To: 2667, Line: 469, Col: 5, Construct: "{{ }}"},
-	{From: 2670, To: 2747, Line: 472, Col: 1, Construct: "macro"},
-	{From: 2682, To: 2685, Line: 473, Col: 5, Construct: "if"},
-	{From: 2684, To: 2684, Line: 474, Col: 9, Construct: "set"},
-	{From: 2687, To: 2692, Line: 477, Col: 5, Construct: "set"},
-	{From: 2694, To: 2697, Line: 478, Col: 5, Construct: "if"},
-	{From: 2696, To: 2696, Line: 479, Col: 9, Construct: "set"},
-	{From: 2699, To: 2736, Line: 482, Col: 5, Construct: "if"},
-	{From: 2701, To: 2701, Line: 483, Col: 9, Construct: "set"},
-	{From: 2703, To: 2729, Line: 484, Col: 13, Construct: "for"},
-	{From: 2709, To: 2713, Line: 485, Col: 17, Construct: "set"},
-	{From: 2715, To: 2728, Line: 491, Col: 17, Construct: "if"},
-	{From: 2717, To: 2717, Line: 492, Col: 21, Construct: "set"},
+	{From: 2649, To: 2649, Line: 446, Col: 21, Construct: "set"},
+	{From: 2651, To: 2651, Line: 447, Col: 21, Construct: "set"},
+	{From: 2657, To: 2657, Line: 453, Col: 5, Construct: "{{ }}"},
+	{From: 2660, To: 2670, Line: 460, Col: 1, Construct: "macro"},
+	{From: 2664, To: 2667, Line: 461, Col: 5, Construct: "if"},
+	{From: 2666, To: 2666, Line: 462, Col: 9, Construct: "set"},
+	{From: 2669, To: 2669, Line: 469, Col: 5, Construct: "{{ }}"},
+	{From: 2672, To: 2749, Line: 472, Col: 1, Construct: "macro"},
+	{From: 2684, To: 2687, Line: 473, Col: 5, Construct: "if"},
+	{From: 2686, To: 2686, Line: 474, Col: 9, Construct: "set"},
+	{From: 2689, To: 2694, Line: 477, Col: 5, Construct: "set"},
+	{From: 2696, To: 2699, Line: 478, Col: 5, Construct: "if"},
+	{From: 2698, To: 2698, Line: 479, Col: 9, Construct: "set"},
+	{From: 2701, To: 2738, Line: 482, Col: 5, Construct: "if"},
+	{From: 2703, To: 2703, Line: 483, Col: 9, Construct: "set"},
+	{From: 2705, To: 2731, Line: 484, Col: 13, Construct: "for"},
+	{From: 2711, To: 2715, Line: 485, Col: 17, Construct: "set"},
+	{From: 2717, To: 2730, Line: 491, Col: 17, Construct: "if"},
 	{From: 2719, To: 2719, Line: 492, Col: 21, Construct: "set"},
-	{From: 2721, To: 2721, Line: 493, Col: 21, Construct: "set"},
-	{From: 2725, To: 2725, Line: 493, Col: 21, Construct: "set"},
-	{From: 2727, To: 2727, Line: 495, Col: 21, Construct: "set"},
-	{From: 2731, To: 2731, Line: 499, Col: 9, Construct: "set"},
-	{From: 2735, To: 2735, Line: 501, Col: 9, Construct: "set"},
-	{From: 2738, To: 2746, Line: 504, Col: 5, Construct: "{{ }}"},
-	{From: 2749, To: 2791, Line: 509, Col: 1, Construct: "macro"},
-	{From: 2755, To: 2758, Line: 510, Col: 5, Construct: "if"},
-	{From: 2757, To: 2757, Line: 511, Col: 9, Construct: "{{ }}"},
-	{From: 2760, To: 2760, Line: 514, Col: 5, Construct: "set"},
-	{From: 2762, To: 2762, Line: 516, Col: 5, Construct: "set"},
-	{From: 2764, To: 2780, Line: 517, Col: 5, Construct: "for"},
-	{From: 2767, To: 2772, Line: 518, Col: 9, Construct: "set"},
-	{From: 2774, To: 2779, Line: 519, Col: 9, Construct: "if"},
-	{From: 2776, To: 2776, Line: 519, Col: 9, Construct: "set"},
-	{From: 2778, To: 2778, Line: 520, Col: 13, Construct: "set"},
-	{From: 2782, To: 2786, Line: 524, Col: 5, Construct: "set"},
-	{From: 2788, To: 2790, Line: 526, Col: 5, Construct: "{{ }}"},
-	{From: 2793, To: 2805, Line: 532, Col: 1, Construct: "macro"},
-	{From: 2797, To: 2804, Line: 533, Col: 5, Construct: "if"},
-	{From: 2799, To: 2799, Line: 534, Col: 9, Construct: "{{ }}"},
-	{From: 2803, To: 2803, Line: 536, Col: 9, Construct: "{{ }}"},
-	{From: 2807, To: 2850, Line: 542, Col: 1, Construct: "macro"},
-	{From: 2813, To: 2813, Line: 543, Col: 5, Construct: "set"},
-	{From: 2815, To: 2819, Line: 544, Col: 5, Construct: "if"},
-	{From: 2818, To: 2818, Line: 545, Col: 9, Construct: "set"},
-	{From: 2821, To: 2821, Line: 547, Col: 5, Construct: "set"},
-	{From: 2823, To: 2826, Line: 548, Col: 5, Construct: "if"},
-	{From: 2825, To: 2825, Line: 549, Col: 9, Construct: "{{ }}"},
-	{From: 2828, To: 2828, Line: 552, Col: 5, Construct: "{{ }}"},
-	{From: 2830, To: 2849, Line: 553, Col: 5, Construct: "if"},
-	{From: 2832, To: 2832, Line: 554, Col: 9, Construct: "set"},
-	{From: 2834, To: 2844, Line: 555, Col: 9, Construct: "for"},
-	{From: 2839, To: 2839, Line: 555, Col: 9, Construct: "set"},
-	{From: 2841, To: 2843, Line: 556, Col: 13, Construct: "set"},
-	{From: 2846, To: 2847, Line: 558, Col: 9, Construct: "{{ }}"},
-	{From: 2852, To: 2870, Line: 566, Col: 1, Construct: "macro"},
-	{From: 2856, To: 2856, Line: 567, Col: 5, Construct: "set"},
-	{From: 2858, To: 2866, Line: 568, Col: 5, Construct: "for"},
-	{From: 2860, To: 2860, Line: 568, Col: 5, Construct: "set"},
-	{From: 2862, To: 2864, Line: 569, Col: 9, Construct: "set"},
-	{From: 2868, To: 2869, Line: 572, Col: 5, Construct: "{{ }}"},
-	{From: 2872, To: 2920, Line: 578, Col: 1, Construct: "macro"},
-	{From: 2879, To: 2917, Line: 579, Col: 5, Construct: "if"},
-	{From: 2881, To: 2881, Line: 580, Col: 9, Construct: "set"},
-	{From: 2883, To: 2894, Line: 581, Col: 9, Construct: "for"},
-	{From: 2888, To: 2893, Line: 582, Col: 13, Construct: "if"},
-	{From: 2890, To: 2890, Line: 582, Col: 13, Construct: "set"},
-	{From: 2892, To: 2892, Line: 583, Col: 17, Construct: "set"},
-	{From: 2896, To: 2896, Line: 586, Col: 9, Construct: "set"},
-	{From: 2898, To: 2906, Line: 587, Col: 9, Construct: "for"},
-	{From: 2903, To: 2903, Line: 587, Col: 9, Construct: "set"},
-	{From: 2905, To: 2905, Line: 588, Col: 13, Construct: "set"},
-	{From: 2908, To: 2908, Line: 590, Col: 9, Construct: "set"},
-	{From: 2909, To: 2917, Line: 591, Col: 9, Construct: "if"},
-	{From: 2912, To: 2912, Line: 596, Col: 9, Construct: "set"},
-	{From: 2916, To: 2916, Line: 598, Col: 9, Construct: "set"},
-	{From: 2919, To: 2919, Line: 600, Col: 5, Construct: "{{ }}"},
-	{From: 2922, To: 2958, Line: 604, Col: 1, Construct: "macro"},
-	{From: 2928, To: 2939, Line: 605, Col: 5, Construct: "if"},
-	{From: 2930, To: 2930, Line: 606, Col: 9, Construct: "set"},
-	{From: 2931, To: 2939, Line: 607, Col: 9, Construct: "if"},
-	{From: 2934, To: 2934, Line: 608, Col: 9, Construct: "set"},
-	{From: 2938, To: 2938, Line: 610, Col: 9, Construct: "set"},
-	{From: 2941, To: 2944, Line: 613, Col: 5, Construct: "if"},
-	{From: 2943, To: 2943, Line: 614, Col: 9, Construct: "{{ }}"},
-	{From: 2946, To: 2946, Line: 617, Col: 5, Construct: "set"},
-	{From: 2948, To: 2955, Line: 618, Col: 5, Construct: "for"},
-	{From: 2950, To: 2950, Line: 618, Col: 5, Construct: "set"},
-	{From: 2952, To: 2954, Line: 619, Col: 9, Construct: "set"},
-	{From: 2957, To: 2957, Line: 621, Col: 5, Construct: "{{ }}"},
-	{From: 2960, To: 2960, Line: 627, Col: 1, Construct: "set"},
-	{From: 2962, To: 2962, Line: 707, Col: 1, Construct: "set"},
-	{From: 2964, To: 2992, Line: 718, Col: 1, Construct: "if"},
-	{From: 2966, To: 2966, Line: 719, Col: 5, Construct: "set"},
-	{From: 2968, To: 2981, Line: 720, Col: 5, Construct: "for"},
-	{From: 2970, To: 2972, Line: 722, Col: 9, Construct: "set"},
-	{From: 2974, To: 2974, Line: 722, Col: 9, Construct: "set"},
-	{From: 2976, To: 2976, Line: 724, Col: 9, Construct: "set"},
+	{From: 2721, To: 2721, Line: 492, Col: 21, Construct: "set"},
+	{From: 2723, To: 2723, Line: 493, Col: 21, Construct: "set"},
+	{From: 2727, To: 2727, Line: 493, Col: 21, Construct: "set"},
+	{From: 2729, To: 2729, Line: 495, Col: 21, Construct: "set"},
+	{From: 2733, To: 2733, Line: 499, Col: 9, Construct: "set"},
+	{From: 2737, To: 2737, Line: 501, Col: 9, Construct: "set"},
+	{From: 2740, To: 2748, Line: 504, Col: 5, Construct: "{{ }}"},
+	{From: 2751, To: 2793, Line: 509, Col: 1, Construct: "macro"},
+	{From: 2757, To: 2760, Line: 510, Col: 5, Construct: "if"},
+	{From: 2759, To: 2759, Line: 511, Col: 9, Construct: "{{ }}"},
+	{From: 2762, To: 2762, Line: 514, Col: 5, Construct: "set"},
+	{From: 2764, To: 2764, Line: 516, Col: 5, Construct: "set"},
+	{From: 2766, To: 2782, Line: 517, Col: 5, Construct: "for"},
+	{From: 2769, To: 2774, Line: 518, Col: 9, Construct: "set"},
+	{From: 2776, To: 2781, Line: 519, Col: 9, Construct: "if"},
+	{From: 2778, To: 2778, Line: 519, Col: 9, Construct: "set"},
+	{From: 2780, To: 2780, Line: 520, Col: 13, Construct: "set"},
+	{From: 2784, To: 2788, Line: 524, Col: 5, Construct: "set"},
+	{From: 2790, To: 2792, Line: 526, Col: 5, Construct: "{{ }}"},
+	{From: 2795, To: 2807, Line: 532, Col: 1, Construct: "macro"},
+	{From: 2799, To: 2806, Line: 533, Col: 5, Construct: "if"},
+	{From: 2801, To: 2801, Line: 534, Col: 9, Construct: "{{ }}"},
+	{From: 2805, To: 2805, Line: 536, Col: 9, Construct: "{{ }}"},
+	{From: 2809, To: 2852, Line: 542, Col: 1, Construct: "macro"},
+	{From: 2815, To: 2815, Line: 543, Col: 5, Construct: "set"},
+	{From: 2817, To: 2821, Line: 544, Col: 5, Construct: "if"},
+	{From: 2820, To: 2820, Line: 545, Col: 9, Construct: "set"},
+	{From: 2823, To: 2823, Line: 547, Col: 5, Construct: "set"},
+	{From: 2825, To: 2828, Line: 548, Col: 5, Construct: "if"},
+	{From: 2827, To: 2827, Line: 549, Col: 9, Construct: "{{ }}"},
+	{From: 2830, To: 2830, Line: 552, Col: 5, Construct: "{{ }}"},
+	{From: 2832, To: 2851, Line: 553, Col: 5, Construct: "if"},
+	{From: 2834, To: 2834, Line: 554, Col: 9, Construct: "set"},
+	{From: 2836, To: 2846, Line: 555, Col: 9, Construct: "for"},
+	{From: 2841, To: 2841, Line: 555, Col: 9, Construct: "set"},
+	{From: 2843, To: 2845, Line: 556, Col: 13, Construct: "set"},
+	{From: 2848, To: 2849, Line: 558, Col: 9, Construct: "{{ }}"},
+	{From: 2854, To: 2872, Line: 566, Col: 1, Construct: "macro"},
+	{From: 2858, To: 2858, Line: 567, Col: 5, Construct: "set"},
+	{From: 2860, To: 2868, Line: 568, Col: 5, Construct: "for"},
+	{From: 2862, To: 2862, Line: 568, Col: 5, Construct: "set"},
+	{From: 2864, To: 2866, Line: 569, Col: 9, Construct: "set"},
+	{From: 2870, To: 2871, Line: 572, Col: 5, Construct: "{{ }}"},
+	{From: 2874, To: 2922, Line: 578, Col: 1, Construct: "macro"},
+	{From: 2881, To: 2919, Line: 579, Col: 5, Construct: "if"},
+	{From: 2883, To: 2883, Line: 580, Col: 9, Construct: "set"},
+	{From: 2885, To: 2896, Line: 581, Col: 9, Construct: "for"},
+	{From: 2890, To: 2895, Line: 582, Col: 13, Construct: "if"},
+	{From: 2892, To: 2892, Line: 582, Col: 13, Construct: "set"},
+	{From: 2894, To: 2894, Line: 583, Col: 17, Construct: "set"},
+	{From: 2898, To: 2898, Line: 586, Col: 9, Construct: "set"},
+	{From: 2900, To: 2908, Line: 587, Col: 9, Construct: "for"},
+	{From: 2905, To: 2905, Line: 587, Col: 9, Construct: "set"},
+	{From: 2907, To: 2907, Line: 588, Col: 13, Construct: "set"},
+	{From: 2910, To: 2910, Line: 590, Col: 9, Construct: "set"},
+	{From: 2911, To: 2919, Line: 591, Col: 9, Construct: "if"},
+	{From: 2914, To: 2914, Line: 596, Col: 9, Construct: "set"},
+	{From: 2918, To: 2918, Line: 598, Col: 9, Construct: "set"},
+	{From: 2921, To: 2921, Line: 600, Col: 5, Construct: "{{ }}"},
+	{From: 2924, To: 2960, Line: 604, Col: 1, Construct: "macro"},
+	{From: 2930, To: 2941, Line: 605, Col: 5, Construct: "if"},
+	{From: 2932, To: 2932, Line: 606, Col: 9, Construct: "set"},
+	{From: 2933, To: 2941, Line: 607, Col: 9, Construct: "if"},
+	{From: 2936, To: 2936, Line: 608, Col: 9, Construct: "set"},
+	{From: 2940, To: 2940, Line: 610, Col: 9, Construct: "set"},
+	{From: 2943, To: 2946, Line: 613, Col: 5, Construct: "if"},
+	{From: 2945, To: 2945, Line: 614, Col: 9, Construct: "{{ }}"},
+	{From: 2948, To: 2948, Line: 617, Col: 5, Construct: "set"},
+	{From: 2950, To: 2957, Line: 618, Col: 5, Construct: "for"},
+	{From: 2952, To: 2952, Line: 618, Col: 5, Construct: "set"},
+	{From: 2954, To: 2956, Line: 619, Col: 9, Construct: "set"},
+	{From: 2959, To: 2959, Line: 621, Col: 5, Construct: "{{ }}"},
+	{From: 2962, To: 2962, Line: 627, Col: 1, Construct: "set"},
+	{From: 2964, To: 2964, Line: 707, Col: 1, Construct: "set"},
+	{From: 2966, To: 2994, Line: 718, Col: 1, Construct: "if"},
+	{From: 2968, To: 2968, Line: 719, Col: 5, Construct: "set"},
+	{From: 2970, To: 2983, Line: 720, Col: 5, Construct: "for"},
+	{From: 2972, To: 2974, Line: 722, Col: 9, Construct: "set"},
+	{From: 2976, To: 2976, Line: 722, Col: 9, Construct: "set"},
 	{From: 2978, To: 2978, Line: 724, Col: 9, Construct: "set"},
-	{From: 2980, To: 2980, Line: 725, Col: 9, Construct: "set"},
-	{From: 2983, To: 2983, Line: 728, Col: 5, Construct: "set"},
-	{From: 2985, To: 2985, Line: 729, Col: 5, Construct: "set"},
-	{From: 2989, To: 2989, Line: 731, Col: 5, Construct: "set"},
-	{From: 2991, To: 2991, Line: 732, Col: 5, Construct: "set"},
-	{From: 2994, To: 2997, Line: 739, Col: 1, Construct: "if"},
-	{From: 2996, To: 2996, Line: 740, Col: 5, Construct: "set"},
-	{From: 2999, To: 3002, Line: 743, Col: 1, Construct: "if"},
-	{From: 3001, To: 3001, Line: 744, Col: 5, Construct: "set"},
-	{From: 3004, To: 3007, Line: 747, Col: 1, Construct: "if"},
-	{From: 3006, To: 3006, Line: 748, Col: 5, Construct: "set"},
-	{From: 3009, To: 3012, Line: 751, Col: 1, Construct: "if"},
-	{From: 3011, To: 3011, Line: 752, Col: 5, Construct: "set"},
-	{From: 3014, To: 3017, Line: 761, Col: 1, Construct: "if"},
-	{From: 3016, To: 3016, Line: 762, Col: 5, Construct: "set"},
-	{From: 3019, To: 3019, Line: 766, Col: 1, Construct: "set"},
-	{From: 3021, To: 3029, Line: 767, Col: 1, Construct: "for"},
-	{From: 3025, To: 3028, Line: 768, Col: 5, Construct: "if"},
-	{From: 3027, To: 3027, Line: 769, Col: 9, Construct: "set"},
-	{From: 3032, To: 3034, Line: 777, Col: 1, Construct: "set"},
-	{From: 3036, To: 3053, Line: 782, Col: 1, Construct: "for"},
-	{From: 3038, To: 3042, Line: 783, Col: 5, Construct: "if"},
-	{From: 3041, To: 3041, Line: 784, Col: 9, Construct: "set"},
-	{From: 3044, To: 3047, Line: 787, Col: 5, Construct: "if"},
-	{From: 3046, To: 3046, Line: 788, Col: 9, Construct: "set"},
-	{From: 3049, To: 3052, Line: 791, Col: 5, Construct: "if"},
-	{From: 3051, To: 3051, Line: 792, Col: 9, Construct: "set"},
-	{From: 3055, To: 3055, Line: 799, Col: 1, Construct: "{{ }}"},
-	{From: 3057, To: 3088, Line: 804, Col: 1, Construct: "if"},
-	{From: 3059, To: 3067, Line: 805, Col: 5, Construct: "set"},
-	{From: 3069, To: 3071, Line: 811, Col: 5, Construct: "{{ }}"},
-	{From: 3072, To: 3088, Line: 813, Col: 5, Construct: "if"},
-	{From: 3075, To: 3075, Line: 815, Col: 5, Construct: "set"},
-	{From: 3076, To: 3088, Line: 817, Col: 5, Construct: "if"},
-	{From: 3079, To: 3081, Line: 820, Col: 5, Construct: "set"},
-	{From: 3083, To: 3085, Line: 821, Col: 5, Construct: "{{ }}"},
-	{From: 3087, To: 3087, Line: 822, Col: 5, Construct: "set"},
-	{From: 3090, To: 3103, Line: 827, Col: 1, Construct: "if"},
-	{From: 3092, To: 3094, Line: 828, Col: 5, Construct: "{{ }}"},
-	{From: 3096, To: 3096, Line: 829, Col: 5, Construct: "set"},
-	{From: 3097, To: 3103, Line: 830, Col: 5, Construct: "if"},
-	{From: 3100, To: 3102, Line: 831, Col: 5, Construct: "{{ }}"},
-	{From: 3105, To: 3110, Line: 835, Col: 1, Construct: "if"},
-	{From: 3107, To: 3109, Line: 836, Col: 5, Construct: "{{ }}"},
-	{From: 3112, To: 3113, Line: 850, Col: 1, Construct: "set"},
-	{From: 3115, To: 3475, Line: 854, Col: 1, Construct: "for"},
-	{From: 3128, To: 3462, Line: 856, Col: 5, Construct: "if"},
-	{From: 3130, To: 3130, Line: 858, Col: 9, Construct: "set"},
-	{From: 3131, To: 3462, Line: 861, Col: 9, Construct: "if"},
-	{From: 3134, To: 3134, Line: 862, Col: 9, Construct: "{{ }}"},
-	{From: 3135, To: 3462, Line: 869, Col: 9, Construct: "if"},
-	{From: 3138, To: 3143, Line: 870, Col: 9, Construct: "if"},
-	{From: 3140, To: 3142, Line: 871, Col: 13, Construct: "{{ }}"},
-	{From: 3144, To: 3462, Line: 876, Col: 9, Construct: "if"},
-	{From: 3147, To: 3149, Line: 877, Col: 9, Construct: "{{ }}"},
-	{From: 3150, To: 3462, Line: 881, Col: 9, Construct: "if"},
-	{From: 3153, To: 3153, Line: 882, Col: 9, Construct: "{{ }}"},
-	{From: 3154, To: 3462, Line: 894, Col: 9, Construct: "if"},
-	{From: 3157, To: 3160, Line: 895, Col: 9, Construct: "if"},
-	{From: 3159, To: 3159, Line: 896, Col: 13, Construct: "{{ }}"},
-	{From: 3162, To: 3164, Line: 898, Col: 9, Construct: "set"},
-	{From: 3166, To: 3168, Line: 899, Col: 9, Construct: "{{ }}"},
-	{From: 3170, To: 3193, Line: 907, Col: 9, Construct: "if"},
-	{From: 3172, To: 3174, Line: 908, Col: 13, Construct: "set"},
-	{From: 3176, To: 3192, Line: 909, Col: 13, Construct: "if"},
-	{From: 3178, To: 3191, Line: 910, Col: 17, Construct: "if"},
-	{From: 3180, To: 3182, Line: 911, Col: 21, Construct: "{{ }}"},
-	{From: 3186, To: 3190, Line: 913, Col: 21, Construct: "{{ }}"},
-	{From: 3194, To: 3462, Line: 920, Col: 9, Construct: "if"},
-	{From: 3197, To: 3199, Line: 921, Col: 9, Construct: "{{ }}"},
-	{From: 3202, To: 3218, Line: 925, Col: 9, Construct: "if"},
-	{From: 3204, To: 3217, Line: 926, Col: 13, Construct: "if"},
-	{From: 3206, To: 3208, Line: 927, Col: 17, Construct: "{{ }}"},
-	{From: 3212, To: 3216, Line: 929, Col: 17, Construct: "{{ }}"},
-	{From: 3219, To: 3462, Line: 940, Col: 9, Construct: "if"},
-	{From: 3222, To: 3225, Line: 941, Col: 9, Construct: "set"},
-	{From: 3227, To: 3227, Line: 943, Col: 9, Construct: "set"},
-	{From: 3229, To: 3238, Line: 944, Col: 9, Construct: "set"},
-	{From: 3240, To: 3240, Line: 945, Col: 9, Construct: "set"},
-	{From: 3242, To: 3270, Line: 946, Col: 9, Construct: "for"},
-	{From: 3245, To: 3269, Line: 947, Col: 13, Construct: "if"},
-	{From: 3247, To: 3268, Line: 948, Col: 17, Construct: "if"},
-	{From: 3249, To: 3249, Line: 949, Col: 21, Construct: "set"},
-	{From: 3251, To: 3259, Line: 950, Col: 21, Construct: "set"},
-	{From: 3261, To: 3261, Line: 951, Col: 21, Construct: "set"},
-	{From: 3263, To: 3263, Line: 952, Col: 21, Construct: "set"},
-	{From: 3267, To: 3267, Line: 954, Col: 21, Construct: "set"},
-	{From: 3272, To: 3272, Line: 958, Col: 9, Construct: "set"},
-	{From: 3274, To: 3274, Line: 962, Col: 9, Construct: "set"},
-	{From: 3276, To: 3286, Line: 963, Col: 9, Construct: "for"},
-	{From: 3278, To: 3285, Line: 964, Col: 13, Construct: "if"},
-	{From: 3280, To: 3280, Line: 967, Col: 17, Construct: "set"},
-	{From: 3284, To: 3284, Line: 969, Col: 17, Construct: "set"},
-	{From: 3288, To: 3290, Line: 972, Col: 9, Construct: "set"},
-	{From: 3292, To: 3294, Line: 973, Col: 9, Construct: "{{ }}"},
-	{From: 3295, To: 3462, Line: 977, Col: 9, Construct: "if"},
-	{From: 3298, To: 3299, Line: 993, Col: 9, Construct: "set"},
-	{From: 3301, To: 3312, Line: 994, Col: 9, Construct: "if"},
-	{From: 3304, To: 3311, Line: 998, Col: 13, Construct: "if"},
-	{From: 3308, To: 3308, Line: 1001, Col: 17, Construct: "set"},
-	{From: 3310, To: 3310, Line: 1002, Col: 17, Construct: "set"},
-	{From: 3314, To: 3317, Line: 1005, Col: 9, Construct: "if"},
-	{From: 3316, To: 3316, Line: 1006, Col: 13, Construct: "set"},
-	{From: 3319, To: 3319, Line: 1010, Col: 9, Construct: "set"},
-	{From: 3321, To: 3331, Line: 1011, Col: 9, Construct: "if"},
-	{From: 3323, To: 3326, Line: 1012, Col: 13, Construct: "for"},
-	{From: 3325, To: 3325, Line: 1013, Col: 17, Construct: "set"},
-	{From: 3327, To: 3331, Line: 1015, Col: 13, Construct: "if"},
-	{From: 3330, To: 3330, Line: 1016, Col: 13, Construct: "set"},
-	{From: 3333, To: 3335, Line: 1020, Col: 9, Construct: "set"},
-	{From: 3337, To: 3365, Line: 1021, Col: 9, Construct: "for"},
-	{From: 3340, To: 3364, Line: 1022, Col: 13, Construct: "if"},
-	{From: 3342, To: 3363, Line: 1023, Col: 17, Construct: "if"},
-	{From: 3344, To: 3344, Line: 1024, Col: 21, Construct: "set"},
-	{From: 3346, To: 3356, Line: 1025, Col: 21, Construct: "if"},
-	{From: 3348, To: 3348, Line: 1026, Col: 25, Construct: "set"},
-	{From: 3349, To: 3356, Line: 1027, Col: 25, Construct: "if"},
-	{From: 3352, To: 3355, Line: 1028, Col: 25, Construct: "for"},
-	{From: 3354, To: 3354, Line: 1029, Col: 29, Construct: "set"},
-	{From: 3358, To: 3358, Line: 1032, Col: 21, Construct: "set"},
-	{From: 3362, To: 3362, Line: 1034, Col: 21, Construct: "set"},
-	{From: 3367, To: 3367, Line: 1039, Col: 9, Construct: "set"},
-	{From: 3369, To: 3372, Line: 1040, Col: 9, Construct: "for"},
-	{From: 3371, To: 3371, Line: 1041, Col: 13, Construct: "set"},
-	{From: 3374, To: 3377, Line: 1043, Col: 9, Construct: "for"},
-	{From: 3376, To: 3376, Line: 1044, Col: 13, Construct: "set"},
-	{From: 3379, To: 3379, Line: 1047, Col: 9, Construct: "set"},
-	{From: 3381, To: 3385, Line: 1050, Col: 9, Construct: "set"},
-	{From: 3387, To: 3390, Line: 1051, Col: 9, Construct: "if"},
-	{From: 3389, To: 3389, Line: 1052, Col: 13, Construct: "set"},
-	{From: 3392, To: 3392, Line: 1056, Col: 9, Construct: "set"},
-	{From: 3394, To: 3397, Line: 1057, Col: 9, Construct: "if"},
-	{From: 3396, To: 3396, Line: 1058, Col: 13, Construct: "set"},
-	{From: 3399, To: 3402, Line: 1060, Col: 9, Construct: "if"},
-	{From: 3401, To: 3401, Line: 1061, Col: 13, Construct: "set"},
-	{From: 3404, To: 3428, Line: 1063, Col: 9, Construct: "if"},
-	{From: 3406, To: 3408, Line: 1064, Col: 13, Construct: "set"},
-	{From: 3410, To: 3410, Line: 1065, Col: 13, Construct: "set"},
-	{From: 3412, To: 3412, Line: 1068, Col: 13, Construct: "set"},
-	{From: 3414, To: 3425, Line: 1069, Col: 13, Construct: "for"},
-	{From: 3417, To: 3422, Line: 1070, Col: 17, Construct: "set"},
-	{From: 3424, To: 3424, Line: 1071, Col: 17, Construct: "set"},
-	{From: 3427, To: 3427, Line: 1073, Col: 13, Construct: "set"},
-	{From: 3430, To: 3433, Line: 1090, Col: 9, Construct: "if"},
-	{From: 3432, To: 3432, Line: 1091, Col: 13, Construct: "{{ }}"},
-	{From: 3435, To: 3435, Line: 1094, Col: 9, Construct: "set"},
-	{From: 3438, To: 3438, Line: 1103, Col: 9, Construct: "set"},
-	{From: 3440, To: 3442, Line: 1104, Col: 9, Construct: "set"},
-	{From: 3444, To: 3446, Line: 1108, Col: 9, Construct: "{{ }}"},
-	{From: 3448, To: 3455, Line: 1109, Col: 9, Construct: "if"},
-	{From: 3450, To: 3450, Line: 1110, Col: 13, Construct: "{{ }}"},
-	{From: 3454, To: 3454, Line: 1112, Col: 13, Construct: "{{ }}"},
-	{From: 3459, To: 3461, Line: 1118, Col: 9, Construct: "{{ }}"},
-	{From: 3464, To: 3474, Line: 1129, Col: 5, Construct: "if"},
-	{From: 3466, To: 3473, Line: 1132, Col: 9, Construct: "if"},
-	{From: 3468, To: 3468, Line: 1133, Col: 13, Construct: "{{ }}"},
-	{From: 3472, To: 3472, Line: 1135, Col: 13, Construct: "{{ }}"},
+	{From: 2980, To: 2980, Line: 724, Col: 9, Construct: "set"},
+	{From: 2982, To: 2982, Line: 725, Col: 9, Construct: "set"},
+	{From: 2985, To: 2985, Line: 728, Col: 5, Construct: "set"},
+	{From: 2987, To: 2987, Line: 729, Col: 5, Construct: "set"},
+	{From: 2991, To: 2991, Line: 731, Col: 5, Construct: "set"},
+	{From: 2993, To: 2993, Line: 732, Col: 5, Construct: "set"},
+	{From: 2996, To: 2999, Line: 739, Col: 1, Construct: "if"},
+	{From: 2998, To: 2998, Line: 740, Col: 5, Construct: "set"},
+	{From: 3001, To: 3004, Line: 743, Col: 1, Construct: "if"},
+	{From: 3003, To: 3003, Line: 744, Col: 5, Construct: "set"},
+	{From: 3006, To: 3009, Line: 747, Col: 1, Construct: "if"},
+	{From: 3008, To: 3008, Line: 748, Col: 5, Construct: "set"},
+	{From: 3011, To: 3014, Line: 751, Col: 1, Construct: "if"},
+	{From: 3013, To: 3013, Line: 752, Col: 5, Construct: "set"},
+	{From: 3016, To: 3019, Line: 761, Col: 1, Construct: "if"},
+	{From: 3018, To: 3018, Line: 762, Col: 5, Construct: "set"},
+	{From: 3021, To: 3021, Line: 766, Col: 1, Construct: "set"},
+	{From: 3023, To: 3031, Line: 767, Col: 1, Construct: "for"},
+	{From: 3027, To: 3030, Line: 768, Col: 5, Construct: "if"},
+	{From: 3029, To: 3029, Line: 769, Col: 9, Construct: "set"},
+	{From: 3034, To: 3036, Line: 777, Col: 1, Construct: "set"},
+	{From: 3038, To: 3054, Line: 782, Col: 1, Construct: "for"},
+	{From: 3040, To: 3043, Line: 783, Col: 5, Construct: "if"},
+	{From: 3042, To: 3042, Line: 784, Col: 9, Construct: "set"},
+	{From: 3045, To: 3048, Line: 787, Col: 5, Construct: "if"},
+	{From: 3047, To: 3047, Line: 788, Col: 9, Construct: "set"},
+	{From: 3050, To: 3053, Line: 791, Col: 5, Construct: "if"},
+	{From: 3052, To: 3052, Line: 792, Col: 9, Construct: "set"},
+	{From: 3056, To: 3056, Line: 799, Col: 1, Construct: "{{ }}"},
+	{From: 3058, To: 3089, Line: 804, Col: 1, Construct: "if"},
+	{From: 3060, To: 3068, Line: 805, Col: 5, Construct: "set"},
+	{From: 3070, To: 3072, Line: 811, Col: 5, Construct: "{{ }}"},
+	{From: 3073, To: 3089, Line: 813, Col: 5, Construct: "if"},
+	{From: 3076, To: 3076, Line: 815, Col: 5, Construct: "set"},
+	{From: 3077, To: 3089, Line: 817, Col: 5, Construct: "if"},
+	{From: 3080, To: 3082, Line: 820, Col: 5, Construct: "set"},
+	{From: 3084, To: 3086, Line: 821, Col: 5, Construct: "{{ }}"},
+	{From: 3088, To: 3088, Line: 822, Col: 5, Construct: "set"},
+	{From: 3091, To: 3104, Line: 827, Col: 1, Construct: "if"},
+	{From: 3093, To: 3095, Line: 828, Col: 5, Construct: "{{ }}"},
+	{From: 3097, To: 3097, Line: 829, Col: 5, Construct: "set"},
+	{From: 3098, To: 3104, Line: 830, Col: 5, Construct: "if"},
+	{From: 3101, To: 3103, Line: 831, Col: 5, Construct: "{{ }}"},
+	{From: 3106, To: 3111, Line: 835, Col: 1, Construct: "if"},
+	{From: 3108, To: 3110, Line: 836, Col: 5, Construct: "{{ }}"},
+	{From: 3113, To: 3114, Line: 850, Col: 1, Construct: "set"},
+	{From: 3116, To: 3476, Line: 854, Col: 1, Construct: "for"},
+	{From: 3129, To: 3463, Line: 856, Col: 5, Construct: "if"},
+	{From: 3131, To: 3131, Line: 858, Col: 9, Construct: "set"},
+	{From: 3132, To: 3463, Line: 861, Col: 9, Construct: "if"},
+	{From: 3135, To: 3135, Line: 862, Col: 9, Construct: "{{ }}"},
+	{From: 3136, To: 3463, Line: 869, Col: 9, Construct: "if"},
+	{From: 3139, To: 3144, Line: 870, Col: 9, Construct: "if"},
+	{From: 3141, To: 3143, Line: 871, Col: 13, Construct: "{{ }}"},
+	{From: 3145, To: 3463, Line: 876, Col: 9, Construct: "if"},
+	{From: 3148, To: 3150, Line: 877, Col: 9, Construct: "{{ }}"},
+	{From: 3151, To: 3463, Line: 881, Col: 9, Construct: "if"},
+	{From: 3154, To: 3154, Line: 882, Col: 9, Construct: "{{ }}"},
+	{From: 3155, To: 3463, Line: 894, Col: 9, Construct: "if"},
+	{From: 3158, To: 3161, Line: 895, Col: 9, Construct: "if"},
+	{From: 3160, To: 3160, Line: 896, Col: 13, Construct: "{{ }}"},
+	{From: 3163, To: 3165, Line: 898, Col: 9, Construct: "set"},
+	{From: 3167, To: 3169, Line: 899, Col: 9, Construct: "{{ }}"},
+	{From: 3171, To: 3194, Line: 907, Col: 9, Construct: "if"},
+	{From: 3173, To: 3175, Line: 908, Col: 13, Construct: "set"},
+	{From: 3177, To: 3193, Line: 909, Col: 13, Construct: "if"},
+	{From: 3179, To: 3192, Line: 910, Col: 17, Construct: "if"},
+	{From: 3181, To: 3183, Line: 911, Col: 21, Construct: "{{ }}"},
+	{From: 3187, To: 3191, Line: 913, Col: 21, Construct: "{{ }}"},
+	{From: 3195, To: 3463, Line: 920, Col: 9, Construct: "if"},
+	{From: 3198, To: 3200, Line: 921, Col: 9, Construct: "{{ }}"},
+	{From: 3203, To: 3219, Line: 925, Col: 9, Construct: "if"},
+	{From: 3205, To: 3218, Line: 926, Col: 13, Construct: "if"},
+	{From: 3207, To: 3209, Line: 927, Col: 17, Construct: "{{ }}"},
+	{From: 3213, To: 3217, Line: 929, Col: 17, Construct: "{{ }}"},
+	{From: 3220, To: 3463, Line: 940, Col: 9, Construct: "if"},
+	{From: 3223, To: 3226, Line: 941, Col: 9, Construct: "set"},
+	{From: 3228, To: 3228, Line: 943, Col: 9, Construct: "set"},
+	{From: 3230, To: 3239, Line: 944, Col: 9, Construct: "set"},
+	{From: 3241, To: 3241, Line: 945, Col: 9, Construct: "set"},
+	{From: 3243, To: 3271, Line: 946, Col: 9, Construct: "for"},
+	{From: 3246, To: 3270, Line: 947, Col: 13, Construct: "if"},
+	{From: 3248, To: 3269, Line: 948, Col: 17, Construct: "if"},
+	{From: 3250, To: 3250, Line: 949, Col: 21, Construct: "set"},
+	{From: 3252, To: 3260, Line: 950, Col: 21, Construct: "set"},
+	{From: 3262, To: 3262, Line: 951, Col: 21, Construct: "set"},
+	{From: 3264, To: 3264, Line: 952, Col: 21, Construct: "set"},
+	{From: 3268, To: 3268, Line: 954, Col: 21, Construct: "set"},
+	{From: 3273, To: 3273, Line: 958, Col: 9, Construct: "set"},
+	{From: 3275, To: 3275, Line: 962, Col: 9, Construct: "set"},
+	{From: 3277, To: 3287, Line: 963, Col: 9, Construct: "for"},
+	{From: 3279, To: 3286, Line: 964, Col: 13, Construct: "if"},
+	{From: 3281, To: 3281, Line: 967, Col: 17, Construct: "set"},
+	{From: 3285, To: 3285, Line: 969, Col: 17, Construct: "set"},
+	{From: 3289, To: 3291, Line: 972, Col: 9, Construct: "set"},
+	{From: 3293, To: 3295, Line: 973, Col: 9, Construct: "{{ }}"},
+	{From: 3296, To: 3463, Line: 977, Col: 9, Construct: "if"},
+	{From: 3299, To: 3300, Line: 993, Col: 9, Construct: "set"},
+	{From: 3302, To: 3313, Line: 994, Col: 9, Construct: "if"},
+	{From: 3305, To: 3312, Line: 998, Col: 13, Construct: "if"},
+	{From: 3309, To: 3309, Line: 1001, Col: 17, Construct: "set"},
+	{From: 3311, To: 3311, Line: 1002, Col: 17, Construct: "set"},
+	{From: 3315, To: 3318, Line: 1005, Col: 9, Construct: "if"},
+	{From: 3317, To: 3317, Line: 1006, Col: 13, Construct: "set"},
+	{From: 3320, To: 3320, Line: 1010, Col: 9, Construct: "set"},
+	{From: 3322, To: 3332, Line: 1011, Col: 9, Construct: "if"},
+	{From: 3324, To: 3327, Line: 1012, Col: 13, Construct: "for"},
+	{From: 3326, To: 3326, Line: 1013, Col: 17, Construct: "set"},
+	{From: 3328, To: 3332, Line: 1015, Col: 13, Construct: "if"},
+	{From: 3331, To: 3331, Line: 1016, Col: 13, Construct: "set"},
+	{From: 3334, To: 3336, Line: 1020, Col: 9, Construct: "set"},
+	{From: 3338, To: 3366, Line: 1021, Col: 9, Construct: "for"},
+	{From: 3341, To: 3365, Line: 1022, Col: 13, Construct: "if"},
+	{From: 3343, To: 3364, Line: 1023, Col: 17, Construct: "if"},
+	{From: 3345, To: 3345, Line: 1024, Col: 21, Construct: "set"},
+	{From: 3347, To: 3357, Line: 1025, Col: 21, Construct: "if"},
+	{From: 3349, To: 3349, Line: 1026, Col: 25, Construct: "set"},
+	{From: 3350, To: 3357, Line: 1027, Col: 25, Construct: "if"},
+	{From: 3353, To: 3356, Line: 1028, Col: 25, Construct: "for"},
+	{From: 3355, To: 3355, Line: 1029, Col: 29, Construct: "set"},
+	{From: 3359, To: 3359, Line: 1032, Col: 21, Construct: "set"},
+	{From: 3363, To: 3363, Line: 1034, Col: 21, Construct: "set"},
+	{From: 3368, To: 3368, Line: 1039, Col: 9, Construct: "set"},
+	{From: 3370, To: 3373, Line: 1040, Col: 9, Construct: "for"},
+	{From: 3372, To: 3372, Line: 1041, Col: 13, Construct: "set"},
+	{From: 3375, To: 3378, Line: 1043, Col: 9, Construct: "for"},
+	{From: 3377, To: 3377, Line: 1044, Col: 13, Construct: "set"},
+	{From: 3380, To: 3380, Line: 1047, Col: 9, Construct: "set"},
+	{From: 3382, To: 3386, Line: 1050, Col: 9, Construct: "set"},
+	{From: 3388, To: 3391, Line: 1051, Col: 9, Construct: "if"},
+	{From: 3390, To: 3390, Line: 1052, Col: 13, Construct: "set"},
+	{From: 3393, To: 3393, Line: 1056, Col: 9, Construct: "set"},
+	{From: 3395, To: 3398, Line: 1057, Col: 9, Construct: "if"},
+	{From: 3397, To: 3397, Line: 1058, Col: 13, Construct: "set"},
+	{From: 3400, To: 3403, Line: 1060, Col: 9, Construct: "if"},
+	{From: 3402, To: 3402, Line: 1061, Col: 13, Construct: "set"},
+	{From: 3405, To: 3429, Line: 1063, Col: 9, Construct: "if"},
+	{From: 3407, To: 3409, Line: 1064, Col: 13, Construct: "set"},
+	{From: 3411, To: 3411, Line: 1065, Col: 13, Construct: "set"},
+	{From: 3413, To: 3413, Line: 1068, Col: 13, Construct: "set"},
+	{From: 3415, To: 3426, Line: 1069, Col: 13, Construct: "for"},
+	{From: 3418, To: 3423, Line: 1070, Col: 17, Construct: "set"},
+	{From: 3425, To: 3425, Line: 1071, Col: 17, Construct: "set"},
+	{From: 3428, To: 3428, Line: 1073, Col: 13, Construct: "set"},
+	{From: 3431, To: 3434, Line: 1090, Col: 9, Construct: "if"},
+	{From: 3433, To: 3433, Line: 1091, Col: 13, Construct: "{{ }}"},
+	{From: 3436, To: 3436, Line: 1094, Col: 9, Construct: "set"},
+	{From: 3439, To: 3439, Line: 1103, Col: 9, Construct: "set"},
+	{From: 3441, To: 3443, Line: 1104, Col: 9, Construct: "set"},
+	{From: 3445, To: 3447, Line: 1108, Col: 9, Construct: "{{ }}"},
+	{From: 3449, To: 3456, Line: 1109, Col: 9, Construct: "if"},
+	{From: 3451, To: 3451, Line: 1110, Col: 13, Construct: "{{ }}"},
+	{From: 3455, To: 3455, Line: 1112, Col: 13, Construct: "{{ }}"},
+	{From: 3460, To: 3462, Line: 1118, Col: 9, Construct: "{{ }}"},
+	{From: 3465, To: 3475, Line: 1129, Col: 5, Construct: "if"},
+	{From: 3467, To: 3474, Line: 1132, Col: 9, Construct: "if"},
+	{From: 3469, To: 3469, Line: 1133, Col: 13, Construct: "{{ }}"},
+	{From: 3473, To: 3473, Line: 1135, Col: 13, Construct: "{{ }}"},
 }

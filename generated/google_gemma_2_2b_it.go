@@ -108,12 +108,12 @@ func renderGoogleGemma22bItLlama(w *runtime.Writer, in *runtime.Input) {
 		message := items[i]
 		var role runtime.Value
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.Ne(runtime.Bool(runtime.EqStr(messageRole, "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+		if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
 			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
+		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// google-gemma-2-2b-it.jinja:1:352 {% set role = 'model' %}
 			role = runtime.Str("model")
@@ -149,9 +149,9 @@ var spansGoogleGemma22bIt = []runtime.Span{
 	{From: 101, To: 104, Line: 1, Col: 16, Construct: "if"},
 	{From: 103, To: 103, Line: 1, Col: 56, Construct: "{{ }}"},
 	{From: 106, To: 127, Line: 1, Col: 117, Construct: "for"},
-	{From: 111, To: 115, Line: 1, Col: 146, Construct: "if"},
-	{From: 114, To: 114, Line: 1, Col: 208, Construct: "{{ }}"},
-	{From: 117, To: 124, Line: 1, Col: 311, Construct: "if"},
+	{From: 111, To: 114, Line: 1, Col: 146, Construct: "if"},
+	{From: 113, To: 113, Line: 1, Col: 208, Construct: "{{ }}"},
+	{From: 116, To: 124, Line: 1, Col: 311, Construct: "if"},
 	{From: 119, To: 119, Line: 1, Col: 352, Construct: "set"},
 	{From: 123, To: 123, Line: 1, Col: 386, Construct: "set"},
 	{From: 126, To: 126, Line: 2, Col: 31, Construct: "{{ }}"},

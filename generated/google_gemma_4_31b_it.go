@@ -839,6 +839,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 // it is renderGoogleGemma431BIt with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -873,9 +875,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:9:13 {{ key }}
 				runtime.LlamaWrite(w, key)
 				w.WriteString(":{")
@@ -935,9 +937,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								runtime.CheckNamespace(nsItems)
+								runtime.LlamaCheckNamespace(nsItems)
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%}
-								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
+								runtime.LlamaSetAttr(nsItems, "found_first", runtime.Bool(true))
 								// google-gemma-4-31B-it.jinja:28:29 {%- if item_key == 'properties' -%}
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
@@ -977,7 +979,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.LlamaFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
@@ -1198,9 +1200,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
@@ -1257,15 +1259,15 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
 			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
-				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
@@ -1320,9 +1322,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
 		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := runtime.LlamaItemInt(messages, 0)
@@ -1344,9 +1346,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
@@ -1370,9 +1372,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
 		if !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.None())
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 			if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 				role = runtime.Str("model")
@@ -1458,9 +1460,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("}<tool_call|>")
 				}
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%}
-				runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+				runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 			}
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
@@ -1475,9 +1477,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 				}
 			} else if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
@@ -1541,9 +1543,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:299:25 {%- set ns_tr_out.flag = true -%}
 						nsTrOutFlag = true
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%}
-						runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+						runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 					}
 				}
 			}
@@ -1583,23 +1585,23 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
-						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
+						runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("image"))
 					} else if runtime.EqStr(itemType, "audio") {
 						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
-						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
+						runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("audio"))
 					} else if runtime.EqStr(itemType, "video") {
 						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%}
-						runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
+						runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("video"))
 					}
 				}
 			}
@@ -1853,229 +1855,229 @@ var spansGoogleGemma431BIt = []runtime.Span{
 	{From: 826, To: 835, Line: 340, Col: 1, Construct: "if"},
 	{From: 828, To: 834, Line: 341, Col: 5, Construct: "if"},
 	{From: 831, To: 833, Line: 343, Col: 9, Construct: "if"},
-	{From: 851, To: 1085, Line: 1, Col: 1, Construct: "macro"},
-	{From: 857, To: 857, Line: 2, Col: 5, Construct: "set"},
-	{From: 859, To: 859, Line: 3, Col: 5, Construct: "set"},
-	{From: 861, To: 1084, Line: 4, Col: 5, Construct: "for"},
-	{From: 868, To: 868, Line: 5, Col: 9, Construct: "set"},
-	{From: 870, To: 1083, Line: 6, Col: 9, Construct: "if"},
-	{From: 872, To: 874, Line: 7, Col: 13, Construct: "if"},
-	{From: 876, To: 876, Line: 7, Col: 13, Construct: "set"},
-	{From: 878, To: 878, Line: 8, Col: 13, Construct: "set"},
-	{From: 880, To: 881, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 883, To: 891, Line: 10, Col: 13, Construct: "if"},
-	{From: 887, To: 888, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 890, To: 890, Line: 12, Col: 17, Construct: "set"},
-	{From: 893, To: 994, Line: 14, Col: 13, Construct: "if"},
-	{From: 896, To: 909, Line: 15, Col: 17, Construct: "if"},
-	{From: 899, To: 906, Line: 16, Col: 21, Construct: "if"},
-	{From: 904, To: 904, Line: 16, Col: 54, Construct: "set"},
-	{From: 908, To: 908, Line: 17, Col: 26, Construct: "{{ }}"},
-	{From: 910, To: 994, Line: 19, Col: 17, Construct: "if"},
-	{From: 913, To: 993, Line: 20, Col: 17, Construct: "if"},
-	{From: 916, To: 923, Line: 21, Col: 21, Construct: "if"},
-	{From: 921, To: 921, Line: 21, Col: 54, Construct: "set"},
-	{From: 925, To: 925, Line: 23, Col: 21, Construct: "set"},
-	{From: 927, To: 992, Line: 24, Col: 21, Construct: "for"},
-	{From: 932, To: 990, Line: 25, Col: 25, Construct: "if"},
-	{From: 934, To: 936, Line: 26, Col: 29, Construct: "if"},
-	{From: 938, To: 938, Line: 26, Col: 29, Construct: "set"},
-	{From: 940, To: 940, Line: 27, Col: 29, Construct: "set"},
-	{From: 942, To: 989, Line: 28, Col: 29, Construct: "if"},
-	{From: 945, To: 951, Line: 30, Col: 33, Construct: "if"},
-	{From: 947, To: 949, Line: 31, Col: 37, Construct: "{{ }}"},
-	{From: 952, To: 989, Line: 34, Col: 33, Construct: "if"},
-	{From: 956, To: 968, Line: 36, Col: 33, Construct: "for"},
-	{From: 961, To: 962, Line: 37, Col: 42, Construct: "{{ }}"},
-	{From: 964, To: 966, Line: 38, Col: 37, Construct: "if"},
-	{From: 969, To: 989, Line: 41, Col: 33, Construct: "if"},
-	{From: 972, To: 981, Line: 42, Col: 33, Construct: "if"},
-	{From: 975, To: 975, Line: 43, Col: 42, Construct: "{{ }}"},
-	{From: 980, To: 980, Line: 45, Col: 42, Construct: "{{ }}"},
-	{From: 985, To: 986, Line: 48, Col: 33, Construct: "{{ }}"},
-	{From: 988, To: 988, Line: 48, Col: 48, Construct: "{{ }}"},
-	{From: 996, To: 1006, Line: 55, Col: 13, Construct: "if"},
-	{From: 998, To: 1005, Line: 56, Col: 17, Construct: "if"},
-	{From: 1003, To: 1003, Line: 56, Col: 50, Construct: "set"},
-	{From: 1008, To: 1070, Line: 59, Col: 13, Construct: "if"},
-	{From: 1010, To: 1042, Line: 60, Col: 17, Construct: "if"},
-	{From: 1013, To: 1020, Line: 61, Col: 21, Construct: "if"},
-	{From: 1018, To: 1018, Line: 61, Col: 54, Construct: "set"},
-	{From: 1022, To: 1025, Line: 63, Col: 21, Construct: "{{ }}"},
-	{From: 1026, To: 1042, Line: 65, Col: 21, Construct: "if"},
-	{From: 1029, To: 1036, Line: 66, Col: 21, Construct: "if"},
-	{From: 1034, To: 1034, Line: 66, Col: 54, Construct: "set"},
-	{From: 1038, To: 1041, Line: 68, Col: 21, Construct: "{{ }}"},
-	{From: 1044, To: 1069, Line: 71, Col: 17, Construct: "if"},
-	{From: 1047, To: 1054, Line: 72, Col: 21, Construct: "if"},
-	{From: 1052, To: 1052, Line: 72, Col: 54, Construct: "set"},
-	{From: 1056, To: 1068, Line: 74, Col: 21, Construct: "for"},
-	{From: 1061, To: 1062, Line: 75, Col: 30, Construct: "{{ }}"},
-	{From: 1064, To: 1066, Line: 76, Col: 25, Construct: "if"},
-	{From: 1072, To: 1079, Line: 81, Col: 13, Construct: "if"},
-	{From: 1077, To: 1077, Line: 81, Col: 46, Construct: "set"},
-	{From: 1081, To: 1082, Line: 82, Col: 23, Construct: "{{ }}"},
-	{From: 1087, To: 1165, Line: 86, Col: 1, Construct: "macro"},
-	{From: 1093, To: 1095, Line: 87, Col: 17, Construct: "{{ }}"},
-	{From: 1097, To: 1098, Line: 87, Col: 72, Construct: "{{ }}"},
-	{From: 1100, To: 1100, Line: 88, Col: 5, Construct: "set"},
-	{From: 1102, To: 1141, Line: 89, Col: 5, Construct: "if"},
-	{From: 1105, To: 1113, Line: 91, Col: 9, Construct: "if"},
-	{From: 1109, To: 1112, Line: 92, Col: 26, Construct: "{{ }}"},
-	{From: 1115, To: 1132, Line: 94, Col: 9, Construct: "if"},
-	{From: 1119, To: 1131, Line: 96, Col: 13, Construct: "for"},
-	{From: 1124, To: 1125, Line: 97, Col: 22, Construct: "{{ }}"},
-	{From: 1127, To: 1129, Line: 98, Col: 17, Construct: "{{ }}"},
-	{From: 1134, To: 1140, Line: 102, Col: 9, Construct: "if"},
-	{From: 1138, To: 1139, Line: 103, Col: 23, Construct: "{{ }}"},
-	{From: 1143, To: 1164, Line: 106, Col: 5, Construct: "if"},
-	{From: 1145, To: 1146, Line: 107, Col: 9, Construct: "set"},
-	{From: 1148, To: 1154, Line: 109, Col: 9, Construct: "if"},
-	{From: 1152, To: 1153, Line: 110, Col: 30, Construct: "{{ }}"},
-	{From: 1156, To: 1162, Line: 112, Col: 9, Construct: "if"},
-	{From: 1160, To: 1161, Line: 113, Col: 23, Construct: "{{ }}"},
-	{From: 1167, To: 1248, Line: 118, Col: 1, Construct: "macro"},
-	{From: 1175, To: 1241, Line: 119, Col: 5, Construct: "if"},
-	{From: 1177, To: 1177, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 1178, To: 1241, Line: 121, Col: 9, Construct: "if"},
-	{From: 1181, To: 1185, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 1186, To: 1241, Line: 123, Col: 9, Construct: "if"},
-	{From: 1190, To: 1190, Line: 125, Col: 9, Construct: "set"},
-	{From: 1192, To: 1219, Line: 126, Col: 9, Construct: "for"},
-	{From: 1197, To: 1199, Line: 127, Col: 13, Construct: "if"},
-	{From: 1201, To: 1201, Line: 127, Col: 13, Construct: "set"},
-	{From: 1203, To: 1203, Line: 128, Col: 13, Construct: "set"},
-	{From: 1205, To: 1213, Line: 129, Col: 13, Construct: "if"},
-	{From: 1207, To: 1207, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 1211, To: 1211, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 1215, To: 1217, Line: 134, Col: 14, Construct: "{{ }}"},
-	{From: 1220, To: 1241, Line: 137, Col: 9, Construct: "if"},
-	{From: 1224, To: 1236, Line: 139, Col: 9, Construct: "for"},
-	{From: 1228, To: 1230, Line: 140, Col: 13, Construct: "{{ }}"},
-	{From: 1232, To: 1234, Line: 141, Col: 13, Construct: "if"},
-	{From: 1240, To: 1240, Line: 145, Col: 9, Construct: "{{ }}"},
-	{From: 1250, To: 1273, Line: 148, Col: 1, Construct: "macro"},
-	{From: 1254, To: 1254, Line: 149, Col: 5, Construct: "set"},
-	{From: 1256, To: 1270, Line: 150, Col: 5, Construct: "for"},
-	{From: 1258, To: 1269, Line: 151, Col: 9, Construct: "if"},
-	{From: 1260, To: 1260, Line: 151, Col: 9, Construct: "set"},
-	{From: 1262, To: 1262, Line: 152, Col: 13, Construct: "set"},
-	{From: 1266, To: 1266, Line: 152, Col: 13, Construct: "set"},
-	{From: 1268, To: 1268, Line: 154, Col: 13, Construct: "set"},
-	{From: 1272, To: 1272, Line: 157, Col: 5, Construct: "{{ }}"},
-	{From: 1275, To: 1309, Line: 160, Col: 1, Construct: "macro"},
-	{From: 1280, To: 1308, Line: 162, Col: 5, Construct: "if"},
-	{From: 1282, To: 1282, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 1284, To: 1300, Line: 164, Col: 9, Construct: "for"},
-	{From: 1289, To: 1290, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 1292, To: 1294, Line: 165, Col: 25, Construct: "{{ }}"},
-	{From: 1296, To: 1298, Line: 166, Col: 13, Construct: "if"},
-	{From: 1304, To: 1306, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 1311, To: 1311, Line: 175, Col: 1, Construct: "set"},
-	{From: 1313, To: 1313, Line: 176, Col: 1, Construct: "set"},
-	{From: 1315, To: 1315, Line: 177, Col: 1, Construct: "{{ }}"},
-	{From: 1317, To: 1352, Line: 179, Col: 1, Construct: "if"},
-	{From: 1320, To: 1326, Line: 183, Col: 5, Construct: "if"},
-	{From: 1323, To: 1323, Line: 183, Col: 5, Construct: "set"},
-	{From: 1325, To: 1325, Line: 185, Col: 9, Construct: "set"},
-	{From: 1328, To: 1334, Line: 188, Col: 5, Construct: "if"},
-	{From: 1331, To: 1331, Line: 189, Col: 9, Construct: "{{ }}"},
-	{From: 1333, To: 1333, Line: 190, Col: 9, Construct: "set"},
-	{From: 1336, To: 1351, Line: 193, Col: 5, Construct: "if"},
-	{From: 1338, To: 1345, Line: 194, Col: 9, Construct: "for"},
-	{From: 1341, To: 1344, Line: 196, Col: 13, Construct: "{{ }}"},
-	{From: 1347, To: 1347, Line: 196, Col: 13, Construct: "set"},
-	{From: 1349, To: 1349, Line: 199, Col: 9, Construct: "set"},
-	{From: 1354, To: 1354, Line: 206, Col: 1, Construct: "set"},
-	{From: 1356, To: 1362, Line: 207, Col: 1, Construct: "for"},
-	{From: 1358, To: 1361, Line: 208, Col: 5, Construct: "if"},
-	{From: 1360, To: 1360, Line: 209, Col: 9, Construct: "set"},
-	{From: 1364, To: 1614, Line: 214, Col: 1, Construct: "for"},
-	{From: 1371, To: 1613, Line: 215, Col: 5, Construct: "if"},
-	{From: 1373, To: 1373, Line: 215, Col: 5, Construct: "set"},
-	{From: 1375, To: 1375, Line: 216, Col: 5, Construct: "set"},
-	{From: 1377, To: 1381, Line: 217, Col: 5, Construct: "set"},
-	{From: 1383, To: 1384, Line: 219, Col: 5, Construct: "set"},
-	{From: 1386, To: 1400, Line: 220, Col: 5, Construct: "if"},
-	{From: 1388, To: 1399, Line: 221, Col: 9, Construct: "for"},
-	{From: 1390, To: 1398, Line: 222, Col: 13, Construct: "if"},
-	{From: 1392, To: 1397, Line: 223, Col: 17, Construct: "if"},
-	{From: 1394, To: 1394, Line: 224, Col: 21, Construct: "set"},
-	{From: 1396, To: 1396, Line: 225, Col: 21, Construct: "set"},
-	{From: 1402, To: 1404, Line: 230, Col: 5, Construct: "set"},
-	{From: 1406, To: 1409, Line: 231, Col: 5, Construct: "if"},
-	{From: 1408, To: 1408, Line: 232, Col: 9, Construct: "{{ }}"},
-	{From: 1411, To: 1413, Line: 236, Col: 5, Construct: "set"},
-	{From: 1415, To: 1418, Line: 237, Col: 5, Construct: "if"},
-	{From: 1417, To: 1417, Line: 238, Col: 9, Construct: "{{ }}"},
-	{From: 1420, To: 1464, Line: 241, Col: 13, Construct: "if"},
-	{From: 1423, To: 1459, Line: 242, Col: 17, Construct: "for"},
-	{From: 1426, To: 1426, Line: 243, Col: 21, Construct: "set"},
-	{From: 1428, To: 1428, Line: 244, Col: 21, Construct: "{{ }}"},
-	{From: 1430, To: 1458, Line: 245, Col: 21, Construct: "if"},
-	{From: 1433, To: 1433, Line: 246, Col: 25, Construct: "set"},
-	{From: 1435, To: 1452, Line: 247, Col: 25, Construct: "for"},
-	{From: 1440, To: 1442, Line: 248, Col: 29, Construct: "if"},
-	{From: 1444, To: 1444, Line: 249, Col: 29, Construct: "set"},
-	{From: 1446, To: 1447, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 1449, To: 1451, Line: 250, Col: 41, Construct: "{{ }}"},
-	{From: 1453, To: 1457, Line: 252, Col: 25, Construct: "if"},
-	{From: 1456, To: 1456, Line: 253, Col: 25, Construct: "{{ }}"},
-	{From: 1461, To: 1461, Line: 253, Col: 25, Construct: "set"},
-	{From: 1463, To: 1463, Line: 257, Col: 17, Construct: "set"},
-	{From: 1466, To: 1466, Line: 260, Col: 13, Construct: "set"},
-	{From: 1468, To: 1549, Line: 261, Col: 13, Construct: "if"},
-	{From: 1470, To: 1481, Line: 263, Col: 17, Construct: "for"},
-	{From: 1472, To: 1474, Line: 264, Col: 21, Construct: "{{ }}"},
-	{From: 1476, To: 1476, Line: 265, Col: 21, Construct: "set"},
+	{From: 853, To: 1087, Line: 1, Col: 1, Construct: "macro"},
+	{From: 859, To: 859, Line: 2, Col: 5, Construct: "set"},
+	{From: 861, To: 861, Line: 3, Col: 5, Construct: "set"},
+	{From: 863, To: 1086, Line: 4, Col: 5, Construct: "for"},
+	{From: 870, To: 870, Line: 5, Col: 9, Construct: "set"},
+	{From: 872, To: 1085, Line: 6, Col: 9, Construct: "if"},
+	{From: 874, To: 876, Line: 7, Col: 13, Construct: "if"},
+	{From: 878, To: 878, Line: 7, Col: 13, Construct: "set"},
+	{From: 880, To: 880, Line: 8, Col: 13, Construct: "set"},
+	{From: 882, To: 883, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 885, To: 893, Line: 10, Col: 13, Construct: "if"},
+	{From: 889, To: 890, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 892, To: 892, Line: 12, Col: 17, Construct: "set"},
+	{From: 895, To: 996, Line: 14, Col: 13, Construct: "if"},
+	{From: 898, To: 911, Line: 15, Col: 17, Construct: "if"},
+	{From: 901, To: 908, Line: 16, Col: 21, Construct: "if"},
+	{From: 906, To: 906, Line: 16, Col: 54, Construct: "set"},
+	{From: 910, To: 910, Line: 17, Col: 26, Construct: "{{ }}"},
+	{From: 912, To: 996, Line: 19, Col: 17, Construct: "if"},
+	{From: 915, To: 995, Line: 20, Col: 17, Construct: "if"},
+	{From: 918, To: 925, Line: 21, Col: 21, Construct: "if"},
+	{From: 923, To: 923, Line: 21, Col: 54, Construct: "set"},
+	{From: 927, To: 927, Line: 23, Col: 21, Construct: "set"},
+	{From: 929, To: 994, Line: 24, Col: 21, Construct: "for"},
+	{From: 934, To: 992, Line: 25, Col: 25, Construct: "if"},
+	{From: 936, To: 938, Line: 26, Col: 29, Construct: "if"},
+	{From: 940, To: 940, Line: 26, Col: 29, Construct: "set"},
+	{From: 942, To: 942, Line: 27, Col: 29, Construct: "set"},
+	{From: 944, To: 991, Line: 28, Col: 29, Construct: "if"},
+	{From: 947, To: 953, Line: 30, Col: 33, Construct: "if"},
+	{From: 949, To: 951, Line: 31, Col: 37, Construct: "{{ }}"},
+	{From: 954, To: 991, Line: 34, Col: 33, Construct: "if"},
+	{From: 958, To: 970, Line: 36, Col: 33, Construct: "for"},
+	{From: 963, To: 964, Line: 37, Col: 42, Construct: "{{ }}"},
+	{From: 966, To: 968, Line: 38, Col: 37, Construct: "if"},
+	{From: 971, To: 991, Line: 41, Col: 33, Construct: "if"},
+	{From: 974, To: 983, Line: 42, Col: 33, Construct: "if"},
+	{From: 977, To: 977, Line: 43, Col: 42, Construct: "{{ }}"},
+	{From: 982, To: 982, Line: 45, Col: 42, Construct: "{{ }}"},
+	{From: 987, To: 988, Line: 48, Col: 33, Construct: "{{ }}"},
+	{From: 990, To: 990, Line: 48, Col: 48, Construct: "{{ }}"},
+	{From: 998, To: 1008, Line: 55, Col: 13, Construct: "if"},
+	{From: 1000, To: 1007, Line: 56, Col: 17, Construct: "if"},
+	{From: 1005, To: 1005, Line: 56, Col: 50, Construct: "set"},
+	{From: 1010, To: 1072, Line: 59, Col: 13, Construct: "if"},
+	{From: 1012, To: 1044, Line: 60, Col: 17, Construct: "if"},
+	{From: 1015, To: 1022, Line: 61, Col: 21, Construct: "if"},
+	{From: 1020, To: 1020, Line: 61, Col: 54, Construct: "set"},
+	{From: 1024, To: 1027, Line: 63, Col: 21, Construct: "{{ }}"},
+	{From: 1028, To: 1044, Line: 65, Col: 21, Construct: "if"},
+	{From: 1031, To: 1038, Line: 66, Col: 21, Construct: "if"},
+	{From: 1036, To: 1036, Line: 66, Col: 54, Construct: "set"},
+	{From: 1040, To: 1043, Line: 68, Col: 21, Construct: "{{ }}"},
+	{From: 1046, To: 1071, Line: 71, Col: 17, Construct: "if"},
+	{From: 1049, To: 1056, Line: 72, Col: 21, Construct: "if"},
+	{From: 1054, To: 1054, Line: 72, Col: 54, Construct: "set"},
+	{From: 1058, To: 1070, Line: 74, Col: 21, Construct: "for"},
+	{From: 1063, To: 1064, Line: 75, Col: 30, Construct: "{{ }}"},
+	{From: 1066, To: 1068, Line: 76, Col: 25, Construct: "if"},
+	{From: 1074, To: 1081, Line: 81, Col: 13, Construct: "if"},
+	{From: 1079, To: 1079, Line: 81, Col: 46, Construct: "set"},
+	{From: 1083, To: 1084, Line: 82, Col: 23, Construct: "{{ }}"},
+	{From: 1089, To: 1167, Line: 86, Col: 1, Construct: "macro"},
+	{From: 1095, To: 1097, Line: 87, Col: 17, Construct: "{{ }}"},
+	{From: 1099, To: 1100, Line: 87, Col: 72, Construct: "{{ }}"},
+	{From: 1102, To: 1102, Line: 88, Col: 5, Construct: "set"},
+	{From: 1104, To: 1143, Line: 89, Col: 5, Construct: "if"},
+	{From: 1107, To: 1115, Line: 91, Col: 9, Construct: "if"},
+	{From: 1111, To: 1114, Line: 92, Col: 26, Construct: "{{ }}"},
+	{From: 1117, To: 1134, Line: 94, Col: 9, Construct: "if"},
+	{From: 1121, To: 1133, Line: 96, Col: 13, Construct: "for"},
+	{From: 1126, To: 1127, Line: 97, Col: 22, Construct: "{{ }}"},
+	{From: 1129, To: 1131, Line: 98, Col: 17, Construct: "{{ }}"},
+	{From: 1136, To: 1142, Line: 102, Col: 9, Construct: "if"},
+	{From: 1140, To: 1141, Line: 103, Col: 23, Construct: "{{ }}"},
+	{From: 1145, To: 1166, Line: 106, Col: 5, Construct: "if"},
+	{From: 1147, To: 1148, Line: 107, Col: 9, Construct: "set"},
+	{From: 1150, To: 1156, Line: 109, Col: 9, Construct: "if"},
+	{From: 1154, To: 1155, Line: 110, Col: 30, Construct: "{{ }}"},
+	{From: 1158, To: 1164, Line: 112, Col: 9, Construct: "if"},
+	{From: 1162, To: 1163, Line: 113, Col: 23, Construct: "{{ }}"},
+	{From: 1169, To: 1250, Line: 118, Col: 1, Construct: "macro"},
+	{From: 1177, To: 1243, Line: 119, Col: 5, Construct: "if"},
+	{From: 1179, To: 1179, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 1180, To: 1243, Line: 121, Col: 9, Construct: "if"},
+	{From: 1183, To: 1187, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 1188, To: 1243, Line: 123, Col: 9, Construct: "if"},
+	{From: 1192, To: 1192, Line: 125, Col: 9, Construct: "set"},
+	{From: 1194, To: 1221, Line: 126, Col: 9, Construct: "for"},
+	{From: 1199, To: 1201, Line: 127, Col: 13, Construct: "if"},
+	{From: 1203, To: 1203, Line: 127, Col: 13, Construct: "set"},
+	{From: 1205, To: 1205, Line: 128, Col: 13, Construct: "set"},
+	{From: 1207, To: 1215, Line: 129, Col: 13, Construct: "if"},
+	{From: 1209, To: 1209, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 1213, To: 1213, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 1217, To: 1219, Line: 134, Col: 14, Construct: "{{ }}"},
+	{From: 1222, To: 1243, Line: 137, Col: 9, Construct: "if"},
+	{From: 1226, To: 1238, Line: 139, Col: 9, Construct: "for"},
+	{From: 1230, To: 1232, Line: 140, Col: 13, Construct: "{{ }}"},
+	{From: 1234, To: 1236, Line: 141, Col: 13, Construct: "if"},
+	{From: 1242, To: 1242, Line: 145, Col: 9, Construct: "{{ }}"},
+	{From: 1252, To: 1275, Line: 148, Col: 1, Construct: "macro"},
+	{From: 1256, To: 1256, Line: 149, Col: 5, Construct: "set"},
+	{From: 1258, To: 1272, Line: 150, Col: 5, Construct: "for"},
+	{From: 1260, To: 1271, Line: 151, Col: 9, Construct: "if"},
+	{From: 1262, To: 1262, Line: 151, Col: 9, Construct: "set"},
+	{From: 1264, To: 1264, Line: 152, Col: 13, Construct: "set"},
+	{From: 1268, To: 1268, Line: 152, Col: 13, Construct: "set"},
+	{From: 1270, To: 1270, Line: 154, Col: 13, Construct: "set"},
+	{From: 1274, To: 1274, Line: 157, Col: 5, Construct: "{{ }}"},
+	{From: 1277, To: 1311, Line: 160, Col: 1, Construct: "macro"},
+	{From: 1282, To: 1310, Line: 162, Col: 5, Construct: "if"},
+	{From: 1284, To: 1284, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 1286, To: 1302, Line: 164, Col: 9, Construct: "for"},
+	{From: 1291, To: 1292, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 1294, To: 1296, Line: 165, Col: 25, Construct: "{{ }}"},
+	{From: 1298, To: 1300, Line: 166, Col: 13, Construct: "if"},
+	{From: 1306, To: 1308, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 1313, To: 1313, Line: 175, Col: 1, Construct: "set"},
+	{From: 1315, To: 1315, Line: 176, Col: 1, Construct: "set"},
+	{From: 1317, To: 1317, Line: 177, Col: 1, Construct: "{{ }}"},
+	{From: 1319, To: 1354, Line: 179, Col: 1, Construct: "if"},
+	{From: 1322, To: 1328, Line: 183, Col: 5, Construct: "if"},
+	{From: 1325, To: 1325, Line: 183, Col: 5, Construct: "set"},
+	{From: 1327, To: 1327, Line: 185, Col: 9, Construct: "set"},
+	{From: 1330, To: 1336, Line: 188, Col: 5, Construct: "if"},
+	{From: 1333, To: 1333, Line: 189, Col: 9, Construct: "{{ }}"},
+	{From: 1335, To: 1335, Line: 190, Col: 9, Construct: "set"},
+	{From: 1338, To: 1353, Line: 193, Col: 5, Construct: "if"},
+	{From: 1340, To: 1347, Line: 194, Col: 9, Construct: "for"},
+	{From: 1343, To: 1346, Line: 196, Col: 13, Construct: "{{ }}"},
+	{From: 1349, To: 1349, Line: 196, Col: 13, Construct: "set"},
+	{From: 1351, To: 1351, Line: 199, Col: 9, Construct: "set"},
+	{From: 1356, To: 1356, Line: 206, Col: 1, Construct: "set"},
+	{From: 1358, To: 1364, Line: 207, Col: 1, Construct: "for"},
+	{From: 1360, To: 1363, Line: 208, Col: 5, Construct: "if"},
+	{From: 1362, To: 1362, Line: 209, Col: 9, Construct: "set"},
+	{From: 1366, To: 1616, Line: 214, Col: 1, Construct: "for"},
+	{From: 1373, To: 1615, Line: 215, Col: 5, Construct: "if"},
+	{From: 1375, To: 1375, Line: 215, Col: 5, Construct: "set"},
+	{From: 1377, To: 1377, Line: 216, Col: 5, Construct: "set"},
+	{From: 1379, To: 1383, Line: 217, Col: 5, Construct: "set"},
+	{From: 1385, To: 1386, Line: 219, Col: 5, Construct: "set"},
+	{From: 1388, To: 1402, Line: 220, Col: 5, Construct: "if"},
+	{From: 1390, To: 1401, Line: 221, Col: 9, Construct: "for"},
+	{From: 1392, To: 1400, Line: 222, Col: 13, Construct: "if"},
+	{From: 1394, To: 1399, Line: 223, Col: 17, Construct: "if"},
+	{From: 1396, To: 1396, Line: 224, Col: 21, Construct: "set"},
+	{From: 1398, To: 1398, Line: 225, Col: 21, Construct: "set"},
+	{From: 1404, To: 1406, Line: 230, Col: 5, Construct: "set"},
+	{From: 1408, To: 1411, Line: 231, Col: 5, Construct: "if"},
+	{From: 1410, To: 1410, Line: 232, Col: 9, Construct: "{{ }}"},
+	{From: 1413, To: 1415, Line: 236, Col: 5, Construct: "set"},
+	{From: 1417, To: 1420, Line: 237, Col: 5, Construct: "if"},
+	{From: 1419, To: 1419, Line: 238, Col: 9, Construct: "{{ }}"},
+	{From: 1422, To: 1466, Line: 241, Col: 13, Construct: "if"},
+	{From: 1425, To: 1461, Line: 242, Col: 17, Construct: "for"},
+	{From: 1428, To: 1428, Line: 243, Col: 21, Construct: "set"},
+	{From: 1430, To: 1430, Line: 244, Col: 21, Construct: "{{ }}"},
+	{From: 1432, To: 1460, Line: 245, Col: 21, Construct: "if"},
+	{From: 1435, To: 1435, Line: 246, Col: 25, Construct: "set"},
+	{From: 1437, To: 1454, Line: 247, Col: 25, Construct: "for"},
+	{From: 1442, To: 1444, Line: 248, Col: 29, Construct: "if"},
+	{From: 1446, To: 1446, Line: 249, Col: 29, Construct: "set"},
+	{From: 1448, To: 1449, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 1451, To: 1453, Line: 250, Col: 41, Construct: "{{ }}"},
+	{From: 1455, To: 1459, Line: 252, Col: 25, Construct: "if"},
+	{From: 1458, To: 1458, Line: 253, Col: 25, Construct: "{{ }}"},
+	{From: 1463, To: 1463, Line: 253, Col: 25, Construct: "set"},
+	{From: 1465, To: 1465, Line: 257, Col: 17, Construct: "set"},
+	{From: 1468, To: 1468, Line: 260, Col: 13, Construct: "set"},
+	{From: 1470, To: 1551, Line: 261, Col: 13, Construct: "if"},
+	{From: 1472, To: 1483, Line: 263, Col: 17, Construct: "for"},
+	{From: 1474, To: 1476, Line: 264, Col: 21, Construct: "{{ }}"},
 	{From: 1478, To: 1478, Line: 265, Col: 21, Construct: "set"},
-	{From: 1480, To: 1480, Line: 266, Col: 21, Construct: "set"},
-	{From: 1482, To: 1549, Line: 268, Col: 17, Construct: "if"},
-	{From: 1485, To: 1485, Line: 270, Col: 17, Construct: "set"},
-	{From: 1487, To: 1548, Line: 271, Col: 17, Construct: "for"},
-	{From: 1491, To: 1547, Line: 272, Col: 21, Construct: "if"},
-	{From: 1492, To: 1547, Line: 273, Col: 25, Construct: "if"},
-	{From: 1495, To: 1495, Line: 274, Col: 25, Construct: "set"},
-	{From: 1499, To: 1499, Line: 276, Col: 25, Construct: "set"},
-	{From: 1501, To: 1501, Line: 278, Col: 25, Construct: "set"},
-	{From: 1503, To: 1509, Line: 279, Col: 25, Construct: "for"},
-	{From: 1505, To: 1508, Line: 280, Col: 29, Construct: "if"},
-	{From: 1507, To: 1507, Line: 281, Col: 33, Construct: "set"},
-	{From: 1511, To: 1511, Line: 285, Col: 25, Construct: "set"},
-	{From: 1513, To: 1540, Line: 286, Col: 25, Construct: "if"},
-	{From: 1515, To: 1517, Line: 287, Col: 29, Construct: "{{ }}"},
-	{From: 1518, To: 1540, Line: 288, Col: 29, Construct: "if"},
-	{From: 1521, To: 1521, Line: 289, Col: 29, Construct: "set"},
-	{From: 1523, To: 1529, Line: 290, Col: 29, Construct: "for"},
-	{From: 1525, To: 1528, Line: 291, Col: 33, Construct: "if"},
-	{From: 1527, To: 1527, Line: 292, Col: 37, Construct: "set"},
-	{From: 1531, To: 1533, Line: 295, Col: 29, Construct: "{{ }}"},
-	{From: 1537, To: 1539, Line: 297, Col: 29, Construct: "{{ }}"},
-	{From: 1542, To: 1542, Line: 299, Col: 25, Construct: "set"},
+	{From: 1480, To: 1480, Line: 265, Col: 21, Construct: "set"},
+	{From: 1482, To: 1482, Line: 266, Col: 21, Construct: "set"},
+	{From: 1484, To: 1551, Line: 268, Col: 17, Construct: "if"},
+	{From: 1487, To: 1487, Line: 270, Col: 17, Construct: "set"},
+	{From: 1489, To: 1550, Line: 271, Col: 17, Construct: "for"},
+	{From: 1493, To: 1549, Line: 272, Col: 21, Construct: "if"},
+	{From: 1494, To: 1549, Line: 273, Col: 25, Construct: "if"},
+	{From: 1497, To: 1497, Line: 274, Col: 25, Construct: "set"},
+	{From: 1501, To: 1501, Line: 276, Col: 25, Construct: "set"},
+	{From: 1503, To: 1503, Line: 278, Col: 25, Construct: "set"},
+	{From: 1505, To: 1511, Line: 279, Col: 25, Construct: "for"},
+	{From: 1507, To: 1510, Line: 280, Col: 29, Construct: "if"},
+	{From: 1509, To: 1509, Line: 281, Col: 33, Construct: "set"},
+	{From: 1513, To: 1513, Line: 285, Col: 25, Construct: "set"},
+	{From: 1515, To: 1542, Line: 286, Col: 25, Construct: "if"},
+	{From: 1517, To: 1519, Line: 287, Col: 29, Construct: "{{ }}"},
+	{From: 1520, To: 1542, Line: 288, Col: 29, Construct: "if"},
+	{From: 1523, To: 1523, Line: 289, Col: 29, Construct: "set"},
+	{From: 1525, To: 1531, Line: 290, Col: 29, Construct: "for"},
+	{From: 1527, To: 1530, Line: 291, Col: 33, Construct: "if"},
+	{From: 1529, To: 1529, Line: 292, Col: 37, Construct: "set"},
+	{From: 1533, To: 1535, Line: 295, Col: 29, Construct: "{{ }}"},
+	{From: 1539, To: 1541, Line: 297, Col: 29, Construct: "{{ }}"},
 	{From: 1544, To: 1544, Line: 299, Col: 25, Construct: "set"},
-	{From: 1546, To: 1546, Line: 300, Col: 25, Construct: "set"},
-	{From: 1551, To: 1605, Line: 305, Col: 13, Construct: "if"},
-	{From: 1554, To: 1563, Line: 306, Col: 17, Construct: "if"},
-	{From: 1556, To: 1558, Line: 307, Col: 21, Construct: "{{ }}"},
-	{From: 1562, To: 1562, Line: 309, Col: 21, Construct: "{{ }}"},
-	{From: 1564, To: 1605, Line: 311, Col: 17, Construct: "if"},
-	{From: 1567, To: 1604, Line: 312, Col: 17, Construct: "for"},
-	{From: 1569, To: 1603, Line: 313, Col: 21, Construct: "if"},
-	{From: 1572, To: 1581, Line: 314, Col: 25, Construct: "if"},
-	{From: 1574, To: 1576, Line: 315, Col: 29, Construct: "{{ }}"},
-	{From: 1580, To: 1580, Line: 317, Col: 29, Construct: "{{ }}"},
-	{From: 1582, To: 1603, Line: 319, Col: 25, Construct: "if"},
-	{From: 1586, To: 1586, Line: 319, Col: 25, Construct: "set"},
-	{From: 1588, To: 1588, Line: 321, Col: 25, Construct: "set"},
-	{From: 1589, To: 1603, Line: 322, Col: 25, Construct: "if"},
-	{From: 1593, To: 1593, Line: 322, Col: 25, Construct: "set"},
-	{From: 1595, To: 1595, Line: 324, Col: 25, Construct: "set"},
-	{From: 1596, To: 1603, Line: 325, Col: 25, Construct: "if"},
-	{From: 1600, To: 1600, Line: 325, Col: 25, Construct: "set"},
-	{From: 1602, To: 1602, Line: 327, Col: 25, Construct: "set"},
-	{From: 1607, To: 1612, Line: 332, Col: 9, Construct: "if"},
-	{From: 1609, To: 1612, Line: 334, Col: 13, Construct: "if"},
-	{From: 1616, To: 1625, Line: 340, Col: 1, Construct: "if"},
-	{From: 1618, To: 1624, Line: 341, Col: 5, Construct: "if"},
-	{From: 1621, To: 1623, Line: 343, Col: 9, Construct: "if"},
+	{From: 1546, To: 1546, Line: 299, Col: 25, Construct: "set"},
+	{From: 1548, To: 1548, Line: 300, Col: 25, Construct: "set"},
+	{From: 1553, To: 1607, Line: 305, Col: 13, Construct: "if"},
+	{From: 1556, To: 1565, Line: 306, Col: 17, Construct: "if"},
+	{From: 1558, To: 1560, Line: 307, Col: 21, Construct: "{{ }}"},
+	{From: 1564, To: 1564, Line: 309, Col: 21, Construct: "{{ }}"},
+	{From: 1566, To: 1607, Line: 311, Col: 17, Construct: "if"},
+	{From: 1569, To: 1606, Line: 312, Col: 17, Construct: "for"},
+	{From: 1571, To: 1605, Line: 313, Col: 21, Construct: "if"},
+	{From: 1574, To: 1583, Line: 314, Col: 25, Construct: "if"},
+	{From: 1576, To: 1578, Line: 315, Col: 29, Construct: "{{ }}"},
+	{From: 1582, To: 1582, Line: 317, Col: 29, Construct: "{{ }}"},
+	{From: 1584, To: 1605, Line: 319, Col: 25, Construct: "if"},
+	{From: 1588, To: 1588, Line: 319, Col: 25, Construct: "set"},
+	{From: 1590, To: 1590, Line: 321, Col: 25, Construct: "set"},
+	{From: 1591, To: 1605, Line: 322, Col: 25, Construct: "if"},
+	{From: 1595, To: 1595, Line: 322, Col: 25, Construct: "set"},
+	{From: 1597, To: 1597, Line: 324, Col: 25, Construct: "set"},
+	{From: 1598, To: 1605, Line: 325, Col: 25, Construct: "if"},
+	{From: 1602, To: 1602, Line: 325, Col: 25, Construct: "set"},
+	{From: 1604, To: 1604, Line: 327, Col: 25, Construct: "set"},
+	{From: 1609, To: 1614, Line: 332, Col: 9, Construct: "if"},
+	{From: 1611, To: 1614, Line: 334, Col: 13, Construct: "if"},
+	{From: 1618, To: 1627, Line: 340, Col: 1, Construct: "if"},
+	{From: 1620, To: 1626, Line: 341, Col: 5, Construct: "if"},
+	{From: 1623, To: 1625, Line: 343, Col: 9, Construct: "if"},
 }

@@ -703,6 +703,8 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 // it is renderGoogleGemma431BItInterleaved with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	formatArgument2 := runtime.Undefined("format_argument")
 	ns := runtime.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -737,9 +739,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
 				runtime.LlamaWrite(w, key)
 				w.WriteString(":{")
@@ -840,9 +842,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								runtime.CheckNamespace(nsItems)
+								runtime.LlamaCheckNamespace(nsItems)
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%}
-								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
+								runtime.LlamaSetAttr(nsItems, "found_first", runtime.Bool(true))
 								// google-gemma-4-31B-it-interleaved.jinja:47:29 {%- if item_key == 'properties' -%}
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
@@ -882,7 +884,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.LlamaFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
@@ -1027,9 +1029,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
@@ -1086,15 +1088,15 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
@@ -1113,9 +1115,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("think"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := runtime.LlamaItemInt(messages, 0)
@@ -1137,9 +1139,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
@@ -1150,9 +1152,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
-			runtime.SetAttr(ns, "last_user_message", runtime.Int(int64(i)))
+			runtime.LlamaSetAttr(ns, "last_user_message", runtime.Int(int64(i)))
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:191:1 {%- for message in loop_messages -%}
@@ -1173,9 +1175,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|turn>"), role, runtime.Str("\n")))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
-		runtime.SetAttr(ns, "prev_message_type", runtime.None())
+		runtime.LlamaSetAttr(ns, "prev_message_type", runtime.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
 		messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
 		if messageToolCalls.Truthy() {
@@ -1226,9 +1228,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				w.WriteString("}<tool_call|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := runtime.LlamaItemStr(message, "tool_responses")
@@ -1269,9 +1271,9 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				w.WriteString("<tool_response|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
 		messageContent := runtime.LlamaItemStr(message, "content")
@@ -1309,28 +1311,28 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("<|image|>")
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
+					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("image"))
 				} else if runtime.EqStr(itemType, "audio") {
 					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
+					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("audio"))
 				} else if runtime.EqStr(itemType, "video") {
 					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
+					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("video"))
 				}
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:270:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(messageToolResponses.Truthy() && !messageContent.Truthy()) {
+		if !(runtime.LlamaItemStr(message, "tool_responses").Truthy() && !runtime.LlamaItemStr(message, "content").Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
@@ -1528,182 +1530,182 @@ var spansGoogleGemma431BItInterleaved = []runtime.Span{
 	{From: 690, To: 699, Line: 275, Col: 1, Construct: "if"},
 	{From: 692, To: 694, Line: 276, Col: 5, Construct: "if"},
 	{From: 696, To: 698, Line: 279, Col: 5, Construct: "if"},
-	{From: 715, To: 914, Line: 1, Col: 1, Construct: "macro"},
-	{From: 721, To: 721, Line: 2, Col: 5, Construct: "set"},
-	{From: 723, To: 723, Line: 3, Col: 5, Construct: "set"},
-	{From: 725, To: 913, Line: 4, Col: 5, Construct: "for"},
-	{From: 732, To: 732, Line: 5, Col: 9, Construct: "set"},
-	{From: 734, To: 912, Line: 6, Col: 9, Construct: "if"},
-	{From: 736, To: 738, Line: 7, Col: 13, Construct: "if"},
-	{From: 740, To: 740, Line: 7, Col: 13, Construct: "set"},
-	{From: 742, To: 742, Line: 8, Col: 13, Construct: "set"},
-	{From: 744, To: 745, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 747, To: 755, Line: 10, Col: 13, Construct: "if"},
-	{From: 751, To: 752, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 754, To: 754, Line: 12, Col: 17, Construct: "set"},
-	{From: 757, To: 767, Line: 14, Col: 13, Construct: "if"},
-	{From: 759, To: 766, Line: 15, Col: 17, Construct: "if"},
-	{From: 764, To: 764, Line: 15, Col: 50, Construct: "set"},
-	{From: 769, To: 899, Line: 18, Col: 13, Construct: "if"},
-	{From: 772, To: 785, Line: 19, Col: 17, Construct: "if"},
-	{From: 775, To: 782, Line: 20, Col: 21, Construct: "if"},
-	{From: 780, To: 780, Line: 20, Col: 54, Construct: "set"},
-	{From: 784, To: 784, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 786, To: 899, Line: 23, Col: 17, Construct: "if"},
-	{From: 790, To: 803, Line: 25, Col: 17, Construct: "if"},
-	{From: 793, To: 795, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 796, To: 802, Line: 27, Col: 21, Construct: "if"},
-	{From: 799, To: 801, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 805, To: 822, Line: 31, Col: 17, Construct: "if"},
-	{From: 809, To: 821, Line: 33, Col: 21, Construct: "for"},
-	{From: 814, To: 815, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 817, To: 819, Line: 35, Col: 25, Construct: "if"},
-	{From: 823, To: 899, Line: 39, Col: 17, Construct: "if"},
-	{From: 826, To: 898, Line: 40, Col: 17, Construct: "if"},
-	{From: 830, To: 830, Line: 42, Col: 21, Construct: "set"},
-	{From: 832, To: 897, Line: 43, Col: 21, Construct: "for"},
-	{From: 837, To: 895, Line: 44, Col: 25, Construct: "if"},
-	{From: 839, To: 841, Line: 45, Col: 29, Construct: "if"},
-	{From: 843, To: 843, Line: 45, Col: 29, Construct: "set"},
-	{From: 845, To: 845, Line: 46, Col: 29, Construct: "set"},
-	{From: 847, To: 894, Line: 47, Col: 29, Construct: "if"},
-	{From: 850, To: 856, Line: 49, Col: 33, Construct: "if"},
-	{From: 852, To: 854, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 857, To: 894, Line: 53, Col: 33, Construct: "if"},
-	{From: 861, To: 873, Line: 55, Col: 33, Construct: "for"},
-	{From: 866, To: 867, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 869, To: 871, Line: 57, Col: 37, Construct: "if"},
-	{From: 874, To: 894, Line: 60, Col: 33, Construct: "if"},
-	{From: 877, To: 886, Line: 61, Col: 33, Construct: "if"},
-	{From: 880, To: 880, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 885, To: 885, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 890, To: 891, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 893, To: 893, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 901, To: 908, Line: 74, Col: 13, Construct: "if"},
-	{From: 906, To: 906, Line: 74, Col: 46, Construct: "set"},
-	{From: 910, To: 911, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 916, To: 994, Line: 79, Col: 1, Construct: "macro"},
-	{From: 922, To: 924, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 926, To: 927, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 929, To: 929, Line: 81, Col: 5, Construct: "set"},
-	{From: 931, To: 970, Line: 82, Col: 5, Construct: "if"},
-	{From: 934, To: 942, Line: 84, Col: 9, Construct: "if"},
-	{From: 938, To: 941, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 944, To: 961, Line: 87, Col: 9, Construct: "if"},
-	{From: 948, To: 960, Line: 89, Col: 13, Construct: "for"},
-	{From: 953, To: 954, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 956, To: 958, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 963, To: 969, Line: 95, Col: 9, Construct: "if"},
-	{From: 967, To: 968, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 972, To: 993, Line: 99, Col: 5, Construct: "if"},
-	{From: 974, To: 975, Line: 100, Col: 9, Construct: "set"},
-	{From: 977, To: 983, Line: 102, Col: 9, Construct: "if"},
-	{From: 981, To: 982, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 985, To: 991, Line: 105, Col: 9, Construct: "if"},
-	{From: 989, To: 990, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 996, To: 1077, Line: 111, Col: 1, Construct: "macro"},
-	{From: 1004, To: 1070, Line: 112, Col: 5, Construct: "if"},
-	{From: 1006, To: 1006, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 1007, To: 1070, Line: 114, Col: 9, Construct: "if"},
-	{From: 1010, To: 1014, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 1015, To: 1070, Line: 116, Col: 9, Construct: "if"},
-	{From: 1019, To: 1019, Line: 118, Col: 9, Construct: "set"},
-	{From: 1021, To: 1048, Line: 119, Col: 9, Construct: "for"},
-	{From: 1026, To: 1028, Line: 120, Col: 13, Construct: "if"},
-	{From: 1030, To: 1030, Line: 120, Col: 13, Construct: "set"},
-	{From: 1032, To: 1032, Line: 121, Col: 13, Construct: "set"},
-	{From: 1034, To: 1042, Line: 122, Col: 13, Construct: "if"},
-	{From: 1036, To: 1036, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 1040, To: 1040, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 1044, To: 1046, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 1049, To: 1070, Line: 130, Col: 9, Construct: "if"},
-	{From: 1053, To: 1065, Line: 132, Col: 9, Construct: "for"},
-	{From: 1057, To: 1059, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 1061, To: 1063, Line: 134, Col: 13, Construct: "if"},
-	{From: 1069, To: 1069, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 1079, To: 1102, Line: 141, Col: 1, Construct: "macro"},
-	{From: 1083, To: 1083, Line: 142, Col: 5, Construct: "set"},
-	{From: 1085, To: 1099, Line: 143, Col: 5, Construct: "for"},
-	{From: 1087, To: 1098, Line: 144, Col: 9, Construct: "if"},
-	{From: 1089, To: 1089, Line: 144, Col: 9, Construct: "set"},
-	{From: 1091, To: 1091, Line: 145, Col: 13, Construct: "set"},
-	{From: 1095, To: 1095, Line: 145, Col: 13, Construct: "set"},
-	{From: 1097, To: 1097, Line: 147, Col: 13, Construct: "set"},
-	{From: 1101, To: 1101, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 1104, To: 1104, Line: 153, Col: 1, Construct: "set"},
-	{From: 1106, To: 1106, Line: 154, Col: 1, Construct: "set"},
-	{From: 1108, To: 1108, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 1110, To: 1145, Line: 157, Col: 1, Construct: "if"},
-	{From: 1113, To: 1119, Line: 161, Col: 5, Construct: "if"},
-	{From: 1116, To: 1116, Line: 161, Col: 5, Construct: "set"},
-	{From: 1118, To: 1118, Line: 163, Col: 9, Construct: "set"},
-	{From: 1121, To: 1127, Line: 166, Col: 5, Construct: "if"},
-	{From: 1124, To: 1124, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 1126, To: 1126, Line: 168, Col: 9, Construct: "set"},
-	{From: 1129, To: 1144, Line: 171, Col: 5, Construct: "if"},
-	{From: 1131, To: 1138, Line: 172, Col: 9, Construct: "for"},
-	{From: 1134, To: 1137, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 1140, To: 1140, Line: 174, Col: 13, Construct: "set"},
-	{From: 1142, To: 1142, Line: 177, Col: 9, Construct: "set"},
-	{From: 1147, To: 1157, Line: 184, Col: 1, Construct: "for"},
-	{From: 1151, To: 1156, Line: 185, Col: 5, Construct: "if"},
-	{From: 1153, To: 1153, Line: 185, Col: 5, Construct: "set"},
-	{From: 1155, To: 1155, Line: 186, Col: 9, Construct: "set"},
-	{From: 1159, To: 1336, Line: 191, Col: 1, Construct: "for"},
-	{From: 1164, To: 1169, Line: 192, Col: 5, Construct: "set"},
-	{From: 1171, To: 1174, Line: 193, Col: 9, Construct: "if"},
-	{From: 1173, To: 1173, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 1176, To: 1176, Line: 194, Col: 9, Construct: "set"},
-	{From: 1178, To: 1178, Line: 197, Col: 9, Construct: "set"},
-	{From: 1180, To: 1232, Line: 199, Col: 13, Construct: "if"},
-	{From: 1183, To: 1189, Line: 201, Col: 17, Construct: "if"},
-	{From: 1187, To: 1188, Line: 203, Col: 19, Construct: "{{ }}"},
-	{From: 1191, To: 1227, Line: 206, Col: 17, Construct: "for"},
-	{From: 1194, To: 1194, Line: 207, Col: 21, Construct: "set"},
-	{From: 1196, To: 1196, Line: 208, Col: 21, Construct: "{{ }}"},
-	{From: 1198, To: 1226, Line: 209, Col: 21, Construct: "if"},
-	{From: 1201, To: 1201, Line: 210, Col: 25, Construct: "set"},
-	{From: 1203, To: 1220, Line: 211, Col: 25, Construct: "for"},
-	{From: 1208, To: 1210, Line: 212, Col: 29, Construct: "if"},
-	{From: 1212, To: 1212, Line: 213, Col: 29, Construct: "set"},
-	{From: 1214, To: 1215, Line: 214, Col: 29, Construct: "{{ }}"},
-	{From: 1217, To: 1219, Line: 214, Col: 41, Construct: "{{ }}"},
-	{From: 1221, To: 1225, Line: 216, Col: 25, Construct: "if"},
-	{From: 1224, To: 1224, Line: 217, Col: 25, Construct: "{{ }}"},
-	{From: 1229, To: 1229, Line: 217, Col: 25, Construct: "set"},
-	{From: 1231, To: 1231, Line: 221, Col: 17, Construct: "set"},
-	{From: 1234, To: 1275, Line: 224, Col: 13, Construct: "if"},
-	{From: 1237, To: 1270, Line: 226, Col: 17, Construct: "for"},
-	{From: 1240, To: 1269, Line: 228, Col: 21, Construct: "if"},
-	{From: 1243, To: 1243, Line: 229, Col: 25, Construct: "{{ }}"},
-	{From: 1245, To: 1261, Line: 230, Col: 25, Construct: "for"},
-	{From: 1250, To: 1251, Line: 231, Col: 29, Construct: "{{ }}"},
-	{From: 1253, To: 1255, Line: 231, Col: 41, Construct: "{{ }}"},
-	{From: 1257, To: 1259, Line: 232, Col: 29, Construct: "if"},
-	{From: 1265, To: 1267, Line: 236, Col: 25, Construct: "{{ }}"},
-	{From: 1272, To: 1272, Line: 236, Col: 25, Construct: "set"},
-	{From: 1274, To: 1274, Line: 240, Col: 17, Construct: "set"},
-	{From: 1277, To: 1331, Line: 243, Col: 13, Construct: "if"},
-	{From: 1280, To: 1289, Line: 244, Col: 17, Construct: "if"},
-	{From: 1282, To: 1284, Line: 245, Col: 21, Construct: "{{ }}"},
-	{From: 1288, To: 1288, Line: 247, Col: 21, Construct: "{{ }}"},
-	{From: 1290, To: 1331, Line: 249, Col: 17, Construct: "if"},
-	{From: 1293, To: 1330, Line: 250, Col: 17, Construct: "for"},
-	{From: 1295, To: 1329, Line: 251, Col: 21, Construct: "if"},
-	{From: 1298, To: 1307, Line: 252, Col: 25, Construct: "if"},
-	{From: 1300, To: 1302, Line: 253, Col: 29, Construct: "{{ }}"},
-	{From: 1306, To: 1306, Line: 255, Col: 29, Construct: "{{ }}"},
-	{From: 1308, To: 1329, Line: 257, Col: 25, Construct: "if"},
-	{From: 1312, To: 1312, Line: 257, Col: 25, Construct: "set"},
-	{From: 1314, To: 1314, Line: 259, Col: 25, Construct: "set"},
-	{From: 1315, To: 1329, Line: 260, Col: 25, Construct: "if"},
-	{From: 1319, To: 1319, Line: 260, Col: 25, Construct: "set"},
-	{From: 1321, To: 1321, Line: 262, Col: 25, Construct: "set"},
-	{From: 1322, To: 1329, Line: 263, Col: 25, Construct: "if"},
-	{From: 1326, To: 1326, Line: 263, Col: 25, Construct: "set"},
-	{From: 1328, To: 1328, Line: 265, Col: 25, Construct: "set"},
-	{From: 1333, To: 1335, Line: 270, Col: 9, Construct: "if"},
-	{From: 1338, To: 1347, Line: 275, Col: 1, Construct: "if"},
-	{From: 1340, To: 1342, Line: 276, Col: 5, Construct: "if"},
-	{From: 1344, To: 1346, Line: 279, Col: 5, Construct: "if"},
+	{From: 717, To: 916, Line: 1, Col: 1, Construct: "macro"},
+	{From: 723, To: 723, Line: 2, Col: 5, Construct: "set"},
+	{From: 725, To: 725, Line: 3, Col: 5, Construct: "set"},
+	{From: 727, To: 915, Line: 4, Col: 5, Construct: "for"},
+	{From: 734, To: 734, Line: 5, Col: 9, Construct: "set"},
+	{From: 736, To: 914, Line: 6, Col: 9, Construct: "if"},
+	{From: 738, To: 740, Line: 7, Col: 13, Construct: "if"},
+	{From: 742, To: 742, Line: 7, Col: 13, Construct: "set"},
+	{From: 744, To: 744, Line: 8, Col: 13, Construct: "set"},
+	{From: 746, To: 747, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 749, To: 757, Line: 10, Col: 13, Construct: "if"},
+	{From: 753, To: 754, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 756, To: 756, Line: 12, Col: 17, Construct: "set"},
+	{From: 759, To: 769, Line: 14, Col: 13, Construct: "if"},
+	{From: 761, To: 768, Line: 15, Col: 17, Construct: "if"},
+	{From: 766, To: 766, Line: 15, Col: 50, Construct: "set"},
+	{From: 771, To: 901, Line: 18, Col: 13, Construct: "if"},
+	{From: 774, To: 787, Line: 19, Col: 17, Construct: "if"},
+	{From: 777, To: 784, Line: 20, Col: 21, Construct: "if"},
+	{From: 782, To: 782, Line: 20, Col: 54, Construct: "set"},
+	{From: 786, To: 786, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 788, To: 901, Line: 23, Col: 17, Construct: "if"},
+	{From: 792, To: 805, Line: 25, Col: 17, Construct: "if"},
+	{From: 795, To: 797, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 798, To: 804, Line: 27, Col: 21, Construct: "if"},
+	{From: 801, To: 803, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 807, To: 824, Line: 31, Col: 17, Construct: "if"},
+	{From: 811, To: 823, Line: 33, Col: 21, Construct: "for"},
+	{From: 816, To: 817, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 819, To: 821, Line: 35, Col: 25, Construct: "if"},
+	{From: 825, To: 901, Line: 39, Col: 17, Construct: "if"},
+	{From: 828, To: 900, Line: 40, Col: 17, Construct: "if"},
+	{From: 832, To: 832, Line: 42, Col: 21, Construct: "set"},
+	{From: 834, To: 899, Line: 43, Col: 21, Construct: "for"},
+	{From: 839, To: 897, Line: 44, Col: 25, Construct: "if"},
+	{From: 841, To: 843, Line: 45, Col: 29, Construct: "if"},
+	{From: 845, To: 845, Line: 45, Col: 29, Construct: "set"},
+	{From: 847, To: 847, Line: 46, Col: 29, Construct: "set"},
+	{From: 849, To: 896, Line: 47, Col: 29, Construct: "if"},
+	{From: 852, To: 858, Line: 49, Col: 33, Construct: "if"},
+	{From: 854, To: 856, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 859, To: 896, Line: 53, Col: 33, Construct: "if"},
+	{From: 863, To: 875, Line: 55, Col: 33, Construct: "for"},
+	{From: 868, To: 869, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 871, To: 873, Line: 57, Col: 37, Construct: "if"},
+	{From: 876, To: 896, Line: 60, Col: 33, Construct: "if"},
+	{From: 879, To: 888, Line: 61, Col: 33, Construct: "if"},
+	{From: 882, To: 882, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 887, To: 887, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 892, To: 893, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 895, To: 895, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 903, To: 910, Line: 74, Col: 13, Construct: "if"},
+	{From: 908, To: 908, Line: 74, Col: 46, Construct: "set"},
+	{From: 912, To: 913, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 918, To: 996, Line: 79, Col: 1, Construct: "macro"},
+	{From: 924, To: 926, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 928, To: 929, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 931, To: 931, Line: 81, Col: 5, Construct: "set"},
+	{From: 933, To: 972, Line: 82, Col: 5, Construct: "if"},
+	{From: 936, To: 944, Line: 84, Col: 9, Construct: "if"},
+	{From: 940, To: 943, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 946, To: 963, Line: 87, Col: 9, Construct: "if"},
+	{From: 950, To: 962, Line: 89, Col: 13, Construct: "for"},
+	{From: 955, To: 956, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 958, To: 960, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 965, To: 971, Line: 95, Col: 9, Construct: "if"},
+	{From: 969, To: 970, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 974, To: 995, Line: 99, Col: 5, Construct: "if"},
+	{From: 976, To: 977, Line: 100, Col: 9, Construct: "set"},
+	{From: 979, To: 985, Line: 102, Col: 9, Construct: "if"},
+	{From: 983, To: 984, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 987, To: 993, Line: 105, Col: 9, Construct: "if"},
+	{From: 991, To: 992, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 998, To: 1079, Line: 111, Col: 1, Construct: "macro"},
+	{From: 1006, To: 1072, Line: 112, Col: 5, Construct: "if"},
+	{From: 1008, To: 1008, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 1009, To: 1072, Line: 114, Col: 9, Construct: "if"},
+	{From: 1012, To: 1016, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 1017, To: 1072, Line: 116, Col: 9, Construct: "if"},
+	{From: 1021, To: 1021, Line: 118, Col: 9, Construct: "set"},
+	{From: 1023, To: 1050, Line: 119, Col: 9, Construct: "for"},
+	{From: 1028, To: 1030, Line: 120, Col: 13, Construct: "if"},
+	{From: 1032, To: 1032, Line: 120, Col: 13, Construct: "set"},
+	{From: 1034, To: 1034, Line: 121, Col: 13, Construct: "set"},
+	{From: 1036, To: 1044, Line: 122, Col: 13, Construct: "if"},
+	{From: 1038, To: 1038, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 1042, To: 1042, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 1046, To: 1048, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 1051, To: 1072, Line: 130, Col: 9, Construct: "if"},
+	{From: 1055, To: 1067, Line: 132, Col: 9, Construct: "for"},
+	{From: 1059, To: 1061, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1063, To: 1065, Line: 134, Col: 13, Construct: "if"},
+	{From: 1071, To: 1071, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 1081, To: 1104, Line: 141, Col: 1, Construct: "macro"},
+	{From: 1085, To: 1085, Line: 142, Col: 5, Construct: "set"},
+	{From: 1087, To: 1101, Line: 143, Col: 5, Construct: "for"},
+	{From: 1089, To: 1100, Line: 144, Col: 9, Construct: "if"},
+	{From: 1091, To: 1091, Line: 144, Col: 9, Construct: "set"},
+	{From: 1093, To: 1093, Line: 145, Col: 13, Construct: "set"},
+	{From: 1097, To: 1097, Line: 145, Col: 13, Construct: "set"},
+	{From: 1099, To: 1099, Line: 147, Col: 13, Construct: "set"},
+	{From: 1103, To: 1103, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 1106, To: 1106, Line: 153, Col: 1, Construct: "set"},
+	{From: 1108, To: 1108, Line: 154, Col: 1, Construct: "set"},
+	{From: 1110, To: 1110, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 1112, To: 1147, Line: 157, Col: 1, Construct: "if"},
+	{From: 1115, To: 1121, Line: 161, Col: 5, Construct: "if"},
+	{From: 1118, To: 1118, Line: 161, Col: 5, Construct: "set"},
+	{From: 1120, To: 1120, Line: 163, Col: 9, Construct: "set"},
+	{From: 1123, To: 1129, Line: 166, Col: 5, Construct: "if"},
+	{From: 1126, To: 1126, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 1128, To: 1128, Line: 168, Col: 9, Construct: "set"},
+	{From: 1131, To: 1146, Line: 171, Col: 5, Construct: "if"},
+	{From: 1133, To: 1140, Line: 172, Col: 9, Construct: "for"},
+	{From: 1136, To: 1139, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 1142, To: 1142, Line: 174, Col: 13, Construct: "set"},
+	{From: 1144, To: 1144, Line: 177, Col: 9, Construct: "set"},
+	{From: 1149, To: 1159, Line: 184, Col: 1, Construct: "for"},
+	{From: 1153, To: 1158, Line: 185, Col: 5, Construct: "if"},
+	{From: 1155, To: 1155, Line: 185, Col: 5, Construct: "set"},
+	{From: 1157, To: 1157, Line: 186, Col: 9, Construct: "set"},
+	{From: 1161, To: 1338, Line: 191, Col: 1, Construct: "for"},
+	{From: 1166, To: 1171, Line: 192, Col: 5, Construct: "set"},
+	{From: 1173, To: 1176, Line: 193, Col: 9, Construct: "if"},
+	{From: 1175, To: 1175, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 1178, To: 1178, Line: 194, Col: 9, Construct: "set"},
+	{From: 1180, To: 1180, Line: 197, Col: 9, Construct: "set"},
+	{From: 1182, To: 1234, Line: 199, Col: 13, Construct: "if"},
+	{From: 1185, To: 1191, Line: 201, Col: 17, Construct: "if"},
+	{From: 1189, To: 1190, Line: 203, Col: 19, Construct: "{{ }}"},
+	{From: 1193, To: 1229, Line: 206, Col: 17, Construct: "for"},
+	{From: 1196, To: 1196, Line: 207, Col: 21, Construct: "set"},
+	{From: 1198, To: 1198, Line: 208, Col: 21, Construct: "{{ }}"},
+	{From: 1200, To: 1228, Line: 209, Col: 21, Construct: "if"},
+	{From: 1203, To: 1203, Line: 210, Col: 25, Construct: "set"},
+	{From: 1205, To: 1222, Line: 211, Col: 25, Construct: "for"},
+	{From: 1210, To: 1212, Line: 212, Col: 29, Construct: "if"},
+	{From: 1214, To: 1214, Line: 213, Col: 29, Construct: "set"},
+	{From: 1216, To: 1217, Line: 214, Col: 29, Construct: "{{ }}"},
+	{From: 1219, To: 1221, Line: 214, Col: 41, Construct: "{{ }}"},
+	{From: 1223, To: 1227, Line: 216, Col: 25, Construct: "if"},
+	{From: 1226, To: 1226, Line: 217, Col: 25, Construct: "{{ }}"},
+	{From: 1231, To: 1231, Line: 217, Col: 25, Construct: "set"},
+	{From: 1233, To: 1233, Line: 221, Col: 17, Construct: "set"},
+	{From: 1236, To: 1277, Line: 224, Col: 13, Construct: "if"},
+	{From: 1239, To: 1272, Line: 226, Col: 17, Construct: "for"},
+	{From: 1242, To: 1271, Line: 228, Col: 21, Construct: "if"},
+	{From: 1245, To: 1245, Line: 229, Col: 25, Construct: "{{ }}"},
+	{From: 1247, To: 1263, Line: 230, Col: 25, Construct: "for"},
+	{From: 1252, To: 1253, Line: 231, Col: 29, Construct: "{{ }}"},
+	{From: 1255, To: 1257, Line: 231, Col: 41, Construct: "{{ }}"},
+	{From: 1259, To: 1261, Line: 232, Col: 29, Construct: "if"},
+	{From: 1267, To: 1269, Line: 236, Col: 25, Construct: "{{ }}"},
+	{From: 1274, To: 1274, Line: 236, Col: 25, Construct: "set"},
+	{From: 1276, To: 1276, Line: 240, Col: 17, Construct: "set"},
+	{From: 1279, To: 1333, Line: 243, Col: 13, Construct: "if"},
+	{From: 1282, To: 1291, Line: 244, Col: 17, Construct: "if"},
+	{From: 1284, To: 1286, Line: 245, Col: 21, Construct: "{{ }}"},
+	{From: 1290, To: 1290, Line: 247, Col: 21, Construct: "{{ }}"},
+	{From: 1292, To: 1333, Line: 249, Col: 17, Construct: "if"},
+	{From: 1295, To: 1332, Line: 250, Col: 17, Construct: "for"},
+	{From: 1297, To: 1331, Line: 251, Col: 21, Construct: "if"},
+	{From: 1300, To: 1309, Line: 252, Col: 25, Construct: "if"},
+	{From: 1302, To: 1304, Line: 253, Col: 29, Construct: "{{ }}"},
+	{From: 1308, To: 1308, Line: 255, Col: 29, Construct: "{{ }}"},
+	{From: 1310, To: 1331, Line: 257, Col: 25, Construct: "if"},
+	{From: 1314, To: 1314, Line: 257, Col: 25, Construct: "set"},
+	{From: 1316, To: 1316, Line: 259, Col: 25, Construct: "set"},
+	{From: 1317, To: 1331, Line: 260, Col: 25, Construct: "if"},
+	{From: 1321, To: 1321, Line: 260, Col: 25, Construct: "set"},
+	{From: 1323, To: 1323, Line: 262, Col: 25, Construct: "set"},
+	{From: 1324, To: 1331, Line: 263, Col: 25, Construct: "if"},
+	{From: 1328, To: 1328, Line: 263, Col: 25, Construct: "set"},
+	{From: 1330, To: 1330, Line: 265, Col: 25, Construct: "set"},
+	{From: 1335, To: 1337, Line: 270, Col: 9, Construct: "if"},
+	{From: 1340, To: 1349, Line: 275, Col: 1, Construct: "if"},
+	{From: 1342, To: 1344, Line: 276, Col: 5, Construct: "if"},
+	{From: 1346, To: 1348, Line: 279, Col: 5, Construct: "if"},
 }

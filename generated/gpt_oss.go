@@ -72,10 +72,9 @@ func renderGptOssLlama(w *runtime.Writer, in *runtime.Input) {
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>"), messageRole), runtime.Str("<|message|>")), runtime.LlamaItemStr(message, "content")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|message|>")), runtime.LlamaItemStr(message, "content")))
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
-		if runtime.EqStr(messageRole, "assistant") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			w.WriteString("<|return|>")
 		} else {
 			w.WriteString("<|end|>")
@@ -90,7 +89,7 @@ var spansGptOss = []runtime.Span{
 	{From: 50, To: 64, Line: 12, Col: 1, Construct: "for"},
 	{From: 52, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
 	{From: 58, To: 62, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 84, Line: 12, Col: 1, Construct: "for"},
-	{From: 75, To: 76, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 82, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 83, Line: 12, Col: 1, Construct: "for"},
+	{From: 75, To: 75, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 81, Line: 14, Col: 1, Construct: "{{ }}"},
 }

@@ -71,10 +71,9 @@ func renderGraniteLlama(w *runtime.Writer, in *runtime.Input) {
 	// granite.jinja:8:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_of_role|>")))
 		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		if runtime.EqStr(messageRole, "assistant_tool_call") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
@@ -90,8 +89,8 @@ var spansGranite = []runtime.Span{
 	{From: 52, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
 	{From: 57, To: 59, Line: 10, Col: 1, Construct: "if"},
 	{From: 61, To: 61, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 83, Line: 8, Col: 1, Construct: "for"},
-	{From: 74, To: 75, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 79, Line: 10, Col: 1, Construct: "if"},
-	{From: 81, To: 81, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 82, Line: 8, Col: 1, Construct: "for"},
+	{From: 74, To: 74, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 78, Line: 10, Col: 1, Construct: "if"},
+	{From: 80, To: 80, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -184,6 +184,8 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 // it is renderKimiK2Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -258,7 +260,8 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_middle|>")
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+		messageRole2 := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole2, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
@@ -268,17 +271,17 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
 				var formattedId runtime.Value
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-				formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = runtime.LlamaAdd(toolCallCounterValue, runtime.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-				_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
+				_ = runtime.LlamaCallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
 				runtime.LlamaWrite(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
+				toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
 				toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
 				if runtime.IsString(toolCallFunctionArguments) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
@@ -291,12 +294,12 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if runtime.EqStr(messageRole2, "tool") {
 			// Kimi-K2-Instruct.jinja:45:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Instruct.jinja:46:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Instruct.jinja:47:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = runtime.LlamaCallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
@@ -367,43 +370,43 @@ var spansKimiK2Instruct = []runtime.Span{
 	{From: 170, To: 174, Line: 53, Col: 7, Construct: "if"},
 	{From: 173, To: 173, Line: 54, Col: 5, Construct: "{{ }}"},
 	{From: 178, To: 180, Line: 58, Col: 1, Construct: "if"},
-	{From: 191, To: 214, Line: 1, Col: 1, Construct: "macro"},
-	{From: 195, To: 195, Line: 2, Col: 5, Construct: "set"},
-	{From: 197, To: 213, Line: 3, Col: 5, Construct: "if"},
-	{From: 199, To: 199, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 200, To: 213, Line: 5, Col: 9, Construct: "if"},
-	{From: 203, To: 212, Line: 6, Col: 7, Construct: "for"},
-	{From: 205, To: 211, Line: 7, Col: 9, Construct: "if"},
-	{From: 210, To: 210, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 216, To: 216, Line: 16, Col: 1, Construct: "set"},
-	{From: 218, To: 218, Line: 17, Col: 1, Construct: "set"},
-	{From: 220, To: 225, Line: 19, Col: 1, Construct: "if"},
-	{From: 223, To: 224, Line: 20, Col: 41, Construct: "{{ }}"},
-	{From: 227, To: 321, Line: 22, Col: 1, Construct: "for"},
-	{From: 233, To: 235, Line: 23, Col: 3, Construct: "if"},
-	{From: 237, To: 239, Line: 27, Col: 3, Construct: "set"},
-	{From: 241, To: 259, Line: 28, Col: 3, Construct: "if"},
-	{From: 245, To: 246, Line: 29, Col: 16, Construct: "{{ }}"},
-	{From: 247, To: 259, Line: 30, Col: 7, Construct: "if"},
-	{From: 251, To: 252, Line: 31, Col: 21, Construct: "{{ }}"},
-	{From: 257, To: 258, Line: 33, Col: 18, Construct: "{{ }}"},
-	{From: 261, To: 320, Line: 36, Col: 3, Construct: "if"},
-	{From: 263, To: 266, Line: 37, Col: 5, Construct: "{{ }}"},
-	{From: 268, To: 293, Line: 38, Col: 5, Construct: "for"},
-	{From: 271, To: 272, Line: 39, Col: 7, Construct: "set"},
-	{From: 274, To: 274, Line: 40, Col: 7, Construct: "set"},
-	{From: 276, To: 277, Line: 41, Col: 7, Construct: "set"},
-	{From: 279, To: 280, Line: 42, Col: 26, Construct: "{{ }}"},
-	{From: 282, To: 291, Line: 42, Col: 72, Construct: "if"},
-	{From: 285, To: 285, Line: 42, Col: 125, Construct: "{{ }}"},
-	{From: 289, To: 289, Line: 42, Col: 175, Construct: "{{ }}"},
-	{From: 294, To: 319, Line: 45, Col: 7, Construct: "if"},
-	{From: 297, To: 305, Line: 46, Col: 5, Construct: "if"},
-	{From: 299, To: 299, Line: 47, Col: 7, Construct: "set"},
-	{From: 303, To: 303, Line: 49, Col: 7, Construct: "set"},
-	{From: 307, To: 308, Line: 51, Col: 18, Construct: "{{ }}"},
-	{From: 310, To: 312, Line: 52, Col: 1, Construct: "{{ }}"},
-	{From: 313, To: 319, Line: 53, Col: 7, Construct: "if"},
-	{From: 316, To: 318, Line: 54, Col: 5, Construct: "{{ }}"},
-	{From: 323, To: 325, Line: 58, Col: 1, Construct: "if"},
+	{From: 193, To: 216, Line: 1, Col: 1, Construct: "macro"},
+	{From: 197, To: 197, Line: 2, Col: 5, Construct: "set"},
+	{From: 199, To: 215, Line: 3, Col: 5, Construct: "if"},
+	{From: 201, To: 201, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 202, To: 215, Line: 5, Col: 9, Construct: "if"},
+	{From: 205, To: 214, Line: 6, Col: 7, Construct: "for"},
+	{From: 207, To: 213, Line: 7, Col: 9, Construct: "if"},
+	{From: 212, To: 212, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 218, To: 218, Line: 16, Col: 1, Construct: "set"},
+	{From: 220, To: 220, Line: 17, Col: 1, Construct: "set"},
+	{From: 222, To: 227, Line: 19, Col: 1, Construct: "if"},
+	{From: 225, To: 226, Line: 20, Col: 41, Construct: "{{ }}"},
+	{From: 229, To: 324, Line: 22, Col: 1, Construct: "for"},
+	{From: 235, To: 237, Line: 23, Col: 3, Construct: "if"},
+	{From: 239, To: 241, Line: 27, Col: 3, Construct: "set"},
+	{From: 243, To: 261, Line: 28, Col: 3, Construct: "if"},
+	{From: 247, To: 248, Line: 29, Col: 16, Construct: "{{ }}"},
+	{From: 249, To: 261, Line: 30, Col: 7, Construct: "if"},
+	{From: 253, To: 254, Line: 31, Col: 21, Construct: "{{ }}"},
+	{From: 259, To: 260, Line: 33, Col: 18, Construct: "{{ }}"},
+	{From: 263, To: 323, Line: 36, Col: 3, Construct: "if"},
+	{From: 266, To: 269, Line: 37, Col: 5, Construct: "{{ }}"},
+	{From: 271, To: 296, Line: 38, Col: 5, Construct: "for"},
+	{From: 274, To: 274, Line: 39, Col: 7, Construct: "set"},
+	{From: 276, To: 276, Line: 40, Col: 7, Construct: "set"},
+	{From: 278, To: 279, Line: 41, Col: 7, Construct: "set"},
+	{From: 281, To: 282, Line: 42, Col: 26, Construct: "{{ }}"},
+	{From: 284, To: 294, Line: 42, Col: 72, Construct: "if"},
+	{From: 288, To: 288, Line: 42, Col: 125, Construct: "{{ }}"},
+	{From: 292, To: 292, Line: 42, Col: 175, Construct: "{{ }}"},
+	{From: 297, To: 322, Line: 45, Col: 7, Construct: "if"},
+	{From: 300, To: 308, Line: 46, Col: 5, Construct: "if"},
+	{From: 302, To: 302, Line: 47, Col: 7, Construct: "set"},
+	{From: 306, To: 306, Line: 49, Col: 7, Construct: "set"},
+	{From: 310, To: 311, Line: 51, Col: 18, Construct: "{{ }}"},
+	{From: 313, To: 315, Line: 52, Col: 1, Construct: "{{ }}"},
+	{From: 316, To: 322, Line: 53, Col: 7, Construct: "if"},
+	{From: 319, To: 321, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 326, To: 328, Line: 58, Col: 1, Construct: "if"},
 }

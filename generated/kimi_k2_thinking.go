@@ -261,6 +261,8 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 // it is renderKimiK2Thinking with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	messages := in.Lookup("messages")
 	var histMsgs runtime.Value
 	var suffixMsgs runtime.Value
@@ -332,17 +334,17 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
 			var formattedId runtime.Value
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-			formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+			formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 			toolCallCounterValue = runtime.LlamaAdd(toolCallCounterValue, runtime.Int(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-			_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
+			_ = runtime.LlamaCallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
 			// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
 			runtime.LlamaWrite(w, formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
+			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
 			toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
 			if runtime.IsString(toolCallFunctionArguments) {
 				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
@@ -408,7 +410,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:71:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = runtime.LlamaCallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
@@ -464,7 +466,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = runtime.LlamaCallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
@@ -562,70 +564,70 @@ var spansKimiK2Thinking = []runtime.Span{
 	{From: 247, To: 251, Line: 99, Col: 7, Construct: "if"},
 	{From: 250, To: 250, Line: 100, Col: 5, Construct: "{{ }}"},
 	{From: 255, To: 257, Line: 106, Col: 1, Construct: "if"},
-	{From: 270, To: 293, Line: 1, Col: 1, Construct: "macro"},
-	{From: 274, To: 274, Line: 2, Col: 5, Construct: "set"},
-	{From: 276, To: 292, Line: 3, Col: 5, Construct: "if"},
-	{From: 278, To: 278, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 279, To: 292, Line: 5, Col: 9, Construct: "if"},
-	{From: 282, To: 291, Line: 6, Col: 7, Construct: "for"},
-	{From: 284, To: 290, Line: 7, Col: 9, Construct: "if"},
-	{From: 289, To: 289, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 295, To: 322, Line: 16, Col: 1, Construct: "macro"},
-	{From: 299, To: 301, Line: 17, Col: 3, Construct: "set"},
-	{From: 303, To: 321, Line: 18, Col: 3, Construct: "if"},
-	{From: 307, To: 308, Line: 19, Col: 16, Construct: "{{ }}"},
-	{From: 309, To: 321, Line: 20, Col: 7, Construct: "if"},
-	{From: 313, To: 314, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 319, To: 320, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 324, To: 324, Line: 27, Col: 1, Construct: "set"},
-	{From: 326, To: 326, Line: 28, Col: 1, Construct: "set"},
-	{From: 328, To: 358, Line: 30, Col: 1, Construct: "macro"},
-	{From: 332, To: 357, Line: 32, Col: 3, Construct: "for"},
-	{From: 335, To: 336, Line: 33, Col: 5, Construct: "set"},
-	{From: 338, To: 338, Line: 34, Col: 5, Construct: "set"},
-	{From: 340, To: 341, Line: 35, Col: 5, Construct: "set"},
-	{From: 343, To: 344, Line: 36, Col: 24, Construct: "{{ }}"},
-	{From: 346, To: 355, Line: 36, Col: 70, Construct: "if"},
-	{From: 349, To: 349, Line: 36, Col: 123, Construct: "{{ }}"},
-	{From: 353, To: 353, Line: 36, Col: 173, Construct: "{{ }}"},
-	{From: 360, To: 360, Line: 43, Col: 1, Construct: "set"},
-	{From: 362, To: 368, Line: 44, Col: 1, Construct: "for"},
-	{From: 364, To: 367, Line: 45, Col: 5, Construct: "if"},
-	{From: 366, To: 366, Line: 46, Col: 9, Construct: "set"},
-	{From: 370, To: 370, Line: 51, Col: 1, Construct: "set"},
-	{From: 372, To: 372, Line: 52, Col: 1, Construct: "set"},
-	{From: 374, To: 379, Line: 54, Col: 1, Construct: "if"},
-	{From: 377, To: 378, Line: 55, Col: 41, Construct: "{{ }}"},
-	{From: 381, To: 383, Line: 58, Col: 1, Construct: "if"},
-	{From: 385, To: 433, Line: 62, Col: 1, Construct: "for"},
-	{From: 388, To: 390, Line: 63, Col: 3, Construct: "{{ }}"},
-	{From: 392, To: 432, Line: 64, Col: 3, Construct: "if"},
-	{From: 396, To: 398, Line: 65, Col: 20, Construct: "{{ }}"},
-	{From: 400, To: 405, Line: 66, Col: 5, Construct: "if"},
-	{From: 402, To: 404, Line: 67, Col: 7, Construct: "{{ }}"},
-	{From: 406, To: 431, Line: 69, Col: 7, Construct: "if"},
-	{From: 409, To: 417, Line: 70, Col: 5, Construct: "if"},
-	{From: 411, To: 411, Line: 71, Col: 7, Construct: "set"},
-	{From: 415, To: 415, Line: 73, Col: 7, Construct: "set"},
-	{From: 419, To: 420, Line: 75, Col: 18, Construct: "{{ }}"},
-	{From: 422, To: 424, Line: 76, Col: 1, Construct: "{{ }}"},
-	{From: 425, To: 431, Line: 77, Col: 7, Construct: "if"},
-	{From: 428, To: 430, Line: 78, Col: 5, Construct: "{{ }}"},
-	{From: 435, To: 489, Line: 83, Col: 1, Construct: "for"},
-	{From: 439, To: 441, Line: 84, Col: 3, Construct: "{{ }}"},
-	{From: 443, To: 488, Line: 85, Col: 3, Construct: "if"},
-	{From: 446, To: 447, Line: 86, Col: 5, Construct: "set"},
-	{From: 449, To: 450, Line: 87, Col: 12, Construct: "{{ }}"},
-	{From: 452, To: 454, Line: 87, Col: 26, Construct: "{{ }}"},
-	{From: 456, To: 461, Line: 88, Col: 5, Construct: "if"},
-	{From: 458, To: 460, Line: 89, Col: 6, Construct: "{{ }}"},
-	{From: 462, To: 487, Line: 91, Col: 7, Construct: "if"},
-	{From: 465, To: 473, Line: 92, Col: 5, Construct: "if"},
-	{From: 467, To: 467, Line: 93, Col: 7, Construct: "set"},
-	{From: 471, To: 471, Line: 95, Col: 7, Construct: "set"},
-	{From: 475, To: 476, Line: 97, Col: 18, Construct: "{{ }}"},
-	{From: 478, To: 480, Line: 98, Col: 1, Construct: "{{ }}"},
-	{From: 481, To: 487, Line: 99, Col: 7, Construct: "if"},
-	{From: 484, To: 486, Line: 100, Col: 5, Construct: "{{ }}"},
-	{From: 491, To: 493, Line: 106, Col: 1, Construct: "if"},
+	{From: 272, To: 295, Line: 1, Col: 1, Construct: "macro"},
+	{From: 276, To: 276, Line: 2, Col: 5, Construct: "set"},
+	{From: 278, To: 294, Line: 3, Col: 5, Construct: "if"},
+	{From: 280, To: 280, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 281, To: 294, Line: 5, Col: 9, Construct: "if"},
+	{From: 284, To: 293, Line: 6, Col: 7, Construct: "for"},
+	{From: 286, To: 292, Line: 7, Col: 9, Construct: "if"},
+	{From: 291, To: 291, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 297, To: 324, Line: 16, Col: 1, Construct: "macro"},
+	{From: 301, To: 303, Line: 17, Col: 3, Construct: "set"},
+	{From: 305, To: 323, Line: 18, Col: 3, Construct: "if"},
+	{From: 309, To: 310, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 311, To: 323, Line: 20, Col: 7, Construct: "if"},
+	{From: 315, To: 316, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 321, To: 322, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 326, To: 326, Line: 27, Col: 1, Construct: "set"},
+	{From: 328, To: 328, Line: 28, Col: 1, Construct: "set"},
+	{From: 330, To: 360, Line: 30, Col: 1, Construct: "macro"},
+	{From: 334, To: 359, Line: 32, Col: 3, Construct: "for"},
+	{From: 337, To: 337, Line: 33, Col: 5, Construct: "set"},
+	{From: 339, To: 339, Line: 34, Col: 5, Construct: "set"},
+	{From: 341, To: 342, Line: 35, Col: 5, Construct: "set"},
+	{From: 344, To: 345, Line: 36, Col: 24, Construct: "{{ }}"},
+	{From: 347, To: 357, Line: 36, Col: 70, Construct: "if"},
+	{From: 351, To: 351, Line: 36, Col: 123, Construct: "{{ }}"},
+	{From: 355, To: 355, Line: 36, Col: 173, Construct: "{{ }}"},
+	{From: 362, To: 362, Line: 43, Col: 1, Construct: "set"},
+	{From: 364, To: 370, Line: 44, Col: 1, Construct: "for"},
+	{From: 366, To: 369, Line: 45, Col: 5, Construct: "if"},
+	{From: 368, To: 368, Line: 46, Col: 9, Construct: "set"},
+	{From: 372, To: 372, Line: 51, Col: 1, Construct: "set"},
+	{From: 374, To: 374, Line: 52, Col: 1, Construct: "set"},
+	{From: 376, To: 381, Line: 54, Col: 1, Construct: "if"},
+	{From: 379, To: 380, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 383, To: 385, Line: 58, Col: 1, Construct: "if"},
+	{From: 387, To: 435, Line: 62, Col: 1, Construct: "for"},
+	{From: 390, To: 392, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 394, To: 434, Line: 64, Col: 3, Construct: "if"},
+	{From: 398, To: 400, Line: 65, Col: 20, Construct: "{{ }}"},
+	{From: 402, To: 407, Line: 66, Col: 5, Construct: "if"},
+	{From: 404, To: 406, Line: 67, Col: 7, Construct: "{{ }}"},
+	{From: 408, To: 433, Line: 69, Col: 7, Construct: "if"},
+	{From: 411, To: 419, Line: 70, Col: 5, Construct: "if"},
+	{From: 413, To: 413, Line: 71, Col: 7, Construct: "set"},
+	{From: 417, To: 417, Line: 73, Col: 7, Construct: "set"},
+	{From: 421, To: 422, Line: 75, Col: 18, Construct: "{{ }}"},
+	{From: 424, To: 426, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 427, To: 433, Line: 77, Col: 7, Construct: "if"},
+	{From: 430, To: 432, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 437, To: 491, Line: 83, Col: 1, Construct: "for"},
+	{From: 441, To: 443, Line: 84, Col: 3, Construct: "{{ }}"},
+	{From: 445, To: 490, Line: 85, Col: 3, Construct: "if"},
+	{From: 448, To: 449, Line: 86, Col: 5, Construct: "set"},
+	{From: 451, To: 452, Line: 87, Col: 12, Construct: "{{ }}"},
+	{From: 454, To: 456, Line: 87, Col: 26, Construct: "{{ }}"},
+	{From: 458, To: 463, Line: 88, Col: 5, Construct: "if"},
+	{From: 460, To: 462, Line: 89, Col: 6, Construct: "{{ }}"},
+	{From: 464, To: 489, Line: 91, Col: 7, Construct: "if"},
+	{From: 467, To: 475, Line: 92, Col: 5, Construct: "if"},
+	{From: 469, To: 469, Line: 93, Col: 7, Construct: "set"},
+	{From: 473, To: 473, Line: 95, Col: 7, Construct: "set"},
+	{From: 477, To: 478, Line: 97, Col: 18, Construct: "{{ }}"},
+	{From: 480, To: 482, Line: 98, Col: 1, Construct: "{{ }}"},
+	{From: 483, To: 489, Line: 99, Col: 7, Construct: "if"},
+	{From: 486, To: 488, Line: 100, Col: 5, Construct: "{{ }}"},
+	{From: 493, To: 495, Line: 106, Col: 1, Construct: "if"},
 }

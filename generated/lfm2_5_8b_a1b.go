@@ -303,6 +303,8 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 // it is renderLFM258BA1B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
 	messages := in.Lookup("messages")
@@ -347,21 +349,21 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 				itemType := runtime.LlamaItemStr(item, "type")
 				if runtime.EqStr(itemType, "image") {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.Str("<image>")))
+					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.Str("<image>")))
 				} else if runtime.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemStr(item, "text")))
+					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemStr(item, "text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					runtime.SetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.FilterTojson(item, nil, nil)))
+					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.FilterTojson(item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
@@ -380,10 +382,9 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 			var funcArgs runtime.Value
 			var argsNs runtime.Value
 			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
-			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-			funcName = runtime.LlamaItemStr(toolCallFunction, "name")
+			funcName = runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
-			funcArgs = runtime.LlamaItemStr(toolCallFunction, "arguments")
+			funcArgs = runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments")
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
 			argsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
@@ -392,16 +393,16 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 				argName := keys[i]
 				argValue := values[i]
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
-				runtime.CheckNamespace(argsNs)
+				runtime.LlamaCheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				runtime.SetAttr(argsNs, "arg_strings", runtime.LlamaAdd(runtime.LlamaAttr(argsNs, "arg_strings"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(argName, runtime.Str("=")), w.Capture(func() {
+				runtime.LlamaSetAttr(argsNs, "arg_strings", runtime.LlamaAdd(runtime.LlamaAttr(argsNs, "arg_strings"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(argName, runtime.Str("=")), w.Capture(func() {
 					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
-			runtime.CheckNamespace(toolCallsNs)
+			runtime.LlamaCheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			runtime.SetAttr(toolCallsNs, "tool_calls", runtime.LlamaAdd(runtime.LlamaAttr(toolCallsNs, "tool_calls"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(funcName, runtime.Str("(")), runtime.FilterJoin(runtime.LlamaAttr(argsNs, "arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
+			runtime.LlamaSetAttr(toolCallsNs, "tool_calls", runtime.LlamaAdd(runtime.LlamaAttr(toolCallsNs, "tool_calls"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(funcName, runtime.Str("(")), runtime.FilterJoin(runtime.LlamaAttr(argsNs, "arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call_start|>["), runtime.FilterJoin(runtime.LlamaAttr(toolCallsNs, "tool_calls"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]<|tool_call_end|>")))
@@ -470,10 +471,9 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
-		messageRole := runtime.LlamaAttr(message, "role")
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaAttr(message, "role")), runtime.Str("\n")))
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
-		if runtime.EqStr(messageRole, "assistant") {
+		if runtime.EqStr(runtime.LlamaAttr(message, "role"), "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
 				var cfmTag runtime.Value
@@ -632,61 +632,61 @@ var spansLFM258BA1B = []runtime.Span{
 	{From: 289, To: 293, Line: 107, Col: 9, Construct: "if"},
 	{From: 291, To: 291, Line: 108, Col: 13, Construct: "{{ }}"},
 	{From: 297, To: 299, Line: 113, Col: 1, Construct: "if"},
-	{From: 312, To: 312, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 314, To: 314, Line: 2, Col: 1, Construct: "set"},
-	{From: 316, To: 331, Line: 4, Col: 1, Construct: "macro"},
-	{From: 319, To: 330, Line: 5, Col: 5, Construct: "if"},
-	{From: 321, To: 321, Line: 6, Col: 9, Construct: "{{ }}"},
-	{From: 322, To: 330, Line: 7, Col: 9, Construct: "if"},
-	{From: 325, To: 325, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 329, To: 329, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 333, To: 370, Line: 14, Col: 1, Construct: "macro"},
-	{From: 337, To: 369, Line: 15, Col: 5, Construct: "if"},
-	{From: 339, To: 339, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 343, To: 343, Line: 18, Col: 9, Construct: "set"},
-	{From: 345, To: 366, Line: 19, Col: 9, Construct: "for"},
-	{From: 347, To: 365, Line: 20, Col: 13, Construct: "if"},
-	{From: 350, To: 350, Line: 20, Col: 13, Construct: "set"},
-	{From: 352, To: 352, Line: 21, Col: 17, Construct: "set"},
-	{From: 353, To: 365, Line: 22, Col: 17, Construct: "if"},
-	{From: 356, To: 356, Line: 22, Col: 17, Construct: "set"},
-	{From: 358, To: 358, Line: 23, Col: 17, Construct: "set"},
-	{From: 362, To: 362, Line: 23, Col: 17, Construct: "set"},
-	{From: 364, To: 364, Line: 25, Col: 17, Construct: "set"},
-	{From: 368, To: 368, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 372, To: 408, Line: 32, Col: 1, Construct: "macro"},
-	{From: 376, To: 376, Line: 33, Col: 5, Construct: "set"},
-	{From: 378, To: 405, Line: 34, Col: 5, Construct: "for"},
-	{From: 383, To: 384, Line: 35, Col: 9, Construct: "set"},
-	{From: 386, To: 386, Line: 36, Col: 9, Construct: "set"},
-	{From: 388, To: 388, Line: 37, Col: 9, Construct: "set"},
-	{From: 390, To: 400, Line: 38, Col: 9, Construct: "for"},
-	{From: 395, To: 395, Line: 38, Col: 9, Construct: "set"},
-	{From: 397, To: 399, Line: 39, Col: 13, Construct: "set"},
-	{From: 402, To: 402, Line: 39, Col: 13, Construct: "set"},
-	{From: 404, To: 404, Line: 41, Col: 9, Construct: "set"},
-	{From: 407, To: 407, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 410, To: 411, Line: 46, Col: 1, Construct: "set"},
-	{From: 413, To: 424, Line: 47, Col: 1, Construct: "if"},
-	{From: 416, To: 421, Line: 48, Col: 5, Construct: "if"},
-	{From: 418, To: 420, Line: 49, Col: 9, Construct: "set"},
-	{From: 423, To: 423, Line: 51, Col: 5, Construct: "set"},
-	{From: 426, To: 452, Line: 53, Col: 1, Construct: "if"},
-	{From: 428, To: 432, Line: 54, Col: 5, Construct: "set"},
-	{From: 434, To: 449, Line: 55, Col: 5, Construct: "for"},
-	{From: 438, To: 441, Line: 56, Col: 9, Construct: "if"},
-	{From: 440, To: 440, Line: 57, Col: 13, Construct: "set"},
-	{From: 443, To: 443, Line: 59, Col: 9, Construct: "set"},
-	{From: 445, To: 448, Line: 60, Col: 9, Construct: "if"},
-	{From: 447, To: 447, Line: 61, Col: 13, Construct: "set"},
-	{From: 451, To: 451, Line: 64, Col: 5, Construct: "set"},
-	{From: 454, To: 457, Line: 66, Col: 1, Construct: "if"},
-	{From: 456, To: 456, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 459, To: 467, Line: 69, Col: 1, Construct: "for"},
-	{From: 463, To: 466, Line: 70, Col: 5, Construct: "if"},
-	{From: 465, To: 465, Line: 71, Col: 9, Construct: "set"},
-	{From: 469, To: 547, Line: 74, Col: 1, Construct: "for"},
-	{From: 473, To: 474, Line: 75, Col: 5, Construct: "{{ }}"},
+	{From: 314, To: 314, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 316, To: 316, Line: 2, Col: 1, Construct: "set"},
+	{From: 318, To: 333, Line: 4, Col: 1, Construct: "macro"},
+	{From: 321, To: 332, Line: 5, Col: 5, Construct: "if"},
+	{From: 323, To: 323, Line: 6, Col: 9, Construct: "{{ }}"},
+	{From: 324, To: 332, Line: 7, Col: 9, Construct: "if"},
+	{From: 327, To: 327, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 331, To: 331, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 335, To: 372, Line: 14, Col: 1, Construct: "macro"},
+	{From: 339, To: 371, Line: 15, Col: 5, Construct: "if"},
+	{From: 341, To: 341, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 345, To: 345, Line: 18, Col: 9, Construct: "set"},
+	{From: 347, To: 368, Line: 19, Col: 9, Construct: "for"},
+	{From: 349, To: 367, Line: 20, Col: 13, Construct: "if"},
+	{From: 352, To: 352, Line: 20, Col: 13, Construct: "set"},
+	{From: 354, To: 354, Line: 21, Col: 17, Construct: "set"},
+	{From: 355, To: 367, Line: 22, Col: 17, Construct: "if"},
+	{From: 358, To: 358, Line: 22, Col: 17, Construct: "set"},
+	{From: 360, To: 360, Line: 23, Col: 17, Construct: "set"},
+	{From: 364, To: 364, Line: 23, Col: 17, Construct: "set"},
+	{From: 366, To: 366, Line: 25, Col: 17, Construct: "set"},
+	{From: 370, To: 370, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 374, To: 409, Line: 32, Col: 1, Construct: "macro"},
+	{From: 378, To: 378, Line: 33, Col: 5, Construct: "set"},
+	{From: 380, To: 406, Line: 34, Col: 5, Construct: "for"},
+	{From: 385, To: 385, Line: 35, Col: 9, Construct: "set"},
+	{From: 387, To: 387, Line: 36, Col: 9, Construct: "set"},
+	{From: 389, To: 389, Line: 37, Col: 9, Construct: "set"},
+	{From: 391, To: 401, Line: 38, Col: 9, Construct: "for"},
+	{From: 396, To: 396, Line: 38, Col: 9, Construct: "set"},
+	{From: 398, To: 400, Line: 39, Col: 13, Construct: "set"},
+	{From: 403, To: 403, Line: 39, Col: 13, Construct: "set"},
+	{From: 405, To: 405, Line: 41, Col: 9, Construct: "set"},
+	{From: 408, To: 408, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 411, To: 412, Line: 46, Col: 1, Construct: "set"},
+	{From: 414, To: 425, Line: 47, Col: 1, Construct: "if"},
+	{From: 417, To: 422, Line: 48, Col: 5, Construct: "if"},
+	{From: 419, To: 421, Line: 49, Col: 9, Construct: "set"},
+	{From: 424, To: 424, Line: 51, Col: 5, Construct: "set"},
+	{From: 427, To: 453, Line: 53, Col: 1, Construct: "if"},
+	{From: 429, To: 433, Line: 54, Col: 5, Construct: "set"},
+	{From: 435, To: 450, Line: 55, Col: 5, Construct: "for"},
+	{From: 439, To: 442, Line: 56, Col: 9, Construct: "if"},
+	{From: 441, To: 441, Line: 57, Col: 13, Construct: "set"},
+	{From: 444, To: 444, Line: 59, Col: 9, Construct: "set"},
+	{From: 446, To: 449, Line: 60, Col: 9, Construct: "if"},
+	{From: 448, To: 448, Line: 61, Col: 13, Construct: "set"},
+	{From: 452, To: 452, Line: 64, Col: 5, Construct: "set"},
+	{From: 455, To: 458, Line: 66, Col: 1, Construct: "if"},
+	{From: 457, To: 457, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 460, To: 468, Line: 69, Col: 1, Construct: "for"},
+	{From: 464, To: 467, Line: 70, Col: 5, Construct: "if"},
+	{From: 466, To: 466, Line: 71, Col: 9, Construct: "set"},
+	{From: 470, To: 547, Line: 74, Col: 1, Construct: "for"},
+	{From: 474, To: 474, Line: 75, Col: 5, Construct: "{{ }}"},
 	{From: 476, To: 546, Line: 76, Col: 5, Construct: "if"},
 	{From: 478, To: 535, Line: 76, Col: 5, Construct: "with"},
 	{From: 484, To: 488, Line: 78, Col: 9, Construct: "if"},

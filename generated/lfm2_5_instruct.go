@@ -164,6 +164,8 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 // it is renderLFM25Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	bosToken := in.Lookup("bos_token")
 	keepPastThinking := in.Lookup("keep_past_thinking")
 	var ns runtime.Value
@@ -180,18 +182,18 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 	messages0 := runtime.LlamaItemInt(messages, 0)
 	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		runtime.SetAttr(ns, "system_prompt", runtime.LlamaItemStr(messages0, "content"))
+		runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaItemStr(messages0, "content"))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		runtime.SetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.IfElse(runtime.LlamaAttr(ns, "system_prompt").Truthy(), func() runtime.Value {
+		runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.IfElse(runtime.LlamaAttr(ns, "system_prompt").Truthy(), func() runtime.Value {
 			return runtime.Str("\n")
 		}, func() runtime.Value {
 			return runtime.Str("")
@@ -206,21 +208,21 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 				tool = runtime.FilterTojson(tool, nil, nil)
 			}
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			runtime.SetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), tool))
+			runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				runtime.SetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.Str(", ")))
+				runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.Str(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		runtime.SetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.Str("]")))
+		runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.Str("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
 	if runtime.LlamaAttr(ns, "system_prompt").Truthy() {
@@ -228,9 +230,9 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaAttr(ns, "system_prompt")), runtime.Str("<|im_end|>\n")))
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
-	runtime.CheckNamespace(ns)
+	runtime.LlamaCheckNamespace(ns)
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
-	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
+	runtime.LlamaSetAttr(ns, "last_assistant_index", runtime.Int(-1))
 	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
@@ -238,9 +240,9 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
-			runtime.SetAttr(ns, "last_assistant_index", runtime.Int(int64(i)))
+			runtime.LlamaSetAttr(ns, "last_assistant_index", runtime.Int(int64(i)))
 		}
 	}
 	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
@@ -249,8 +251,7 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		message := items2[i]
 		var content runtime.Value
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")))
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
 		content = runtime.LlamaItemStr(message, "content")
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
@@ -259,7 +260,7 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (runtime.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_assistant_index")) {
+		if (runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if runtime.LlamaIn(runtime.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
@@ -316,42 +317,42 @@ var spansLFM25Instruct = []runtime.Span{
 	{From: 151, To: 151, Line: 38, Col: 13, Construct: "set"},
 	{From: 155, To: 155, Line: 41, Col: 5, Construct: "{{ }}"},
 	{From: 158, To: 160, Line: 43, Col: 1, Construct: "if"},
-	{From: 174, To: 174, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 176, To: 176, Line: 2, Col: 1, Construct: "set"},
-	{From: 178, To: 178, Line: 3, Col: 1, Construct: "set"},
-	{From: 180, To: 188, Line: 4, Col: 1, Construct: "if"},
-	{From: 183, To: 183, Line: 4, Col: 1, Construct: "set"},
-	{From: 185, To: 185, Line: 5, Col: 5, Construct: "set"},
-	{From: 187, To: 187, Line: 6, Col: 5, Construct: "set"},
-	{From: 190, To: 224, Line: 8, Col: 1, Construct: "if"},
-	{From: 192, To: 192, Line: 8, Col: 1, Construct: "set"},
-	{From: 194, To: 198, Line: 9, Col: 5, Construct: "set"},
-	{From: 200, To: 219, Line: 10, Col: 5, Construct: "for"},
-	{From: 204, To: 207, Line: 11, Col: 9, Construct: "if"},
-	{From: 206, To: 206, Line: 12, Col: 13, Construct: "set"},
-	{From: 209, To: 209, Line: 12, Col: 13, Construct: "set"},
-	{From: 211, To: 211, Line: 14, Col: 9, Construct: "set"},
-	{From: 213, To: 218, Line: 15, Col: 9, Construct: "if"},
-	{From: 215, To: 215, Line: 15, Col: 9, Construct: "set"},
-	{From: 217, To: 217, Line: 16, Col: 13, Construct: "set"},
-	{From: 221, To: 221, Line: 16, Col: 13, Construct: "set"},
-	{From: 223, To: 223, Line: 19, Col: 5, Construct: "set"},
-	{From: 226, To: 229, Line: 21, Col: 1, Construct: "if"},
-	{From: 228, To: 228, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 231, To: 231, Line: 22, Col: 5, Construct: "set"},
-	{From: 233, To: 233, Line: 24, Col: 1, Construct: "set"},
-	{From: 235, To: 245, Line: 25, Col: 1, Construct: "for"},
-	{From: 239, To: 244, Line: 26, Col: 5, Construct: "if"},
-	{From: 241, To: 241, Line: 26, Col: 5, Construct: "set"},
-	{From: 243, To: 243, Line: 27, Col: 9, Construct: "set"},
-	{From: 247, To: 271, Line: 30, Col: 1, Construct: "for"},
-	{From: 252, To: 253, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 255, To: 255, Line: 32, Col: 5, Construct: "set"},
-	{From: 257, To: 260, Line: 33, Col: 5, Construct: "if"},
-	{From: 259, To: 259, Line: 34, Col: 9, Construct: "set"},
-	{From: 262, To: 268, Line: 36, Col: 5, Construct: "if"},
-	{From: 264, To: 267, Line: 37, Col: 9, Construct: "if"},
-	{From: 266, To: 266, Line: 38, Col: 13, Construct: "set"},
-	{From: 270, To: 270, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 273, To: 275, Line: 43, Col: 1, Construct: "if"},
+	{From: 176, To: 176, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 178, To: 178, Line: 2, Col: 1, Construct: "set"},
+	{From: 180, To: 180, Line: 3, Col: 1, Construct: "set"},
+	{From: 182, To: 190, Line: 4, Col: 1, Construct: "if"},
+	{From: 185, To: 185, Line: 4, Col: 1, Construct: "set"},
+	{From: 187, To: 187, Line: 5, Col: 5, Construct: "set"},
+	{From: 189, To: 189, Line: 6, Col: 5, Construct: "set"},
+	{From: 192, To: 226, Line: 8, Col: 1, Construct: "if"},
+	{From: 194, To: 194, Line: 8, Col: 1, Construct: "set"},
+	{From: 196, To: 200, Line: 9, Col: 5, Construct: "set"},
+	{From: 202, To: 221, Line: 10, Col: 5, Construct: "for"},
+	{From: 206, To: 209, Line: 11, Col: 9, Construct: "if"},
+	{From: 208, To: 208, Line: 12, Col: 13, Construct: "set"},
+	{From: 211, To: 211, Line: 12, Col: 13, Construct: "set"},
+	{From: 213, To: 213, Line: 14, Col: 9, Construct: "set"},
+	{From: 215, To: 220, Line: 15, Col: 9, Construct: "if"},
+	{From: 217, To: 217, Line: 15, Col: 9, Construct: "set"},
+	{From: 219, To: 219, Line: 16, Col: 13, Construct: "set"},
+	{From: 223, To: 223, Line: 16, Col: 13, Construct: "set"},
+	{From: 225, To: 225, Line: 19, Col: 5, Construct: "set"},
+	{From: 228, To: 231, Line: 21, Col: 1, Construct: "if"},
+	{From: 230, To: 230, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 233, To: 233, Line: 22, Col: 5, Construct: "set"},
+	{From: 235, To: 235, Line: 24, Col: 1, Construct: "set"},
+	{From: 237, To: 247, Line: 25, Col: 1, Construct: "for"},
+	{From: 241, To: 246, Line: 26, Col: 5, Construct: "if"},
+	{From: 243, To: 243, Line: 26, Col: 5, Construct: "set"},
+	{From: 245, To: 245, Line: 27, Col: 9, Construct: "set"},
+	{From: 249, To: 272, Line: 30, Col: 1, Construct: "for"},
+	{From: 254, To: 254, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 256, To: 256, Line: 32, Col: 5, Construct: "set"},
+	{From: 258, To: 261, Line: 33, Col: 5, Construct: "if"},
+	{From: 260, To: 260, Line: 34, Col: 9, Construct: "set"},
+	{From: 263, To: 269, Line: 36, Col: 5, Construct: "if"},
+	{From: 265, To: 268, Line: 37, Col: 9, Construct: "if"},
+	{From: 267, To: 267, Line: 38, Col: 13, Construct: "set"},
+	{From: 271, To: 271, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 274, To: 276, Line: 43, Col: 1, Construct: "if"},
 }

@@ -186,8 +186,7 @@ func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")))
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
 		content = runtime.LlamaItemStr(message, "content")
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
@@ -196,7 +195,7 @@ func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// LFM2-8B-A1B.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = runtime.LlamaSum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
 		}
@@ -255,13 +254,13 @@ var spansLFM28BA1B = []runtime.Span{
 	{From: 178, To: 178, Line: 19, Col: 2, Construct: "set"},
 	{From: 181, To: 184, Line: 21, Col: 1, Construct: "if"},
 	{From: 183, To: 183, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 186, To: 205, Line: 24, Col: 1, Construct: "for"},
-	{From: 189, To: 190, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 192, To: 192, Line: 26, Col: 2, Construct: "set"},
-	{From: 194, To: 197, Line: 27, Col: 2, Construct: "if"},
-	{From: 196, To: 196, Line: 28, Col: 3, Construct: "set"},
-	{From: 199, To: 202, Line: 30, Col: 2, Construct: "if"},
-	{From: 201, To: 201, Line: 31, Col: 3, Construct: "set"},
-	{From: 204, To: 204, Line: 33, Col: 2, Construct: "{{ }}"},
-	{From: 207, To: 209, Line: 35, Col: 1, Construct: "if"},
+	{From: 186, To: 204, Line: 24, Col: 1, Construct: "for"},
+	{From: 189, To: 189, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 191, To: 191, Line: 26, Col: 2, Construct: "set"},
+	{From: 193, To: 196, Line: 27, Col: 2, Construct: "if"},
+	{From: 195, To: 195, Line: 28, Col: 3, Construct: "set"},
+	{From: 198, To: 201, Line: 30, Col: 2, Construct: "if"},
+	{From: 200, To: 200, Line: 31, Col: 3, Construct: "set"},
+	{From: 203, To: 203, Line: 33, Col: 2, Construct: "{{ }}"},
+	{From: 206, To: 208, Line: 35, Col: 1, Construct: "if"},
 }

@@ -214,7 +214,7 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		runtime.LlamaWrite(w, runtime.FilterTojson(runtime.FilterMap(tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
+		runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaFilter("map", tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
@@ -236,20 +236,19 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if !runtime.EqStr(messageRole, "tool") {
+		if !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				flushToolOutputs()
 			}))
 		}
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
-		if runtime.EqStr(messageRole, "user") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		if runtime.EqStr(messageRole, "assistant") && !runtime.LlamaItemStr(message, "content").Truthy() {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.LlamaItemStr(message, "content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			nsIsFirst = true
@@ -266,17 +265,16 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n")
 				}
 				// llama-cpp-deepseek-r1.jinja:50:13 {%- set tool_name = tc['function']['name'] -%}
-				tcFunction := runtime.LlamaItemStr(tc, "function")
-				toolName = runtime.LlamaItemStr(tcFunction, "name")
+				toolName = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name")
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
-				toolArgs = runtime.LlamaItemStr(tcFunction, "arguments")
+				toolArgs = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments")
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tc, "type")), runtime.Str("<｜tool▁sep｜>"), toolName, runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.FilterTojson(toolArgs, nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.LlamaItemStr(message, "content").Truthy() {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && runtime.LlamaItemStr(message, "content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				flushToolOutputs()
@@ -292,7 +290,7 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>")))
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
 			nsIsToolOutputs = true
 			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
@@ -372,30 +370,30 @@ var spansLlamaCppDeepseekR1 = []runtime.Span{
 	{From: 225, To: 229, Line: 28, Col: 5, Construct: "if"},
 	{From: 228, To: 228, Line: 30, Col: 9, Construct: "set"},
 	{From: 232, To: 234, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 236, To: 307, Line: 34, Col: 1, Construct: "for"},
-	{From: 239, To: 245, Line: 35, Col: 5, Construct: "if"},
-	{From: 242, To: 244, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 247, To: 250, Line: 38, Col: 5, Construct: "if"},
-	{From: 249, To: 249, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 252, To: 277, Line: 41, Col: 5, Construct: "if"},
-	{From: 255, To: 255, Line: 43, Col: 9, Construct: "set"},
-	{From: 257, To: 276, Line: 44, Col: 9, Construct: "for"},
-	{From: 261, To: 267, Line: 45, Col: 13, Construct: "if"},
-	{From: 263, To: 263, Line: 46, Col: 17, Construct: "set"},
-	{From: 269, To: 270, Line: 50, Col: 13, Construct: "set"},
-	{From: 272, To: 272, Line: 51, Col: 13, Construct: "set"},
-	{From: 274, To: 274, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 279, To: 293, Line: 56, Col: 5, Construct: "if"},
-	{From: 281, To: 283, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 285, To: 285, Line: 58, Col: 9, Construct: "set"},
-	{From: 287, To: 290, Line: 59, Col: 9, Construct: "if"},
-	{From: 289, To: 289, Line: 60, Col: 13, Construct: "set"},
-	{From: 292, To: 292, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 295, To: 306, Line: 64, Col: 5, Construct: "if"},
-	{From: 297, To: 297, Line: 65, Col: 9, Construct: "set"},
-	{From: 299, To: 303, Line: 66, Col: 9, Construct: "if"},
-	{From: 302, To: 302, Line: 68, Col: 13, Construct: "set"},
-	{From: 305, To: 305, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 309, To: 311, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 313, To: 315, Line: 74, Col: 1, Construct: "if"},
+	{From: 236, To: 305, Line: 34, Col: 1, Construct: "for"},
+	{From: 239, To: 244, Line: 35, Col: 5, Construct: "if"},
+	{From: 241, To: 243, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 246, To: 249, Line: 38, Col: 5, Construct: "if"},
+	{From: 248, To: 248, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 251, To: 275, Line: 41, Col: 5, Construct: "if"},
+	{From: 254, To: 254, Line: 43, Col: 9, Construct: "set"},
+	{From: 256, To: 274, Line: 44, Col: 9, Construct: "for"},
+	{From: 260, To: 266, Line: 45, Col: 13, Construct: "if"},
+	{From: 262, To: 262, Line: 46, Col: 17, Construct: "set"},
+	{From: 268, To: 268, Line: 50, Col: 13, Construct: "set"},
+	{From: 270, To: 270, Line: 51, Col: 13, Construct: "set"},
+	{From: 272, To: 272, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 277, To: 291, Line: 56, Col: 5, Construct: "if"},
+	{From: 279, To: 281, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 283, To: 283, Line: 58, Col: 9, Construct: "set"},
+	{From: 285, To: 288, Line: 59, Col: 9, Construct: "if"},
+	{From: 287, To: 287, Line: 60, Col: 13, Construct: "set"},
+	{From: 290, To: 290, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 293, To: 304, Line: 64, Col: 5, Construct: "if"},
+	{From: 295, To: 295, Line: 65, Col: 9, Construct: "set"},
+	{From: 297, To: 301, Line: 66, Col: 9, Construct: "if"},
+	{From: 300, To: 300, Line: 68, Col: 13, Construct: "set"},
+	{From: 303, To: 303, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 307, To: 309, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 311, To: 313, Line: 74, Col: 1, Construct: "if"},
 }

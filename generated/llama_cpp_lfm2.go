@@ -229,8 +229,7 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")))
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
 		messageContent := runtime.LlamaItemStr(message, "content")
 		if messageContent.Truthy() {
@@ -244,6 +243,7 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 			content = runtime.FilterTojson(content, nil, nil)
 		}
 		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
+		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = runtime.LlamaSum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
@@ -262,10 +262,9 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 					nsTcResult = runtime.LlamaAdd(nsTcResult, runtime.Str(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
-				tcFunction := runtime.LlamaItemStr(tc, "function")
-				args = runtime.LlamaItemStr(tcFunction, "arguments")
+				args = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments")
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				nsTcResult = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsTcResult, runtime.Str("{\"name\": \"")), runtime.LlamaItemStr(tcFunction, "name")), runtime.Str("\", \"arguments\": "))
+				nsTcResult = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsTcResult, runtime.Str("{\"name\": \"")), runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name")), runtime.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
 				if runtime.IsString(args) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
@@ -355,27 +354,27 @@ var spansLlamaCppLfm2 = []runtime.Span{
 	{From: 221, To: 221, Line: 19, Col: 2, Construct: "set"},
 	{From: 224, To: 227, Line: 21, Col: 1, Construct: "if"},
 	{From: 226, To: 226, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 229, To: 291, Line: 24, Col: 1, Construct: "for"},
-	{From: 232, To: 233, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 235, To: 240, Line: 26, Col: 2, Construct: "set"},
-	{From: 242, To: 245, Line: 27, Col: 2, Construct: "if"},
-	{From: 244, To: 244, Line: 28, Col: 3, Construct: "set"},
-	{From: 247, To: 288, Line: 30, Col: 2, Construct: "if"},
+	{From: 229, To: 290, Line: 24, Col: 1, Construct: "for"},
+	{From: 232, To: 232, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 234, To: 239, Line: 26, Col: 2, Construct: "set"},
+	{From: 241, To: 244, Line: 27, Col: 2, Construct: "if"},
+	{From: 243, To: 243, Line: 28, Col: 3, Construct: "set"},
+	{From: 246, To: 287, Line: 30, Col: 2, Construct: "if"},
 	{From: 249, To: 249, Line: 31, Col: 3, Construct: "set"},
-	{From: 250, To: 288, Line: 32, Col: 6, Construct: "if"},
+	{From: 250, To: 287, Line: 32, Col: 6, Construct: "if"},
 	{From: 253, To: 253, Line: 33, Col: 3, Construct: "set"},
-	{From: 255, To: 285, Line: 34, Col: 3, Construct: "for"},
+	{From: 255, To: 284, Line: 34, Col: 3, Construct: "for"},
 	{From: 260, To: 263, Line: 35, Col: 4, Construct: "if"},
 	{From: 262, To: 262, Line: 35, Col: 29, Construct: "set"},
-	{From: 265, To: 266, Line: 36, Col: 4, Construct: "set"},
-	{From: 268, To: 268, Line: 37, Col: 4, Construct: "set"},
-	{From: 270, To: 277, Line: 38, Col: 4, Construct: "if"},
-	{From: 272, To: 272, Line: 39, Col: 5, Construct: "set"},
-	{From: 276, To: 276, Line: 41, Col: 5, Construct: "set"},
-	{From: 279, To: 282, Line: 43, Col: 4, Construct: "if"},
-	{From: 281, To: 281, Line: 44, Col: 5, Construct: "set"},
-	{From: 284, To: 284, Line: 46, Col: 4, Construct: "set"},
-	{From: 287, To: 287, Line: 48, Col: 3, Construct: "set"},
-	{From: 290, To: 290, Line: 50, Col: 2, Construct: "{{ }}"},
-	{From: 293, To: 295, Line: 52, Col: 1, Construct: "if"},
+	{From: 265, To: 265, Line: 36, Col: 4, Construct: "set"},
+	{From: 267, To: 267, Line: 37, Col: 4, Construct: "set"},
+	{From: 269, To: 276, Line: 38, Col: 4, Construct: "if"},
+	{From: 271, To: 271, Line: 39, Col: 5, Construct: "set"},
+	{From: 275, To: 275, Line: 41, Col: 5, Construct: "set"},
+	{From: 278, To: 281, Line: 43, Col: 4, Construct: "if"},
+	{From: 280, To: 280, Line: 44, Col: 5, Construct: "set"},
+	{From: 283, To: 283, Line: 46, Col: 4, Construct: "set"},
+	{From: 286, To: 286, Line: 48, Col: 3, Construct: "set"},
+	{From: 289, To: 289, Line: 50, Col: 2, Construct: "{{ }}"},
+	{From: 292, To: 294, Line: 52, Col: 1, Construct: "if"},
 }

@@ -147,13 +147,12 @@ func renderLlamaCppRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.FilterTrim(runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n\n")))
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
 			content = runtime.LlamaItemStr(message, "content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
@@ -211,15 +210,15 @@ var spansLlamaCppRwkvWorld = []runtime.Span{
 	{From: 140, To: 140, Line: 10, Col: 1, Construct: "{{ }}"},
 	{From: 142, To: 145, Line: 11, Col: 1, Construct: "if"},
 	{From: 144, To: 144, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 147, To: 167, Line: 14, Col: 1, Construct: "for"},
-	{From: 150, To: 154, Line: 15, Col: 5, Construct: "if"},
-	{From: 153, To: 153, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 156, To: 166, Line: 18, Col: 5, Construct: "if"},
-	{From: 158, To: 158, Line: 19, Col: 9, Construct: "set"},
-	{From: 160, To: 163, Line: 20, Col: 9, Construct: "if"},
-	{From: 162, To: 162, Line: 21, Col: 13, Construct: "set"},
-	{From: 165, To: 165, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 169, To: 179, Line: 26, Col: 1, Construct: "if"},
-	{From: 172, To: 174, Line: 28, Col: 5, Construct: "if"},
-	{From: 176, To: 178, Line: 31, Col: 5, Construct: "if"},
+	{From: 147, To: 166, Line: 14, Col: 1, Construct: "for"},
+	{From: 150, To: 153, Line: 15, Col: 5, Construct: "if"},
+	{From: 152, To: 152, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 155, To: 165, Line: 18, Col: 5, Construct: "if"},
+	{From: 157, To: 157, Line: 19, Col: 9, Construct: "set"},
+	{From: 159, To: 162, Line: 20, Col: 9, Construct: "if"},
+	{From: 161, To: 161, Line: 21, Col: 13, Construct: "set"},
+	{From: 164, To: 164, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 168, To: 178, Line: 26, Col: 1, Construct: "if"},
+	{From: 171, To: 173, Line: 28, Col: 5, Construct: "if"},
+	{From: 175, To: 177, Line: 31, Col: 5, Construct: "if"},
 }

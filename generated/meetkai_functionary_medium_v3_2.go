@@ -750,9 +750,9 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		} else if runtime.LlamaIn(runtime.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = runtime.FilterList(runtime.FilterSelectattr(runtime.LlamaItemStr(param, "oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil))
+			oneOfTypes = runtime.FilterList(runtime.LlamaFilter("selectattr", runtime.LlamaItemStr(param, "oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.FilterMap(oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil))
+			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.LlamaFilter("map", oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil))
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				convertDataType(runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
@@ -1186,7 +1186,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		generateSchemaFromFunctions(tools, runtime.Missing())
 	})), runtime.Str("<|eot_id|>")))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)) {
+	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}

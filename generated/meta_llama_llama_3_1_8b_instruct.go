@@ -281,7 +281,7 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
 	if runtime.IsDefined(builtinTools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Tools: "), runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("\n\n")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Tools: "), runtime.FilterJoin(runtime.LlamaFilter("reject", builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("\n\n")))
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}

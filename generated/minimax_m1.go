@@ -305,7 +305,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.FilterSelectattr(messageContent, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil))) {
+					for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaFilter("selectattr", messageContent, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil))) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
 						runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(content, "text"), nil, nil))
 					}

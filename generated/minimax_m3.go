@@ -601,7 +601,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(val) {
 			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
 			var loop runtime.Loop
-			for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(val, "items", nil, nil)), func(item runtime.Value) bool {
+			for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(val, "items", nil, nil)), func(item runtime.Value) bool {
 				vals := runtime.Unpack(item, 2)
 				_ = vals[0]
 				v := vals[1]
@@ -911,7 +911,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 					args = runtime.LlamaAttr(toolCall, "arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
 					var loop runtime.Loop
-					for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(args, "items", nil, nil)), func(item runtime.Value) bool {
+					for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil)), func(item runtime.Value) bool {
 						vals := runtime.Unpack(item, 2)
 						_ = vals[0]
 						v := vals[1]

@@ -288,7 +288,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	userMessages = runtime.FilterList(runtime.LlamaFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
 	nsIndex := runtime.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
@@ -371,7 +371,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[CALL_ID]"), toolCallId))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[CALL_ID]"), runtime.LlamaAttr(toolCall, "id")))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[ARGS]"), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil)))
 				}

@@ -418,10 +418,9 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 					var arguments runtime.Value
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
-					toolFunction := runtime.LlamaItemStr(tool, "function")
-					name = runtime.LlamaItemStr(toolFunction, "name")
+					name = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = runtime.LlamaItemStr(toolFunction, "arguments")
+					arguments = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
 					if !runtime.IsString(arguments) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
@@ -545,8 +544,8 @@ var spansMistralaiMinistral314BReasoning2512 = []runtime.Span{
 	{From: 326, To: 329, Line: 47, Col: 9, Construct: "if"},
 	{From: 328, To: 328, Line: 48, Col: 13, Construct: "{{ }}"},
 	{From: 331, To: 331, Line: 50, Col: 9, Construct: "set"},
-	{From: 335, To: 449, Line: 55, Col: 1, Construct: "for"},
-	{From: 339, To: 448, Line: 58, Col: 5, Construct: "if"},
+	{From: 335, To: 448, Line: 55, Col: 1, Construct: "for"},
+	{From: 339, To: 447, Line: 58, Col: 5, Construct: "if"},
 	{From: 342, To: 379, Line: 59, Col: 9, Construct: "if"},
 	{From: 345, To: 345, Line: 60, Col: 13, Construct: "{{ }}"},
 	{From: 346, To: 379, Line: 61, Col: 13, Construct: "if"},
@@ -559,7 +558,7 @@ var spansMistralaiMinistral314BReasoning2512 = []runtime.Span{
 	{From: 365, To: 372, Line: 71, Col: 21, Construct: "if"},
 	{From: 371, To: 371, Line: 74, Col: 21, Construct: "{{ }}"},
 	{From: 378, To: 378, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 380, To: 448, Line: 83, Col: 9, Construct: "if"},
+	{From: 380, To: 447, Line: 83, Col: 9, Construct: "if"},
 	{From: 383, To: 387, Line: 84, Col: 9, Construct: "if"},
 	{From: 386, To: 386, Line: 85, Col: 13, Construct: "{{ }}"},
 	{From: 389, To: 411, Line: 88, Col: 9, Construct: "if"},
@@ -571,17 +570,17 @@ var spansMistralaiMinistral314BReasoning2512 = []runtime.Span{
 	{From: 401, To: 409, Line: 94, Col: 21, Construct: "if"},
 	{From: 404, To: 404, Line: 95, Col: 21, Construct: "{{ }}"},
 	{From: 408, To: 408, Line: 97, Col: 21, Construct: "{{ }}"},
-	{From: 413, To: 437, Line: 102, Col: 9, Construct: "if"},
-	{From: 416, To: 436, Line: 103, Col: 13, Construct: "for"},
-	{From: 421, To: 422, Line: 105, Col: 17, Construct: "set"},
-	{From: 424, To: 424, Line: 106, Col: 17, Construct: "set"},
-	{From: 426, To: 433, Line: 107, Col: 17, Construct: "if"},
-	{From: 428, To: 428, Line: 108, Col: 21, Construct: "set"},
-	{From: 429, To: 433, Line: 109, Col: 21, Construct: "if"},
-	{From: 432, To: 432, Line: 110, Col: 21, Construct: "set"},
-	{From: 435, To: 435, Line: 112, Col: 17, Construct: "{{ }}"},
-	{From: 439, To: 439, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 440, To: 448, Line: 119, Col: 9, Construct: "if"},
-	{From: 443, To: 443, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 447, To: 447, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 413, To: 436, Line: 102, Col: 9, Construct: "if"},
+	{From: 416, To: 435, Line: 103, Col: 13, Construct: "for"},
+	{From: 421, To: 421, Line: 105, Col: 17, Construct: "set"},
+	{From: 423, To: 423, Line: 106, Col: 17, Construct: "set"},
+	{From: 425, To: 432, Line: 107, Col: 17, Construct: "if"},
+	{From: 427, To: 427, Line: 108, Col: 21, Construct: "set"},
+	{From: 428, To: 432, Line: 109, Col: 21, Construct: "if"},
+	{From: 431, To: 431, Line: 110, Col: 21, Construct: "set"},
+	{From: 434, To: 434, Line: 112, Col: 17, Construct: "{{ }}"},
+	{From: 438, To: 438, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 439, To: 447, Line: 119, Col: 9, Construct: "if"},
+	{From: 442, To: 442, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 446, To: 446, Line: 124, Col: 9, Construct: "{{ }}"},
 }

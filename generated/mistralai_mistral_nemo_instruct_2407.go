@@ -247,6 +247,8 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 // it is renderMistralaiMistralNemoInstruct2407 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	eosTokenInput := in.Lookup("eos_token")
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
@@ -273,13 +275,13 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 		tools = runtime.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	userMessages = runtime.FilterList(runtime.LlamaFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
 	ns = runtime.NewNamespace(in, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
-	runtime.CheckNamespace(ns)
+	runtime.LlamaCheckNamespace(ns)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
-	runtime.SetAttr(ns, "index", runtime.Int(0))
+	runtime.LlamaSetAttr(ns, "index", runtime.Int(0))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
@@ -291,9 +293,9 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %}
-			runtime.SetAttr(ns, "index", runtime.LlamaAdd(runtime.LlamaAttr(ns, "index"), runtime.Int(1)))
+			runtime.LlamaSetAttr(ns, "index", runtime.LlamaAdd(runtime.LlamaAttr(ns, "index"), runtime.Int(1)))
 		}
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
@@ -319,7 +321,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop runtime.Loop
-					for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(tool, "items", nil, nil)), func(item runtime.Value) bool {
+					for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(tool, "items", nil, nil)), func(item runtime.Value) bool {
 						vals := runtime.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
@@ -381,7 +383,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), toolCallId), runtime.Str("\"}")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), runtime.LlamaAttr(toolCall, "id")), runtime.Str("\"}")))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
@@ -479,55 +481,55 @@ var spansMistralaiMistralNemoInstruct2407 = []runtime.Span{
 	{From: 232, To: 232, Line: 81, Col: 13, Construct: "{{ }}"},
 	{From: 235, To: 237, Line: 83, Col: 9, Construct: "{{ }}"},
 	{From: 241, To: 241, Line: 85, Col: 9, Construct: "{{ }}"},
-	{From: 259, To: 269, Line: 1, Col: 1, Construct: "if"},
-	{From: 262, To: 262, Line: 2, Col: 5, Construct: "set"},
-	{From: 264, To: 264, Line: 3, Col: 5, Construct: "set"},
-	{From: 268, To: 268, Line: 5, Col: 5, Construct: "set"},
-	{From: 271, To: 274, Line: 7, Col: 1, Construct: "if"},
-	{From: 273, To: 273, Line: 8, Col: 5, Construct: "set"},
-	{From: 276, To: 276, Line: 10, Col: 1, Construct: "set"},
-	{From: 278, To: 278, Line: 13, Col: 1, Construct: "set"},
+	{From: 261, To: 271, Line: 1, Col: 1, Construct: "if"},
+	{From: 264, To: 264, Line: 2, Col: 5, Construct: "set"},
+	{From: 266, To: 266, Line: 3, Col: 5, Construct: "set"},
+	{From: 270, To: 270, Line: 5, Col: 5, Construct: "set"},
+	{From: 273, To: 276, Line: 7, Col: 1, Construct: "if"},
+	{From: 275, To: 275, Line: 8, Col: 5, Construct: "set"},
+	{From: 278, To: 278, Line: 10, Col: 1, Construct: "set"},
 	{From: 280, To: 280, Line: 13, Col: 1, Construct: "set"},
-	{From: 282, To: 282, Line: 14, Col: 1, Construct: "set"},
-	{From: 284, To: 298, Line: 15, Col: 1, Construct: "for"},
-	{From: 286, To: 297, Line: 16, Col: 5, Construct: "if"},
-	{From: 289, To: 292, Line: 17, Col: 9, Construct: "if"},
-	{From: 291, To: 291, Line: 18, Col: 13, Construct: "{{ }}"},
-	{From: 294, To: 294, Line: 18, Col: 13, Construct: "set"},
-	{From: 296, To: 296, Line: 20, Col: 9, Construct: "set"},
-	{From: 300, To: 300, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 302, To: 425, Line: 25, Col: 1, Construct: "for"},
-	{From: 308, To: 424, Line: 26, Col: 5, Construct: "if"},
-	{From: 311, To: 355, Line: 27, Col: 9, Construct: "if"},
-	{From: 314, To: 354, Line: 29, Col: 13, Construct: "for"},
-	{From: 318, To: 319, Line: 30, Col: 17, Construct: "set"},
-	{From: 321, To: 345, Line: 32, Col: 17, Construct: "for"},
-	{From: 332, To: 339, Line: 33, Col: 21, Construct: "if"},
-	{From: 334, To: 334, Line: 34, Col: 25, Construct: "{{ }}"},
-	{From: 338, To: 338, Line: 36, Col: 25, Construct: "{{ }}"},
-	{From: 341, To: 343, Line: 38, Col: 21, Construct: "if"},
-	{From: 347, To: 352, Line: 43, Col: 17, Construct: "if"},
-	{From: 357, To: 364, Line: 51, Col: 9, Construct: "if"},
-	{From: 359, To: 359, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 363, To: 363, Line: 54, Col: 13, Construct: "{{ }}"},
-	{From: 365, To: 424, Line: 56, Col: 9, Construct: "if"},
-	{From: 369, To: 393, Line: 58, Col: 9, Construct: "for"},
-	{From: 374, To: 374, Line: 59, Col: 13, Construct: "set"},
-	{From: 376, To: 376, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 378, To: 382, Line: 61, Col: 13, Construct: "if"},
-	{From: 381, To: 381, Line: 62, Col: 17, Construct: "{{ }}"},
-	{From: 384, To: 384, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 386, To: 392, Line: 65, Col: 13, Construct: "if"},
-	{From: 391, To: 391, Line: 68, Col: 17, Construct: "{{ }}"},
-	{From: 394, To: 424, Line: 71, Col: 9, Construct: "if"},
-	{From: 397, To: 397, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 398, To: 424, Line: 73, Col: 9, Construct: "if"},
-	{From: 401, To: 409, Line: 74, Col: 9, Construct: "if"},
-	{From: 404, To: 404, Line: 75, Col: 13, Construct: "set"},
-	{From: 408, To: 408, Line: 77, Col: 13, Construct: "set"},
-	{From: 411, To: 411, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 413, To: 417, Line: 80, Col: 9, Construct: "if"},
-	{From: 416, To: 416, Line: 81, Col: 13, Construct: "{{ }}"},
-	{From: 419, To: 419, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 423, To: 423, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 282, To: 282, Line: 13, Col: 1, Construct: "set"},
+	{From: 284, To: 284, Line: 14, Col: 1, Construct: "set"},
+	{From: 286, To: 300, Line: 15, Col: 1, Construct: "for"},
+	{From: 288, To: 299, Line: 16, Col: 5, Construct: "if"},
+	{From: 291, To: 294, Line: 17, Col: 9, Construct: "if"},
+	{From: 293, To: 293, Line: 18, Col: 13, Construct: "{{ }}"},
+	{From: 296, To: 296, Line: 18, Col: 13, Construct: "set"},
+	{From: 298, To: 298, Line: 20, Col: 9, Construct: "set"},
+	{From: 302, To: 302, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 304, To: 427, Line: 25, Col: 1, Construct: "for"},
+	{From: 310, To: 426, Line: 26, Col: 5, Construct: "if"},
+	{From: 313, To: 357, Line: 27, Col: 9, Construct: "if"},
+	{From: 316, To: 356, Line: 29, Col: 13, Construct: "for"},
+	{From: 320, To: 321, Line: 30, Col: 17, Construct: "set"},
+	{From: 323, To: 347, Line: 32, Col: 17, Construct: "for"},
+	{From: 334, To: 341, Line: 33, Col: 21, Construct: "if"},
+	{From: 336, To: 336, Line: 34, Col: 25, Construct: "{{ }}"},
+	{From: 340, To: 340, Line: 36, Col: 25, Construct: "{{ }}"},
+	{From: 343, To: 345, Line: 38, Col: 21, Construct: "if"},
+	{From: 349, To: 354, Line: 43, Col: 17, Construct: "if"},
+	{From: 359, To: 366, Line: 51, Col: 9, Construct: "if"},
+	{From: 361, To: 361, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 365, To: 365, Line: 54, Col: 13, Construct: "{{ }}"},
+	{From: 367, To: 426, Line: 56, Col: 9, Construct: "if"},
+	{From: 371, To: 395, Line: 58, Col: 9, Construct: "for"},
+	{From: 376, To: 376, Line: 59, Col: 13, Construct: "set"},
+	{From: 378, To: 378, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 380, To: 384, Line: 61, Col: 13, Construct: "if"},
+	{From: 383, To: 383, Line: 62, Col: 17, Construct: "{{ }}"},
+	{From: 386, To: 386, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 388, To: 394, Line: 65, Col: 13, Construct: "if"},
+	{From: 393, To: 393, Line: 68, Col: 17, Construct: "{{ }}"},
+	{From: 396, To: 426, Line: 71, Col: 9, Construct: "if"},
+	{From: 399, To: 399, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 400, To: 426, Line: 73, Col: 9, Construct: "if"},
+	{From: 403, To: 411, Line: 74, Col: 9, Construct: "if"},
+	{From: 406, To: 406, Line: 75, Col: 13, Construct: "set"},
+	{From: 410, To: 410, Line: 77, Col: 13, Construct: "set"},
+	{From: 413, To: 413, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 415, To: 419, Line: 80, Col: 9, Construct: "if"},
+	{From: 418, To: 418, Line: 81, Col: 13, Construct: "{{ }}"},
+	{From: 421, To: 421, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 425, To: 425, Line: 85, Col: 9, Construct: "{{ }}"},
 }

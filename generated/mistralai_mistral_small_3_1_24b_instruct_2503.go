@@ -374,7 +374,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), systemMessage, runtime.Str("[/SYSTEM_PROMPT]")))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	userMessages = runtime.FilterList(runtime.LlamaFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
 	filteredMessages = runtime.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
@@ -416,7 +416,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop runtime.Loop
-					for loop.Start(w, runtime.LlamaIterable(runtime.CallMethod(tool, "items", nil, nil)), func(item runtime.Value) bool {
+					for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(tool, "items", nil, nil)), func(item runtime.Value) bool {
 						vals := runtime.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
@@ -505,7 +505,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), toolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None())), runtime.Str("\"}")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), runtime.LlamaAttr(toolCall, "id").Slice(runtime.Int(-9), runtime.None(), runtime.None())), runtime.Str("\"}")))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")

@@ -177,7 +177,8 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+		messageRole2 := runtime.LlamaItemStr(message, "role")
+		if runtime.EqStr(messageRole2, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
 			messageContent := runtime.LlamaItemStr(message, "content")
 			if messageContent.Truthy() {
@@ -192,8 +193,7 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 				var funcName runtime.Value
 				var formattedId runtime.Value
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
-				toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-				funcName = runtime.LlamaItemStr(toolCallFunction, "name")
+				funcName = runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
 				formattedId = runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
@@ -201,11 +201,11 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil))
+				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil))
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if runtime.EqStr(messageRole2, "tool") {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
@@ -277,10 +277,10 @@ var spansMoonshotaiKimiK2 = []runtime.Span{
 	{From: 172, To: 178, Line: 12, Col: 7, Construct: "if"},
 	{From: 175, To: 178, Line: 14, Col: 7, Construct: "if"},
 	{From: 180, To: 234, Line: 17, Col: 3, Construct: "if"},
-	{From: 182, To: 187, Line: 18, Col: 5, Construct: "if"},
-	{From: 185, To: 185, Line: 18, Col: 34, Construct: "{{ }}"},
-	{From: 189, To: 207, Line: 20, Col: 5, Construct: "for"},
-	{From: 195, To: 196, Line: 21, Col: 7, Construct: "set"},
+	{From: 183, To: 188, Line: 18, Col: 5, Construct: "if"},
+	{From: 186, To: 186, Line: 18, Col: 34, Construct: "{{ }}"},
+	{From: 190, To: 207, Line: 20, Col: 5, Construct: "for"},
+	{From: 196, To: 196, Line: 21, Col: 7, Construct: "set"},
 	{From: 198, To: 199, Line: 22, Col: 7, Construct: "set"},
 	{From: 201, To: 202, Line: 23, Col: 26, Construct: "{{ }}"},
 	{From: 204, To: 205, Line: 23, Col: 72, Construct: "{{ }}"},

@@ -354,14 +354,11 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
-		toolName := runtime.LlamaAttr(tool, "name")
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), toolName), runtime.Str("\", ")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(tool, "name")), runtime.Str("\", ")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\"description\": \""), toolName), runtime.Str("(")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\"description\": \""), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		toolParameters := runtime.LlamaAttr(tool, "parameters")
-		toolParametersProperties := runtime.LlamaAttr(toolParameters, "properties")
-		keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+		keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(runtime.LlamaAttr(tool, "parameters"), "properties"))
 		for i := range w.Count(len(keys)) {
 			paramName := keys[i]
 			paramFields := values[i]
@@ -386,7 +383,7 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" - "), runtime.LlamaAttr(tool, "description")), runtime.Str("\n\n")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		keys2, values2 := runtime.ItemsFilterPairs(toolParametersProperties)
+		keys2, values2 := runtime.ItemsFilterPairs(runtime.LlamaAttr(runtime.LlamaAttr(tool, "parameters"), "properties"))
 		for i := range w.Count(len(keys2)) {
 			paramName := keys2[i]
 			paramFields := values2[i]
@@ -400,13 +397,15 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 			})), runtime.Str("): ")), runtime.FilterTrim(runtime.LlamaAttr(paramFields, "description"), nil, nil)))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
-		if runtime.IsDefined(toolReturn) && runtime.IsDefined(runtime.LlamaAttr(toolReturn, "description")) {
+		toolReturn2 := runtime.LlamaAttr(tool, "return")
+		if runtime.IsDefined(toolReturn2) && runtime.IsDefined(runtime.LlamaAttr(toolReturn2, "description")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n    Returns:\n        "), runtime.LlamaAttr(toolReturn, "description")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n    Returns:\n        "), runtime.LlamaAttr(toolReturn2, "description")))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
-		if runtime.Eq(runtime.FilterLength(toolParametersProperties), runtime.Int(0)) {
+		toolParameters := runtime.LlamaAttr(tool, "parameters")
+		if runtime.Eq(runtime.FilterLength(runtime.LlamaAttr(toolParameters, "properties")), runtime.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
@@ -564,43 +563,43 @@ var spansNousResearchHermes2ProLlama38BToolUse = []runtime.Span{
 	{From: 328, To: 330, Line: 22, Col: 7, Construct: "{{ }}"},
 	{From: 332, To: 334, Line: 23, Col: 7, Construct: "if"},
 	{From: 343, To: 344, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 346, To: 422, Line: 38, Col: 1, Construct: "for"},
+	{From: 346, To: 421, Line: 38, Col: 1, Construct: "for"},
 	{From: 350, To: 355, Line: 39, Col: 5, Construct: "if"},
 	{From: 353, To: 353, Line: 40, Col: 9, Construct: "set"},
-	{From: 357, To: 358, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 360, To: 360, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 362, To: 377, Line: 45, Col: 5, Construct: "for"},
-	{From: 369, To: 371, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 373, To: 375, Line: 47, Col: 9, Construct: "if"},
-	{From: 379, To: 385, Line: 52, Col: 5, Construct: "if"},
-	{From: 382, To: 384, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 387, To: 387, Line: 55, Col: 5, Construct: "{{ }}"},
-	{From: 389, To: 401, Line: 58, Col: 5, Construct: "for"},
-	{From: 394, To: 396, Line: 59, Col: 9, Construct: "if"},
-	{From: 398, To: 400, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 403, To: 407, Line: 65, Col: 5, Construct: "if"},
-	{From: 405, To: 405, Line: 66, Col: 9, Construct: "{{ }}"},
-	{From: 409, To: 416, Line: 72, Col: 5, Construct: "if"},
-	{From: 414, To: 414, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 418, To: 420, Line: 78, Col: 5, Construct: "if"},
-	{From: 424, To: 490, Line: 94, Col: 1, Construct: "for"},
-	{From: 428, To: 489, Line: 95, Col: 5, Construct: "if"},
-	{From: 431, To: 431, Line: 97, Col: 36, Construct: "{{ }}"},
-	{From: 432, To: 489, Line: 99, Col: 9, Construct: "if"},
-	{From: 435, To: 435, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 437, To: 465, Line: 101, Col: 5, Construct: "for"},
-	{From: 440, To: 445, Line: 104, Col: 16, Construct: "if"},
-	{From: 443, To: 443, Line: 105, Col: 17, Construct: "set"},
-	{From: 447, To: 448, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 450, To: 463, Line: 112, Col: 13, Construct: "if"},
-	{From: 454, To: 461, Line: 114, Col: 17, Construct: "if"},
-	{From: 456, To: 456, Line: 115, Col: 21, Construct: "{{ }}"},
-	{From: 460, To: 460, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 466, To: 489, Line: 126, Col: 9, Construct: "if"},
-	{From: 469, To: 472, Line: 127, Col: 9, Construct: "if"},
-	{From: 474, To: 474, Line: 133, Col: 9, Construct: "{{ }}"},
-	{From: 476, To: 481, Line: 134, Col: 9, Construct: "if"},
-	{From: 483, To: 488, Line: 142, Col: 9, Construct: "if"},
-	{From: 485, To: 488, Line: 144, Col: 13, Construct: "if"},
-	{From: 492, To: 494, Line: 149, Col: 1, Construct: "if"},
+	{From: 357, To: 357, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 359, To: 359, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 361, To: 374, Line: 45, Col: 5, Construct: "for"},
+	{From: 366, To: 368, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 370, To: 372, Line: 47, Col: 9, Construct: "if"},
+	{From: 376, To: 382, Line: 52, Col: 5, Construct: "if"},
+	{From: 379, To: 381, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 384, To: 384, Line: 55, Col: 5, Construct: "{{ }}"},
+	{From: 386, To: 398, Line: 58, Col: 5, Construct: "for"},
+	{From: 391, To: 393, Line: 59, Col: 9, Construct: "if"},
+	{From: 395, To: 397, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 400, To: 405, Line: 65, Col: 5, Construct: "if"},
+	{From: 403, To: 403, Line: 66, Col: 9, Construct: "{{ }}"},
+	{From: 407, To: 415, Line: 72, Col: 5, Construct: "if"},
+	{From: 413, To: 413, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 417, To: 419, Line: 78, Col: 5, Construct: "if"},
+	{From: 423, To: 489, Line: 94, Col: 1, Construct: "for"},
+	{From: 427, To: 488, Line: 95, Col: 5, Construct: "if"},
+	{From: 430, To: 430, Line: 97, Col: 36, Construct: "{{ }}"},
+	{From: 431, To: 488, Line: 99, Col: 9, Construct: "if"},
+	{From: 434, To: 434, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 436, To: 464, Line: 101, Col: 5, Construct: "for"},
+	{From: 439, To: 444, Line: 104, Col: 16, Construct: "if"},
+	{From: 442, To: 442, Line: 105, Col: 17, Construct: "set"},
+	{From: 446, To: 447, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 449, To: 462, Line: 112, Col: 13, Construct: "if"},
+	{From: 453, To: 460, Line: 114, Col: 17, Construct: "if"},
+	{From: 455, To: 455, Line: 115, Col: 21, Construct: "{{ }}"},
+	{From: 459, To: 459, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 465, To: 488, Line: 126, Col: 9, Construct: "if"},
+	{From: 468, To: 471, Line: 127, Col: 9, Construct: "if"},
+	{From: 473, To: 473, Line: 133, Col: 9, Construct: "{{ }}"},
+	{From: 475, To: 480, Line: 134, Col: 9, Construct: "if"},
+	{From: 482, To: 487, Line: 142, Col: 9, Construct: "if"},
+	{From: 484, To: 487, Line: 144, Col: 13, Construct: "if"},
+	{From: 491, To: 493, Line: 149, Col: 1, Construct: "if"},
 }

@@ -326,6 +326,8 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 // it is renderNVIDIANemotronNanoV2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	var ns runtime.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -344,15 +346,15 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
 			if runtime.LlamaIn(runtime.Str("/think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%}
-				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(true))
+				runtime.LlamaSetAttr(ns, "enable_thinking", runtime.Bool(true))
 			} else if runtime.LlamaIn(runtime.Str("/no_think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:7:9 {%- elif '/no_think' in content -%}
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%}
-				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(false))
+				runtime.LlamaSetAttr(ns, "enable_thinking", runtime.Bool(false))
 			}
 		}
 	}
@@ -361,16 +363,16 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 	messages0Role := runtime.LlamaItemStr(messages0, "role")
 	if !runtime.EqStr(messages0Role, "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%}
-		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
+		runtime.LlamaSetAttr(ns, "non_tool_system_content", runtime.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:17:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		runtime.SetAttr(ns, "non_tool_system_content", runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(runtime.LlamaItemStr(messages0, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
+		runtime.LlamaSetAttr(ns, "non_tool_system_content", runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(runtime.LlamaItemStr(messages0, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_10>System\n"), runtime.LlamaAttr(ns, "non_tool_system_content")))
 	}
@@ -410,13 +412,13 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 	messagesMinus1 := runtime.LlamaItemInt(messages, -1)
 	if runtime.EqStr(runtime.LlamaItemStr(messagesMinus1, "role"), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.MethodStrip(runtime.FilterDefault(runtime.LlamaItemStr(messagesMinus1, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)))
+		runtime.LlamaSetAttr(ns, "last_turn_assistant_content", runtime.MethodStrip(runtime.FilterDefault(runtime.LlamaItemStr(messagesMinus1, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.LlamaIn(runtime.Str("tool_calls"), messagesMinus1), func() runtime.Value {
+		runtime.LlamaSetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.LlamaIn(runtime.Str("tool_calls"), messagesMinus1), func() runtime.Value {
 			return runtime.LlamaItemStr(messagesMinus1, "tool_calls")
 		}, func() runtime.Value {
 			return runtime.NewList()
@@ -430,8 +432,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 		message := items[i]
 		var content runtime.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
-		messageContent := runtime.LlamaItemStr(message, "content")
-		content = messageContent
+		content = runtime.LlamaItemStr(message, "content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
@@ -445,7 +446,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.Str("<TOOL_RESPONSE>[")))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
-			runtime.LlamaWrite(w, messageContent)
+			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
 			if !(i == len(items)-1) && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
 				w.WriteString(", ")
@@ -663,72 +664,72 @@ var spansNVIDIANemotronNanoV2 = []runtime.Span{
 	{From: 306, To: 306, Line: 151, Col: 9, Construct: "{{ }}"},
 	{From: 310, To: 310, Line: 153, Col: 9, Construct: "{{ }}"},
 	{From: 313, To: 318, Line: 155, Col: 7, Construct: "{{ }}"},
-	{From: 335, To: 335, Line: 1, Col: 1, Construct: "set"},
-	{From: 337, To: 358, Line: 2, Col: 1, Construct: "for"},
-	{From: 340, To: 340, Line: 3, Col: 3, Construct: "set"},
-	{From: 342, To: 357, Line: 4, Col: 3, Construct: "if"},
-	{From: 345, To: 356, Line: 5, Col: 5, Construct: "if"},
-	{From: 347, To: 347, Line: 5, Col: 5, Construct: "set"},
-	{From: 349, To: 349, Line: 6, Col: 7, Construct: "set"},
-	{From: 350, To: 356, Line: 7, Col: 9, Construct: "if"},
-	{From: 353, To: 353, Line: 7, Col: 9, Construct: "set"},
-	{From: 355, To: 355, Line: 8, Col: 7, Construct: "set"},
-	{From: 360, To: 376, Line: 13, Col: 1, Construct: "if"},
-	{From: 364, To: 364, Line: 13, Col: 1, Construct: "set"},
-	{From: 366, To: 367, Line: 14, Col: 3, Construct: "set"},
-	{From: 371, To: 371, Line: 14, Col: 3, Construct: "set"},
-	{From: 373, To: 373, Line: 18, Col: 3, Construct: "set"},
-	{From: 375, To: 375, Line: 19, Col: 3, Construct: "{{ }}"},
-	{From: 378, To: 404, Line: 23, Col: 1, Construct: "if"},
-	{From: 380, To: 383, Line: 24, Col: 3, Construct: "if"},
-	{From: 385, To: 402, Line: 32, Col: 3, Construct: "for"},
-	{From: 389, To: 394, Line: 33, Col: 5, Construct: "{{ }}"},
-	{From: 396, To: 400, Line: 34, Col: 5, Construct: "{{ }}"},
-	{From: 406, To: 408, Line: 55, Col: 1, Construct: "set"},
-	{From: 410, To: 426, Line: 56, Col: 1, Construct: "if"},
-	{From: 413, To: 413, Line: 56, Col: 1, Construct: "set"},
-	{From: 415, To: 415, Line: 57, Col: 3, Construct: "set"},
+	{From: 337, To: 337, Line: 1, Col: 1, Construct: "set"},
+	{From: 339, To: 360, Line: 2, Col: 1, Construct: "for"},
+	{From: 342, To: 342, Line: 3, Col: 3, Construct: "set"},
+	{From: 344, To: 359, Line: 4, Col: 3, Construct: "if"},
+	{From: 347, To: 358, Line: 5, Col: 5, Construct: "if"},
+	{From: 349, To: 349, Line: 5, Col: 5, Construct: "set"},
+	{From: 351, To: 351, Line: 6, Col: 7, Construct: "set"},
+	{From: 352, To: 358, Line: 7, Col: 9, Construct: "if"},
+	{From: 355, To: 355, Line: 7, Col: 9, Construct: "set"},
+	{From: 357, To: 357, Line: 8, Col: 7, Construct: "set"},
+	{From: 362, To: 378, Line: 13, Col: 1, Construct: "if"},
+	{From: 366, To: 366, Line: 13, Col: 1, Construct: "set"},
+	{From: 368, To: 369, Line: 14, Col: 3, Construct: "set"},
+	{From: 373, To: 373, Line: 14, Col: 3, Construct: "set"},
+	{From: 375, To: 375, Line: 18, Col: 3, Construct: "set"},
+	{From: 377, To: 377, Line: 19, Col: 3, Construct: "{{ }}"},
+	{From: 380, To: 406, Line: 23, Col: 1, Construct: "if"},
+	{From: 382, To: 385, Line: 24, Col: 3, Construct: "if"},
+	{From: 387, To: 404, Line: 32, Col: 3, Construct: "for"},
+	{From: 391, To: 396, Line: 33, Col: 5, Construct: "{{ }}"},
+	{From: 398, To: 402, Line: 34, Col: 5, Construct: "{{ }}"},
+	{From: 408, To: 410, Line: 55, Col: 1, Construct: "set"},
+	{From: 412, To: 428, Line: 56, Col: 1, Construct: "if"},
+	{From: 415, To: 415, Line: 56, Col: 1, Construct: "set"},
 	{From: 417, To: 417, Line: 57, Col: 3, Construct: "set"},
-	{From: 419, To: 423, Line: 58, Col: 3, Construct: "set"},
-	{From: 425, To: 425, Line: 59, Col: 3, Construct: "set"},
-	{From: 428, To: 515, Line: 62, Col: 1, Construct: "for"},
-	{From: 433, To: 434, Line: 63, Col: 3, Construct: "set"},
-	{From: 436, To: 514, Line: 64, Col: 3, Construct: "if"},
-	{From: 439, To: 439, Line: 66, Col: 90, Construct: "{{ }}"},
-	{From: 440, To: 514, Line: 68, Col: 7, Construct: "if"},
-	{From: 443, To: 446, Line: 69, Col: 5, Construct: "if"},
-	{From: 445, To: 445, Line: 70, Col: 7, Construct: "{{ }}"},
-	{From: 448, To: 448, Line: 73, Col: 5, Construct: "{{ }}"},
-	{From: 450, To: 454, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 456, To: 458, Line: 75, Col: 5, Construct: "if"},
-	{From: 459, To: 514, Line: 78, Col: 7, Construct: "if"},
-	{From: 462, To: 465, Line: 79, Col: 5, Construct: "if"},
-	{From: 464, To: 464, Line: 80, Col: 7, Construct: "set"},
-	{From: 467, To: 471, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 473, To: 513, Line: 84, Col: 5, Construct: "if"},
-	{From: 476, To: 479, Line: 85, Col: 7, Construct: "if"},
-	{From: 481, To: 511, Line: 90, Col: 7, Construct: "for"},
-	{From: 486, To: 491, Line: 91, Col: 9, Construct: "set"},
-	{From: 493, To: 493, Line: 92, Col: 9, Construct: "{{ }}"},
-	{From: 495, To: 503, Line: 93, Col: 9, Construct: "if"},
-	{From: 498, To: 498, Line: 94, Col: 11, Construct: "{{ }}"},
-	{From: 502, To: 502, Line: 96, Col: 11, Construct: "{{ }}"},
-	{From: 505, To: 509, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 517, To: 592, Line: 108, Col: 1, Construct: "if"},
-	{From: 520, To: 525, Line: 111, Col: 3, Construct: "if"},
-	{From: 527, To: 530, Line: 117, Col: 3, Construct: "if"},
-	{From: 529, To: 529, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 534, To: 555, Line: 121, Col: 3, Construct: "if"},
-	{From: 537, To: 542, Line: 124, Col: 5, Construct: "if"},
-	{From: 544, To: 544, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 546, To: 554, Line: 131, Col: 5, Construct: "if"},
-	{From: 548, To: 550, Line: 132, Col: 7, Construct: "if"},
-	{From: 557, To: 591, Line: 143, Col: 3, Construct: "if"},
-	{From: 560, To: 590, Line: 147, Col: 5, Construct: "for"},
-	{From: 565, To: 570, Line: 148, Col: 7, Construct: "set"},
-	{From: 572, To: 572, Line: 149, Col: 7, Construct: "{{ }}"},
-	{From: 574, To: 582, Line: 150, Col: 7, Construct: "if"},
-	{From: 577, To: 577, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 581, To: 581, Line: 153, Col: 9, Construct: "{{ }}"},
-	{From: 584, To: 588, Line: 155, Col: 7, Construct: "{{ }}"},
+	{From: 419, To: 419, Line: 57, Col: 3, Construct: "set"},
+	{From: 421, To: 425, Line: 58, Col: 3, Construct: "set"},
+	{From: 427, To: 427, Line: 59, Col: 3, Construct: "set"},
+	{From: 430, To: 516, Line: 62, Col: 1, Construct: "for"},
+	{From: 435, To: 435, Line: 63, Col: 3, Construct: "set"},
+	{From: 437, To: 515, Line: 64, Col: 3, Construct: "if"},
+	{From: 440, To: 440, Line: 66, Col: 90, Construct: "{{ }}"},
+	{From: 441, To: 515, Line: 68, Col: 7, Construct: "if"},
+	{From: 444, To: 447, Line: 69, Col: 5, Construct: "if"},
+	{From: 446, To: 446, Line: 70, Col: 7, Construct: "{{ }}"},
+	{From: 449, To: 449, Line: 73, Col: 5, Construct: "{{ }}"},
+	{From: 451, To: 455, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 457, To: 459, Line: 75, Col: 5, Construct: "if"},
+	{From: 460, To: 515, Line: 78, Col: 7, Construct: "if"},
+	{From: 463, To: 466, Line: 79, Col: 5, Construct: "if"},
+	{From: 465, To: 465, Line: 80, Col: 7, Construct: "set"},
+	{From: 468, To: 472, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 474, To: 514, Line: 84, Col: 5, Construct: "if"},
+	{From: 477, To: 480, Line: 85, Col: 7, Construct: "if"},
+	{From: 482, To: 512, Line: 90, Col: 7, Construct: "for"},
+	{From: 487, To: 492, Line: 91, Col: 9, Construct: "set"},
+	{From: 494, To: 494, Line: 92, Col: 9, Construct: "{{ }}"},
+	{From: 496, To: 504, Line: 93, Col: 9, Construct: "if"},
+	{From: 499, To: 499, Line: 94, Col: 11, Construct: "{{ }}"},
+	{From: 503, To: 503, Line: 96, Col: 11, Construct: "{{ }}"},
+	{From: 506, To: 510, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 518, To: 593, Line: 108, Col: 1, Construct: "if"},
+	{From: 521, To: 526, Line: 111, Col: 3, Construct: "if"},
+	{From: 528, To: 531, Line: 117, Col: 3, Construct: "if"},
+	{From: 530, To: 530, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 535, To: 556, Line: 121, Col: 3, Construct: "if"},
+	{From: 538, To: 543, Line: 124, Col: 5, Construct: "if"},
+	{From: 545, To: 545, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 547, To: 555, Line: 131, Col: 5, Construct: "if"},
+	{From: 549, To: 551, Line: 132, Col: 7, Construct: "if"},
+	{From: 558, To: 592, Line: 143, Col: 3, Construct: "if"},
+	{From: 561, To: 591, Line: 147, Col: 5, Construct: "for"},
+	{From: 566, To: 571, Line: 148, Col: 7, Construct: "set"},
+	{From: 573, To: 573, Line: 149, Col: 7, Construct: "{{ }}"},
+	{From: 575, To: 583, Line: 150, Col: 7, Construct: "if"},
+	{From: 578, To: 578, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 582, To: 582, Line: 153, Col: 9, Construct: "{{ }}"},
+	{From: 585, To: 589, Line: 155, Col: 7, Construct: "{{ }}"},
 }

@@ -571,6 +571,8 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 // it is renderOpenaiGptOss120b with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	modelIdentityInput := in.Lookup("model_identity")
 	reasoningEffortInput := in.Lookup("reasoning_effort")
 	builtinToolsInput := in.Lookup("builtin_tools")
@@ -726,8 +728,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
 					runtime.LlamaWrite(w, propName)
 					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-					paramSpecRequired := runtime.LlamaAttr(paramSpec, "required")
-					if runtime.LlamaNotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
+					if runtime.LlamaNotIn(propName, runtime.Or(runtime.LlamaAttr(paramSpec, "required"), func() runtime.Value {
 						return runtime.NewList()
 					})) {
 						w.WriteString("?")
@@ -735,7 +736,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": \n                ")
 					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					runtime.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
+						renderTypescriptType(propSpec, runtime.Or(runtime.LlamaAttr(paramSpec, "required"), func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
@@ -788,8 +789,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 					runtime.LlamaWrite(w, paramName)
 					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-					toolParametersRequired := runtime.LlamaAttr(toolParameters, "required")
-					if runtime.LlamaNotIn(paramName, runtime.Or(toolParametersRequired, func() runtime.Value {
+					if runtime.LlamaNotIn(paramName, runtime.Or(runtime.LlamaAttr(toolParameters, "required"), func() runtime.Value {
 						return runtime.NewList()
 					})) {
 						w.WriteString("?")
@@ -797,7 +797,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
 					runtime.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, runtime.Or(toolParametersRequired, func() runtime.Value {
+						renderTypescriptType(paramSpec, runtime.Or(runtime.LlamaAttr(toolParameters, "required"), func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Missing())
 					}))
@@ -881,15 +881,15 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
 				if runtime.EqStr(tool, "browser") {
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
-					runtime.CheckNamespace(availableBuiltinTools)
+					runtime.LlamaCheckNamespace(availableBuiltinTools)
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
-					runtime.SetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
+					runtime.LlamaSetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
 				} else if runtime.EqStr(tool, "python") {
 					// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
 					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
-					runtime.CheckNamespace(availableBuiltinTools)
+					runtime.LlamaCheckNamespace(availableBuiltinTools)
 					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
-					runtime.SetAttr(availableBuiltinTools, "python", runtime.Bool(true))
+					runtime.LlamaSetAttr(availableBuiltinTools, "python", runtime.Bool(true))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
@@ -1202,62 +1202,62 @@ var spansOpenaiGptOss120b = []runtime.Span{
 	{From: 556, To: 562, Line: 323, Col: 9, Construct: "if"},
 	{From: 559, To: 561, Line: 324, Col: 9, Construct: "{{ }}"},
 	{From: 565, To: 567, Line: 329, Col: 1, Construct: "if"},
-	{From: 583, To: 756, Line: 10, Col: 1, Construct: "macro"},
-	{From: 590, To: 755, Line: 11, Col: 5, Construct: "if"},
-	{From: 593, To: 634, Line: 12, Col: 9, Construct: "if"},
-	{From: 596, To: 622, Line: 13, Col: 13, Construct: "if"},
-	{From: 599, To: 622, Line: 15, Col: 17, Construct: "if"},
-	{From: 602, To: 622, Line: 17, Col: 17, Construct: "if"},
-	{From: 605, To: 622, Line: 19, Col: 17, Construct: "if"},
-	{From: 611, To: 613, Line: 22, Col: 17, Construct: "set"},
-	{From: 615, To: 621, Line: 23, Col: 17, Construct: "if"},
-	{From: 620, To: 620, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 624, To: 626, Line: 29, Col: 13, Construct: "if"},
-	{From: 631, To: 633, Line: 34, Col: 13, Construct: "if"},
-	{From: 635, To: 755, Line: 38, Col: 9, Construct: "if"},
-	{From: 638, To: 645, Line: 40, Col: 9, Construct: "if"},
-	{From: 640, To: 640, Line: 41, Col: 13, Construct: "{{ }}"},
-	{From: 644, To: 644, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 646, To: 755, Line: 45, Col: 9, Construct: "if"},
-	{From: 649, To: 649, Line: 47, Col: 9, Construct: "set"},
-	{From: 651, To: 658, Line: 48, Col: 9, Construct: "for"},
-	{From: 654, To: 657, Line: 49, Col: 13, Construct: "if"},
-	{From: 656, To: 656, Line: 50, Col: 17, Construct: "set"},
-	{From: 660, To: 690, Line: 53, Col: 9, Construct: "if"},
-	{From: 665, To: 689, Line: 56, Col: 13, Construct: "for"},
-	{From: 669, To: 671, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 673, To: 677, Line: 58, Col: 17, Construct: "if"},
-	{From: 676, To: 676, Line: 59, Col: 21, Construct: "{{ }}"},
-	{From: 679, To: 684, Line: 61, Col: 17, Construct: "if"},
-	{From: 683, To: 683, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 686, To: 688, Line: 64, Col: 17, Construct: "if"},
-	{From: 691, To: 755, Line: 69, Col: 9, Construct: "if"},
-	{From: 694, To: 705, Line: 70, Col: 9, Construct: "if"},
-	{From: 697, To: 697, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 702, To: 704, Line: 74, Col: 13, Construct: "if"},
-	{From: 706, To: 755, Line: 78, Col: 9, Construct: "if"},
-	{From: 709, To: 755, Line: 80, Col: 9, Construct: "if"},
-	{From: 712, To: 755, Line: 82, Col: 9, Construct: "if"},
-	{From: 715, To: 755, Line: 85, Col: 9, Construct: "if"},
-	{From: 718, To: 751, Line: 86, Col: 9, Construct: "if"},
-	{From: 722, To: 747, Line: 88, Col: 13, Construct: "for"},
-	{From: 727, To: 727, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 729, To: 735, Line: 90, Col: 17, Construct: "if"},
-	{From: 737, To: 741, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 743, To: 745, Line: 95, Col: 17, Construct: "if"},
-	{From: 758, To: 837, Line: 108, Col: 1, Construct: "macro"},
-	{From: 762, To: 762, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 764, To: 764, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 766, To: 834, Line: 111, Col: 5, Construct: "for"},
-	{From: 768, To: 768, Line: 112, Col: 9, Construct: "set"},
-	{From: 770, To: 770, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 772, To: 772, Line: 114, Col: 9, Construct: "{{ }}"},
-	{From: 774, To: 833, Line: 115, Col: 9, Construct: "if"},
-	{From: 778, To: 829, Line: 117, Col: 13, Construct: "for"},
-	{From: 783, To: 787, Line: 118, Col: 17, Construct: "if"},
-	{From: 786, To: 786, Line: 119, Col: 21, Construct: "{{ }}"},
-	{From: 789, To: 789, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 791, To: 797, Line: 122, Col: 17, Construct: "if"},
+	{From: 585, To: 757, Line: 10, Col: 1, Construct: "macro"},
+	{From: 592, To: 756, Line: 11, Col: 5, Construct: "if"},
+	{From: 595, To: 636, Line: 12, Col: 9, Construct: "if"},
+	{From: 598, To: 624, Line: 13, Col: 13, Construct: "if"},
+	{From: 601, To: 624, Line: 15, Col: 17, Construct: "if"},
+	{From: 604, To: 624, Line: 17, Col: 17, Construct: "if"},
+	{From: 607, To: 624, Line: 19, Col: 17, Construct: "if"},
+	{From: 613, To: 615, Line: 22, Col: 17, Construct: "set"},
+	{From: 617, To: 623, Line: 23, Col: 17, Construct: "if"},
+	{From: 622, To: 622, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 626, To: 628, Line: 29, Col: 13, Construct: "if"},
+	{From: 633, To: 635, Line: 34, Col: 13, Construct: "if"},
+	{From: 637, To: 756, Line: 38, Col: 9, Construct: "if"},
+	{From: 640, To: 647, Line: 40, Col: 9, Construct: "if"},
+	{From: 642, To: 642, Line: 41, Col: 13, Construct: "{{ }}"},
+	{From: 646, To: 646, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 648, To: 756, Line: 45, Col: 9, Construct: "if"},
+	{From: 651, To: 651, Line: 47, Col: 9, Construct: "set"},
+	{From: 653, To: 660, Line: 48, Col: 9, Construct: "for"},
+	{From: 656, To: 659, Line: 49, Col: 13, Construct: "if"},
+	{From: 658, To: 658, Line: 50, Col: 17, Construct: "set"},
+	{From: 662, To: 692, Line: 53, Col: 9, Construct: "if"},
+	{From: 667, To: 691, Line: 56, Col: 13, Construct: "for"},
+	{From: 671, To: 673, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 675, To: 679, Line: 58, Col: 17, Construct: "if"},
+	{From: 678, To: 678, Line: 59, Col: 21, Construct: "{{ }}"},
+	{From: 681, To: 686, Line: 61, Col: 17, Construct: "if"},
+	{From: 685, To: 685, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 688, To: 690, Line: 64, Col: 17, Construct: "if"},
+	{From: 693, To: 756, Line: 69, Col: 9, Construct: "if"},
+	{From: 696, To: 707, Line: 70, Col: 9, Construct: "if"},
+	{From: 699, To: 699, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 704, To: 706, Line: 74, Col: 13, Construct: "if"},
+	{From: 708, To: 756, Line: 78, Col: 9, Construct: "if"},
+	{From: 711, To: 756, Line: 80, Col: 9, Construct: "if"},
+	{From: 714, To: 756, Line: 82, Col: 9, Construct: "if"},
+	{From: 717, To: 756, Line: 85, Col: 9, Construct: "if"},
+	{From: 720, To: 752, Line: 86, Col: 9, Construct: "if"},
+	{From: 724, To: 748, Line: 88, Col: 13, Construct: "for"},
+	{From: 729, To: 729, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 731, To: 736, Line: 90, Col: 17, Construct: "if"},
+	{From: 738, To: 742, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 744, To: 746, Line: 95, Col: 17, Construct: "if"},
+	{From: 759, To: 837, Line: 108, Col: 1, Construct: "macro"},
+	{From: 763, To: 763, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 765, To: 765, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 767, To: 834, Line: 111, Col: 5, Construct: "for"},
+	{From: 769, To: 769, Line: 112, Col: 9, Construct: "set"},
+	{From: 771, To: 771, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 773, To: 773, Line: 114, Col: 9, Construct: "{{ }}"},
+	{From: 775, To: 833, Line: 115, Col: 9, Construct: "if"},
+	{From: 779, To: 829, Line: 117, Col: 13, Construct: "for"},
+	{From: 784, To: 788, Line: 118, Col: 17, Construct: "if"},
+	{From: 787, To: 787, Line: 119, Col: 21, Construct: "{{ }}"},
+	{From: 790, To: 790, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 792, To: 797, Line: 122, Col: 17, Construct: "if"},
 	{From: 799, To: 803, Line: 126, Col: 17, Construct: "{{ }}"},
 	{From: 805, To: 820, Line: 127, Col: 17, Construct: "if"},
 	{From: 808, To: 819, Line: 128, Col: 21, Construct: "if"},

@@ -740,13 +740,14 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
-			if runtime.IsString(messageContent) {
+			message2Content := runtime.LlamaAttr(message, "content")
+			if runtime.IsString(message2Content) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
 				runtime.LlamaWrite(w, content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				runtime.LlamaWrite(w, runtime.FilterTojson(message2Content, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
@@ -894,13 +895,13 @@ var spansOpenbmbMiniCPM51B = []runtime.Span{
 	{From: 495, To: 500, Line: 30, Col: 5, Construct: "if"},
 	{From: 497, To: 497, Line: 31, Col: 9, Construct: "set"},
 	{From: 499, To: 499, Line: 32, Col: 9, Construct: "set"},
-	{From: 503, To: 757, Line: 35, Col: 1, Construct: "for"},
+	{From: 503, To: 758, Line: 35, Col: 1, Construct: "for"},
 	{From: 514, To: 522, Line: 36, Col: 5, Construct: "if"},
 	{From: 517, To: 517, Line: 37, Col: 9, Construct: "set"},
 	{From: 521, To: 521, Line: 39, Col: 9, Construct: "set"},
-	{From: 524, To: 756, Line: 41, Col: 5, Construct: "if"},
+	{From: 524, To: 757, Line: 41, Col: 5, Construct: "if"},
 	{From: 527, To: 527, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 528, To: 756, Line: 43, Col: 9, Construct: "if"},
+	{From: 528, To: 757, Line: 43, Col: 9, Construct: "if"},
 	{From: 531, To: 531, Line: 44, Col: 9, Construct: "set"},
 	{From: 533, To: 546, Line: 45, Col: 9, Construct: "if"},
 	{From: 536, To: 536, Line: 46, Col: 13, Construct: "set"},
@@ -966,14 +967,14 @@ var spansOpenbmbMiniCPM51B = []runtime.Span{
 	{From: 720, To: 728, Line: 142, Col: 25, Construct: "if"},
 	{From: 722, To: 722, Line: 143, Col: 29, Construct: "{{ }}"},
 	{From: 726, To: 726, Line: 145, Col: 29, Construct: "{{ }}"},
-	{From: 735, To: 756, Line: 154, Col: 9, Construct: "if"},
+	{From: 735, To: 757, Line: 154, Col: 9, Construct: "if"},
 	{From: 738, To: 741, Line: 155, Col: 9, Construct: "if"},
-	{From: 743, To: 751, Line: 159, Col: 9, Construct: "if"},
-	{From: 745, To: 745, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 749, To: 749, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 753, To: 755, Line: 165, Col: 9, Construct: "if"},
-	{From: 759, To: 771, Line: 170, Col: 1, Construct: "if"},
-	{From: 762, To: 770, Line: 172, Col: 5, Construct: "if"},
-	{From: 764, To: 769, Line: 173, Col: 9, Construct: "if"},
-	{From: 766, To: 769, Line: 175, Col: 13, Construct: "if"},
+	{From: 743, To: 752, Line: 159, Col: 9, Construct: "if"},
+	{From: 746, To: 746, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 750, To: 750, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 754, To: 756, Line: 165, Col: 9, Construct: "if"},
+	{From: 760, To: 772, Line: 170, Col: 1, Construct: "if"},
+	{From: 763, To: 771, Line: 172, Col: 5, Construct: "if"},
+	{From: 765, To: 770, Line: 173, Col: 9, Construct: "if"},
+	{From: 767, To: 770, Line: 175, Col: 13, Construct: "if"},
 }

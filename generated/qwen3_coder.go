@@ -402,7 +402,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			runtime.LlamaWrite(w, w.Capture(func() {
-				renderExtraKeys(toolParameters, handledKeys)
+				renderExtraKeys(runtime.LlamaAttr(tool, "parameters"), handledKeys)
 			}))
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}

@@ -393,6 +393,8 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 // it is renderRekaEdge with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	continueFinalMessageInput := in.Lookup("continue_final_message")
 	messages := in.Lookup("messages")
 	ns := runtime.Undefined("ns")
@@ -434,41 +436,41 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
 						if runtime.LlamaAttr(ns, "prev_was_text").Truthy() {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
-							runtime.CheckNamespace(ns)
+							runtime.LlamaCheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str(" ")))
+							runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						runtime.LlamaCheckNamespace(ns)
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), text))
+						runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), text))
 					}
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
-					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
+					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
 				} else if (runtime.LlamaInStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image_url"))) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens), runtime.Str("</image>")))
+					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens), runtime.Str("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
-					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(false))
+					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(false))
 				} else if (runtime.LlamaInStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video_url"))) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = runtime.Mul(numImgTokens, numVideoFrames)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
+					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
-					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(false))
+					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(false))
 				}
 			}
 			// Reka-Edge.jinja:26:9 {{- ns.out -}}
@@ -485,6 +487,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		var content runtime.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
 		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		mark := w.Mark()
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
 		if runtime.EqStr(runtime.MethodGet(msg, runtime.Str("role")), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
@@ -492,9 +495,10 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
 			if !((runtime.IsString(content) && runtime.MethodStartswith(content, runtime.Str("<tool_response>")).Truthy()) && runtime.MethodEndswith(content, runtime.Str("</tool_response>")).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
-				runtime.SetAttr(ns, "last_query_index", idx)
+				runtime.LlamaSetAttr(ns, "last_query_index", idx)
+				w.Drop(mark)
 				break
 			}
 		}
@@ -549,9 +553,9 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
 		}
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		runtime.LlamaCheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), preambleNsText, runtime.Str("\n\n<sep>")))
+		runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), preambleNsText, runtime.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, startIdx, runtime.FilterLength(messages)))) {
@@ -579,26 +583,29 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
 				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
 					var text runtime.Value
+					mark := w.Mark()
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
 					if runtime.EqStr(runtime.MethodGet(item, runtime.Str("type")), "text") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("text"))) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
 						text = runtime.MethodGetDefault(item, runtime.Str("text"), runtime.Str(""))
 						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text.Truthy() {
+							w.Drop(mark)
 							break
 						}
 					} else if runtime.LlamaInStrs(runtime.MethodGet(item, runtime.Str("type")), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
 						prefixNsValue = runtime.Str("human:")
+						w.Drop(mark)
 						break
 					}
 				}
 			}
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames… (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
-			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), prefixNsValue, w.Capture(func() {
+			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), prefixNsValue, w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
 			}), runtime.Str("<sep>")))
 		} else if runtime.EqStr(role, "assistant") {
@@ -618,14 +625,14 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.LlamaIn(runtime.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+				reasoningText = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.LlamaCallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1), runtime.Str("\n"))
+				contentText = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.LlamaCallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1), runtime.Str("\n"))
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
-			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: ")))
+			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
 			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking)), func() runtime.Value {
 				return runtime.Bool(runtime.Gt(idx, lastQueryIndex))
@@ -637,22 +644,22 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:111:9 {%- if include_thinking -%}
 			if includeThinking.Truthy() {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<think>\n"), runtime.MethodStrip(reasoningText), runtime.Str("\n</think>\n\n")))
+				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<think>\n"), runtime.MethodStrip(reasoningText), runtime.Str("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
-			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), contentText))
+			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), contentText))
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
 				if contentText.Truthy() && !runtime.MethodEndswith(runtime.LlamaAttr(ns, "out"), runtime.Str("\n")).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
-					runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("\n")))
+					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(toolCalls)) {
@@ -679,41 +686,41 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
 					}
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.MethodGetDefault(toolCall, runtime.Str("name"), runtime.Str("")), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
+					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.MethodGetDefault(toolCall, runtime.Str("name"), runtime.Str("")), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
 			if !(continueFinalMessage.Truthy() && runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("\n\n<sep>")))
+				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("\n\n<sep>")))
 			}
 		} else if runtime.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
 			if runtime.Eq(idx, startIdx) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.Sub(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
-				runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("human: ")))
+				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("human: ")))
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
+			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
 			if runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.LlamaAdd(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
-				runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<sep>")))
+				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<sep>")))
 			}
 		}
 	}
@@ -722,15 +729,15 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if runtime.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: <think>\n")))
+			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
-			runtime.SetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant:")))
+			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161:1 {{- ns.out -}}
@@ -866,130 +873,130 @@ var spansRekaEdge = []runtime.Span{
 	{From: 383, To: 383, Line: 156, Col: 9, Construct: "set"},
 	{From: 385, To: 385, Line: 158, Col: 9, Construct: "set"},
 	{From: 389, To: 389, Line: 161, Col: 1, Construct: "{{ }}"},
-	{From: 408, To: 477, Line: 1, Col: 1, Construct: "macro"},
-	{From: 414, To: 476, Line: 2, Col: 5, Construct: "if"},
-	{From: 416, To: 416, Line: 3, Col: 9, Construct: "{{ }}"},
-	{From: 417, To: 476, Line: 4, Col: 9, Construct: "if"},
-	{From: 420, To: 420, Line: 5, Col: 9, Construct: "set"},
-	{From: 422, To: 473, Line: 6, Col: 9, Construct: "for"},
-	{From: 427, To: 427, Line: 7, Col: 13, Construct: "set"},
-	{From: 429, To: 472, Line: 8, Col: 13, Construct: "if"},
-	{From: 431, To: 431, Line: 9, Col: 17, Construct: "set"},
-	{From: 433, To: 445, Line: 10, Col: 17, Construct: "if"},
-	{From: 435, To: 440, Line: 11, Col: 21, Construct: "if"},
-	{From: 437, To: 437, Line: 11, Col: 21, Construct: "set"},
-	{From: 439, To: 439, Line: 12, Col: 25, Construct: "set"},
-	{From: 442, To: 442, Line: 12, Col: 25, Construct: "set"},
-	{From: 444, To: 444, Line: 14, Col: 21, Construct: "set"},
-	{From: 447, To: 447, Line: 14, Col: 21, Construct: "set"},
-	{From: 449, To: 449, Line: 16, Col: 17, Construct: "set"},
-	{From: 450, To: 472, Line: 17, Col: 17, Construct: "if"},
-	{From: 453, To: 453, Line: 17, Col: 17, Construct: "set"},
-	{From: 455, To: 455, Line: 18, Col: 17, Construct: "set"},
+	{From: 410, To: 479, Line: 1, Col: 1, Construct: "macro"},
+	{From: 416, To: 478, Line: 2, Col: 5, Construct: "if"},
+	{From: 418, To: 418, Line: 3, Col: 9, Construct: "{{ }}"},
+	{From: 419, To: 478, Line: 4, Col: 9, Construct: "if"},
+	{From: 422, To: 422, Line: 5, Col: 9, Construct: "set"},
+	{From: 424, To: 475, Line: 6, Col: 9, Construct: "for"},
+	{From: 429, To: 429, Line: 7, Col: 13, Construct: "set"},
+	{From: 431, To: 474, Line: 8, Col: 13, Construct: "if"},
+	{From: 433, To: 433, Line: 9, Col: 17, Construct: "set"},
+	{From: 435, To: 447, Line: 10, Col: 17, Construct: "if"},
+	{From: 437, To: 442, Line: 11, Col: 21, Construct: "if"},
+	{From: 439, To: 439, Line: 11, Col: 21, Construct: "set"},
+	{From: 441, To: 441, Line: 12, Col: 25, Construct: "set"},
+	{From: 444, To: 444, Line: 12, Col: 25, Construct: "set"},
+	{From: 446, To: 446, Line: 14, Col: 21, Construct: "set"},
+	{From: 449, To: 449, Line: 14, Col: 21, Construct: "set"},
+	{From: 451, To: 451, Line: 16, Col: 17, Construct: "set"},
+	{From: 452, To: 474, Line: 17, Col: 17, Construct: "if"},
+	{From: 455, To: 455, Line: 17, Col: 17, Construct: "set"},
 	{From: 457, To: 457, Line: 18, Col: 17, Construct: "set"},
-	{From: 459, To: 459, Line: 19, Col: 17, Construct: "set"},
-	{From: 460, To: 472, Line: 20, Col: 17, Construct: "if"},
-	{From: 463, To: 463, Line: 21, Col: 17, Construct: "set"},
+	{From: 459, To: 459, Line: 18, Col: 17, Construct: "set"},
+	{From: 461, To: 461, Line: 19, Col: 17, Construct: "set"},
+	{From: 462, To: 474, Line: 20, Col: 17, Construct: "if"},
 	{From: 465, To: 465, Line: 21, Col: 17, Construct: "set"},
-	{From: 467, To: 467, Line: 22, Col: 17, Construct: "set"},
+	{From: 467, To: 467, Line: 21, Col: 17, Construct: "set"},
 	{From: 469, To: 469, Line: 22, Col: 17, Construct: "set"},
-	{From: 471, To: 471, Line: 23, Col: 17, Construct: "set"},
-	{From: 475, To: 475, Line: 26, Col: 9, Construct: "{{ }}"},
-	{From: 479, To: 479, Line: 29, Col: 1, Construct: "set"},
-	{From: 481, To: 501, Line: 30, Col: 1, Construct: "for"},
-	{From: 487, To: 487, Line: 31, Col: 5, Construct: "set"},
-	{From: 489, To: 500, Line: 32, Col: 5, Construct: "if"},
-	{From: 491, To: 491, Line: 33, Col: 9, Construct: "set"},
-	{From: 493, To: 499, Line: 34, Col: 9, Construct: "if"},
-	{From: 495, To: 495, Line: 34, Col: 9, Construct: "set"},
-	{From: 497, To: 498, Line: 35, Col: 13, Construct: "set"},
-	{From: 503, To: 503, Line: 40, Col: 1, Construct: "set"},
-	{From: 505, To: 505, Line: 41, Col: 1, Construct: "set"},
-	{From: 507, To: 507, Line: 42, Col: 1, Construct: "set"},
-	{From: 509, To: 509, Line: 43, Col: 1, Construct: "set"},
-	{From: 511, To: 511, Line: 44, Col: 1, Construct: "set"},
-	{From: 513, To: 520, Line: 45, Col: 1, Construct: "if"},
-	{From: 515, To: 517, Line: 46, Col: 5, Construct: "set"},
-	{From: 519, To: 519, Line: 47, Col: 5, Construct: "set"},
-	{From: 522, To: 555, Line: 49, Col: 1, Construct: "if"},
-	{From: 524, To: 524, Line: 50, Col: 5, Construct: "set"},
-	{From: 526, To: 529, Line: 51, Col: 5, Construct: "if"},
-	{From: 528, To: 528, Line: 52, Col: 9, Construct: "set"},
-	{From: 531, To: 550, Line: 54, Col: 5, Construct: "if"},
-	{From: 533, To: 540, Line: 55, Col: 9, Construct: "if"},
-	{From: 535, To: 535, Line: 56, Col: 13, Construct: "set"},
-	{From: 539, To: 539, Line: 58, Col: 13, Construct: "set"},
-	{From: 542, To: 542, Line: 60, Col: 9, Construct: "set"},
-	{From: 544, To: 547, Line: 65, Col: 9, Construct: "for"},
-	{From: 546, To: 546, Line: 66, Col: 13, Construct: "set"},
-	{From: 549, To: 549, Line: 68, Col: 9, Construct: "set"},
-	{From: 552, To: 552, Line: 68, Col: 9, Construct: "set"},
-	{From: 554, To: 554, Line: 74, Col: 5, Construct: "set"},
-	{From: 557, To: 719, Line: 76, Col: 1, Construct: "for"},
-	{From: 568, To: 568, Line: 77, Col: 5, Construct: "set"},
-	{From: 570, To: 570, Line: 78, Col: 5, Construct: "set"},
-	{From: 572, To: 572, Line: 79, Col: 5, Construct: "set"},
-	{From: 574, To: 718, Line: 80, Col: 5, Construct: "if"},
-	{From: 576, To: 576, Line: 81, Col: 9, Construct: "set"},
-	{From: 578, To: 597, Line: 82, Col: 9, Construct: "if"},
-	{From: 580, To: 596, Line: 83, Col: 13, Construct: "for"},
-	{From: 583, To: 595, Line: 84, Col: 17, Construct: "if"},
-	{From: 585, To: 585, Line: 85, Col: 21, Construct: "set"},
-	{From: 587, To: 589, Line: 86, Col: 21, Construct: "if"},
-	{From: 590, To: 595, Line: 89, Col: 21, Construct: "if"},
-	{From: 593, To: 594, Line: 90, Col: 21, Construct: "set"},
-	{From: 599, To: 599, Line: 90, Col: 21, Construct: "set"},
-	{From: 601, To: 603, Line: 95, Col: 9, Construct: "set"},
-	{From: 604, To: 718, Line: 96, Col: 9, Construct: "if"},
-	{From: 607, To: 607, Line: 97, Col: 9, Construct: "set"},
-	{From: 609, To: 611, Line: 98, Col: 9, Construct: "set"},
-	{From: 613, To: 613, Line: 99, Col: 9, Construct: "set"},
-	{From: 615, To: 624, Line: 100, Col: 9, Construct: "if"},
-	{From: 617, To: 617, Line: 101, Col: 13, Construct: "set"},
-	{From: 618, To: 624, Line: 102, Col: 13, Construct: "if"},
-	{From: 621, To: 621, Line: 103, Col: 13, Construct: "set"},
-	{From: 623, To: 623, Line: 104, Col: 13, Construct: "set"},
-	{From: 626, To: 626, Line: 104, Col: 13, Construct: "set"},
-	{From: 628, To: 628, Line: 106, Col: 9, Construct: "set"},
-	{From: 630, To: 636, Line: 107, Col: 9, Construct: "set"},
-	{From: 638, To: 643, Line: 111, Col: 9, Construct: "if"},
-	{From: 640, To: 640, Line: 111, Col: 9, Construct: "set"},
-	{From: 642, To: 642, Line: 112, Col: 13, Construct: "set"},
-	{From: 645, To: 645, Line: 112, Col: 13, Construct: "set"},
-	{From: 647, To: 647, Line: 114, Col: 9, Construct: "set"},
-	{From: 649, To: 686, Line: 115, Col: 9, Construct: "if"},
-	{From: 651, To: 656, Line: 116, Col: 13, Construct: "if"},
-	{From: 653, To: 653, Line: 116, Col: 13, Construct: "set"},
-	{From: 655, To: 655, Line: 117, Col: 17, Construct: "set"},
-	{From: 658, To: 685, Line: 119, Col: 13, Construct: "for"},
-	{From: 662, To: 665, Line: 120, Col: 17, Construct: "if"},
-	{From: 664, To: 664, Line: 121, Col: 21, Construct: "set"},
-	{From: 667, To: 667, Line: 123, Col: 17, Construct: "set"},
-	{From: 669, To: 680, Line: 124, Col: 17, Construct: "if"},
-	{From: 671, To: 671, Line: 125, Col: 21, Construct: "set"},
-	{From: 672, To: 680, Line: 126, Col: 21, Construct: "if"},
-	{From: 675, To: 675, Line: 127, Col: 21, Construct: "set"},
-	{From: 679, To: 679, Line: 129, Col: 21, Construct: "set"},
-	{From: 682, To: 682, Line: 129, Col: 21, Construct: "set"},
-	{From: 684, To: 684, Line: 131, Col: 17, Construct: "set"},
-	{From: 688, To: 693, Line: 138, Col: 9, Construct: "if"},
-	{From: 690, To: 690, Line: 138, Col: 9, Construct: "set"},
-	{From: 692, To: 692, Line: 139, Col: 13, Construct: "set"},
-	{From: 694, To: 718, Line: 141, Col: 9, Construct: "if"},
-	{From: 697, To: 702, Line: 142, Col: 9, Construct: "if"},
-	{From: 699, To: 699, Line: 142, Col: 9, Construct: "set"},
-	{From: 701, To: 701, Line: 143, Col: 13, Construct: "set"},
-	{From: 704, To: 706, Line: 145, Col: 9, Construct: "set"},
-	{From: 708, To: 708, Line: 145, Col: 9, Construct: "set"},
-	{From: 710, To: 710, Line: 146, Col: 9, Construct: "set"},
-	{From: 712, To: 717, Line: 147, Col: 9, Construct: "if"},
-	{From: 714, To: 714, Line: 147, Col: 9, Construct: "set"},
-	{From: 716, To: 716, Line: 148, Col: 13, Construct: "set"},
-	{From: 721, To: 735, Line: 152, Col: 1, Construct: "if"},
-	{From: 723, To: 734, Line: 155, Col: 5, Construct: "if"},
-	{From: 725, To: 725, Line: 155, Col: 5, Construct: "set"},
-	{From: 727, To: 727, Line: 156, Col: 9, Construct: "set"},
-	{From: 731, To: 731, Line: 156, Col: 9, Construct: "set"},
-	{From: 733, To: 733, Line: 158, Col: 9, Construct: "set"},
-	{From: 737, To: 737, Line: 161, Col: 1, Construct: "{{ }}"},
+	{From: 471, To: 471, Line: 22, Col: 17, Construct: "set"},
+	{From: 473, To: 473, Line: 23, Col: 17, Construct: "set"},
+	{From: 477, To: 477, Line: 26, Col: 9, Construct: "{{ }}"},
+	{From: 481, To: 481, Line: 29, Col: 1, Construct: "set"},
+	{From: 483, To: 505, Line: 30, Col: 1, Construct: "for"},
+	{From: 489, To: 490, Line: 31, Col: 5, Construct: "set"},
+	{From: 492, To: 504, Line: 32, Col: 5, Construct: "if"},
+	{From: 494, To: 494, Line: 33, Col: 9, Construct: "set"},
+	{From: 496, To: 503, Line: 34, Col: 9, Construct: "if"},
+	{From: 498, To: 498, Line: 34, Col: 9, Construct: "set"},
+	{From: 500, To: 502, Line: 35, Col: 13, Construct: "set"},
+	{From: 507, To: 507, Line: 40, Col: 1, Construct: "set"},
+	{From: 509, To: 509, Line: 41, Col: 1, Construct: "set"},
+	{From: 511, To: 511, Line: 42, Col: 1, Construct: "set"},
+	{From: 513, To: 513, Line: 43, Col: 1, Construct: "set"},
+	{From: 515, To: 515, Line: 44, Col: 1, Construct: "set"},
+	{From: 517, To: 524, Line: 45, Col: 1, Construct: "if"},
+	{From: 519, To: 521, Line: 46, Col: 5, Construct: "set"},
+	{From: 523, To: 523, Line: 47, Col: 5, Construct: "set"},
+	{From: 526, To: 559, Line: 49, Col: 1, Construct: "if"},
+	{From: 528, To: 528, Line: 50, Col: 5, Construct: "set"},
+	{From: 530, To: 533, Line: 51, Col: 5, Construct: "if"},
+	{From: 532, To: 532, Line: 52, Col: 9, Construct: "set"},
+	{From: 535, To: 554, Line: 54, Col: 5, Construct: "if"},
+	{From: 537, To: 544, Line: 55, Col: 9, Construct: "if"},
+	{From: 539, To: 539, Line: 56, Col: 13, Construct: "set"},
+	{From: 543, To: 543, Line: 58, Col: 13, Construct: "set"},
+	{From: 546, To: 546, Line: 60, Col: 9, Construct: "set"},
+	{From: 548, To: 551, Line: 65, Col: 9, Construct: "for"},
+	{From: 550, To: 550, Line: 66, Col: 13, Construct: "set"},
+	{From: 553, To: 553, Line: 68, Col: 9, Construct: "set"},
+	{From: 556, To: 556, Line: 68, Col: 9, Construct: "set"},
+	{From: 558, To: 558, Line: 74, Col: 5, Construct: "set"},
+	{From: 561, To: 726, Line: 76, Col: 1, Construct: "for"},
+	{From: 572, To: 572, Line: 77, Col: 5, Construct: "set"},
+	{From: 574, To: 574, Line: 78, Col: 5, Construct: "set"},
+	{From: 576, To: 576, Line: 79, Col: 5, Construct: "set"},
+	{From: 578, To: 725, Line: 80, Col: 5, Construct: "if"},
+	{From: 580, To: 580, Line: 81, Col: 9, Construct: "set"},
+	{From: 582, To: 604, Line: 82, Col: 9, Construct: "if"},
+	{From: 584, To: 603, Line: 83, Col: 13, Construct: "for"},
+	{From: 588, To: 602, Line: 84, Col: 17, Construct: "if"},
+	{From: 590, To: 590, Line: 85, Col: 21, Construct: "set"},
+	{From: 592, To: 595, Line: 86, Col: 21, Construct: "if"},
+	{From: 596, To: 602, Line: 89, Col: 21, Construct: "if"},
+	{From: 599, To: 601, Line: 90, Col: 21, Construct: "set"},
+	{From: 606, To: 606, Line: 90, Col: 21, Construct: "set"},
+	{From: 608, To: 610, Line: 95, Col: 9, Construct: "set"},
+	{From: 611, To: 725, Line: 96, Col: 9, Construct: "if"},
+	{From: 614, To: 614, Line: 97, Col: 9, Construct: "set"},
+	{From: 616, To: 618, Line: 98, Col: 9, Construct: "set"},
+	{From: 620, To: 620, Line: 99, Col: 9, Construct: "set"},
+	{From: 622, To: 631, Line: 100, Col: 9, Construct: "if"},
+	{From: 624, To: 624, Line: 101, Col: 13, Construct: "set"},
+	{From: 625, To: 631, Line: 102, Col: 13, Construct: "if"},
+	{From: 628, To: 628, Line: 103, Col: 13, Construct: "set"},
+	{From: 630, To: 630, Line: 104, Col: 13, Construct: "set"},
+	{From: 633, To: 633, Line: 104, Col: 13, Construct: "set"},
+	{From: 635, To: 635, Line: 106, Col: 9, Construct: "set"},
+	{From: 637, To: 643, Line: 107, Col: 9, Construct: "set"},
+	{From: 645, To: 650, Line: 111, Col: 9, Construct: "if"},
+	{From: 647, To: 647, Line: 111, Col: 9, Construct: "set"},
+	{From: 649, To: 649, Line: 112, Col: 13, Construct: "set"},
+	{From: 652, To: 652, Line: 112, Col: 13, Construct: "set"},
+	{From: 654, To: 654, Line: 114, Col: 9, Construct: "set"},
+	{From: 656, To: 693, Line: 115, Col: 9, Construct: "if"},
+	{From: 658, To: 663, Line: 116, Col: 13, Construct: "if"},
+	{From: 660, To: 660, Line: 116, Col: 13, Construct: "set"},
+	{From: 662, To: 662, Line: 117, Col: 17, Construct: "set"},
+	{From: 665, To: 692, Line: 119, Col: 13, Construct: "for"},
+	{From: 669, To: 672, Line: 120, Col: 17, Construct: "if"},
+	{From: 671, To: 671, Line: 121, Col: 21, Construct: "set"},
+	{From: 674, To: 674, Line: 123, Col: 17, Construct: "set"},
+	{From: 676, To: 687, Line: 124, Col: 17, Construct: "if"},
+	{From: 678, To: 678, Line: 125, Col: 21, Construct: "set"},
+	{From: 679, To: 687, Line: 126, Col: 21, Construct: "if"},
+	{From: 682, To: 682, Line: 127, Col: 21, Construct: "set"},
+	{From: 686, To: 686, Line: 129, Col: 21, Construct: "set"},
+	{From: 689, To: 689, Line: 129, Col: 21, Construct: "set"},
+	{From: 691, To: 691, Line: 131, Col: 17, Construct: "set"},
+	{From: 695, To: 700, Line: 138, Col: 9, Construct: "if"},
+	{From: 697, To: 697, Line: 138, Col: 9, Construct: "set"},
+	{From: 699, To: 699, Line: 139, Col: 13, Construct: "set"},
+	{From: 701, To: 725, Line: 141, Col: 9, Construct: "if"},
+	{From: 704, To: 709, Line: 142, Col: 9, Construct: "if"},
+	{From: 706, To: 706, Line: 142, Col: 9, Construct: "set"},
+	{From: 708, To: 708, Line: 143, Col: 13, Construct: "set"},
+	{From: 711, To: 713, Line: 145, Col: 9, Construct: "set"},
+	{From: 715, To: 715, Line: 145, Col: 9, Construct: "set"},
+	{From: 717, To: 717, Line: 146, Col: 9, Construct: "set"},
+	{From: 719, To: 724, Line: 147, Col: 9, Construct: "if"},
+	{From: 721, To: 721, Line: 147, Col: 9, Construct: "set"},
+	{From: 723, To: 723, Line: 148, Col: 13, Construct: "set"},
+	{From: 728, To: 742, Line: 152, Col: 1, Construct: "if"},
+	{From: 730, To: 741, Line: 155, Col: 5, Construct: "if"},
+	{From: 732, To: 732, Line: 155, Col: 5, Construct: "set"},
+	{From: 734, To: 734, Line: 156, Col: 9, Construct: "set"},
+	{From: 738, To: 738, Line: 156, Col: 9, Construct: "set"},
+	{From: 740, To: 740, Line: 158, Col: 9, Construct: "set"},
+	{From: 744, To: 744, Line: 161, Col: 1, Construct: "{{ }}"},
 }

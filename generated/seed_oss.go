@@ -84,8 +84,7 @@ func renderSeedOssLlama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
 			content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
 		} else {
@@ -94,7 +93,7 @@ func renderSeedOssLlama(w *runtime.Writer, in *runtime.Input) {
 			content = runtime.LlamaItemStr(message, "content")
 		}
 		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<seed:bos>"), messageRole), runtime.Str("\n"), content, runtime.Str("<seed:eos>")))
+		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<seed:bos>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n"), content, runtime.Str("<seed:eos>")))
 	}
 	w.WriteString("<seed:bos>assistant\n")
 }
@@ -109,9 +108,9 @@ var spansSeedOss = []runtime.Span{
 	{From: 63, To: 63, Line: 16, Col: 1, Construct: "set"},
 	{From: 66, To: 70, Line: 18, Col: 1, Construct: "{{ }}"},
 	{From: 82, To: 82, Line: 11, Col: 1, Construct: "set"},
-	{From: 84, To: 99, Line: 12, Col: 1, Construct: "for"},
-	{From: 87, To: 95, Line: 13, Col: 1, Construct: "if"},
-	{From: 90, To: 90, Line: 14, Col: 1, Construct: "set"},
-	{From: 94, To: 94, Line: 16, Col: 1, Construct: "set"},
-	{From: 97, To: 97, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 98, Line: 12, Col: 1, Construct: "for"},
+	{From: 87, To: 94, Line: 13, Col: 1, Construct: "if"},
+	{From: 89, To: 89, Line: 14, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 16, Col: 1, Construct: "set"},
+	{From: 96, To: 96, Line: 18, Col: 1, Construct: "{{ }}"},
 }

@@ -304,6 +304,8 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 // it is renderStepFun37Flash with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
 func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
+	// the render changes lists and dicts of its input: it works on a copy
+	in = runtime.LlamaOwnInput(in)
 	preserveThinkingInput := in.Lookup("preserve_thinking")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
@@ -351,16 +353,16 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 						runtime.LlamaWrite(w, runtime.LlamaItemStr(item, "text"))
 					}
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
-					runtime.SetAttr(ns, "needs_text_separator", runtime.Bool(true))
+					runtime.LlamaSetAttr(ns, "needs_text_separator", runtime.Bool(true))
 				} else if runtime.EqStr(itemType, "image") {
 					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
-					runtime.CheckNamespace(ns)
+					runtime.LlamaCheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
-					runtime.SetAttr(ns, "needs_text_separator", runtime.Bool(false))
+					runtime.LlamaSetAttr(ns, "needs_text_separator", runtime.Bool(false))
 				}
 			}
 		}
@@ -430,13 +432,13 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			renderMessageContent(message)
 		}), runtime.Str("</tool_response>")).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
-			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
+			runtime.LlamaSetAttr(ns, "multi_step_tool", runtime.Bool(false))
 			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %} (the namespace check)
-			runtime.CheckNamespace(ns)
+			runtime.LlamaCheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %}
-			runtime.SetAttr(ns, "last_query_index", index)
+			runtime.LlamaSetAttr(ns, "last_query_index", index)
 		}
 	}
 	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
@@ -632,74 +634,74 @@ var spansStepFun37Flash = []runtime.Span{
 	{From: 289, To: 290, Line: 83, Col: 9, Construct: "{{ }}"},
 	{From: 292, To: 294, Line: 85, Col: 9, Construct: "if"},
 	{From: 298, To: 300, Line: 90, Col: 1, Construct: "if"},
-	{From: 315, To: 367, Line: 1, Col: 1, Construct: "macro"},
-	{From: 319, To: 366, Line: 1, Col: 44, Construct: "if"},
-	{From: 322, To: 366, Line: 1, Col: 88, Construct: "if"},
-	{From: 325, To: 325, Line: 1, Col: 121, Construct: "{{ }}"},
-	{From: 326, To: 366, Line: 1, Col: 146, Construct: "if"},
-	{From: 329, To: 333, Line: 1, Col: 180, Construct: "{{ }}"},
-	{From: 334, To: 366, Line: 1, Col: 273, Construct: "if"},
-	{From: 337, To: 337, Line: 1, Col: 308, Construct: "set"},
-	{From: 339, To: 365, Line: 1, Col: 360, Construct: "for"},
-	{From: 341, To: 364, Line: 1, Col: 393, Construct: "if"},
-	{From: 344, To: 346, Line: 1, Col: 421, Construct: "if"},
-	{From: 348, To: 352, Line: 1, Col: 474, Construct: "{{ }}"},
-	{From: 354, To: 354, Line: 1, Col: 474, Construct: "set"},
-	{From: 356, To: 356, Line: 1, Col: 531, Construct: "set"},
-	{From: 357, To: 364, Line: 1, Col: 574, Construct: "if"},
-	{From: 361, To: 361, Line: 1, Col: 574, Construct: "set"},
-	{From: 363, To: 363, Line: 1, Col: 612, Construct: "set"},
-	{From: 369, To: 369, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 371, To: 414, Line: 2, Col: 14, Construct: "if"},
-	{From: 374, To: 377, Line: 4, Col: 5, Construct: "if"},
-	{From: 376, To: 376, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 379, To: 386, Line: 7, Col: 5, Construct: "if"},
-	{From: 382, To: 384, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 393, Line: 11, Col: 5, Construct: "for"},
-	{From: 391, To: 391, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 397, To: 413, Line: 17, Col: 5, Construct: "if"},
-	{From: 401, To: 404, Line: 19, Col: 9, Construct: "if"},
-	{From: 403, To: 403, Line: 20, Col: 13, Construct: "{{ }}"},
-	{From: 406, To: 408, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 409, To: 413, Line: 23, Col: 9, Construct: "if"},
-	{From: 412, To: 412, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 416, To: 416, Line: 27, Col: 1, Construct: "set"},
-	{From: 418, To: 441, Line: 28, Col: 1, Construct: "for"},
-	{From: 423, To: 423, Line: 29, Col: 5, Construct: "set"},
-	{From: 425, To: 440, Line: 30, Col: 5, Construct: "if"},
-	{From: 433, To: 433, Line: 30, Col: 5, Construct: "set"},
-	{From: 435, To: 435, Line: 31, Col: 9, Construct: "set"},
+	{From: 317, To: 369, Line: 1, Col: 1, Construct: "macro"},
+	{From: 321, To: 368, Line: 1, Col: 44, Construct: "if"},
+	{From: 324, To: 368, Line: 1, Col: 88, Construct: "if"},
+	{From: 327, To: 327, Line: 1, Col: 121, Construct: "{{ }}"},
+	{From: 328, To: 368, Line: 1, Col: 146, Construct: "if"},
+	{From: 331, To: 335, Line: 1, Col: 180, Construct: "{{ }}"},
+	{From: 336, To: 368, Line: 1, Col: 273, Construct: "if"},
+	{From: 339, To: 339, Line: 1, Col: 308, Construct: "set"},
+	{From: 341, To: 367, Line: 1, Col: 360, Construct: "for"},
+	{From: 343, To: 366, Line: 1, Col: 393, Construct: "if"},
+	{From: 346, To: 348, Line: 1, Col: 421, Construct: "if"},
+	{From: 350, To: 354, Line: 1, Col: 474, Construct: "{{ }}"},
+	{From: 356, To: 356, Line: 1, Col: 474, Construct: "set"},
+	{From: 358, To: 358, Line: 1, Col: 531, Construct: "set"},
+	{From: 359, To: 366, Line: 1, Col: 574, Construct: "if"},
+	{From: 363, To: 363, Line: 1, Col: 574, Construct: "set"},
+	{From: 365, To: 365, Line: 1, Col: 612, Construct: "set"},
+	{From: 371, To: 371, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 373, To: 416, Line: 2, Col: 14, Construct: "if"},
+	{From: 376, To: 379, Line: 4, Col: 5, Construct: "if"},
+	{From: 378, To: 378, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 381, To: 388, Line: 7, Col: 5, Construct: "if"},
+	{From: 384, To: 386, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 390, To: 395, Line: 11, Col: 5, Construct: "for"},
+	{From: 393, To: 393, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 399, To: 415, Line: 17, Col: 5, Construct: "if"},
+	{From: 403, To: 406, Line: 19, Col: 9, Construct: "if"},
+	{From: 405, To: 405, Line: 20, Col: 13, Construct: "{{ }}"},
+	{From: 408, To: 410, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 411, To: 415, Line: 23, Col: 9, Construct: "if"},
+	{From: 414, To: 414, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 418, To: 418, Line: 27, Col: 1, Construct: "set"},
+	{From: 420, To: 443, Line: 28, Col: 1, Construct: "for"},
+	{From: 425, To: 425, Line: 29, Col: 5, Construct: "set"},
+	{From: 427, To: 442, Line: 30, Col: 5, Construct: "if"},
+	{From: 435, To: 435, Line: 30, Col: 5, Construct: "set"},
 	{From: 437, To: 437, Line: 31, Col: 9, Construct: "set"},
-	{From: 439, To: 439, Line: 32, Col: 9, Construct: "set"},
-	{From: 443, To: 555, Line: 35, Col: 1, Construct: "for"},
-	{From: 451, To: 453, Line: 36, Col: 5, Construct: "set"},
-	{From: 455, To: 554, Line: 37, Col: 5, Construct: "if"},
-	{From: 458, To: 462, Line: 38, Col: 9, Construct: "set"},
-	{From: 464, To: 464, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 465, To: 554, Line: 40, Col: 9, Construct: "if"},
-	{From: 468, To: 485, Line: 41, Col: 9, Construct: "if"},
-	{From: 471, To: 471, Line: 42, Col: 13, Construct: "set"},
-	{From: 475, To: 484, Line: 44, Col: 13, Construct: "if"},
-	{From: 477, To: 477, Line: 45, Col: 17, Construct: "set"},
-	{From: 479, To: 479, Line: 46, Col: 17, Construct: "set"},
-	{From: 483, To: 483, Line: 48, Col: 17, Construct: "set"},
-	{From: 487, To: 494, Line: 54, Col: 9, Construct: "if"},
-	{From: 489, To: 489, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 493, To: 493, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 496, To: 539, Line: 59, Col: 9, Construct: "if"},
-	{From: 499, To: 537, Line: 60, Col: 13, Construct: "for"},
-	{From: 502, To: 506, Line: 61, Col: 17, Construct: "if"},
-	{From: 505, To: 505, Line: 62, Col: 21, Construct: "set"},
-	{From: 508, To: 508, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 510, To: 536, Line: 65, Col: 17, Construct: "if"},
-	{From: 513, To: 517, Line: 66, Col: 21, Construct: "set"},
-	{From: 519, To: 534, Line: 67, Col: 21, Construct: "for"},
-	{From: 524, To: 524, Line: 68, Col: 25, Construct: "{{ }}"},
-	{From: 526, To: 530, Line: 69, Col: 25, Construct: "set"},
-	{From: 532, To: 533, Line: 70, Col: 25, Construct: "{{ }}"},
-	{From: 540, To: 554, Line: 78, Col: 9, Construct: "if"},
-	{From: 543, To: 546, Line: 79, Col: 9, Construct: "if"},
-	{From: 548, To: 549, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 551, To: 553, Line: 85, Col: 9, Construct: "if"},
-	{From: 557, To: 559, Line: 90, Col: 1, Construct: "if"},
+	{From: 439, To: 439, Line: 31, Col: 9, Construct: "set"},
+	{From: 441, To: 441, Line: 32, Col: 9, Construct: "set"},
+	{From: 445, To: 557, Line: 35, Col: 1, Construct: "for"},
+	{From: 453, To: 455, Line: 36, Col: 5, Construct: "set"},
+	{From: 457, To: 556, Line: 37, Col: 5, Construct: "if"},
+	{From: 460, To: 464, Line: 38, Col: 9, Construct: "set"},
+	{From: 466, To: 466, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 467, To: 556, Line: 40, Col: 9, Construct: "if"},
+	{From: 470, To: 487, Line: 41, Col: 9, Construct: "if"},
+	{From: 473, To: 473, Line: 42, Col: 13, Construct: "set"},
+	{From: 477, To: 486, Line: 44, Col: 13, Construct: "if"},
+	{From: 479, To: 479, Line: 45, Col: 17, Construct: "set"},
+	{From: 481, To: 481, Line: 46, Col: 17, Construct: "set"},
+	{From: 485, To: 485, Line: 48, Col: 17, Construct: "set"},
+	{From: 489, To: 496, Line: 54, Col: 9, Construct: "if"},
+	{From: 491, To: 491, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 495, To: 495, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 498, To: 541, Line: 59, Col: 9, Construct: "if"},
+	{From: 501, To: 539, Line: 60, Col: 13, Construct: "for"},
+	{From: 504, To: 508, Line: 61, Col: 17, Construct: "if"},
+	{From: 507, To: 507, Line: 62, Col: 21, Construct: "set"},
+	{From: 510, To: 510, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 512, To: 538, Line: 65, Col: 17, Construct: "if"},
+	{From: 515, To: 519, Line: 66, Col: 21, Construct: "set"},
+	{From: 521, To: 536, Line: 67, Col: 21, Construct: "for"},
+	{From: 526, To: 526, Line: 68, Col: 25, Construct: "{{ }}"},
+	{From: 528, To: 532, Line: 69, Col: 25, Construct: "set"},
+	{From: 534, To: 535, Line: 70, Col: 25, Construct: "{{ }}"},
+	{From: 542, To: 556, Line: 78, Col: 9, Construct: "if"},
+	{From: 545, To: 548, Line: 79, Col: 9, Construct: "if"},
+	{From: 550, To: 551, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 553, To: 555, Line: 85, Col: 9, Construct: "if"},
+	{From: 559, To: 561, Line: 90, Col: 1, Construct: "if"},
 }

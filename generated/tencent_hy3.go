@@ -525,47 +525,47 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
 	HYTK = runtime.Str(":opensource")
 	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
-	eosToken = runtime.CallMethod(runtime.Str("<｜hy_eos{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	eosToken = runtime.LlamaCallMethod(runtime.Str("<｜hy_eos{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:4:1 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
-	bosToken = runtime.CallMethod(runtime.Str("<｜hy_begin_of_sentence{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	bosToken = runtime.LlamaCallMethod(runtime.Str("<｜hy_begin_of_sentence{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:5:1 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
-	_ = runtime.CallMethod(runtime.Str("<｜hy_pad{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	_ = runtime.LlamaCallMethod(runtime.Str("<｜hy_pad{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:6:1 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
-	userToken = runtime.CallMethod(runtime.Str("<｜hy_User{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	userToken = runtime.LlamaCallMethod(runtime.Str("<｜hy_User{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:7:1 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
-	assistantToken = runtime.CallMethod(runtime.Str("<｜hy_Assistant{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	assistantToken = runtime.LlamaCallMethod(runtime.Str("<｜hy_Assistant{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:8:1 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
-	thinkBeginToken = runtime.CallMethod(runtime.Str("<think{}>"), "format", []runtime.Value{HYTK}, nil)
+	thinkBeginToken = runtime.LlamaCallMethod(runtime.Str("<think{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:9:1 {%- set think_end_token = '</think{}>'.format(HYTK) %}
-	thinkEndToken = runtime.CallMethod(runtime.Str("</think{}>"), "format", []runtime.Value{HYTK}, nil)
+	thinkEndToken = runtime.LlamaCallMethod(runtime.Str("</think{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:10:1 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
-	toolcallsBeginToken = runtime.CallMethod(runtime.Str("<tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallsBeginToken = runtime.LlamaCallMethod(runtime.Str("<tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:11:1 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
-	toolcallsEndToken = runtime.CallMethod(runtime.Str("</tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallsEndToken = runtime.LlamaCallMethod(runtime.Str("</tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:12:1 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
-	toolcallBeginToken = runtime.CallMethod(runtime.Str("<tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallBeginToken = runtime.LlamaCallMethod(runtime.Str("<tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:13:1 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
-	toolcallEndToken = runtime.CallMethod(runtime.Str("</tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallEndToken = runtime.LlamaCallMethod(runtime.Str("</tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:14:1 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
-	toolsepToken = runtime.CallMethod(runtime.Str("<tool_sep{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolsepToken = runtime.LlamaCallMethod(runtime.Str("<tool_sep{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:15:1 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
-	argkeyBeginToken = runtime.CallMethod(runtime.Str("<arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
+	argkeyBeginToken = runtime.LlamaCallMethod(runtime.Str("<arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:16:1 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
-	argkeyEndToken = runtime.CallMethod(runtime.Str("</arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
+	argkeyEndToken = runtime.LlamaCallMethod(runtime.Str("</arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:17:1 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
-	argvalueBeginToken = runtime.CallMethod(runtime.Str("<arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
+	argvalueBeginToken = runtime.LlamaCallMethod(runtime.Str("<arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:18:1 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
-	argvalueEndToken = runtime.CallMethod(runtime.Str("</arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
+	argvalueEndToken = runtime.LlamaCallMethod(runtime.Str("</arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:19:1 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
-	toolresponsesBeginToken = runtime.CallMethod(runtime.Str("<tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponsesBeginToken = runtime.LlamaCallMethod(runtime.Str("<tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:20:1 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
-	toolresponsesEndToken = runtime.CallMethod(runtime.Str("</tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponsesEndToken = runtime.LlamaCallMethod(runtime.Str("</tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:21:1 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
-	toolresponseBeginToken = runtime.CallMethod(runtime.Str("<tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponseBeginToken = runtime.LlamaCallMethod(runtime.Str("<tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:22:1 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
-	toolresponseEndToken = runtime.CallMethod(runtime.Str("</tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponseEndToken = runtime.LlamaCallMethod(runtime.Str("</tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
-	reasoningModeToken = runtime.CallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	reasoningModeToken = runtime.LlamaCallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
 	if !runtime.IsDefined(addGenerationPrompt) {
 		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
@@ -655,15 +655,14 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 	for i := range items {
 		message := items[i]
 		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
 			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			spNsSystemPrompt = runtime.LlamaAdd(spNsSystemPrompt, w.Capture(func() {
 				visibleText(runtime.LlamaItemStr(message, "content"))
 			}))
 		}
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
-		if runtime.EqStr(messageRole, "user") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// tencent-Hy3.jinja:83:9 {%- set ns.last_user_index = loop.index0 %}
 			nsLastUserIndex = runtime.Int(int64(i))
 		}
@@ -737,8 +736,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 		var rc runtime.Value
 		var content runtime.Value
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:127:13 {{- toolresponses_end_token }}
@@ -752,7 +750,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:132:5 {%- if message['role'] == 'assistant' %}
-		if runtime.EqStr(messageRole, "assistant") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
@@ -839,10 +837,9 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
 					var arguments runtime.Value
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
-					toolFunction := runtime.LlamaItemStr(tool, "function")
-					arguments = runtime.LlamaItemStr(toolFunction, "arguments")
+					arguments = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(toolcallBeginToken, runtime.LlamaItemStr(toolFunction, "name")), toolsepToken, runtime.Str("\n")))
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(toolcallBeginToken, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), toolsepToken, runtime.Str("\n")))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
 					keys, values := runtime.DictItems(arguments)
 					for i := range w.Count(len(keys)) {
@@ -885,7 +882,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:196:5 {%- if message['role'] == 'tool' %}
-		if runtime.EqStr(messageRole, "tool") {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// tencent-Hy3.jinja:197:9 {%- set prev_ns.is_tool = true %}
 			prevNsIsTool = true
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
@@ -901,7 +898,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 			})), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n")))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
-		if (i == len(items2)-1) && runtime.EqStr(messageRole, "assistant") {
+		if (i == len(items2)-1) && runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			// tencent-Hy3.jinja:205:9 {%- set last_ns.last_is_assistant = true %}
 			lastNsLastIsAssistant = true
 		}
@@ -1135,96 +1132,96 @@ var spansTencentHy3 = []runtime.Span{
 	{From: 646, To: 646, Line: 72, Col: 9, Construct: "{{ }}"},
 	{From: 650, To: 650, Line: 76, Col: 1, Construct: "set"},
 	{From: 652, To: 652, Line: 77, Col: 1, Construct: "set"},
-	{From: 654, To: 670, Line: 78, Col: 1, Construct: "for"},
-	{From: 658, To: 664, Line: 79, Col: 5, Construct: "if"},
-	{From: 661, To: 663, Line: 80, Col: 9, Construct: "set"},
-	{From: 666, To: 669, Line: 82, Col: 5, Construct: "if"},
-	{From: 668, To: 668, Line: 83, Col: 9, Construct: "set"},
-	{From: 672, To: 675, Line: 86, Col: 1, Construct: "if"},
-	{From: 674, To: 674, Line: 87, Col: 5, Construct: "set"},
-	{From: 677, To: 677, Line: 89, Col: 1, Construct: "{{ }}"},
-	{From: 679, To: 679, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 681, To: 727, Line: 91, Col: 1, Construct: "if"},
-	{From: 683, To: 689, Line: 92, Col: 5, Construct: "if"},
-	{From: 691, To: 701, Line: 99, Col: 5, Construct: "for"},
-	{From: 695, To: 697, Line: 100, Col: 9, Construct: "if"},
-	{From: 699, To: 699, Line: 103, Col: 9, Construct: "{{ }}"},
-	{From: 703, To: 704, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 706, To: 706, Line: 108, Col: 5, Construct: "{{ }}"},
-	{From: 708, To: 708, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 710, To: 710, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 712, To: 712, Line: 111, Col: 5, Construct: "{{ }}"},
-	{From: 714, To: 715, Line: 112, Col: 5, Construct: "{{ }}"},
-	{From: 717, To: 717, Line: 114, Col: 5, Construct: "{{ }}"},
-	{From: 719, To: 726, Line: 115, Col: 5, Construct: "if"},
-	{From: 721, To: 721, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 725, To: 725, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 729, To: 730, Line: 122, Col: 1, Construct: "set"},
-	{From: 732, To: 732, Line: 123, Col: 1, Construct: "set"},
-	{From: 734, To: 908, Line: 124, Col: 1, Construct: "for"},
-	{From: 740, To: 753, Line: 125, Col: 5, Construct: "if"},
-	{From: 743, To: 746, Line: 126, Col: 9, Construct: "if"},
-	{From: 745, To: 745, Line: 127, Col: 13, Construct: "{{ }}"},
-	{From: 748, To: 750, Line: 129, Col: 9, Construct: "{{ }}"},
-	{From: 752, To: 752, Line: 130, Col: 9, Construct: "set"},
-	{From: 755, To: 886, Line: 132, Col: 5, Construct: "if"},
-	{From: 757, To: 821, Line: 133, Col: 9, Construct: "if"},
-	{From: 759, To: 770, Line: 134, Col: 13, Construct: "if"},
-	{From: 761, To: 761, Line: 135, Col: 17, Construct: "set"},
-	{From: 762, To: 770, Line: 136, Col: 17, Construct: "if"},
-	{From: 765, To: 765, Line: 137, Col: 17, Construct: "set"},
-	{From: 769, To: 769, Line: 139, Col: 17, Construct: "set"},
-	{From: 772, To: 783, Line: 141, Col: 13, Construct: "if"},
-	{From: 774, To: 776, Line: 142, Col: 17, Construct: "set"},
-	{From: 780, To: 782, Line: 144, Col: 17, Construct: "set"},
-	{From: 787, To: 820, Line: 147, Col: 13, Construct: "if"},
-	{From: 789, To: 800, Line: 148, Col: 17, Construct: "if"},
-	{From: 791, To: 791, Line: 149, Col: 21, Construct: "set"},
-	{From: 792, To: 800, Line: 150, Col: 21, Construct: "if"},
-	{From: 795, To: 795, Line: 151, Col: 21, Construct: "set"},
-	{From: 799, To: 799, Line: 153, Col: 21, Construct: "set"},
-	{From: 802, To: 813, Line: 155, Col: 17, Construct: "if"},
-	{From: 804, To: 806, Line: 156, Col: 21, Construct: "set"},
-	{From: 810, To: 812, Line: 158, Col: 21, Construct: "set"},
-	{From: 817, To: 819, Line: 161, Col: 17, Construct: "set"},
-	{From: 823, To: 826, Line: 164, Col: 9, Construct: "if"},
-	{From: 825, To: 825, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 828, To: 828, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 830, To: 883, Line: 168, Col: 9, Construct: "if"},
-	{From: 833, To: 833, Line: 169, Col: 13, Construct: "set"},
-	{From: 835, To: 835, Line: 170, Col: 13, Construct: "{{ }}"},
-	{From: 837, To: 837, Line: 171, Col: 13, Construct: "{{ }}"},
-	{From: 839, To: 863, Line: 172, Col: 13, Construct: "for"},
-	{From: 842, To: 843, Line: 173, Col: 17, Construct: "set"},
-	{From: 845, To: 845, Line: 174, Col: 17, Construct: "{{ }}"},
-	{From: 847, To: 860, Line: 175, Col: 17, Construct: "for"},
-	{From: 852, To: 852, Line: 176, Col: 21, Construct: "{{ }}"},
-	{From: 854, To: 857, Line: 177, Col: 21, Construct: "if"},
-	{From: 856, To: 856, Line: 178, Col: 25, Construct: "set"},
-	{From: 859, To: 859, Line: 180, Col: 21, Construct: "{{ }}"},
-	{From: 862, To: 862, Line: 182, Col: 17, Construct: "{{ }}"},
-	{From: 865, To: 865, Line: 184, Col: 13, Construct: "{{ }}"},
-	{From: 869, To: 882, Line: 186, Col: 13, Construct: "if"},
-	{From: 871, To: 873, Line: 187, Col: 17, Construct: "{{ }}"},
-	{From: 874, To: 882, Line: 188, Col: 17, Construct: "if"},
-	{From: 877, To: 877, Line: 189, Col: 17, Construct: "{{ }}"},
-	{From: 881, To: 881, Line: 191, Col: 17, Construct: "{{ }}"},
-	{From: 885, To: 885, Line: 194, Col: 9, Construct: "set"},
-	{From: 888, To: 902, Line: 196, Col: 5, Construct: "if"},
-	{From: 890, To: 890, Line: 197, Col: 9, Construct: "set"},
-	{From: 892, To: 897, Line: 198, Col: 9, Construct: "if"},
-	{From: 894, To: 894, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 896, To: 896, Line: 200, Col: 13, Construct: "set"},
-	{From: 899, To: 901, Line: 202, Col: 9, Construct: "{{ }}"},
-	{From: 904, To: 907, Line: 204, Col: 5, Construct: "if"},
-	{From: 906, To: 906, Line: 205, Col: 9, Construct: "set"},
-	{From: 910, To: 913, Line: 209, Col: 1, Construct: "if"},
-	{From: 912, To: 912, Line: 210, Col: 5, Construct: "{{ }}"},
-	{From: 915, To: 932, Line: 212, Col: 1, Construct: "if"},
-	{From: 917, To: 931, Line: 213, Col: 5, Construct: "if"},
-	{From: 919, To: 930, Line: 214, Col: 9, Construct: "if"},
-	{From: 921, To: 921, Line: 215, Col: 13, Construct: "{{ }}"},
-	{From: 922, To: 930, Line: 216, Col: 13, Construct: "if"},
-	{From: 925, To: 925, Line: 217, Col: 13, Construct: "{{ }}"},
-	{From: 929, To: 929, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 654, To: 669, Line: 78, Col: 1, Construct: "for"},
+	{From: 658, To: 663, Line: 79, Col: 5, Construct: "if"},
+	{From: 660, To: 662, Line: 80, Col: 9, Construct: "set"},
+	{From: 665, To: 668, Line: 82, Col: 5, Construct: "if"},
+	{From: 667, To: 667, Line: 83, Col: 9, Construct: "set"},
+	{From: 671, To: 674, Line: 86, Col: 1, Construct: "if"},
+	{From: 673, To: 673, Line: 87, Col: 5, Construct: "set"},
+	{From: 676, To: 676, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 678, To: 678, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 680, To: 726, Line: 91, Col: 1, Construct: "if"},
+	{From: 682, To: 688, Line: 92, Col: 5, Construct: "if"},
+	{From: 690, To: 700, Line: 99, Col: 5, Construct: "for"},
+	{From: 694, To: 696, Line: 100, Col: 9, Construct: "if"},
+	{From: 698, To: 698, Line: 103, Col: 9, Construct: "{{ }}"},
+	{From: 702, To: 703, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 705, To: 705, Line: 108, Col: 5, Construct: "{{ }}"},
+	{From: 707, To: 707, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 709, To: 709, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 711, To: 711, Line: 111, Col: 5, Construct: "{{ }}"},
+	{From: 713, To: 714, Line: 112, Col: 5, Construct: "{{ }}"},
+	{From: 716, To: 716, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 718, To: 725, Line: 115, Col: 5, Construct: "if"},
+	{From: 720, To: 720, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 724, To: 724, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 728, To: 729, Line: 122, Col: 1, Construct: "set"},
+	{From: 731, To: 731, Line: 123, Col: 1, Construct: "set"},
+	{From: 733, To: 905, Line: 124, Col: 1, Construct: "for"},
+	{From: 739, To: 751, Line: 125, Col: 5, Construct: "if"},
+	{From: 741, To: 744, Line: 126, Col: 9, Construct: "if"},
+	{From: 743, To: 743, Line: 127, Col: 13, Construct: "{{ }}"},
+	{From: 746, To: 748, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 750, To: 750, Line: 130, Col: 9, Construct: "set"},
+	{From: 753, To: 883, Line: 132, Col: 5, Construct: "if"},
+	{From: 755, To: 819, Line: 133, Col: 9, Construct: "if"},
+	{From: 757, To: 768, Line: 134, Col: 13, Construct: "if"},
+	{From: 759, To: 759, Line: 135, Col: 17, Construct: "set"},
+	{From: 760, To: 768, Line: 136, Col: 17, Construct: "if"},
+	{From: 763, To: 763, Line: 137, Col: 17, Construct: "set"},
+	{From: 767, To: 767, Line: 139, Col: 17, Construct: "set"},
+	{From: 770, To: 781, Line: 141, Col: 13, Construct: "if"},
+	{From: 772, To: 774, Line: 142, Col: 17, Construct: "set"},
+	{From: 778, To: 780, Line: 144, Col: 17, Construct: "set"},
+	{From: 785, To: 818, Line: 147, Col: 13, Construct: "if"},
+	{From: 787, To: 798, Line: 148, Col: 17, Construct: "if"},
+	{From: 789, To: 789, Line: 149, Col: 21, Construct: "set"},
+	{From: 790, To: 798, Line: 150, Col: 21, Construct: "if"},
+	{From: 793, To: 793, Line: 151, Col: 21, Construct: "set"},
+	{From: 797, To: 797, Line: 153, Col: 21, Construct: "set"},
+	{From: 800, To: 811, Line: 155, Col: 17, Construct: "if"},
+	{From: 802, To: 804, Line: 156, Col: 21, Construct: "set"},
+	{From: 808, To: 810, Line: 158, Col: 21, Construct: "set"},
+	{From: 815, To: 817, Line: 161, Col: 17, Construct: "set"},
+	{From: 821, To: 824, Line: 164, Col: 9, Construct: "if"},
+	{From: 823, To: 823, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 826, To: 826, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 828, To: 880, Line: 168, Col: 9, Construct: "if"},
+	{From: 831, To: 831, Line: 169, Col: 13, Construct: "set"},
+	{From: 833, To: 833, Line: 170, Col: 13, Construct: "{{ }}"},
+	{From: 835, To: 835, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 837, To: 860, Line: 172, Col: 13, Construct: "for"},
+	{From: 840, To: 840, Line: 173, Col: 17, Construct: "set"},
+	{From: 842, To: 842, Line: 174, Col: 17, Construct: "{{ }}"},
+	{From: 844, To: 857, Line: 175, Col: 17, Construct: "for"},
+	{From: 849, To: 849, Line: 176, Col: 21, Construct: "{{ }}"},
+	{From: 851, To: 854, Line: 177, Col: 21, Construct: "if"},
+	{From: 853, To: 853, Line: 178, Col: 25, Construct: "set"},
+	{From: 856, To: 856, Line: 180, Col: 21, Construct: "{{ }}"},
+	{From: 859, To: 859, Line: 182, Col: 17, Construct: "{{ }}"},
+	{From: 862, To: 862, Line: 184, Col: 13, Construct: "{{ }}"},
+	{From: 866, To: 879, Line: 186, Col: 13, Construct: "if"},
+	{From: 868, To: 870, Line: 187, Col: 17, Construct: "{{ }}"},
+	{From: 871, To: 879, Line: 188, Col: 17, Construct: "if"},
+	{From: 874, To: 874, Line: 189, Col: 17, Construct: "{{ }}"},
+	{From: 878, To: 878, Line: 191, Col: 17, Construct: "{{ }}"},
+	{From: 882, To: 882, Line: 194, Col: 9, Construct: "set"},
+	{From: 885, To: 899, Line: 196, Col: 5, Construct: "if"},
+	{From: 887, To: 887, Line: 197, Col: 9, Construct: "set"},
+	{From: 889, To: 894, Line: 198, Col: 9, Construct: "if"},
+	{From: 891, To: 891, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 893, To: 893, Line: 200, Col: 13, Construct: "set"},
+	{From: 896, To: 898, Line: 202, Col: 9, Construct: "{{ }}"},
+	{From: 901, To: 904, Line: 204, Col: 5, Construct: "if"},
+	{From: 903, To: 903, Line: 205, Col: 9, Construct: "set"},
+	{From: 907, To: 910, Line: 209, Col: 1, Construct: "if"},
+	{From: 909, To: 909, Line: 210, Col: 5, Construct: "{{ }}"},
+	{From: 912, To: 929, Line: 212, Col: 1, Construct: "if"},
+	{From: 914, To: 928, Line: 213, Col: 5, Construct: "if"},
+	{From: 916, To: 927, Line: 214, Col: 9, Construct: "if"},
+	{From: 918, To: 918, Line: 215, Col: 13, Construct: "{{ }}"},
+	{From: 919, To: 927, Line: 216, Col: 13, Construct: "if"},
+	{From: 922, To: 922, Line: 217, Col: 13, Construct: "{{ }}"},
+	{From: 926, To: 926, Line: 219, Col: 13, Construct: "{{ }}"},
 }

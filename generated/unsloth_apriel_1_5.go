@@ -366,7 +366,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, availableToolsString, runtime.Str("\n"), toolOutputInstructions, runtime.Str("\n<|end|>\n")))
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil))), runtime.Int(0)) {
+	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil))), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, runtime.Str("\n<|end|>\n")))
 	}
@@ -520,7 +520,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_result|>\n"), runtime.FilterString(toolMessage)), runtime.Str("\n<|end|>\n")))
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}
 	}

@@ -339,15 +339,14 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
 					var arguments runtime.Value
 					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
-					toolFunction := runtime.LlamaItemStr(tool, "function")
-					arguments = runtime.LlamaItemStr(toolFunction, "arguments")
+					arguments = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
 					if !runtime.IsString(arguments) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
 						arguments = runtime.FilterTojson(arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("[TOOL_CALLS]"), runtime.LlamaItemStr(toolFunction, "name")), runtime.Str("[ARGS]"), arguments))
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("[TOOL_CALLS]"), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("[ARGS]"), arguments))
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90:9 {{- eos_token }}
@@ -441,8 +440,8 @@ var spansUnslothMistralDevstralSmall2507 = []runtime.Span{
 	{From: 264, To: 264, Line: 29, Col: 5, Construct: "set"},
 	{From: 266, To: 266, Line: 30, Col: 5, Construct: "set"},
 	{From: 268, To: 268, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 271, To: 374, Line: 36, Col: 1, Construct: "for"},
-	{From: 275, To: 373, Line: 37, Col: 5, Construct: "if"},
+	{From: 271, To: 373, Line: 36, Col: 1, Construct: "for"},
+	{From: 275, To: 372, Line: 37, Col: 5, Construct: "if"},
 	{From: 278, To: 310, Line: 39, Col: 9, Construct: "if"},
 	{From: 281, To: 281, Line: 40, Col: 13, Construct: "{{ }}"},
 	{From: 286, To: 309, Line: 43, Col: 13, Construct: "for"},
@@ -452,25 +451,25 @@ var spansUnslothMistralDevstralSmall2507 = []runtime.Span{
 	{From: 298, To: 298, Line: 50, Col: 25, Construct: "{{ }}"},
 	{From: 300, To: 307, Line: 53, Col: 21, Construct: "if"},
 	{From: 306, To: 306, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 311, To: 373, Line: 62, Col: 9, Construct: "if"},
+	{From: 311, To: 372, Line: 62, Col: 9, Construct: "if"},
 	{From: 314, To: 322, Line: 63, Col: 9, Construct: "if"},
 	{From: 317, To: 317, Line: 64, Col: 13, Construct: "{{ }}"},
 	{From: 321, To: 321, Line: 66, Col: 13, Construct: "{{ }}"},
-	{From: 323, To: 373, Line: 70, Col: 9, Construct: "if"},
+	{From: 323, To: 372, Line: 70, Col: 9, Construct: "if"},
 	{From: 326, To: 334, Line: 71, Col: 9, Construct: "if"},
 	{From: 329, To: 329, Line: 72, Col: 13, Construct: "{{ }}"},
 	{From: 333, To: 333, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 336, To: 352, Line: 79, Col: 9, Construct: "if"},
-	{From: 339, To: 351, Line: 80, Col: 13, Construct: "for"},
-	{From: 342, To: 343, Line: 81, Col: 17, Construct: "set"},
-	{From: 345, To: 348, Line: 82, Col: 17, Construct: "if"},
-	{From: 347, To: 347, Line: 83, Col: 21, Construct: "set"},
-	{From: 350, To: 350, Line: 86, Col: 17, Construct: "{{ }}"},
-	{From: 354, To: 354, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 355, To: 373, Line: 92, Col: 9, Construct: "if"},
-	{From: 358, To: 366, Line: 93, Col: 9, Construct: "if"},
-	{From: 361, To: 361, Line: 94, Col: 13, Construct: "set"},
-	{From: 365, To: 365, Line: 96, Col: 13, Construct: "set"},
-	{From: 368, To: 368, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 372, To: 372, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 336, To: 351, Line: 79, Col: 9, Construct: "if"},
+	{From: 339, To: 350, Line: 80, Col: 13, Construct: "for"},
+	{From: 342, To: 342, Line: 81, Col: 17, Construct: "set"},
+	{From: 344, To: 347, Line: 82, Col: 17, Construct: "if"},
+	{From: 346, To: 346, Line: 83, Col: 21, Construct: "set"},
+	{From: 349, To: 349, Line: 86, Col: 17, Construct: "{{ }}"},
+	{From: 353, To: 353, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 354, To: 372, Line: 92, Col: 9, Construct: "if"},
+	{From: 357, To: 365, Line: 93, Col: 9, Construct: "if"},
+	{From: 360, To: 360, Line: 94, Col: 13, Construct: "set"},
+	{From: 364, To: 364, Line: 96, Col: 13, Construct: "set"},
+	{From: 367, To: 367, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 371, To: 371, Line: 101, Col: 9, Construct: "{{ }}"},
 }

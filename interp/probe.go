@@ -181,9 +181,6 @@ var llamaBuiltins = map[string]map[string]bool{
 // llamaNotImplemented are builtins llama.cpp declares but raises "not implemented" for.
 var llamaNotImplemented = map[string]bool{"str join": true, "dict join": true, "list unique": true}
 
-// llamaTests are the tests of llama.cpp's engine; sameas, escaped and filter raise "not
-// implemented".
-var llamaTests = set("boolean callable odd even false true divisibleby string integer float number iterable sequence mapping lower upper none defined undefined eq equalto ge gt greaterthan lt lessthan ne in test")
 
 // llamaFilterAliases are the filter names llama.cpp maps to another.
 var llamaFilterAliases = map[string]string{"count": "length", "d": "default", "e": "escape", "trim": "strip"}
@@ -488,13 +485,8 @@ func (m *machine) llamaBuiltin(id, jinjaName string, v runtime.Value, args []run
 		}
 	case "list":
 		switch id {
-		case "select", "selectattr", "reject", "rejectattr":
-			return llamaSelect(v, id, args, kwargs)
-		case "map":
-			if len(args) > 0 {
-				llamaFail("map: filter-mapping not implemented")
-			}
-			return asList(runtime.CallFilter("map", v, args, kwargs))
+		case "select", "selectattr", "reject", "rejectattr", "map":
+			return runtime.LlamaFilter(id, v, args, kwargs)
 		case "join":
 			for _, it := range v.Items() {
 				switch it.Kind() {
@@ -565,53 +557,9 @@ func asList(v runtime.Value) runtime.Value {
 	return v
 }
 
-// llamaSelect is llama.cpp's select/selectattr/reject/rejectattr (one implementation):
-// with one argument it keeps the dicts whose item of that name is true, with two the
-// items passing test args[0] against args[1], with three the dicts whose item args[0]
-// passes test args[1] against args[2].
-func llamaSelect(list runtime.Value, name string, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
-	reject := strings.HasPrefix(name, "reject")
-	if len(kwargs) > 0 || len(args) < 1 || len(args) > 3 {
-		llamaFail("%s: expected 1 to 3 arguments", name)
-	}
-	if args[0].Kind() != runtime.KindString {
-		llamaFail("%s: the first argument must be a string", name)
-	}
-	var test string
-	if len(args) >= 2 {
-		test, _ = args[len(args)-2].AsString()
-		if args[len(args)-2].Kind() != runtime.KindString || !llamaTests[test] {
-			llamaFail("selectattr: unknown test '%s'", test)
-		}
-	}
-	var out []runtime.Value
-	for _, it := range list.Items() {
-		var keep bool
-		switch len(args) {
-		case 1, 3:
-			d := it.AsDict()
-			if d == nil {
-				llamaFail("selectattr: item is not an object")
-			}
-			attr, _ := d.Get(args[0])
-			if len(args) == 1 {
-				keep = attr.Truthy()
-			} else {
-				keep = runtime.CallTest(test, attr, args[2:], nil)
-			}
-		case 2:
-			keep = runtime.CallTest(test, it, args[1:], nil)
-		}
-		if keep != reject {
-			out = append(out, it)
-		}
-	}
-	return runtime.ListOf(out)
-}
-
 // probeTest is value is name(args) in llama.cpp's engine.
 func probeTest(name string, v runtime.Value, args []runtime.Value, kwargs []runtime.Kwarg) bool {
-	if !llamaTests[name] {
+	if !runtime.IsLlamaTest(name) {
 		llamaFail("Unknown test '%s'", name)
 	}
 	if name == "in" && len(args) == 1 && args[0].Kind() == runtime.KindUndefined {

@@ -21,6 +21,11 @@ import (
 //   - in: anything in an undefined value is false, but an undefined or none operand is
 //     otherwise an error (LlamaIn, LlamaNotIn, LlamaInStrs), where Jinja2 compares;
 //   - a for loop cannot iterate over a str (LlamaIterable);
+//   - an attribute of a dict can be set as a namespace's (LlamaCheckNamespace,
+//     LlamaSetAttr), and a list's append and pop change it (LlamaCallMethod): the
+//     render works on its own copy of the input (LlamaOwnInput), as llama.cpp's does;
+//   - map, select, reject, selectattr and rejectattr return lists, and the select family
+//     reads its arguments as llama.cpp does (LlamaFilter);
 //   - {{ x }} writes a str as it is, a number or a bool in llama.cpp's string form, the
 //     items of a list one after the other, and nothing for anything else (LlamaWrite):
 //     Jinja2 writes str(x), "None" for none.
@@ -185,4 +190,153 @@ func llamaFloatString(f float64) string {
 		s += "0"
 	}
 	return s
+}
+
+// LlamaOwnInput returns a copy of in whose variables are copies of in's (CopyJSON), for
+// a render that changes them: llama.cpp renders its own copy of the request's values.
+func LlamaOwnInput(in *Input) *Input {
+	own := *in
+	if in.Vars != nil {
+		own.Vars = CopyJSON(DictValue(in.Vars)).AsDict()
+		return &own
+	}
+	own.Messages, own.Tools, own.Documents = CopyJSON(in.Messages), CopyJSON(in.Tools), CopyJSON(in.Documents)
+	if in.Kwargs != nil {
+		own.Kwargs = make(map[string]Value, len(in.Kwargs))
+		for k, v := range in.Kwargs {
+			own.Kwargs[k] = CopyJSON(v)
+		}
+	}
+	return &own
+}
+
+// LlamaCheckNamespace is CheckNamespace as llama.cpp's {% set x.attr %} checks x: a
+// namespace or a dict.
+func LlamaCheckNamespace(ns Value) {
+	if ns.kind != KindNamespace && ns.kind != KindDict {
+		throw(EngineError, "Cannot assign to member of non-object")
+	}
+}
+
+// LlamaSetAttr is SetAttr as llama.cpp's {% set x.attr = v %}: on a dict it sets the
+// item.
+func LlamaSetAttr(ns Value, name string, v Value) {
+	LlamaCheckNamespace(ns)
+	if ns.kind == KindDict {
+		ns.dict().SetStr(name, v)
+		return
+	}
+	SetAttr(ns, name, v)
+}
+
+// LlamaCallMethod is CallMethod with llama.cpp's list methods that change the list:
+// append(x), which returns the list, and pop([i]).
+func LlamaCallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
+	if recv.kind != KindList || len(kwargs) > 0 {
+		return CallMethod(recv, name, args, kwargs)
+	}
+	l := recv.list()
+	switch {
+	case name == "append" && len(args) == 1:
+		checkSize(len(l.Items) + 1)
+		l.Items = append(l.Items, args[0])
+		return recv
+	case name == "pop" && len(args) <= 1:
+		i := int64(-1)
+		if len(args) == 1 {
+			if args[0].kind != KindInt || args[0].ptr != nil {
+				throw(EngineError, "pop: the index must be an integer")
+			}
+			i = args[0].n
+		}
+		if i < 0 {
+			i += int64(len(l.Items))
+		}
+		if i < 0 || i >= int64(len(l.Items)) {
+			throw(EngineError, "Index %d out of bounds for array of size %d", i, len(l.Items))
+		}
+		v := l.Items[i]
+		l.Items = append(l.Items[:i:i], l.Items[i+1:]...)
+		return v
+	}
+	return CallMethod(recv, name, args, kwargs)
+}
+
+// llamaTests are the tests of llama.cpp's engine (sameas, escaped and filter it declares
+// but does not implement).
+var llamaTests = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields(`boolean callable odd even false true divisibleby string integer float
+		number iterable sequence mapping lower upper none defined undefined eq equalto ge gt
+		greaterthan lt lessthan ne in test`) {
+		llamaTests[t] = true
+	}
+}
+
+// IsLlamaTest reports whether llama.cpp's engine has the test name.
+func IsLlamaTest(name string) bool { return llamaTests[name] }
+
+// LlamaFilter is CallFilter for the filters llama.cpp implements otherwise: map, select,
+// reject, selectattr and rejectattr return lists (empty for none or undefined), map
+// takes no filter name, and the select family reads its arguments as llamaSelect does.
+func LlamaFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
+	switch {
+	case isNull(v):
+		return NewList()
+	case v.kind != KindList:
+	case name == "map" && len(args) > 0:
+		throw(EngineError, "map: filter-mapping not implemented")
+	case name != "map":
+		return llamaSelect(v, name, args, kwargs)
+	}
+	r := CallFilter(name, v, args, kwargs)
+	if r.kind == KindIterator {
+		return FilterList(r)
+	}
+	return r
+}
+
+// llamaSelect is llama.cpp's select/selectattr/reject/rejectattr (one implementation):
+// with one argument it keeps the dicts whose item of that name is true, with two the
+// items passing test args[0] against args[1], with three the dicts whose item args[0]
+// passes test args[1] against args[2].
+func llamaSelect(list Value, name string, args []Value, kwargs []Kwarg) Value {
+	reject := strings.HasPrefix(name, "reject")
+	if len(kwargs) > 0 || len(args) < 1 || len(args) > 3 {
+		throw(EngineError, "%s: expected 1 to 3 arguments", name)
+	}
+	if args[0].kind != KindString {
+		throw(EngineError, "%s: the first argument must be a string", name)
+	}
+	var test string
+	if len(args) >= 2 {
+		t := args[len(args)-2]
+		test = t.str()
+		if t.kind != KindString || !llamaTests[test] {
+			throw(EngineError, "selectattr: unknown test '%s'", test)
+		}
+	}
+	var out []Value
+	for _, it := range list.list().Items {
+		var keep bool
+		switch len(args) {
+		case 1, 3:
+			if it.kind != KindDict {
+				throw(EngineError, "selectattr: item is not an object")
+			}
+			attr, _ := it.dict().Get(args[0])
+			if len(args) == 1 {
+				keep = attr.Truthy()
+			} else {
+				keep = CallTest(test, attr, args[2:], nil)
+			}
+		case 2:
+			keep = CallTest(test, it, args[1:], nil)
+		}
+		if keep != reject {
+			out = append(out, it)
+		}
+	}
+	return ListOf(out)
 }

@@ -86,7 +86,7 @@ func renderErrorsLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(mRole, runtime.Str(": ")), runtime.LlamaAttr(m, "content")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAttr(m, "role"), runtime.Str(": ")), runtime.LlamaAttr(m, "content")))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}

@@ -294,16 +294,16 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.NewList(runtime.Int(1), runtime.Str("two"), runtime.None(), runtime.Bool(true), runtime.Float(2.5), runtime.NewTuple(runtime.Int(3)), runtime.DictOf(runtime.Str("k"), runtime.Str("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	runtime.LlamaWrite(w, runtime.FilterJoin(runtime.FilterMap(messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
+	runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaFilter("map", messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	runtime.LlamaWrite(w, runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))))
+	runtime.LlamaWrite(w, runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
 	runtime.LlamaWrite(w, runtime.Mod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	runtime.LlamaWrite(w, runtime.CallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))
+	runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
 	runtime.LlamaWrite(w, runtime.MethodSplitSep(runtime.Str("x,y,,z"), runtime.Str(",")))

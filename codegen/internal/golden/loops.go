@@ -180,12 +180,16 @@ func renderLoopsLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
 	for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Int(10)))) {
+		mark := w.Mark()
 		// loops.jinja:8:25 {% if i is even %}
 		if runtime.IsEven(i) {
+			w.Drop(mark)
 			continue
 		}
+		mark2 := w.Mark()
 		// loops.jinja:8:68 {% if i > 6 %}
 		if runtime.Gt(i, runtime.Int(6)) {
+			w.Drop(mark2)
 			break
 		}
 		// loops.jinja:8:104 {{ i }}
@@ -244,12 +248,12 @@ var spansLoops = []runtime.Span{
 	{From: 172, To: 173, Line: 7, Col: 43, Construct: "{{ }}"},
 	{From: 175, To: 175, Line: 7, Col: 51, Construct: "{{ }}"},
 	{From: 177, To: 179, Line: 7, Col: 58, Construct: "{{ }}"},
-	{From: 182, To: 193, Line: 8, Col: 1, Construct: "for"},
-	{From: 184, To: 186, Line: 8, Col: 25, Construct: "if"},
-	{From: 188, To: 190, Line: 8, Col: 68, Construct: "if"},
-	{From: 192, To: 192, Line: 8, Col: 104, Construct: "{{ }}"},
-	{From: 195, To: 202, Line: 9, Col: 1, Construct: "for"},
-	{From: 204, To: 211, Line: 10, Col: 1, Construct: "for"},
-	{From: 208, To: 208, Line: 10, Col: 23, Construct: "{{ }}"},
-	{From: 210, To: 210, Line: 10, Col: 49, Construct: "{{ }}"},
+	{From: 182, To: 197, Line: 8, Col: 1, Construct: "for"},
+	{From: 185, To: 189, Line: 8, Col: 25, Construct: "if"},
+	{From: 191, To: 194, Line: 8, Col: 68, Construct: "if"},
+	{From: 196, To: 196, Line: 8, Col: 104, Construct: "{{ }}"},
+	{From: 199, To: 206, Line: 9, Col: 1, Construct: "for"},
+	{From: 208, To: 215, Line: 10, Col: 1, Construct: "for"},
+	{From: 212, To: 212, Line: 10, Col: 23, Construct: "{{ }}"},
+	{From: 214, To: 214, Line: 10, Col: 49, Construct: "{{ }}"},
 }

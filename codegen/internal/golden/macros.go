@@ -188,7 +188,7 @@ func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.FilterJoin(varargs, []runtime.Value{runtime.Str(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.FilterMap(runtime.FilterDictsort(kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
+		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaFilter("map", runtime.FilterDictsort(kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	var countdown func(runtime.Value)
