@@ -8,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/tmplgen/tmplgen/ir"
+	"github.com/tmplgen/tmplgen/runtime"
 )
 
 // Expressions: values, conditions, calls of filters, tests, methods and globals.
@@ -201,9 +202,6 @@ var llamaVariants = map[string]bool{
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 }
 
-// llamaFilters are the filters runtime.LlamaFilter implements as llama.cpp does.
-var llamaFilters = map[string]bool{"map": true, "select": true, "reject": true, "selectattr": true, "rejectattr": true}
-
 var binaryFuncs = map[string]string{
 	"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "//": "FloorDiv", "%": "Mod", "**": "Pow",
 }
@@ -363,7 +361,7 @@ func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
 	d, ok := directFilters[f.Name]
 	args, kwargs := g.args(f.Args)
 	switch {
-	case g.llama && llamaFilters[f.Name]:
+	case g.llama && runtime.HasLlamaFilter(f.Name):
 		g.variants++
 		return rt("LlamaFilter").Call(jen.Lit(f.Name), v, args, kwargs)
 	case !ok:

@@ -485,7 +485,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				if !(i == len(items)-1) && runtime.LlamaIn(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemInt(runtime.MethodSplitSep(asstText, runtime.Str("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemInt(runtime.MethodSplitSep(asstText, runtime.Str("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}

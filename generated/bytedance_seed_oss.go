@@ -542,7 +542,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "description"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			itemFunction := runtime.LlamaAttr(item, "function")
@@ -652,15 +652,15 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.FilterTrim(messageReasoningContent, nil, nil)), thinkEndToken))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil)), runtime.Str("\n")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
@@ -705,15 +705,15 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.FilterTrim(messageReasoningContent, nil, nil)), thinkEndToken))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil)), eosToken))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaFilter("trim", messageContent, nil, nil)), eosToken))
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}

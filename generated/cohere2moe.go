@@ -669,14 +669,14 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
 	if !(!runtime.IsUndefined(reasoning)) {
-		if runtime.IsDefined(reasoningEffort) && runtime.EqStr(runtime.FilterLower(reasoningEffort), "none") {
+		if runtime.IsDefined(reasoningEffort) && runtime.EqStr(runtime.LlamaFilter("lower", reasoningEffort, nil, nil), "none") {
 			reasoning = runtime.Bool(false)
 		} else {
 			reasoning = runtime.Bool(true)
 		}
 	}
 	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
-	grounding = runtime.FilterUpper(runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil))
+	grounding = runtime.LlamaFilter("upper", runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil), nil, nil)
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
 	groundingEnabled = runtime.Bool(runtime.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
@@ -842,12 +842,12 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		var textWrapper runtime.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
 		itemType := runtime.LlamaAttr(item, "type")
-		if runtime.EqStr(runtime.FilterLower(itemType), "text") {
+		if runtime.EqStr(runtime.LlamaFilter("lower", itemType, nil, nil), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
 			textWrapper = runtime.DictOf(runtime.Str("content"), runtime.LlamaAttr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			runtime.LlamaWrite(w, runtime.FilterTojson(textWrapper, nil, nil))
-		} else if (runtime.EqStr(runtime.FilterLower(itemType), "document") && runtime.LlamaAttr(item, "document").Truthy()) && runtime.LlamaIn(runtime.Str("data"), runtime.LlamaAttr(item, "document")) {
+		} else if (runtime.EqStr(runtime.LlamaFilter("lower", itemType, nil, nil), "document") && runtime.LlamaAttr(item, "document").Truthy()) && runtime.LlamaIn(runtime.Str("data"), runtime.LlamaAttr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
 			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(runtime.LlamaAttr(item, "document"), "data"), nil, nil))
@@ -882,7 +882,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				if runtime.EqStr(runtime.FilterLower(runtime.LlamaAttr(content, "type")), "text") {
+				if runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaAttr(content, "type"), nil, nil), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 					if !runtime.LlamaAttr(lastWasText, "value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
@@ -909,7 +909,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaSetAttr(lastWasText, "value", runtime.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if runtime.EqStr(runtime.FilterLower(runtime.LlamaAttr(content, "type")), "image") {
+				if runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaAttr(content, "type"), nil, nil), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
 					contentData := runtime.LlamaAttr(content, "data")
 					if contentData.Truthy() {
@@ -946,7 +946,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && runtime.EqStr(runtime.FilterLower(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
 		developerInstruction = runtime.LlamaItemInt(messages, 0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
@@ -1093,7 +1093,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		message := items[i]
 		var msgRoleDowncased runtime.Value
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = runtime.FilterLower(runtime.LlamaAttr(message, "role"))
+		msgRoleDowncased = runtime.LlamaFilter("lower", runtime.LlamaAttr(message, "role"), nil, nil)
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if runtime.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
@@ -1204,7 +1204,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None()))) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if runtime.EqStr(runtime.FilterLower(runtime.LlamaAttr(msg, "role")), "tool") {
+				if runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaAttr(msg, "role"), nil, nil), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					runtime.LlamaWrite(w, w.Capture(func() {

@@ -649,11 +649,11 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.FilterTrim(content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.LlamaFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
 		} else if runtime.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.FilterTrim(content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.LlamaFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
 		} else if runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -661,7 +661,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			messageContent := runtime.LlamaAttr(message, "content")
 			if runtime.IsDefined(messageContent) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
-				runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
@@ -701,12 +701,12 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.FilterTrim(content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.LlamaFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
 		} else if runtime.EqStr(messageRole, "tool") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(message, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}

@@ -744,7 +744,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := runtime.LlamaItemStr(value, "type")
-				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
+				if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "STRING") {
 					// gemma4.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := runtime.LlamaItemStr(value, "enum")
 					if valueEnum.Truthy() {
@@ -760,7 +760,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
 						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
+				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "OBJECT") {
 					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
@@ -797,7 +797,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
+				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "ARRAY") {
 					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := runtime.LlamaItemStr(value, "items")
@@ -854,7 +854,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsString(itemValue) {
 										w.WriteString("type:")
 										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
@@ -884,7 +884,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				runtime.LlamaWrite(w, runtime.FilterUpper(valueType))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -941,7 +941,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.FilterUpper(paramsType))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -960,10 +960,10 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
+			if runtime.EqStr(runtime.LlamaFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.FilterUpper(responseDeclarationType))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1075,7 +1075,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(ns, "result"), nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
@@ -1098,7 +1098,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
@@ -1108,7 +1108,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				runtime.LlamaWrite(w, runtime.FilterTrim(w.Capture(func() {
+				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -1237,7 +1237,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// gemma4.jinja:230:21 {%- else -%}
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
-				runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
 			}
 		} else if runtime.IsSequence(messageContent) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
@@ -1255,7 +1255,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(item, "text"), nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
 					}
 				} else if runtime.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}

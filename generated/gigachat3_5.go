@@ -1856,7 +1856,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				for _, rawSeg := range runtime.Iterate(w, runtime.LlamaIterable(segs)) {
 					var seg runtime.Value
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = runtime.FilterReplace(runtime.FilterReplace(rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
+					seg = runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
 					if runtime.IsMapping(runtime.LlamaAttr(nsP, "n")) && runtime.LlamaIn(seg, runtime.LlamaAttr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
@@ -2663,7 +2663,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
 		if runtime.LlamaNotIn(runtime.LlamaAttr(addTokens, "role_sep"), devsystem) || runtime.LlamaNotIn(runtime.LlamaAttr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = runtime.FilterReplace(runtime.FilterReplace(devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
+			devsystem = runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
 		runtime.LlamaWrite(w, devsystem)
@@ -2720,7 +2720,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 					runtime.LlamaCheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					runtime.LlamaSetAttr(nsEmbedResult, "result_text", runtime.FilterReplace(runtime.LlamaAttr(nsEmbedResult, "result_text"), []runtime.Value{placeholder, tokenized}, nil))
+					runtime.LlamaSetAttr(nsEmbedResult, "result_text", runtime.LlamaFilter("replace", runtime.LlamaAttr(nsEmbedResult, "result_text"), []runtime.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)

@@ -893,7 +893,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := runtime.LlamaItemStr(value, "type")
-				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
+				if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
 					valueEnum := runtime.LlamaItemStr(value, "enum")
 					if valueEnum.Truthy() {
@@ -909,7 +909,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
 						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
+				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := runtime.LlamaItemStr(value, "items")
@@ -974,7 +974,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
@@ -1007,7 +1007,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
-				if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
+				if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := runtime.LlamaItemStr(value, "properties")
 					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
@@ -1080,7 +1080,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-				runtime.LlamaWrite(w, runtime.FilterUpper(valueType))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1137,7 +1137,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.FilterUpper(paramsType))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1156,10 +1156,10 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
+			if runtime.EqStr(runtime.LlamaFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.FilterUpper(responseDeclarationType))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1271,7 +1271,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(ns, "result"), nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	formatToolResponseBlock := func(toolName, response runtime.Value) {
@@ -1330,7 +1330,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
-			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
@@ -1340,7 +1340,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
-				runtime.LlamaWrite(w, runtime.FilterTrim(w.Capture(func() {
+				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -1561,7 +1561,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// google-gemma-4-31B-it.jinja:308:21 {%- else -%}
 					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
-					runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
 				}
 			} else if runtime.IsSequence(messageContent) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
@@ -1579,7 +1579,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(item, "text"), nil, nil))
+							runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
 						}
 					} else if runtime.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}

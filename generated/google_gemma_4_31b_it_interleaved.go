@@ -769,7 +769,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := runtime.LlamaItemStr(value, "type")
-				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
+				if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := runtime.LlamaItemStr(value, "enum")
 					if valueEnum.Truthy() {
@@ -785,7 +785,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 						// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
 						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
+				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
@@ -822,7 +822,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
+				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := runtime.LlamaItemStr(value, "items")
@@ -879,7 +879,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 									if runtime.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
@@ -909,7 +909,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
-				runtime.LlamaWrite(w, runtime.FilterUpper(valueType))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -966,7 +966,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.FilterUpper(paramsType))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -985,10 +985,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
+			if runtime.EqStr(runtime.LlamaFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.FilterUpper(responseDeclarationType))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1100,7 +1100,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(ns, "result"), nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
@@ -1123,7 +1123,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
@@ -1133,7 +1133,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				runtime.LlamaWrite(w, runtime.FilterTrim(w.Capture(func() {
+				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -1287,7 +1287,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
-				runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
 			}
 		} else if runtime.IsSequence(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
@@ -1305,7 +1305,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(item, "text"), nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
 					}
 				} else if runtime.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}

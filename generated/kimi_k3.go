@@ -726,7 +726,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	escapeAttr := func(value runtime.Value) {
 		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		runtime.LlamaWrite(w, runtime.FilterReplace(runtime.FilterReplace(runtime.FilterString(value), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
+		runtime.LlamaWrite(w, runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", runtime.FilterString(value), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs runtime.Value) {
@@ -845,7 +845,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), messageType)))
 		}))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
-		runtime.LlamaWrite(w, runtime.FilterTrim(body, nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", body, nil, nil))
 		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
 		runtime.LlamaWrite(w, w.Capture(func() {
 			closeTag(runtime.Str("message"))
@@ -981,7 +981,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				openTag(runtime.Str("think"), runtime.Missing())
 			}))
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !runtime.IsNone(reasoningContent) && runtime.FilterTrim(runtime.FilterString(reasoningContent), nil, nil).Truthy() {
+			if !runtime.IsNone(reasoningContent) && runtime.LlamaFilter("trim", runtime.FilterString(reasoningContent), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
 					renderText(reasoningContent, state)
@@ -1082,7 +1082,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 							closeTag(runtime.Str("argument"))
 						}))
 					}
-				} else if runtime.IsString(arguments) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
+				} else if runtime.IsString(arguments) && runtime.LlamaFilter("trim", arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
 					runtime.LlamaWrite(w, w.Capture(func() {

@@ -502,7 +502,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if runtime.LlamaIn(runtime.Str("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = runtime.FilterTrim(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), nil, nil)
+							content = runtime.LlamaFilter("trim", runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}

@@ -264,7 +264,7 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if runtime.LlamaIn(runtime.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = runtime.FilterTrim(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), nil, nil)
+				content = runtime.LlamaFilter("trim", runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}

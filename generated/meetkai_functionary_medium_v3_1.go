@@ -180,11 +180,11 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
 			if runtime.LlamaIn(runtime.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.FilterSafe(runtime.Str("Use the function '")), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "name")), runtime.FilterSafe(runtime.Str("' to '"))), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "description")), runtime.FilterSafe(runtime.Str("'\n"))), runtime.FilterTojson(runtime.LlamaItemStr(t, "function"), nil, nil)))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaFilter("safe", runtime.Str("Use the function '"), nil, nil), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "name")), runtime.LlamaFilter("safe", runtime.Str("' to '"), nil, nil)), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "description")), runtime.LlamaFilter("safe", runtime.Str("'\n"), nil, nil)), runtime.FilterTojson(runtime.LlamaItemStr(t, "function"), nil, nil)))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.FilterSafe(runtime.Str("Use the function '")), runtime.LlamaItemStr(t, "name")), runtime.FilterSafe(runtime.Str("' to '"))), runtime.LlamaItemStr(t, "description")), runtime.FilterSafe(runtime.Str("'\n"))), runtime.FilterTojson(t, nil, nil)))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaFilter("safe", runtime.Str("Use the function '"), nil, nil), runtime.LlamaItemStr(t, "name")), runtime.LlamaFilter("safe", runtime.Str("' to '"), nil, nil)), runtime.LlamaItemStr(t, "description")), runtime.LlamaFilter("safe", runtime.Str("'\n"), nil, nil)), runtime.FilterTojson(t, nil, nil)))
 			}
 			w.WriteString("\n\n")
 		}

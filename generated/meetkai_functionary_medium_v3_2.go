@@ -703,7 +703,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 				for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaFilter("replace", runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
 				}
 			}
 		}
@@ -942,7 +942,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": ")), runtime.FilterTrim(itemInfo, nil, nil)), runtime.Str("[]")))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": ")), runtime.LlamaFilter("trim", itemInfo, nil, nil)), runtime.Str("[]")))
 				}
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
@@ -1043,7 +1043,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 						for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaFilter("replace", runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
@@ -1080,7 +1080,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 							for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+								runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaFilter("replace", runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}

@@ -240,7 +240,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	messages0 := runtime.LlamaItemInt(messages, 0)
 	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = runtime.FilterTrim(runtime.LlamaItemStr(messages0, "content"), nil, nil)
+		systemMessage = runtime.LlamaFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
@@ -274,7 +274,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
 		if runtime.Ne(runtime.FilterLength(messages), runtime.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = runtime.FilterTrim(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = runtime.LlamaFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
@@ -299,7 +299,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 		messageRole := runtime.LlamaAttr(message, "role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
 		} else if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}

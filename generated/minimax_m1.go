@@ -233,11 +233,11 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 		messages0Content := runtime.LlamaItemStr(messages0, "content")
 		if runtime.IsString(messages0Content) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
-			nsSystemPrompt = runtime.FilterTrim(messages0Content, nil, nil)
+			nsSystemPrompt = runtime.LlamaFilter("trim", messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:14:9 {%- else %}
 			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			nsSystemPrompt = runtime.FilterTrim(runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text"), nil, nil)
+			nsSystemPrompt = runtime.LlamaFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text"), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -281,7 +281,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 				messageContent := runtime.LlamaItemStr(message, "content")
 				if runtime.IsString(messageContent) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
-					runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:47:5 {%- else %}
 					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
@@ -289,7 +289,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
 						if runtime.EqStr(runtime.LlamaItemStr(content, "type"), "text") {
 							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
-							runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(content, "text"), nil, nil))
+							runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(content, "text"), nil, nil))
 						}
 					}
 				}
@@ -301,13 +301,13 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 				messageContent := runtime.LlamaItemStr(message, "content")
 				if runtime.IsString(messageContent) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
-					runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
 					for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaFilter("selectattr", messageContent, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil))) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaItemStr(content, "text"), nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(content, "text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")

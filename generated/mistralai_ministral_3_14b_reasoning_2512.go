@@ -424,7 +424,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
 					if !runtime.IsString(arguments) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
-						arguments = runtime.FilterSafe(runtime.FilterTojson(arguments, nil, nil))
+						arguments = runtime.LlamaFilter("safe", runtime.FilterTojson(arguments, nil, nil), nil, nil)
 					} else if runtime.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}

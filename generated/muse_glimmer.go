@@ -751,14 +751,14 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
 		if runtime.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
-			sysText = runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(w.Capture(func() {
+			sysText = runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", w.Capture(func() {
 				renderContent(runtime.LlamaItemStr(message, "content"))
 			}), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
 			runtime.LlamaWrite(w, sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			if runtime.LlamaNotIn(runtime.Str("reasoning strength"), runtime.FilterLower(sysText)) {
+			if runtime.LlamaNotIn(runtime.Str("reasoning strength"), runtime.LlamaFilter("lower", sysText, nil, nil)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
 				runtime.LlamaWrite(w, w.Capture(func() {

@@ -394,7 +394,7 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("        "), paramName, runtime.Str("(")), w.Capture(func() {
 				jsonToPythonType(paramFields)
-			})), runtime.Str("): ")), runtime.FilterTrim(runtime.LlamaAttr(paramFields, "description"), nil, nil)))
+			})), runtime.Str("): ")), runtime.LlamaFilter("trim", runtime.LlamaAttr(paramFields, "description"), nil, nil)))
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
 		toolReturn2 := runtime.LlamaAttr(tool, "return")

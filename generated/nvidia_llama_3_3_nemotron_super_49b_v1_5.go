@@ -299,13 +299,13 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if runtime.LlamaIn(runtime.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			systemContent = runtime.FilterTrim(runtime.MethodReplace(systemContent, runtime.Str("/no_think"), runtime.Str("")), nil, nil)
+			systemContent = runtime.LlamaFilter("trim", runtime.MethodReplace(systemContent, runtime.Str("/no_think"), runtime.Str("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
 			enableThinking = runtime.Bool(false)
 		} else if runtime.LlamaIn(runtime.Str("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			systemContent = runtime.FilterTrim(runtime.MethodReplace(systemContent, runtime.Str("/think"), runtime.Str("")), nil, nil)
+			systemContent = runtime.LlamaFilter("trim", runtime.MethodReplace(systemContent, runtime.Str("/think"), runtime.Str("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
 			enableThinking = runtime.Bool(true)
 		}

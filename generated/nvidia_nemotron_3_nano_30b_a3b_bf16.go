@@ -475,7 +475,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 				if runtime.IsMapping(runtime.LlamaItem(jsonDict, jsonKey)) || (runtime.IsSequence(runtime.LlamaItem(jsonDict, jsonKey)) && !runtime.IsString(runtime.LlamaItem(jsonDict, jsonKey))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.FilterSafe(runtime.FilterTojson(runtime.LlamaItem(jsonDict, jsonKey), nil, nil)), runtime.Str("</"), jsonKey, runtime.Str(">")))
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaFilter("safe", runtime.FilterTojson(runtime.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
@@ -574,7 +574,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			toolDescription := runtime.LlamaAttr(tool, "description")
 			if runtime.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.FilterTrim(toolDescription, nil, nil), runtime.Str("</description>")))
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaFilter("trim", toolDescription, nil, nil), runtime.Str("</description>")))
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
@@ -599,13 +599,13 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 					paramFieldsDescription := runtime.LlamaAttr(paramFields, "description")
 					if runtime.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.FilterTrim(paramFieldsDescription, nil, nil), runtime.Str("</description>")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaFilter("trim", paramFieldsDescription, nil, nil), runtime.Str("</description>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
 					paramFieldsEnum := runtime.LlamaAttr(paramFields, "enum")
 					if runtime.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<enum>"), runtime.FilterSafe(runtime.FilterTojson(paramFieldsEnum, nil, nil)), runtime.Str("</enum>")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<enum>"), runtime.LlamaFilter("safe", runtime.FilterTojson(paramFieldsEnum, nil, nil), nil, nil), runtime.Str("</enum>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
@@ -626,7 +626,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			toolParameters2 := runtime.LlamaAttr(tool, "parameters")
 			if runtime.IsDefined(toolParameters2) && runtime.IsDefined(runtime.LlamaAttr(toolParameters2, "required")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<required>"), runtime.FilterSafe(runtime.FilterTojson(runtime.LlamaAttr(toolParameters2, "required"), nil, nil)), runtime.Str("</required>")))
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<required>"), runtime.LlamaFilter("safe", runtime.FilterTojson(runtime.LlamaAttr(toolParameters2, "required"), nil, nil), nil, nil), runtime.Str("</required>")))
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
@@ -661,7 +661,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
 				content = runtime.LlamaConcat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			} else {
@@ -687,11 +687,11 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if runtime.IsString(content) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(content, nil, nil)), runtime.Int(0)) {
+				if runtime.IsString(content) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", content, nil, nil)), runtime.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.FilterTrim(content, nil, nil), runtime.Str("\n")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaFilter("trim", content, nil, nil), runtime.Str("\n")))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
@@ -706,7 +706,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 							c = runtime.LlamaItemInt(runtime.MethodSplitSep(c, runtime.Str("<think>")), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
-						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.FilterTrim(c, nil, nil))
+						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaFilter("trim", c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
 						if runtime.Gt(runtime.FilterLength(c), runtime.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
@@ -739,7 +739,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
+								argsValue = runtime.LlamaFilter("safe", runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue)
 							}
@@ -755,7 +755,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), nil, nil), runtime.Str("<|im_end|>\n")))
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), runtime.LlamaFilter("trim", runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), nil, nil), runtime.Str("<|im_end|>\n")))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
@@ -766,7 +766,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaItemInt(runtime.MethodSplitSep(c, runtime.Str("</think>")), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
-					c = runtime.FilterTrim(c, nil, nil)
+					c = runtime.LlamaFilter("trim", c, nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
 					if runtime.Gt(runtime.FilterLength(c), runtime.Int(0)) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}

@@ -449,7 +449,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = runtime.FilterTrim(w.Capture(func() {
+			content = runtime.LlamaFilter("trim", w.Capture(func() {
 				renderContent(runtime.LlamaAttr(messages0, "content"), runtime.Bool(false), runtime.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
@@ -465,7 +465,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = runtime.FilterTrim(w.Capture(func() {
+			content = runtime.LlamaFilter("trim", w.Capture(func() {
 				renderContent(runtime.LlamaAttr(messages0, "content"), runtime.Bool(false), runtime.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
@@ -486,7 +486,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
-			content = runtime.FilterTrim(w.Capture(func() {
+			content = runtime.LlamaFilter("trim", w.Capture(func() {
 				renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(false), runtime.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
@@ -510,7 +510,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		var content runtime.Value
 		var reasoningContent runtime.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
-		content = runtime.FilterTrim(w.Capture(func() {
+		content = runtime.LlamaFilter("trim", w.Capture(func() {
 			renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(true), runtime.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
@@ -545,7 +545,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
-			reasoningContent = runtime.FilterTrim(reasoningContent, nil, nil)
+			reasoningContent = runtime.LlamaFilter("trim", reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
 			if runtime.Gt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
@@ -571,7 +571,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
 					if i == 0 {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
-						if runtime.FilterTrim(content, nil, nil).Truthy() {
+						if runtime.LlamaFilter("trim", content, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
 						} else {
@@ -596,7 +596,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
+								argsValue = runtime.LlamaFilter("safe", runtime.FilterTojson(argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.FilterString(argsValue)
 							}

@@ -16,8 +16,10 @@ import (
 //     (LlamaAttr, LlamaItem, LlamaItemStr, LlamaItemInt), where Jinja2 raises
 //     UndefinedError;
 //   - + and ~ of an undefined value or none with a str give the str, the undefined
-//     value or none written as "" (LlamaAdd, LlamaSum, LlamaConcat): Jinja2 raises for
-//     +, and writes none as "None" for ~;
+//     value or none written as "", and a str joins the string form of another value
+//     (llamaString: floats as C's %f, strs in containers unescaped) (LlamaAdd, LlamaSum,
+//     LlamaConcat): Jinja2 raises for + and for ~ writes none as "None" and Python's
+//     str();
 //   - in: anything in an undefined value is false, but an undefined or none operand is
 //     otherwise an error (LlamaIn, LlamaNotIn, LlamaInStrs), where Jinja2 compares;
 //   - a for loop cannot iterate over a str (LlamaIterable);
@@ -70,13 +72,17 @@ func LlamaItemInt(v Value, i int64) Value {
 	return v.ItemInt(i)
 }
 
-// LlamaAdd is Add as llama.cpp's +: none or undefined next to a str is "".
+// LlamaAdd is Add as llama.cpp's +: none or undefined next to a str is "", and a str
+// and another value join their string forms (llamaString).
 func LlamaAdd(a, b Value) Value {
 	switch {
 	case isNull(a) && b.kind == KindString:
 		return b
 	case isNull(b) && a.kind == KindString:
 		return a
+	case a.kind == KindString && b.kind != KindString && !isNull(b),
+		b.kind == KindString && a.kind != KindString && !isNull(a):
+		return Str(llamaString(a) + llamaString(b))
 	}
 	return Add(a, b)
 }
@@ -103,16 +109,79 @@ func LlamaConcat(items ...Value) Value {
 			first = Str("")
 		case isNull(first) || first.kind != KindString && isNull(second):
 			nullOperand("~", first, second)
+		case first.kind != KindString && second.kind != KindString:
+			throw(EngineError, "Unknown operator \"~\" between %s and %s", first.TypeName(), second.TypeName())
 		}
 	}
-	out := []Value{first}
+	var b strings.Builder
+	b.WriteString(llamaString(first))
 	for _, it := range items[1:] {
-		if isNull(it) {
-			it = Str("") // the operand before it is a str by now
+		if !isNull(it) { // the operand before it is a str by now
+			b.WriteString(llamaString(it))
 		}
-		out = append(out, it)
 	}
-	return Concat(out...)
+	return Str(b.String())
+}
+
+// llamaString is llama.cpp's string form of v (as_string): a str as it is, numbers and
+// bools as LlamaWrite writes them, none as None, lists, tuples and dicts as Python
+// writes them but with their strs quoted by llamaRepr.
+func llamaString(v Value) string {
+	switch v.kind {
+	case KindString:
+		return v.str()
+	case KindFloat:
+		return llamaFloatString(v.float())
+	case KindUndefined:
+		return ""
+	case KindList, KindTuple:
+		var b strings.Builder
+		open, end := "[", "]"
+		if v.kind == KindTuple {
+			open, end = "(", ")"
+		}
+		b.WriteString(open)
+		items := v.list().Items
+		for i, it := range items {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(llamaRepr(it))
+		}
+		if v.kind == KindTuple && len(items) == 1 {
+			b.WriteString(",")
+		}
+		b.WriteString(end)
+		return b.String()
+	case KindDict:
+		var b strings.Builder
+		b.WriteString("{")
+		d := v.dict()
+		for i, k := range d.keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(llamaRepr(k))
+			b.WriteString(": ")
+			b.WriteString(llamaRepr(d.vals[i]))
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	return v.String()
+}
+
+// llamaRepr is how llama.cpp writes a value inside the string form of a list or dict: a
+// str in single quotes, unescaped, or as JSON when it has a single quote; other values
+// in their string form.
+func llamaRepr(v Value) string {
+	if v.kind != KindString {
+		return llamaString(v)
+	}
+	if s := v.str(); !strings.Contains(s, "'") {
+		return "'" + s + "'"
+	}
+	return string(appendJSONString(nil, v.str(), false))
 }
 
 // nullOperand raises llama.cpp's error for a binary operator with an undefined or none
@@ -274,13 +343,48 @@ func init() {
 	}
 }
 
+// llamaCoerced are the filters llama.cpp applies to the string form of a value that is
+// neither a str nor undefined.
+var llamaCoerced = map[string]bool{
+	"capitalize": true, "lower": true, "replace": true, "strip": true, "trim": true,
+	"title": true, "upper": true, "wordcount": true,
+}
+
+// HasLlamaFilter reports whether LlamaFilter implements the filter name otherwise than
+// CallFilter does.
+func HasLlamaFilter(name string) bool {
+	switch name {
+	case "map", "select", "reject", "selectattr", "rejectattr", "format", "safe":
+		return true
+	}
+	return llamaCoerced[name]
+}
+
 // IsLlamaTest reports whether llama.cpp's engine has the test name.
 func IsLlamaTest(name string) bool { return llamaTests[name] }
 
 // LlamaFilter is CallFilter for the filters llama.cpp implements otherwise: map, select,
 // reject, selectattr and rejectattr return lists (empty for none or undefined), map
-// takes no filter name, and the select family reads its arguments as llamaSelect does.
+// takes no filter name, and the select family reads its arguments as llamaSelect does;
+// format substitutes {} placeholders (llamaFormat); safe makes no Markup (and writes
+// other values as JSON); and the filters of llamaCoerced take the string form of a value
+// that is not a str.
 func LlamaFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
+	switch {
+	case llamaCoerced[name]:
+		if v.kind != KindString && v.kind != KindUndefined {
+			v = Str(llamaString(v))
+		}
+		return CallFilter(name, v, args, kwargs)
+	case name == "format":
+		return llamaFormat(v, args)
+	case name == "safe":
+		if v.kind == KindString {
+			return Str(v.str()) // a plain str: llama.cpp has no Markup
+		}
+		return CallFilter("tojson", v, nil, nil)
+	}
+	// map and the select family
 	switch {
 	case isNull(v):
 		return NewList()
@@ -339,4 +443,29 @@ func llamaSelect(list Value, name string, args []Value, kwargs []Kwarg) Value {
 		}
 	}
 	return ListOf(out)
+}
+
+// llamaFormat is llama.cpp's format filter: each {} of the str v is the string form of
+// the next argument; % is text like any other, and any other { an error.
+func llamaFormat(v Value, args []Value) Value {
+	if v.kind != KindString {
+		throw(EngineError, "format() first argument must be a string")
+	}
+	var b strings.Builder
+	s, next := v.str(), 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 >= len(s) || s[i+1] != '}' {
+			throw(EngineError, "format() only supports simple '{}' placeholders")
+		}
+		i++
+		if next < len(args) {
+			b.WriteString(llamaString(args[next]))
+		}
+		next++
+	}
+	return Str(b.String())
 }

@@ -318,10 +318,10 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.FilterTojson(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	runtime.LlamaWrite(w, runtime.FilterUpper(runtime.Str("Straße İ")))
+	runtime.LlamaWrite(w, runtime.LlamaFilter("upper", runtime.Str("Straße İ"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	runtime.LlamaWrite(w, runtime.FilterTitle(runtime.Str("ǅ héllo")))
+	runtime.LlamaWrite(w, runtime.LlamaFilter("title", runtime.Str("ǅ héllo"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
 	runtime.LlamaWrite(w, runtime.Str("abc").Slice(runtime.None(), runtime.None(), runtime.Int(-1)))

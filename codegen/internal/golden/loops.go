@@ -157,7 +157,7 @@ func renderLoopsLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(m, "content"), nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(m, "content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {

@@ -220,7 +220,7 @@ func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
 			Name:      "caller",
 		}, func(_ []runtime.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			runtime.LlamaWrite(w, runtime.FilterUpper(runtime.LlamaAttr(m, "role")))
+			runtime.LlamaWrite(w, runtime.LlamaFilter("upper", runtime.LlamaAttr(m, "role"), nil, nil))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}

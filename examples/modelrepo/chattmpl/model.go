@@ -170,7 +170,7 @@ func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
 				llama3Header(runtime.Str("system"))
 			}))
 			// model:34:1 {{- message.content | trim -}}
-			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(message, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
@@ -179,7 +179,7 @@ func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
 				llama3Header(runtime.Str("user"))
 			}))
 			// model:38:1 {{- message.content | trim -}}
-			runtime.LlamaWrite(w, runtime.FilterTrim(runtime.LlamaAttr(message, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
@@ -191,7 +191,7 @@ func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
 			messageContent := runtime.LlamaAttr(message, "content")
 			if messageContent.Truthy() {
 				// model:43:1 {{- message.content | trim -}}
-				runtime.LlamaWrite(w, runtime.FilterTrim(messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
 			}
 			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
