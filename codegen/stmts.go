@@ -673,6 +673,10 @@ func (g *gen) macroSpec(m *ir.Macro, caller bool) jen.Code {
 	if m.Varargs != nil {
 		spec[jen.Id("Varargs")] = jen.True()
 	}
+	if g.llama {
+		spec[jen.Id("Llama")] = jen.True()
+		g.variants++
+	}
 	return jen.Op("&").Qual(RuntimePath, "MacroSpec").Values(spec)
 }
 

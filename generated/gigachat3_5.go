@@ -3443,7 +3443,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
 			runtime.LlamaWrite(w, w.Capture(func() {
-				renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), compositeContent), runtime.Missing(), runtime.Bool(false))
+				func() {
+					_ = runtime.Bool(false)
+					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), compositeContent), runtime.Undefined("role"), runtime.Missing())
+				}()
 			}))
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
@@ -4423,19 +4426,19 @@ var spansGigaChat35 = []runtime.Span{
 	{From: 3106, To: 3111, Line: 835, Col: 1, Construct: "if"},
 	{From: 3108, To: 3110, Line: 836, Col: 5, Construct: "{{ }}"},
 	{From: 3113, To: 3114, Line: 850, Col: 1, Construct: "set"},
-	{From: 3116, To: 3476, Line: 854, Col: 1, Construct: "for"},
-	{From: 3129, To: 3463, Line: 856, Col: 5, Construct: "if"},
+	{From: 3116, To: 3479, Line: 854, Col: 1, Construct: "for"},
+	{From: 3129, To: 3466, Line: 856, Col: 5, Construct: "if"},
 	{From: 3131, To: 3131, Line: 858, Col: 9, Construct: "set"},
-	{From: 3132, To: 3463, Line: 861, Col: 9, Construct: "if"},
+	{From: 3132, To: 3466, Line: 861, Col: 9, Construct: "if"},
 	{From: 3135, To: 3135, Line: 862, Col: 9, Construct: "{{ }}"},
-	{From: 3136, To: 3463, Line: 869, Col: 9, Construct: "if"},
+	{From: 3136, To: 3466, Line: 869, Col: 9, Construct: "if"},
 	{From: 3139, To: 3144, Line: 870, Col: 9, Construct: "if"},
 	{From: 3141, To: 3143, Line: 871, Col: 13, Construct: "{{ }}"},
-	{From: 3145, To: 3463, Line: 876, Col: 9, Construct: "if"},
+	{From: 3145, To: 3466, Line: 876, Col: 9, Construct: "if"},
 	{From: 3148, To: 3150, Line: 877, Col: 9, Construct: "{{ }}"},
-	{From: 3151, To: 3463, Line: 881, Col: 9, Construct: "if"},
+	{From: 3151, To: 3466, Line: 881, Col: 9, Construct: "if"},
 	{From: 3154, To: 3154, Line: 882, Col: 9, Construct: "{{ }}"},
-	{From: 3155, To: 3463, Line: 894, Col: 9, Construct: "if"},
+	{From: 3155, To: 3466, Line: 894, Col: 9, Construct: "if"},
 	{From: 3158, To: 3161, Line: 895, Col: 9, Construct: "if"},
 	{From: 3160, To: 3160, Line: 896, Col: 13, Construct: "{{ }}"},
 	{From: 3163, To: 3165, Line: 898, Col: 9, Construct: "set"},
@@ -4446,13 +4449,13 @@ var spansGigaChat35 = []runtime.Span{
 	{From: 3179, To: 3192, Line: 910, Col: 17, Construct: "if"},
 	{From: 3181, To: 3183, Line: 911, Col: 21, Construct: "{{ }}"},
 	{From: 3187, To: 3191, Line: 913, Col: 21, Construct: "{{ }}"},
-	{From: 3195, To: 3463, Line: 920, Col: 9, Construct: "if"},
+	{From: 3195, To: 3466, Line: 920, Col: 9, Construct: "if"},
 	{From: 3198, To: 3200, Line: 921, Col: 9, Construct: "{{ }}"},
 	{From: 3203, To: 3219, Line: 925, Col: 9, Construct: "if"},
 	{From: 3205, To: 3218, Line: 926, Col: 13, Construct: "if"},
 	{From: 3207, To: 3209, Line: 927, Col: 17, Construct: "{{ }}"},
 	{From: 3213, To: 3217, Line: 929, Col: 17, Construct: "{{ }}"},
-	{From: 3220, To: 3463, Line: 940, Col: 9, Construct: "if"},
+	{From: 3220, To: 3466, Line: 940, Col: 9, Construct: "if"},
 	{From: 3223, To: 3226, Line: 941, Col: 9, Construct: "set"},
 	{From: 3228, To: 3228, Line: 943, Col: 9, Construct: "set"},
 	{From: 3230, To: 3239, Line: 944, Col: 9, Construct: "set"},
@@ -4473,7 +4476,7 @@ var spansGigaChat35 = []runtime.Span{
 	{From: 3285, To: 3285, Line: 969, Col: 17, Construct: "set"},
 	{From: 3289, To: 3291, Line: 972, Col: 9, Construct: "set"},
 	{From: 3293, To: 3295, Line: 973, Col: 9, Construct: "{{ }}"},
-	{From: 3296, To: 3463, Line: 977, Col: 9, Construct: "if"},
+	{From: 3296, To: 3466, Line: 977, Col: 9, Construct: "if"},
 	{From: 3299, To: 3300, Line: 993, Col: 9, Construct: "set"},
 	{From: 3302, To: 3313, Line: 994, Col: 9, Construct: "if"},
 	{From: 3305, To: 3312, Line: 998, Col: 13, Construct: "if"},
@@ -4526,13 +4529,13 @@ var spansGigaChat35 = []runtime.Span{
 	{From: 3436, To: 3436, Line: 1094, Col: 9, Construct: "set"},
 	{From: 3439, To: 3439, Line: 1103, Col: 9, Construct: "set"},
 	{From: 3441, To: 3443, Line: 1104, Col: 9, Construct: "set"},
-	{From: 3445, To: 3447, Line: 1108, Col: 9, Construct: "{{ }}"},
-	{From: 3449, To: 3456, Line: 1109, Col: 9, Construct: "if"},
-	{From: 3451, To: 3451, Line: 1110, Col: 13, Construct: "{{ }}"},
-	{From: 3455, To: 3455, Line: 1112, Col: 13, Construct: "{{ }}"},
-	{From: 3460, To: 3462, Line: 1118, Col: 9, Construct: "{{ }}"},
-	{From: 3465, To: 3475, Line: 1129, Col: 5, Construct: "if"},
-	{From: 3467, To: 3474, Line: 1132, Col: 9, Construct: "if"},
-	{From: 3469, To: 3469, Line: 1133, Col: 13, Construct: "{{ }}"},
-	{From: 3473, To: 3473, Line: 1135, Col: 13, Construct: "{{ }}"},
+	{From: 3445, To: 3450, Line: 1108, Col: 9, Construct: "{{ }}"},
+	{From: 3452, To: 3459, Line: 1109, Col: 9, Construct: "if"},
+	{From: 3454, To: 3454, Line: 1110, Col: 13, Construct: "{{ }}"},
+	{From: 3458, To: 3458, Line: 1112, Col: 13, Construct: "{{ }}"},
+	{From: 3463, To: 3465, Line: 1118, Col: 9, Construct: "{{ }}"},
+	{From: 3468, To: 3478, Line: 1129, Col: 5, Construct: "if"},
+	{From: 3470, To: 3477, Line: 1132, Col: 9, Construct: "if"},
+	{From: 3472, To: 3472, Line: 1133, Col: 13, Construct: "{{ }}"},
+	{From: 3476, To: 3476, Line: 1135, Col: 13, Construct: "{{ }}"},
 }

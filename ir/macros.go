@@ -37,6 +37,9 @@ type MacroCalls struct {
 type DirectCall struct {
 	Macro *MacroDef
 	Args  []Expr
+	// LlamaArgs are the arguments as llama.cpp's engine binds them, and LlamaLost the
+	// keyword arguments it evaluates but binds to no parameter (see llamaBind).
+	LlamaArgs, LlamaLost []Expr
 }
 
 // ResolveMacroCalls resolves the template's macro calls.
@@ -139,7 +142,8 @@ func (r *macroResolver) expr(n any) bool {
 	switch x := n.(type) {
 	case *Call:
 		if args, d, ok := r.resolve(x); ok {
-			r.mc.Direct[x] = DirectCall{Macro: d, Args: args}
+			llamaArgs, lost := llamaBind(x, d.Macro)
+			r.mc.Direct[x] = DirectCall{Macro: d, Args: args, LlamaArgs: llamaArgs, LlamaLost: lost}
 			r.mc.Called[d.Var] = true
 			if slices.Contains(r.outer, d.Var) {
 				r.mc.SelfCalled[d.Var] = true
@@ -189,6 +193,42 @@ func (r *macroResolver) resolve(c *Call) ([]Expr, *MacroDef, bool) {
 		args[i] = kw.Value
 	}
 	return args, d, true
+}
+
+// llamaBind binds the arguments of a call as llama.cpp's engine does: of the as many
+// parameters as the call has arguments (positional and keyword), each takes the keyword
+// argument of its name, else the positional argument at its place, else is undefined;
+// the others (nil) take their defaults. A keyword argument that skips a parameter is
+// lost (and the skipped parameter undefined): lost returns those.
+func llamaBind(c *Call, m *Macro) (args, lost []Expr) {
+	args = make([]Expr, len(m.Params))
+	given := len(c.Args.Args) + len(c.Kwargs)
+	for i, p := range m.Params[:min(given, len(m.Params))] {
+		switch {
+		case kwargOf(c, p.Name) != nil:
+			args[i] = kwargOf(c, p.Name)
+		case i < len(c.Args.Args):
+			args[i] = c.Args.Args[i]
+		default:
+			args[i] = &Undef{At: c.At, Name: p.Name}
+		}
+	}
+	for _, kw := range c.Kwargs {
+		if i := paramIndex(m, kw.Name); i < 0 || i >= given {
+			lost = append(lost, kw.Value)
+		}
+	}
+	return args, lost
+}
+
+// kwargOf returns the value of the call's keyword argument name, or nil.
+func kwargOf(c *Call, name string) Expr {
+	for _, kw := range c.Kwargs {
+		if kw.Name == name {
+			return kw.Value
+		}
+	}
+	return nil
 }
 
 // paramIndex returns the position of a macro's parameter, or -1.

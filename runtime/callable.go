@@ -18,6 +18,9 @@ type MacroSpec struct {
 	// Anonymous marks the caller of a call block: Jinja2 gives it no name, so it
 	// prints as <Macro anonymous> and its name attribute is None.
 	Anonymous bool
+	// Llama binds the arguments of a call as llama.cpp's engine does (see
+	// llamaBindMacro), for a macro of a llama.cpp render function.
+	Llama bool
 }
 
 // Callable is a value that can be called: a macro, a builtin function or a bound method.
@@ -115,6 +118,9 @@ func (c *Callable) call(args []Value, kwargs []Kwarg) Value {
 // callMacro binds arguments as Jinja2's Macro.__call__ does and renders the body.
 func (c *Callable) callMacro(args []Value, kwargs []Kwarg) Value {
 	spec := c.spec
+	if spec.Llama {
+		return c.w.capture(func() { c.body(llamaBindMacro(spec, args, kwargs)) })
+	}
 	n := len(spec.Params)
 	bound := make([]Value, 0, n+3)
 	foundCaller := false

@@ -28,6 +28,10 @@ import (
 //     render works on its own copy of the input (LlamaOwnInput), as llama.cpp's does;
 //   - map, select, reject, selectattr and rejectattr return lists, and the select family
 //     reads its arguments as llama.cpp does (LlamaFilter);
+//   - a macro call binds as many parameters as it has arguments, each to the keyword
+//     argument of its name or else the positional argument at its place (undefined if
+//     neither), and the others to their defaults (llamaBindMacro; ir.DirectCall's
+//     LlamaArgs for the calls bound when the template is compiled);
 //   - {{ x }} writes a str as it is, a number or a bool in llama.cpp's string form, the
 //     items of a list one after the other, and nothing for anything else (LlamaWrite):
 //     Jinja2 writes str(x), "None" for none.
@@ -468,4 +472,42 @@ func llamaFormat(v Value, args []Value) Value {
 		next++
 	}
 	return Str(b.String())
+}
+
+// llamaBindMacro binds a macro call's arguments as llama.cpp's engine does: the first
+// len(args)+len(kwargs) parameters take the keyword argument of their name, else the
+// positional argument at their place, else are undefined; the others are Missing (their
+// defaults). The special caller, varargs and kwargs follow as the macro's body expects
+// them: the caller keyword argument (or undefined), no extra arguments.
+func llamaBindMacro(spec *MacroSpec, args []Value, kwargs []Kwarg) []Value {
+	given := len(args) + len(kwargs)
+	bound := make([]Value, 0, len(spec.Params)+3)
+	for i, name := range spec.Params {
+		v := Missing()
+		if i < given {
+			switch k := kwargIndex(kwargs, name); {
+			case k >= 0:
+				v = kwargs[k].Value
+			case i < len(args):
+				v = args[i]
+			default:
+				v = Undefined(name)
+			}
+		}
+		bound = append(bound, v)
+	}
+	if spec.Caller {
+		caller := undefinedMessage("No caller defined")
+		if k := kwargIndex(kwargs, "caller"); k >= 0 {
+			caller = kwargs[k].Value
+		}
+		bound = append(bound, caller)
+	}
+	if spec.Kwargs {
+		bound = append(bound, DictValue(NewDict(0)))
+	}
+	if spec.Varargs {
+		bound = append(bound, NewTuple())
+	}
+	return bound
 }

@@ -160,6 +160,7 @@ func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
 	// macros.jinja:5:1 {%- macro wrap(tag) -%}
 	wrap = runtime.NewMacro(w, &runtime.MacroSpec{
 		Caller: true,
+		Llama:  true,
 		Name:   "wrap",
 		Params: []string{"tag"},
 	}, func(args []runtime.Value) {
@@ -179,6 +180,7 @@ func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
 	// macros.jinja:8:1 {%- macro listing() -%}
 	listing = runtime.NewMacro(w, &runtime.MacroSpec{
 		Kwargs:  true,
+		Llama:   true,
 		Name:    "listing",
 		Varargs: true,
 	}, func(args []runtime.Value) {
@@ -217,6 +219,7 @@ func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
 		// macros.jinja:16:1 {% call wrap('b') %}
 		w.Write(runtime.Call(wrap, []runtime.Value{runtime.Str("b")}, []runtime.Kwarg{runtime.KW("caller", runtime.NewMacro(w, &runtime.MacroSpec{
 			Anonymous: true,
+			Llama:     true,
 			Name:      "caller",
 		}, func(_ []runtime.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
@@ -265,23 +268,23 @@ var spansMacros = []runtime.Span{
 	{From: 148, To: 159, Line: 2, Col: 1, Construct: "macro"},
 	{From: 155, To: 156, Line: 3, Col: 3, Construct: "{{ }}"},
 	{From: 158, To: 158, Line: 3, Col: 15, Construct: "{{ }}"},
-	{From: 161, To: 178, Line: 5, Col: 1, Construct: "macro"},
-	{From: 170, To: 171, Line: 6, Col: 2, Construct: "{{ }}"},
-	{From: 173, To: 174, Line: 6, Col: 12, Construct: "{{ }}"},
-	{From: 176, To: 177, Line: 6, Col: 28, Construct: "{{ }}"},
-	{From: 180, To: 192, Line: 8, Col: 1, Construct: "macro"},
-	{From: 188, To: 189, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 191, To: 191, Line: 9, Col: 27, Construct: "{{ }}"},
-	{From: 194, To: 207, Line: 11, Col: 1, Construct: "macro"},
-	{From: 198, To: 198, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 200, To: 206, Line: 12, Col: 8, Construct: "if"},
-	{From: 203, To: 205, Line: 12, Col: 23, Construct: "{{ }}"},
-	{From: 209, To: 225, Line: 14, Col: 1, Construct: "for"},
-	{From: 211, To: 213, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 215, To: 216, Line: 15, Col: 21, Construct: "{{ }}"},
-	{From: 218, To: 224, Line: 16, Col: 1, Construct: "call"},
-	{From: 223, To: 223, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 227, To: 228, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 230, To: 233, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 235, To: 237, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 161, To: 179, Line: 5, Col: 1, Construct: "macro"},
+	{From: 171, To: 172, Line: 6, Col: 2, Construct: "{{ }}"},
+	{From: 174, To: 175, Line: 6, Col: 12, Construct: "{{ }}"},
+	{From: 177, To: 178, Line: 6, Col: 28, Construct: "{{ }}"},
+	{From: 181, To: 194, Line: 8, Col: 1, Construct: "macro"},
+	{From: 190, To: 191, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 193, To: 193, Line: 9, Col: 27, Construct: "{{ }}"},
+	{From: 196, To: 209, Line: 11, Col: 1, Construct: "macro"},
+	{From: 200, To: 200, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 202, To: 208, Line: 12, Col: 8, Construct: "if"},
+	{From: 205, To: 207, Line: 12, Col: 23, Construct: "{{ }}"},
+	{From: 211, To: 228, Line: 14, Col: 1, Construct: "for"},
+	{From: 213, To: 215, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 217, To: 218, Line: 15, Col: 21, Construct: "{{ }}"},
+	{From: 220, To: 227, Line: 16, Col: 1, Construct: "call"},
+	{From: 226, To: 226, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 230, To: 231, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 233, To: 236, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 238, To: 240, Line: 20, Col: 1, Construct: "{{ }}"},
 }
