@@ -387,6 +387,10 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 	args, kwargs := g.args(x.Args)
 	switch fn := x.Fn.(type) {
 	case *ir.Global:
+		if g.llama && runtime.LlamaLacksGlobal(fn.Name) {
+			g.variants++
+			return rt("LlamaCallMissingGlobal").Call(jen.Id("in"), jen.Lit(fn.Name), args, kwargs)
+		}
 		switch fn.Name {
 		case "namespace":
 			return rt("NewNamespace").Call(jen.Id("in"), args, kwargs)

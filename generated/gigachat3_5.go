@@ -2708,7 +2708,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				var tokenized runtime.Value
 				var placeholder runtime.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = runtime.LlamaConcat(runtime.LlamaAttr(addTokens, "file_start"), runtime.FilterTojson(runtime.NewDictCall(in, nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(runtime.LlamaAttr(f, "id"))), runtime.KW("name", runtime.FilterString(runtime.LlamaAttr(f, "name"))), runtime.KW("type", runtime.FilterString(runtime.LlamaAttr(f, "type")))}), nil, nil), runtime.IfElse(!runtime.EqStr(runtime.LlamaAttr(f, "type"), "doc"), func() runtime.Value {
+				tokenized = runtime.LlamaConcat(runtime.LlamaAttr(addTokens, "file_start"), runtime.FilterTojson(runtime.LlamaCallMissingGlobal(in, "dict", nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(runtime.LlamaAttr(f, "id"))), runtime.KW("name", runtime.FilterString(runtime.LlamaAttr(f, "name"))), runtime.KW("type", runtime.FilterString(runtime.LlamaAttr(f, "type")))}), nil, nil), runtime.IfElse(!runtime.EqStr(runtime.LlamaAttr(f, "type"), "doc"), func() runtime.Value {
 					return runtime.LlamaItem(addTokens, runtime.LlamaAttr(f, "type"))
 				}, func() runtime.Value {
 					return runtime.FilterDefault(runtime.LlamaAttr(f, "content"), []runtime.Value{runtime.Str("")}, nil)

@@ -32,6 +32,7 @@ import (
 //     argument of its name or else the positional argument at its place (undefined if
 //     neither), and the others to their defaults (llamaBindMacro; ir.DirectCall's
 //     LlamaArgs for the calls bound when the template is compiled);
+//   - dict, lipsum, cycler and joiner are no globals (LlamaCallMissingGlobal);
 //   - {{ x }} writes a str as it is, a number or a bool in llama.cpp's string form, the
 //     items of a list one after the other, and nothing for anything else (LlamaWrite):
 //     Jinja2 writes str(x), "None" for none.
@@ -510,4 +511,24 @@ func llamaBindMacro(spec *MacroSpec, args []Value, kwargs []Kwarg) []Value {
 		bound = append(bound, NewTuple())
 	}
 	return bound
+}
+
+// LlamaLacksGlobal reports whether name is a global function of Jinja2 that llama.cpp's
+// engine does not have.
+func LlamaLacksGlobal(name string) bool {
+	switch name {
+	case "dict", "lipsum", "cycler", "joiner":
+		return true
+	}
+	return false
+}
+
+// LlamaCallMissingGlobal is a call of a global llama.cpp lacks (LlamaLacksGlobal): an
+// input variable of that name, if there is one, else llama.cpp's error.
+func LlamaCallMissingGlobal(in *Input, name string, args []Value, kwargs []Kwarg) Value {
+	if v, ok := in.hides(name); ok {
+		return Call(v, args, kwargs)
+	}
+	throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)
+	return Value{}
 }
