@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/runtime"
 )
 
 // FuzzRender renders random requests (messages of wrong types, missing fields, nested
-// junk, huge strings) through every compiled template: each render gives a prompt or an
-// error the template or the request caused, never a panic and never an internal error.
+// junk, huge strings) through every compiled template, as transformers and as
+// llama-server: each render gives a prompt or an error the template or the request
+// caused, never a panic and never an internal error.
 func FuzzRender(f *testing.F) {
 	if b, err := os.ReadFile("../../shared/oracle/cases.json"); err == nil {
 		var cases []json.RawMessage
@@ -43,17 +45,27 @@ func FuzzRender(f *testing.F) {
 		req.Limits = runtime.Limits{MaxOutput: 1 << 20, MaxIterations: 100000}
 		for _, tmpl := range templates {
 			_, err := tmpl.Render(&req.Input)
-			var re *runtime.Error
-			var raise *runtime.RaiseError
-			switch {
-			case err == nil, errors.As(err, &raise):
-			case errors.As(err, &re):
-				if re.Kind == "InternalError" {
-					t.Fatalf("%s: %v", tmpl.Name, err)
-				}
-			default:
-				t.Fatalf("%s: unexpected error type %T: %v", tmpl.Name, err, err)
-			}
+			checkRenderError(t, tmpl.Name, err)
+			// the llama-server profile, which renders with llama.cpp's semantics
+			_, err = llamaserver.Render(tmpl, &req.Input)
+			checkRenderError(t, tmpl.Name+" (llama-server)", err)
 		}
 	})
+}
+
+// checkRenderError fails on an error no template or request causes: an internal error,
+// or an error that is not the runtime's.
+func checkRenderError(t *testing.T, name string, err error) {
+	t.Helper()
+	var re *runtime.Error
+	var raise *runtime.RaiseError
+	switch {
+	case err == nil, errors.As(err, &raise):
+	case errors.As(err, &re):
+		if re.Kind == "InternalError" {
+			t.Fatalf("%s: %v", name, err)
+		}
+	default:
+		t.Fatalf("%s: unexpected error type %T: %v", name, err, err)
+	}
 }

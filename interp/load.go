@@ -3,14 +3,26 @@ package interp
 import "strings"
 
 // llamaLoadError returns the error llama.cpp (b10257) gives when it loads the template
-// text src, as its own lexer and parser see it, or "" when they accept it: a string
-// literal with an escape its lexer lacks (it knows \n \t \r \b \f \v \\ \' \" only, where
-// Jinja2 keeps any other backslash), and a statement its parser lacks (it knows set, if,
-// for, macro, call, filter, generation, break and continue, not raw, with, block,
-// include...). llama-server then refuses to start: every request gets this error. Its
-// lexer runs first, so an escape error comes before a statement error.
+// text src, as its own lexer and parser see it, or "" when they accept it:
+//   - a string literal with an escape its lexer lacks (it knows \n \t \r \b \f \v \\ \'
+//     \" only, where Jinja2 keeps any other backslash);
+//   - a statement its parser lacks (it knows set, if, for, macro, call, filter,
+//     generation, break and continue, not raw, with, block, include...);
+//   - a number its lexer ends before a letter or an underscore (it reads digits and a
+//     fraction only: 1e5, 0x10 and 1_000 are a number and a name), which its parser
+//     meets where the tag should end;
+//   - a tuple in parentheses with a trailing comma, (1,) (a call's trailing comma is
+//     fine).
+//
+// llama-server then refuses to start: every request gets this error. Its lexer runs
+// first, so an escape error comes before the others, which come in the text's order.
 func llamaLoadError(src string) string {
-	var unknown string
+	var parseErr string
+	fail := func(msg string) {
+		if parseErr == "" {
+			parseErr = msg
+		}
+	}
 	for i := 0; i+1 < len(src); i++ {
 		if strings.HasPrefix(src[i:], "{#") {
 			if k := strings.Index(src[i+2:], "#}"); k >= 0 {
@@ -27,37 +39,79 @@ func llamaLoadError(src string) string {
 			end = "%}"
 		}
 		j := i + 2
-		if statement && unknown == "" {
+		if statement {
 			name := strings.TrimLeft(src[j:], "-+ \t\r\n")
 			k := 0
-			for k < len(name) && (name[k] == '_' || 'a' <= name[k] && name[k] <= 'z' || 'A' <= name[k] && name[k] <= 'Z' || '0' <= name[k] && name[k] <= '9') {
+			for k < len(name) && isNameByte(name[k]) {
 				k++
 			}
 			if name = name[:k]; name != "" && !llamaStatements[name] {
-				unknown = "Unknown statement: " + name
+				fail("Unknown statement: " + name)
 			}
 		}
+		var parens []bool // the open parentheses of the tag: whether each is a call's
+		var prev byte     // the last byte of code before j that is not a space
 		for j < len(src) && !strings.HasPrefix(src[j:], end) {
-			q := src[j]
-			if q != '\'' && q != '"' {
+			c := src[j]
+			switch {
+			case c == '\'' || c == '"':
+				for j++; j < len(src) && src[j] != c; j++ {
+					if src[j] != '\\' || j+1 >= len(src) {
+						continue
+					}
+					j++
+					if !strings.ContainsRune(`ntrbfv\'"`, rune(src[j])) {
+						return `lexer: unknown escape character \` + string(src[j])
+					}
+				}
+				prev = c
 				j++
 				continue
+			case c == '(':
+				parens = append(parens, isNameByte(prev) || prev == ')' || prev == ']')
+			case c == ')':
+				if n := len(parens); n > 0 {
+					if prev == ',' && !parens[n-1] {
+						fail("Unexpected token: ) of type 7")
+					}
+					parens = parens[:n-1]
+				}
+			case isDigit(c) && !isNameByte(prev) && prev != '.':
+				k := j
+				for k < len(src) && isDigit(src[k]) {
+					k++
+				}
+				if k+1 < len(src) && src[k] == '.' && isDigit(src[k+1]) {
+					for k++; k < len(src) && isDigit(src[k]); k++ {
+					}
+				}
+				if k < len(src) && isNameByte(src[k]) {
+					name := k
+					for name < len(src) && isNameByte(src[name]) {
+						name++
+					}
+					fail("parser: Parser Error: Expected " + end + " (Got " + src[k:name] + ")")
+				}
+				prev = src[k-1]
+				j = k
+				continue
 			}
-			for j++; j < len(src) && src[j] != q; j++ {
-				if src[j] != '\\' || j+1 >= len(src) {
-					continue
-				}
-				j++
-				if !strings.ContainsRune(`ntrbfv\'"`, rune(src[j])) {
-					return `lexer: unknown escape character \` + string(src[j])
-				}
+			if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+				prev = c
 			}
 			j++
 		}
 		i = j
 	}
-	return unknown
+	return parseErr
 }
+
+// isNameByte reports whether c can be part of a name.
+func isNameByte(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // llamaStatements are the statement keywords llama.cpp's parser knows, with the ones
 // that continue or end a statement.

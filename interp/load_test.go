@@ -13,6 +13,17 @@ func TestLlamaLoadError(t *testing.T) {
 		{`{%- block b %}{% endblock %}`, "Unknown statement: block"},
 		{`{% with a = 1 %}{{ '\x41' }}{% endwith %}`, `lexer: unknown escape character \x`}, // the lexer runs first
 		{`{# {% raw %} '\#' #}text with \# and 'quotes\q'`, ""},                             // comments and text are not lexed as code
+		// numbers, as llama_chat_driver recorded them: digits and a fraction only
+		{`{{ 2.5 }}{{ x1 }}{{ loop.index0 }}{{ 1.e5 }}{{ [1, 2,] }}{{ {'a': 1,} }}{{ f(1,) }}{{ '1e5' }}`, ""},
+		{`{{ 1e5 }}`, "parser: Parser Error: Expected }} (Got e5)"},
+		{`{{ 0x10 }}`, "parser: Parser Error: Expected }} (Got x10)"},
+		{`{{ 1_000 }}`, "parser: Parser Error: Expected }} (Got _000)"},
+		{`{% set x = 2.5e-7 %}`, "parser: Parser Error: Expected %} (Got e)"},
+		// a tuple's trailing comma, not a call's
+		{`{{ (1,) }}`, "Unexpected token: ) of type 7"},
+		{`{{ (1, 2 ,) }}`, "Unexpected token: ) of type 7"},
+		{`{{ (1,) }}{{ '\q' }}`, `lexer: unknown escape character \q`}, // the lexer first
+		{`{% raw %}{{ 1e5 }}`, "Unknown statement: raw"},               // then the first in the text
 	} {
 		if got := llamaLoadError(tt.src); got != tt.want {
 			t.Errorf("llamaLoadError(%q) = %q, want %q", tt.src, got, tt.want)

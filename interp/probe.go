@@ -181,7 +181,6 @@ var llamaBuiltins = map[string]map[string]bool{
 // llamaNotImplemented are builtins llama.cpp declares but raises "not implemented" for.
 var llamaNotImplemented = map[string]bool{"str join": true, "dict join": true, "list unique": true}
 
-
 // llamaFilterAliases are the filter names llama.cpp maps to another.
 var llamaFilterAliases = map[string]string{"count": "length", "d": "default", "e": "escape", "trim": "strip"}
 

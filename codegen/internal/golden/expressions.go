@@ -26,7 +26,7 @@ var Expressions = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
-		LoadError:          "",
+		LoadError:          "parser: Parser Error: Expected }} (Got e16)",
 	},
 	File:      "expressions.jinja",
 	Func:      renderExpressions,
