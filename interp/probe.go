@@ -137,7 +137,7 @@ func (p *probe) markDeep(v runtime.Value) {
 
 // llamaFail raises the error llama.cpp's engine raises where Jinja2 would go on.
 func llamaFail(format string, args ...any) {
-	runtime.Fail("LlamaEngineError", fmt.Sprintf(format, args...))
+	runtime.Fail(runtime.EngineError, fmt.Sprintf(format, args...))
 }
 
 // llamaType is a value's type in llama.cpp's engine, which decides its builtins.
@@ -494,32 +494,8 @@ func (m *machine) llamaBuiltin(id, jinjaName string, v runtime.Value, args []run
 					llamaFail("join() can only join arrays of strings or numerics")
 				}
 			}
-		case "append":
-			if len(args) != 1 {
-				llamaFail("append: want one argument")
-			}
-			l := v.Tag().(*runtime.List)
-			l.Items = append(l.Items, args[0])
-			return v
-		case "pop":
-			l := v.Tag().(*runtime.List)
-			i := int64(-1)
-			if len(args) > 0 {
-				n, ok := args[0].AsInt()
-				if !ok {
-					llamaFail("pop: index must be an int")
-				}
-				i = n
-			}
-			if i < 0 {
-				i += int64(len(l.Items))
-			}
-			if i < 0 || i >= int64(len(l.Items)) {
-				llamaFail("pop: index out of range")
-			}
-			it := l.Items[i]
-			l.Items = append(l.Items[:i:i], l.Items[i+1:]...)
-			return it
+		case "append", "pop":
+			return runtime.LlamaCallMethod(v, id, args, kwargs)
 		}
 		if method {
 			return asList(runtime.CallFilter(jinjaName, v, args, kwargs))

@@ -204,9 +204,9 @@ func llamaBind(c *Call, m *Macro) (args, lost []Expr) {
 	args = make([]Expr, len(m.Params))
 	given := len(c.Args.Args) + len(c.Kwargs)
 	for i, p := range m.Params[:min(given, len(m.Params))] {
-		switch {
-		case kwargOf(c, p.Name) != nil:
-			args[i] = kwargOf(c, p.Name)
+		switch kw := kwargOf(c, p.Name); {
+		case kw != nil:
+			args[i] = kw
 		case i < len(c.Args.Args):
 			args[i] = c.Args.Args[i]
 		default:

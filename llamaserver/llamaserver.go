@@ -94,7 +94,7 @@ func llamaApply(t *runtime.Template, dst []byte, rw *llamaRewrite, in *runtime.I
 	// in holds the model's tokens already (AppendRender), so the render takes no copy
 	inner := runtime.Input{Vars: vars, Now: in.Now, Limits: in.Limits, SpecialTokens: in.SpecialTokens, AddBOS: in.AddBOS, AddEOS: in.AddEOS}
 	start := len(dst)
-	out, err := withLlamaEngine(t).AppendRender(dst, &inner)
+	out, err := t.AppendRenderLlama(dst, &inner)
 	if err != nil {
 		return dst, err
 	}
@@ -105,17 +105,6 @@ func llamaApply(t *runtime.Template, dst []byte, rw *llamaRewrite, in *runtime.I
 		out = out[:len(out)-len(rw.eos)]
 	}
 	return out, nil
-}
-
-// withLlamaEngine returns t rendering with its function compiled with llama.cpp's
-// engine semantics (runtime.Template.LlamaFunc), when it has one.
-func withLlamaEngine(t *runtime.Template) *runtime.Template {
-	if t.LlamaFunc == nil {
-		return t
-	}
-	lt := *t
-	lt.Func = t.LlamaFunc
-	return &lt
 }
 
 // generationPrompt is common_chat_template_generation_prompt: what the template adds

@@ -60,7 +60,7 @@ func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
 	if in.ContinueFinalMessage != ContinueNone {
 		return t.appendContinued(dst, in)
 	}
-	return t.appendRender(dst, in)
+	return t.appendRender(dst, in, t.Func)
 }
 
 // ModelInput returns in with the special tokens and tokenizer settings of the
@@ -161,7 +161,7 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 	tagged := *in
 	tagged.Messages, tagged.ContinueFinalMessage = messages, ContinueNone
 	start := len(dst)
-	out, err := t.appendRender(dst, &tagged)
+	out, err := t.appendRender(dst, &tagged, t.Func)
 	if err != nil {
 		return dst, err
 	}
@@ -177,8 +177,20 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 	return append(out[:start], pyStrip(rendered[:at], Missing(), "rstrip", false, true)...), nil
 }
 
-// appendRender runs the compiled function on in as it is.
-func (t *Template) appendRender(dst []byte, in *Input) (out []byte, err error) {
+// AppendRenderLlama renders the template for in as llama.cpp's Jinja engine does, with
+// LlamaFunc (Func for a template without one), appending the prompt to dst; in, with the
+// model's tokens (ModelInput), is rendered as it is. Package llamaserver builds the input
+// llama-server renders and renders it with this.
+func (t *Template) AppendRenderLlama(dst []byte, in *Input) ([]byte, error) {
+	fn := t.LlamaFunc
+	if fn == nil {
+		fn = t.Func
+	}
+	return t.appendRender(dst, t.ModelInput(in), fn)
+}
+
+// appendRender runs the compiled function fn (Func or LlamaFunc) on in as it is.
+func (t *Template) appendRender(dst []byte, in *Input, fn func(*Writer, *Input)) (out []byte, err error) {
 	w := writerPool.Get().(*Writer)
 	*w = Writer{limits: in.Limits.withDefaults()}
 	w.setBuffer(dst)
@@ -189,7 +201,7 @@ func (t *Template) appendRender(dst []byte, in *Input) (out []byte, err error) {
 		*w = Writer{}
 		writerPool.Put(w)
 	}()
-	t.Func(w, in)
+	fn(w, in)
 	return w.buf, nil
 }
 

@@ -23,7 +23,7 @@ func charByName(name string) (r rune, ok bool) {
 		return unifiedIdeograph(hex)
 	}
 	namesOnce.Do(buildNames)
-	r, ok = charNames[upperASCII(name)]
+	r, ok = charNames[strings.ToUpper(name)] // name is ASCII (see unescapeString)
 	return r, ok
 }
 
@@ -40,24 +40,13 @@ func buildNames() {
 	for _, rg := range namedRanges {
 		for r := rg[0]; r <= rg[1]; r++ {
 			if name := runenames.Name(r); name != "" && name[0] != '<' {
-				charNames[upperASCII(name)] = r
+				charNames[name] = r
 			}
 		}
 	}
 	for alias, r := range nameAliases {
 		charNames[alias] = r
 	}
-}
-
-// upperASCII returns s with its ASCII letters in upper case.
-func upperASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'a' <= c && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
 }
 
 // unifiedIdeograph decodes the code point of CJK UNIFIED IDEOGRAPH-hex.
