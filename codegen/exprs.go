@@ -15,6 +15,9 @@ import (
 
 // load reads a variable as a value.
 func (g *gen) load(v *ir.Var) jen.Code {
+	if p, ok := g.subst[v]; ok {
+		return jen.Id(p)
+	}
 	if g.loops[v] {
 		return jen.Id(g.varName(v)).Dot("Value").Call()
 	}
@@ -34,9 +37,14 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 	case *ir.Load:
 		return jen.Add(g.load(x.Var))
 	case *ir.Input:
+		if p := g.free[x.Name]; p != "" {
+			return jen.Id(p)
+		}
 		return jen.Id("in").Dot("Lookup").Call(jen.Lit(x.Name))
 	case *ir.Global:
 		return rt("Globals").Call(jen.Id("in"), jen.Lit(x.Name))
+	case *ir.CallerVar:
+		return jen.Id(g.free[x.Name])
 	case *ir.Undef:
 		return rt("Undefined").Call(jen.Lit(x.Name))
 	case *ir.Attr:

@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -49,6 +50,13 @@ type gen struct {
 
 	inputs map[string]string // input variables looked up once, by name (see inputDecls)
 
+	// llama.cpp's macro scope (see ir/llamascope.go), in the function of a macro with
+	// free names: the Go parameter of each free name, and the variables around the
+	// macro that its parameters stand for; passed are the variables calls give macros
+	passed map[*ir.Var]bool
+	free   map[string]string
+	subst  map[*ir.Var]string
+
 	// the statements whose cites start a span of the position table, by position (see
 	// spans.go)
 	sites    map[string]site // by the text of their cites
@@ -62,12 +70,23 @@ type gen struct {
 	counts   map[string]int  // how often the rest of the current block reads each chain
 }
 
-func newGen(t *ir.Template) *gen {
+// newGen starts the generator of a template's render function, with llama.cpp's
+// semantics when llama is set.
+func newGen(t *ir.Template, llama bool) *gen {
 	macros := ir.ResolveMacroCalls(t)
 	dead := ir.DeadInits(t)
-	needed := ir.NeededVars(t, macros, dead)
+	var passed map[*ir.Var]bool
+	if llama {
+		// the variables a call passes to a macro's free names are read at the call
+		passed = passedVars(macros)
+		for v := range passed {
+			delete(dead, v)
+		}
+	}
+	needed := ir.NeededVars(t, macros, dead, llama)
 	g := &gen{
 		t:        t,
+		llama:    llama,
 		lines:    strings.Split(t.Source, "\n"),
 		names:    map[string]bool{},
 		numbered: map[string]string{},
@@ -84,9 +103,16 @@ func newGen(t *ir.Template) *gen {
 		inputs:     map[string]string{},
 		sites:      map[string]site{},
 		namespaces: findLocalNamespaces(t, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.Called[d.Var] }),
+		subst:      map[*ir.Var]string{},
+		free:       map[string]string{},
+		passed:     passed,
 
 		settable: settableNames(t),
 		reads:    readCache{},
+	}
+	for v := range passed {
+		// a namespace passed to a macro is a value
+		delete(g.namespaces, v)
 	}
 	for _, n := range []string{"w", "in", "runtime", "args", "item", "mark", "math"} {
 		g.names[n] = true
@@ -122,10 +148,11 @@ func (g *gen) root() []jen.Code {
 // each iteration): the input does not change during a render.
 func (g *gen) inputDecls() []jen.Code {
 	var code []jen.Code
+	var fromCaller map[string]bool // the free names of the macros around
 	declare := func(s *ir.Scope) {
 		for _, v := range s.Vars {
 			in, ok := v.Init.(*ir.Input)
-			if !ok || !g.needed[v] || g.deadInit[v] || g.namespaces[v] != nil {
+			if !ok || !g.needed[v] || g.deadInit[v] || g.namespaces[v] != nil || fromCaller[in.Name] {
 				continue
 			}
 			if _, done := g.inputs[in.Name]; !done {
@@ -135,7 +162,8 @@ func (g *gen) inputDecls() []jen.Code {
 			}
 		}
 	}
-	ir.Inspect(g.t.Body.Stmts, func(n any) bool {
+	var visit func(n any) bool
+	visit = func(n any) bool {
 		switch n := n.(type) {
 		case *ir.Block:
 			declare(n.Scope)
@@ -143,9 +171,24 @@ func (g *gen) inputDecls() []jen.Code {
 			if n.FilterScope != nil {
 				declare(n.FilterScope)
 			}
+		case *ir.MacroDef:
+			if names := g.llamaFree(n); len(names) > 0 {
+				outer := fromCaller
+				fromCaller = maps.Clone(outer)
+				if fromCaller == nil {
+					fromCaller = map[string]bool{}
+				}
+				for _, name := range names {
+					fromCaller[name] = true
+				}
+				ir.Inspect([]ir.Stmt{n}, func(m any) bool { return m == n || visit(m) })
+				fromCaller = outer
+				return false
+			}
 		}
 		return true
-	})
+	}
+	ir.Inspect(g.t.Body.Stmts, visit)
 	return code
 }
 
@@ -160,13 +203,32 @@ func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 			code = append(code, jen.Var().Id(g.varName(v)).Add(valueType()))
 			continue
 		}
+		if _, param := g.subst[v]; param {
+			continue // a parameter of the macro's function
+		}
 		init := g.value(v.Init)
-		if in, ok := v.Init.(*ir.Input); ok && s != g.t.Body.Scope {
+		if in, ok := v.Init.(*ir.Input); ok && s != g.t.Body.Scope && g.free[in.Name] == "" {
 			init = jen.Id(g.inputs[in.Name])
+		}
+		if p := g.free[startName(v)]; p != "" {
+			// llama.cpp: the value the macro's caller gives the name
+			init = jen.Id(p)
 		}
 		code = append(code, jen.Id(g.varName(v)).Op(":=").Add(init))
 	}
 	return code
+}
+
+// startName is the name a variable starts from in the render's context (an input or
+// undefined), or "" when it starts from another variable, a global or is a parameter.
+func startName(v *ir.Var) string {
+	switch x := v.Init.(type) {
+	case *ir.Input:
+		return x.Name
+	case *ir.Undef:
+		return x.Name
+	}
+	return ""
 }
 
 // assignedVars returns the variables a statement assigns, in the statements it contains

@@ -49,7 +49,7 @@ func TestLocalNamespaces(t *testing.T) {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		var got []string
-		for v, ns := range newGen(tmpl).namespaces {
+		for v, ns := range newGen(tmpl, false).namespaces {
 			for name, a := range ns.attrs {
 				s := v.Name + "." + name
 				if a.isBool {

@@ -722,7 +722,18 @@ func (g *gen) macroFunc(d *ir.MacroDef) []jen.Code {
 		slots = append(slots, jen.Id("args").Index(jen.Lit(i)))
 		body = append(body, g.bindParam(p, m.Defaults[i], m.Defaults[i] == nil, jen.Id(name), true)...)
 	}
+	if g.llama && g.needed[d.Var] {
+		// a call through the macro value gives the free names their values here
+		for _, x := range g.macros.LlamaDefault[d.Var] {
+			slots = append(slots, g.value(x))
+		}
+	}
+	free, endFree := g.freeParams(d)
+	for _, name := range free {
+		params = append(params, jen.Id(name))
+	}
 	body = append(body, g.block(m.Body)...)
+	endFree()
 	restore()
 	sig := jen.Func()
 	if len(params) > 0 {

@@ -29,6 +29,12 @@ func Capabilities(t *ir.Template) runtime.Capabilities {
 	switch c.Handler {
 	case "generic":
 		r := analyzeReasoning(t, c.ToolCalls)
+		if c.ToolCalls && c.LoadError == "" {
+			if err := toolCallAnalysisError(t, r); err != "" {
+				c.LoadError = "Unable to generate parser for this template. Automatic parser generation failed: " + err
+			}
+		}
+		r = reasoningWorkarounds(src, r)
 		c.ReasoningMode, c.ReasoningStart, c.ReasoningEnd = r.mode, r.start, r.end
 		c.Thinking = r.mode != "none"
 		if c.Thinking {

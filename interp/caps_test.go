@@ -2,6 +2,7 @@ package interp
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,5 +96,48 @@ func TestCapabilitiesAgreeWithLlamaCpp(t *testing.T) {
 	}
 	if thinkingAgree < wantThinkingAgree {
 		t.Errorf("the enable_thinking default agrees with llama-server on %d templates, want at least %d", thinkingAgree, wantThinkingAgree)
+	}
+}
+
+// TestRecordedLoadErrors: for each template of testdata/llama_engine, Capabilities
+// reports the error llama-server (llama_chat_driver) refused it with at load, word for
+// word, and no error for a template it started with. A refusal because a probe render
+// of the parser generation fails is not a load error here: the template's llama.cpp
+// render function fails on every request the same way (engine-llama_server checks it).
+func TestRecordedLoadErrors(t *testing.T) {
+	const refused = "template rejected at load (server would not start): "
+	dir := filepath.Join("..", "testdata", "llama_engine")
+	files, err := filepath.Glob(filepath.Join(dir, "templates", "*.jinja"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no templates under %s (%v)", dir, err)
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "expected", filepath.Base(file)+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exp struct {
+			Cases map[string]map[string]struct{ Error *string } `json:"cases"`
+		}
+		if err := json.Unmarshal(data, &exp); err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		for _, c := range exp.Cases {
+			if e := c["llama_server"].Error; e != nil && strings.HasPrefix(*e, refused) && !strings.Contains(*e, "\n------------\nWhile executing") {
+				want = strings.TrimPrefix(*e, refused)
+			}
+		}
+		tmpl, err := ir.Compile(filepath.Base(file), string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Capabilities(tmpl).LoadError; got != want {
+			t.Errorf("%s: LoadError\n got %q\nwant %q", file, got, want)
+		}
 	}
 }

@@ -143,7 +143,12 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 	case *ir.Text:
 		m.w.WriteString(s.Text)
 	case *ir.Print:
-		m.w.Write(m.expr(e, s.X))
+		if m.probe != nil {
+			// llama.cpp's engine writes values in its own forms (nothing for a dict)
+			runtime.LlamaWrite(m.w, m.expr(e, s.X))
+		} else {
+			m.w.Write(m.expr(e, s.X))
+		}
 	case *ir.If:
 		if m.cond(e, s.Cond) {
 			return m.stmts(e, s.Then)

@@ -67,7 +67,7 @@ const autoTools = `[
 	{"type": "function", "function": {"name": "SSS_SECOND_FUN_S", "description": "Test function bar", "parameters": {"type": "object",
 		"properties": {"AA_ARG_FST_AA": {"type": "string", "description": "First argument"}, "BB_ARG_SND_BB": {"type": "string", "description": "Second argument"}}, "required": []}}}]`
 
-// analyzeReasoning is analyze_reasoning and the workarounds that touch reasoning.
+// analyzeReasoning is analyze_reasoning (see reasoningWorkarounds for what follows).
 func analyzeReasoning(t *ir.Template, toolCalls bool) reasoning {
 	r := reasoning{mode: "none"}
 	user := `{"role": "user", "content": "` + userMsg + `"}`
@@ -163,8 +163,12 @@ func analyzeReasoning(t *ir.Template, toolCalls bool) reasoning {
 		}
 	}
 
-	// workarounds (chat-diff-analyzer.cpp)
-	src := t.Source
+	return r
+}
+
+// reasoningWorkarounds are the autoparser's workarounds that touch reasoning, which run
+// after the whole analysis (the tool-call analysis sees the reasoning before them).
+func reasoningWorkarounds(src string, r reasoning) reasoning {
 	has := func(s string) bool { return strings.Contains(src, s) }
 	if has("content.split('</think>')") && !has("reasoning_content") && !has("<SPECIAL_12>") && r.mode == "none" {
 		r = reasoning{mode: "tag_based", start: "<think>", end: "</think>"}

@@ -2,6 +2,8 @@ package ir
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -28,13 +30,22 @@ func MakesMarkup(t *Template) bool {
 // that is generated (a macro that is never called is not), and those whose value
 // initializes a needed variable (unless no code sees that initial value: dead). It
 // leaves in macros.Called only the macros with a resolved call in generated code (a
-// call in the body of a macro that is never called makes no Go call).
-func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool) map[*Var]bool {
+// call in the body of a macro that is never called makes no Go call). With llama, the
+// code is the llama.cpp render function's: a resolved call reads its arguments as
+// llama.cpp binds them and the values it gives the macro's free names (LlamaEnv), and a
+// macro value those of its definition (LlamaDefault).
+func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool, llama bool) map[*Var]bool {
 	needed := map[*Var]bool{}
 	called := map[*Var]bool{}
 	for changed := true; changed; {
 		changed = false
+		// in the llama.cpp function, the variables around a macro that stand for its
+		// free names are not read in its body (see LlamaShadowed)
+		var shadowed map[*Var]bool
 		mark := func(v *Var) {
+			if shadowed[v] {
+				return
+			}
 			if !needed[v] {
 				needed[v] = true
 				changed = true
@@ -52,7 +63,26 @@ func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool) map[*Var]bo
 		visit = func(n any) bool {
 			switch n := n.(type) {
 			case *MacroDef:
-				return needed[n.Var] || called[n.Var]
+				if llama && needed[n.Var] {
+					for _, x := range macros.LlamaDefault[n.Var] {
+						InspectExpr(x, visit)
+					}
+				}
+				if !needed[n.Var] && !called[n.Var] {
+					return false
+				}
+				if sh := macros.LlamaShadowed(n); llama && len(sh) > 0 {
+					outer := shadowed
+					shadowed = maps.Clone(outer)
+					if shadowed == nil {
+						shadowed = map[*Var]bool{}
+					}
+					maps.Copy(shadowed, sh)
+					Inspect([]Stmt{n}, func(m any) bool { return m == n || visit(m) })
+					shadowed = outer
+					return false
+				}
+				return true
 			case *Call:
 				if c, ok := macros.Direct[n]; ok {
 					if !called[c.Macro.Var] {
@@ -60,7 +90,11 @@ func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool) map[*Var]bo
 						changed = true
 					}
 					// a resolved call reads its arguments, not the macro's variable
-					for _, a := range c.Args {
+					args := c.Args
+					if llama {
+						args = slices.Concat(c.LlamaArgs, c.LlamaLost, c.LlamaEnv)
+					}
+					for _, a := range args {
 						if a != nil {
 							InspectExpr(a, visit)
 						}
@@ -101,7 +135,7 @@ func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool) map[*Var]bo
 func FormatFacts(t *Template) string {
 	dead := DeadInits(t)
 	calls := ResolveMacroCalls(t)
-	needed := NeededVars(t, calls, dead)
+	needed := NeededVars(t, calls, dead, false)
 	macros := map[*Var]bool{}
 	Inspect(t.Body.Stmts, func(n any) bool {
 		if d, ok := n.(*MacroDef); ok {
@@ -109,7 +143,7 @@ func FormatFacts(t *Template) string {
 		}
 		return true
 	})
-	var deadVars, unneeded, direct, valued []string
+	var deadVars, unneeded, direct, valued, fromCaller []string
 	for _, v := range t.Vars {
 		if dead[v] {
 			deadVars = append(deadVars, varName(v))
@@ -127,6 +161,9 @@ func FormatFacts(t *Template) string {
 		if calls.Valued[v] && macros[v] {
 			valued = append(valued, varName(v))
 		}
+		if names := calls.LlamaFree[v]; len(names) > 0 {
+			fromCaller = append(fromCaller, varName(v)+"("+strings.Join(names, ", ")+")")
+		}
 	}
 	list := func(names []string) string {
 		if len(names) == 0 {
@@ -138,6 +175,6 @@ func FormatFacts(t *Template) string {
 	if MakesMarkup(t) {
 		markup = "yes"
 	}
-	return fmt.Sprintf("facts\n  initial values no code sees: %s\n  variables no generated code reads: %s\n  macros called directly: %s\n  macros used as values: %s\n  makes Markup: %s\n",
-		list(deadVars), list(unneeded), list(direct), list(valued), markup)
+	return fmt.Sprintf("facts\n  initial values no code sees: %s\n  variables no generated code reads: %s\n  macros called directly: %s\n  macros used as values: %s\n  makes Markup: %s\n  names macros take from their caller with llama.cpp: %s\n",
+		list(deadVars), list(unneeded), list(direct), list(valued), markup, list(fromCaller))
 }

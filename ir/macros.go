@@ -30,6 +30,13 @@ type MacroCalls struct {
 	Recursive map[*Var]bool
 	// SelfCalled are the macros with a resolved call inside their own body.
 	SelfCalled map[*Var]bool
+	// LlamaFree are, for each macro with resolved calls, the names llama.cpp's engine
+	// gives it from the scope it is called from where Jinja2 gives another value (see
+	// llamascope.go).
+	LlamaFree map[*Var][]string
+	// LlamaDefault are the values of each macro's LlamaFree names where the macro is
+	// defined: what a call through a macro value gives them.
+	LlamaDefault map[*Var][]Expr
 }
 
 // DirectCall is a resolved call: the macro and one argument per parameter (nil where
@@ -40,6 +47,9 @@ type DirectCall struct {
 	// LlamaArgs are the arguments as llama.cpp's engine binds them, and LlamaLost the
 	// keyword arguments it evaluates but binds to no parameter (see llamaBind).
 	LlamaArgs, LlamaLost []Expr
+	// LlamaEnv is, for each of the macro's LlamaFree names, its value in the scope of
+	// the call (see llamascope.go).
+	LlamaEnv []Expr
 }
 
 // ResolveMacroCalls resolves the template's macro calls.
@@ -51,6 +61,9 @@ func ResolveMacroCalls(t *Template) *MacroCalls {
 		Recursive: map[*Var]bool{},
 
 		SelfCalled: map[*Var]bool{},
+		LlamaFree:  map[*Var][]string{},
+
+		LlamaDefault: map[*Var][]Expr{},
 	}
 	r := &macroResolver{mc: mc, defined: map[*Var]*MacroDef{}, edges: map[*Var][]*Var{}, callBlocks: map[*Call]bool{}}
 	r.stmts(t.Body.Stmts)
@@ -59,6 +72,7 @@ func ResolveMacroCalls(t *Template) *MacroCalls {
 			mc.Recursive[v] = true
 		}
 	}
+	mc.resolveLlamaScopes(t)
 	return mc
 }
 

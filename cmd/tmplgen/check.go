@@ -49,8 +49,8 @@ byte for byte; an expected error is matched by an error. It prints one line per
 mismatch and, last, "N passed, M failed", and exits 1 when a pair failed.
 
 The engines are transformers (Python Jinja2 as apply_chat_template runs it),
-llama-server (llama.cpp's llama-server, rendered under the llama-server profile; the
-pairs of -divergences are skipped and counted) and llama-legacy. Each is also
+llama-server (llama.cpp's llama-server, rendered under the llama-server profile with
+llama.cpp's engine semantics) and llama-legacy. Each is also
 accepted with an underscore (llama_server), as the expected files spell them.`,
 	flags: checkFlags,
 }
@@ -74,10 +74,9 @@ func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 	nowFlag := fset.String("now", oracleNow, "the clock strftime_now reads (an RFC 3339 `TIME`)")
 	match := fset.String("run", "", "only check templates whose path matches this `REGEXP`")
 	keep := fset.Bool("keep", false, "keep the temporary build directory")
-	exportFile := fset.String("export", "", "with -engine llama-server, write each pair that fails (listed or not) to `FILE` as a JSON line: the template variables the profile defines and the template's output on them, for comparing with other Jinja engines")
+	exportFile := fset.String("export", "", "with -engine llama-server, write each pair that fails to `FILE` as a JSON line: the template variables the profile defines and the template's output on them, for comparing with other Jinja engines")
 	showErrors := fset.Bool("errors", false, "also list the pairs where both sides failed, with both messages")
 	linesFile := fset.String("lines", "", "a TSV `FILE` of the template line Jinja2 reports for each erroring pair (template, case, line), as testdata/errlines/record.py records it: a pair whose error tmplgen reports at another line fails")
-	divergencesFile := fset.String("divergences", "", "a `FILE` of pairs known to differ from llama.cpp, skipped (default "+defaultDivergences+" with -engine llama-server, when it exists)")
 	return func(s stdio, args []string) error {
 		stdout, stderr := s.out, s.err
 		if len(args) > 0 {
@@ -103,18 +102,6 @@ func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 		cases, err := readCases(*casesFile)
 		if err != nil {
 			return err
-		}
-		var divergences *divergenceList
-		if engine == "llama_server" {
-			path, explicit := *divergencesFile, *divergencesFile != ""
-			if !explicit {
-				path = defaultDivergences
-			}
-			if _, err := os.Stat(path); err == nil || explicit {
-				if divergences, err = readDivergences(path); err != nil {
-					return err
-				}
-			}
 		}
 		srcs, err := readTemplateDir(*templates, filter)
 		if err != nil {
@@ -178,9 +165,6 @@ func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 				fmt.Fprintf(stdout, "FAIL %s %s: the generated Go does not build: %s\n", p.template, p.caseID, clip(strings.ReplaceAll(err.Error(), "\n", "; "), 300))
 				continue
 			}
-			if divergences.skip(stdout, p, same(p.want, got[i])) {
-				continue
-			}
 			if want, ok := lines[[2]string{p.template, p.caseID}]; ok && got[i].Error != nil {
 				if line := errorLine(*got[i].Error, files[p.template]); line != want {
 					failedN++
@@ -198,7 +182,6 @@ func checkFlags(fset *flag.FlagSet) func(stdio, []string) error {
 			failedN++
 			fmt.Fprintf(stdout, "FAIL %s %s: %s\n", p.template, p.caseID, describeMismatch(p.want, got[i]))
 		}
-		failedN += divergences.report(stdout, srcs)
 		fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failedN)
 		if failedN > 0 {
 			return fmt.Errorf("%d of %d pairs differ from %s", failedN, passed+failedN, *engineName)
@@ -451,4 +434,31 @@ func renderEach(units []*codegen.Unit, pairs []checkPair, compileErrs map[string
 		results[i] = got[k]
 	}
 	return results, failures, nil
+}
+
+// exportFailures writes the pairs whose rendering differs from the expectation as JSON
+// lines: template, case, the expectation, our result, and the exported variables.
+func exportFailures(path string, pairs []checkPair, got []result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	enc.SetEscapeHTML(false)
+	for i, p := range pairs {
+		if same(p.want, got[i]) {
+			continue
+		}
+		line := struct {
+			Template string `json:"template"`
+			Case     string `json:"case"`
+			Want     result `json:"want"`
+			Got      result `json:"got"`
+		}{p.template, p.caseID, p.want, got[i]}
+		if err := enc.Encode(line); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
 }

@@ -10,8 +10,8 @@ The output is checked in; the seed makes it the same on every run. Numbers are i
 with a fraction: the llama.cpp binding reads requests as JavaScript, whose numbers drop the ".0"
 of an integral float (llama-server itself keeps it, as the profile does).
 
-The requests stay clear of what testdata/llama-server-divergences.tsv already shows to be
-llama.cpp's Jinja engine deviating from Jinja2, so that every pair must agree: no empty message
+The requests were written, before the profile rendered with llama.cpp's engine semantics, to
+stay clear of where that engine deviates from Jinja2: no empty message
 list (llama.cpp's lenient undefined), no null where a template prints it (llama.cpp prints ""),
 no Unicode whitespace at the ends of a text (llama.cpp's trim strips ASCII whitespace only).
 """
