@@ -208,6 +208,8 @@ var llamaVariants = map[string]bool{
 	"Add": true, "Sum": true, "Concat": true,
 	"In": true, "NotIn": true, "InStrs": true,
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
+	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
+	"Lt": true, "Le": true, "Gt": true, "Ge": true,
 }
 
 var binaryFuncs = map[string]string{

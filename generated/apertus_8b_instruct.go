@@ -736,7 +736,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
 					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType), runtime.Int(50)) {
+					if runtime.EqStr(innerType, "object | object") || runtime.LlamaGt(runtime.FilterLength(innerType), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
@@ -759,7 +759,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(runtime.LlamaItemInt(paramSpecType, 0)) {
 			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.Gt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
+			if runtime.LlamaGt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
 				runtime.LlamaWrite(w, runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
@@ -781,7 +781,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && runtime.LlamaGt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}

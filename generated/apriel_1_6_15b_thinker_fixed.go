@@ -360,7 +360,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
 	reasoningAsstTurnStart = runtime.Str("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
-	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
@@ -374,9 +374,9 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0)) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
-		if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
 			runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n")))
 		} else {
@@ -432,7 +432,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
 			sysContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if sysContent.Truthy() && runtime.Gt(runtime.FilterLength(sysContent), runtime.Int(0)) {
+			if sysContent.Truthy() && runtime.LlamaGt(runtime.FilterLength(sysContent), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
 				if runtime.IsString(sysContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
@@ -448,7 +448,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 				systemMessage = runtime.Str("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
-			if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			if runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
 				runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n")))
 			} else {
@@ -472,7 +472,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
 			asstContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if asstContent.Truthy() && runtime.Gt(runtime.FilterLength(asstContent), runtime.Int(0)) {
+			if asstContent.Truthy() && runtime.LlamaGt(runtime.FilterLength(asstContent), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
 				if !runtime.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
@@ -491,7 +491,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					runtime.LlamaWrite(w, asstText)
 				}
-			} else if runtime.MethodGet(message, runtime.Str("chosen")).Truthy() && runtime.Gt(runtime.FilterLength(runtime.LlamaItemStr(message, "chosen")), runtime.Int(0)) {
+			} else if runtime.MethodGet(message, runtime.Str("chosen")).Truthy() && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaItemStr(message, "chosen")), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				runtime.LlamaWrite(w, runtime.LlamaItemInt(runtime.LlamaItemStr(message, "chosen"), 0))
@@ -499,7 +499,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
 			toolCalls = runtime.MethodGetDefault(message, runtime.Str("tool_calls"), runtime.NewList())
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if toolCalls.Truthy() && runtime.Gt(runtime.FilterLength(toolCalls), runtime.Int(0)) {
+			if toolCalls.Truthy() && runtime.LlamaGt(runtime.FilterLength(toolCalls), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
 				items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))

@@ -446,7 +446,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		k := keys[i]
 		v := values[i]
 		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
-		if runtime.IsNone(nsInterval) && runtime.Le(thinkingBudget, k) {
+		if runtime.IsNone(nsInterval) && runtime.LlamaLe(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
 			nsInterval = v
 		}
@@ -500,7 +500,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
 		}
@@ -608,11 +608,11 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if runtime.IsDefined(systemMessage) || (runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0))) {
+	if runtime.IsDefined(systemMessage) || (runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		runtime.LlamaWrite(w, eosToken)
 	}
@@ -647,18 +647,18 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := runtime.LlamaAttr(message, "role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.Gt(runtime.FilterLength(runtime.LlamaAttr(message, "tool_calls")), runtime.Int(0)) {
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaAttr(message, "tool_calls")), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
 			}
@@ -705,13 +705,13 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaFilter("trim", messageContent, nil, nil)), eosToken))
 			}

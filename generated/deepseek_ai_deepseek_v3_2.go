@@ -499,7 +499,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:54:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:55:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = runtime.Bool(runtime.LlamaGt(runtime.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56:5 {%- if state.pending_asst_marker -%}
 			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
@@ -603,13 +603,13 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (runtime.EqStr(runtime.LlamaItemStr(prevMsg, "role"), "assistant") && runtime.LlamaItemStr(prevMsg, "tool_calls").Truthy()) && runtime.Lt(runtime.Int(int64(i)), outerIndex) {
+				if (runtime.EqStr(runtime.LlamaItemStr(prevMsg, "role"), "assistant") && runtime.LlamaItemStr(prevMsg, "tool_calls").Truthy()) && runtime.LlamaLt(runtime.Int(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
 					assistantIdxValue = runtime.Int(int64(i))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
-			callOrder = runtime.Sub(outerIndex, assistantIdxValue)
+			callOrder = runtime.LlamaSub(outerIndex, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
 			assistantMsg = runtime.LlamaItem(messages, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}

@@ -552,7 +552,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *runtime.Writer, in *runtime.Input) {
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4.jinja:90:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = runtime.Bool(runtime.LlamaGt(runtime.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4.jinja:91:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
 				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {

@@ -566,7 +566,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:93:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = runtime.Bool(runtime.LlamaGt(runtime.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			keepReasoning = runtime.And(thinking, func() runtime.Value {
 				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {

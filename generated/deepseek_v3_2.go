@@ -599,11 +599,11 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	runtime.LlamaWrite(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
+	hasSystem = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
+	firstIsDeveloper = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
@@ -718,7 +718,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			prevAssistantIdxValue := runtime.Int(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+			for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				if !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, i), "role"), "tool") && runtime.Eq(prevAssistantIdxValue, runtime.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
@@ -726,7 +726,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// DeepSeek-V3.2.jinja:192:5 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
-			toolCallOrder = runtime.Sub(msgIndex, prevAssistantIdxValue)
+			toolCallOrder = runtime.LlamaSub(msgIndex, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
 			assistantMsg = runtime.LlamaItem(messages, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
@@ -741,7 +741,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.MethodGetDefault(assistantMsg, runtime.Str("tool_calls"), runtime.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
-				if runtime.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+				if runtime.LlamaGe(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
 					runtime.LlamaWrite(w, thinkingStartToken)
@@ -755,7 +755,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// DeepSeek-V3.2.jinja:216:7 {%- elif message.role == "assistant" -%}
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
-			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndexValue) {
+			if enableThinking.Truthy() && runtime.LlamaGt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
 				runtime.LlamaWrite(w, runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}

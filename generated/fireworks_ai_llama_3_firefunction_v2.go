@@ -207,7 +207,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *runtime.Writer, in *runtime.I
 			runtime.LlamaWrite(w, nsContent)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
-		if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(nsRole, "system") {
+		if runtime.LlamaGt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			nsContent = runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), nsRole), runtime.Str("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}

@@ -545,7 +545,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n")))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent), runtime.FilterLength(runtime.Str("  "))), runtime.None()), runtime.Str("}")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(indent.Slice(runtime.None(), runtime.LlamaSub(runtime.FilterLength(indent), runtime.FilterLength(runtime.Str("  "))), runtime.None()), runtime.Str("}")))
 		} else if runtime.EqStr(ty, "string") {
 			// GigaChat3.1-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3.1-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}

@@ -2193,7 +2193,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
 					typeStr = w.Capture(func() {
-						jsonSchemaToTypescript(val, runtime.LlamaAdd(indent, runtime.Mul(runtime.Str(" "), indentFactor)), indentFactor, root, rns)
+						jsonSchemaToTypescript(val, runtime.LlamaAdd(indent, runtime.LlamaMul(runtime.Str(" "), indentFactor)), indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
 					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(indent, key), runtime.IfElse(runtime.LlamaIn(key, required), func() runtime.Value {
@@ -2475,12 +2475,12 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("anyOf"))) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "anyOf"))) && runtime.Gt(runtime.FilterLength(runtime.LlamaAttr(jsonSchema, "anyOf")), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+		if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("anyOf"))) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "anyOf"))) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaAttr(jsonSchema, "anyOf")), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, runtime.LlamaItemInt(runtime.LlamaAttr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("oneOf"))) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "oneOf"))) && runtime.Gt(runtime.FilterLength(runtime.LlamaAttr(jsonSchema, "oneOf")), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+		} else if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("oneOf"))) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "oneOf"))) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaAttr(jsonSchema, "oneOf")), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
@@ -2617,7 +2617,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = runtime.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if runtime.Gt(runtime.FilterLength(functions), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil))), runtime.Int(0)) {
+		if runtime.LlamaGt(runtime.FilterLength(functions), runtime.Int(0)) && runtime.LlamaGt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil))), runtime.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			runtime.LlamaCheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
@@ -3126,9 +3126,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		var isFinalAssistant runtime.Value
 		eosToken := eosTokenInput
 		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
-		if runtime.Gt(nsStateSkipRemaining, runtime.Int(0)) {
+		if runtime.LlamaGt(nsStateSkipRemaining, runtime.Int(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
-			nsStateSkipRemaining = runtime.Sub(nsStateSkipRemaining, runtime.Int(1))
+			nsStateSkipRemaining = runtime.LlamaSub(nsStateSkipRemaining, runtime.Int(1))
 		} else if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
@@ -3252,7 +3252,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsDefined(runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name")) {
 							nm = runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name")
 						} else {
-							if runtime.Gt(runtime.FilterLength(nsStatePreviousToolNames), runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1))) {
+							if runtime.LlamaGt(runtime.FilterLength(nsStatePreviousToolNames), runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1))) {
 								nm = runtime.LlamaItem(nsStatePreviousToolNames, runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1)))
 							} else {
 								nm = runtime.Str("")
@@ -3302,7 +3302,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
 			if runtime.IsDefined(messageReasoningContent) && !runtime.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
-				if dropHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), nsHistoryLastUserIdx) {
+				if dropHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), nsHistoryLastUserIdx) {
 				} else {
 					// GigaChat3.5.jinja:1000:17 {%- else -%}
 					// GigaChat3.5.jinja:1001:17 {%- set ns_think.text = message.reasoning_content -%}
@@ -3438,7 +3438,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = runtime.LlamaAdd(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…

@@ -361,7 +361,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<think>"), runtime.MethodStrip(reasoningContent)), runtime.Str("</think>")))
 			} else {
@@ -425,7 +425,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 			mContent := runtime.LlamaAttr(m, "content")
 			if runtime.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")

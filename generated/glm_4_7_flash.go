@@ -338,7 +338,7 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			if ((runtime.IsDefined(clearThinking) && !clearThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
+			if ((runtime.IsDefined(clearThinking) && !clearThinking.Truthy()) || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>"), runtime.MethodStrip(reasoningContent)), runtime.Str("</think>")))
 			} else {
@@ -392,7 +392,7 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			mContent := runtime.LlamaAttr(m, "content")
 			if runtime.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")

@@ -108,7 +108,7 @@ func renderGoogleGemma22bItLlama(w *runtime.Writer, in *runtime.Input) {
 		message := items[i]
 		var role runtime.Value
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+		if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
 			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}

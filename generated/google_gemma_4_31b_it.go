@@ -1386,9 +1386,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			prevNtRole := runtime.None()
 			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
-			if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) {
+			if runtime.LlamaGt(runtime.Int(int64(i)), runtime.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+				for _, j := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
@@ -1415,7 +1415,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				return runtime.MethodGet(message, runtime.Str("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsTurnLastUserIdx)) && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if (thinkingText.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), nsTurnLastUserIdx)) && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|channel>thought\n"), thinkingText, runtime.Str("\n<channel|>")))
 			}

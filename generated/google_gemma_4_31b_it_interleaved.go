@@ -1184,7 +1184,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		if messageToolCalls.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
 			messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
-			if messageReasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_user_message")) {
+			if messageReasoningContent.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
 				runtime.LlamaWrite(w, messageReasoningContent)

@@ -760,7 +760,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
 		if runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if runtime.Ge(runtime.LlamaAttr(state, "image_index"), runtime.FilterLength(imagePrompts)) {
+			if runtime.LlamaGe(runtime.LlamaAttr(state, "image_index"), runtime.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("More image placeholders than image prompts.")))
 			}
@@ -1140,9 +1140,9 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 			toolName = runtime.MethodGet(message, runtime.Str("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (runtime.IsNone(toolName) && !runtime.IsNone(runtime.LlamaAttr(state, "tool_calls"))) && runtime.Le(runtime.LlamaAttr(state, "tool_index"), runtime.FilterLength(runtime.LlamaAttr(state, "tool_calls"))) {
+		if (runtime.IsNone(toolName) && !runtime.IsNone(runtime.LlamaAttr(state, "tool_calls"))) && runtime.LlamaLe(runtime.LlamaAttr(state, "tool_index"), runtime.FilterLength(runtime.LlamaAttr(state, "tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = runtime.LlamaItem(runtime.LlamaAttr(state, "tool_calls"), runtime.Sub(runtime.LlamaAttr(state, "tool_index"), runtime.Int(1)))
+			fallbackCall = runtime.LlamaItem(runtime.LlamaAttr(state, "tool_calls"), runtime.LlamaSub(runtime.LlamaAttr(state, "tool_index"), runtime.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			fallbackCallFunction := runtime.LlamaAttr(fallbackCall, "function")
 			if runtime.IsDefined(fallbackCallFunction) && runtime.IsMapping(fallbackCallFunction) {
@@ -1294,7 +1294,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					closeTag(runtime.Str("message"))
 				}))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "tool") && ((i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool")) {
+			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "tool") && ((i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := runtime.NewList()
@@ -1332,7 +1332,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if runtime.Gt(runtime.FilterLength(runToolMessages), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.FilterLength(runToolMessages)) {
+				if runtime.LlamaGt(runtime.FilterLength(runToolMessages), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.FilterLength(runToolMessages)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := runtime.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}

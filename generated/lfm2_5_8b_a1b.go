@@ -482,7 +482,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 				var truncLen runtime.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				messageThinking := runtime.LlamaAttr(message, "thinking")
-				if runtime.IsDefined(messageThinking) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) {
+				if runtime.IsDefined(messageThinking) && (preserveThinking.Truthy() || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>"), messageThinking), runtime.Str("</think>")))
 				}
@@ -498,7 +498,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 						parseContent(messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) {
+					if !(preserveThinking.Truthy() || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if runtime.LlamaIn(runtime.Str("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
@@ -510,7 +510,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = runtime.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = runtime.Sub(runtime.FilterLength(content), runtime.FilterLength(cfmTag))
+						truncLen = runtime.LlamaSub(runtime.FilterLength(content), runtime.FilterLength(cfmTag))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
 						runtime.LlamaWrite(w, content.Slice(runtime.None(), truncLen, runtime.None()))
 					} else {

@@ -156,7 +156,7 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input
 		tools = runtime.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	hasCodeInterpreter = runtime.Bool(runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)))
+	hasCodeInterpreter = runtime.Bool(runtime.LlamaGt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}

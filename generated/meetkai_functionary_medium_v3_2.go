@@ -690,16 +690,16 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
 		offset = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
-		if runtime.Ge(depth, runtime.Int(1)) {
+		if runtime.LlamaGe(depth, runtime.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
-			offset = runtime.Mul(runtime.Str("    "), depth)
+			offset = runtime.LlamaMul(runtime.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
 		if !runtime.EqStr(commentInfo, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+			if runtime.LlamaGt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 				for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -872,7 +872,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				runtime.LlamaWrite(w, v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if runtime.Gt(runtime.FilterLength(enumOptions), runtime.Int(0)) && runtime.Ne(v, runtime.LlamaItemInt(enumOptions, -1)) {
+			if runtime.LlamaGt(runtime.FilterLength(enumOptions), runtime.Int(0)) && runtime.Ne(v, runtime.LlamaItemInt(enumOptions, -1)) {
 				w.WriteString(" | ")
 			}
 		}
@@ -891,9 +891,9 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 		offset = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
-		if runtime.Ge(depth, runtime.Int(1)) {
+		if runtime.LlamaGe(depth, runtime.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
-			offset = runtime.Mul(runtime.Str("    "), depth)
+			offset = runtime.LlamaMul(runtime.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
 		itemsInfo = runtime.MethodGetDefault(paramDic, runtime.Str("items"), runtime.DictOf())
@@ -1027,9 +1027,9 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
 				offset = runtime.Str("")
 				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
-				if runtime.Ge(depth, runtime.Int(1)) {
+				if runtime.LlamaGe(depth, runtime.Int(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
-					offset = runtime.Mul(runtime.Str("    "), depth)
+					offset = runtime.LlamaMul(runtime.Str("    "), depth)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
 				if runtime.EqStr(paramType, "object") {
@@ -1039,7 +1039,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+					if runtime.LlamaGt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 						for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -1076,7 +1076,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+						if runtime.LlamaGt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 							for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -1187,7 +1187,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		generateSchemaFromFunctions(tools, runtime.Missing())
 	})), runtime.Str("<|eot_id|>")))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)) {
+	if runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) && runtime.LlamaGt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}

@@ -225,7 +225,7 @@ func renderMiMoVLLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiMo-VL.jinja:40:9 {%- elif message.role == "tool" %}
 			// MiMo-VL.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")

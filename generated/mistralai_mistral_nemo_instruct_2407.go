@@ -288,7 +288,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 		messageRole := runtime.LlamaAttr(message, "role")
 		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && !runtime.IsNone(runtime.LlamaAttr(message, "tool_calls")))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.LlamaAttr(ns, "index"), runtime.Int(2)), runtime.Int(0)))) {
+			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(runtime.LlamaAttr(ns, "index"), runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}

@@ -391,7 +391,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+		if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
@@ -500,7 +500,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 				runtime.LlamaWrite(w, out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := runtime.LlamaAttr(toolCall, "id")
-				if !runtime.IsDefined(toolCallId) || runtime.Lt(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+				if !runtime.IsDefined(toolCallId) || runtime.LlamaLt(runtime.FilterLength(toolCallId), runtime.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
@@ -543,7 +543,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS] {\"content\": "), runtime.FilterString(content)), runtime.Str(", ")))
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if !runtime.IsDefined(messageToolCallId) || runtime.Lt(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
+			if !runtime.IsDefined(messageToolCallId) || runtime.LlamaLt(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}

@@ -330,7 +330,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, idx), "role"), "assistant") && !runtime.MethodGet(runtime.LlamaItem(messages, idx), runtime.Str("tool_calls")).Truthy() {

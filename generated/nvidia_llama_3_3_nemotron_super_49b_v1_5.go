@@ -409,7 +409,7 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 		} else if runtime.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || runtime.Ne(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), toolToken) {
+			if (i == 0) || runtime.Ne(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
 				runtime.LlamaWrite(w, runtime.LlamaConcat(startHeader, toolToken, endHeader))
 				w.WriteString("<TOOL_RESPONSE>[")

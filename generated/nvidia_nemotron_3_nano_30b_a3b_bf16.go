@@ -548,14 +548,14 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
-		if runtime.IsDefined(systemMessage) && runtime.Gt(runtime.FilterLength(systemMessage), runtime.Int(0)) {
+		if runtime.IsDefined(systemMessage) && runtime.LlamaGt(runtime.FilterLength(systemMessage), runtime.Int(0)) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
@@ -645,7 +645,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -661,7 +661,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
 				content = runtime.LlamaConcat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			} else {
@@ -682,12 +682,12 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && runtime.IsIterable(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+			if (runtime.IsDefined(messageToolCalls) && runtime.IsIterable(messageToolCalls)) && runtime.LlamaGt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))))
+				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if runtime.IsString(content) && runtime.Gt(runtime.FilterLength(runtime.LlamaFilter("trim", content, nil, nil)), runtime.Int(0)) {
+				if runtime.IsString(content) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", content, nil, nil)), runtime.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
@@ -708,7 +708,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
 						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaFilter("trim", c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
-						if runtime.Gt(runtime.FilterLength(c), runtime.Int(0)) {
+						if runtime.LlamaGt(runtime.FilterLength(c), runtime.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
 							runtime.LlamaWrite(w, runtime.LlamaConcat(c, runtime.Str("\n")))
 						}
@@ -753,7 +753,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))) {
+				if !(truncateHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), runtime.LlamaFilter("trim", runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), nil, nil), runtime.Str("<|im_end|>\n")))
 				} else {
@@ -768,7 +768,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = runtime.LlamaFilter("trim", c, nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
-					if runtime.Gt(runtime.FilterLength(c), runtime.Int(0)) {
+					if runtime.LlamaGt(runtime.FilterLength(c), runtime.Int(0)) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
 						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), c, runtime.Str("<|im_end|>\n")))
 					} else {

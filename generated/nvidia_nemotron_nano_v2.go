@@ -441,7 +441,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.Str("<TOOL_RESPONSE>[")))
 			}
@@ -555,7 +555,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")) && runtime.Gt(runtime.FilterLength(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")), runtime.Int(0)) {
+		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")), runtime.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")))

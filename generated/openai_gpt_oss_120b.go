@@ -614,7 +614,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
 					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType), runtime.Int(50)) {
+					if runtime.EqStr(innerType, "object | object") || runtime.LlamaGt(runtime.FilterLength(innerType), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
@@ -637,7 +637,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(runtime.LlamaItemInt(paramSpecType, 0)) {
 			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.Gt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
+			if runtime.LlamaGt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
 				runtime.LlamaWrite(w, runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
@@ -659,7 +659,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && runtime.LlamaGt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}

@@ -474,7 +474,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
+	nsLastQueryIndex := runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
@@ -482,7 +482,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		var index runtime.Value
 		var content runtime.Value
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		index = runtime.LlamaSub(runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
@@ -547,7 +547,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
 			reasoningContent = runtime.LlamaFilter("trim", reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.Gt(loop.Index0(), nsLastQueryIndex) {
+			if runtime.LlamaGt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content))
 			} else {

@@ -454,7 +454,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens), runtime.Str("</image>")))
+					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<image>"), runtime.LlamaMul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens), runtime.Str("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
@@ -462,11 +462,11 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 				} else if (runtime.LlamaInStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video_url"))) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
-					repeatTokens = runtime.Mul(numImgTokens, numVideoFrames)
+					repeatTokens = runtime.LlamaMul(numImgTokens, numVideoFrames)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
+					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<video>"), runtime.LlamaMul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
@@ -478,7 +478,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
@@ -486,7 +486,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		var idx runtime.Value
 		var content runtime.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		idx = runtime.LlamaSub(runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
 		mark := w.Mark()
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
 		if runtime.EqStr(runtime.MethodGet(msg, runtime.Str("role")), "user") {
@@ -514,7 +514,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = runtime.Str("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.LlamaInStrs(runtime.MethodGet(runtime.LlamaItemInt(messages, 0), runtime.Str("role")), "system", "developer") {
+	if runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.LlamaInStrs(runtime.MethodGet(runtime.LlamaItemInt(messages, 0), runtime.Str("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
 			renderContent(runtime.MethodGetDefault(runtime.LlamaItemInt(messages, 0), runtime.Str("content"), runtime.Str("")), numImgTokens, numVideoFrames)
@@ -635,9 +635,9 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
 			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking)), func() runtime.Value {
-				return runtime.Bool(runtime.Gt(idx, lastQueryIndex))
+				return runtime.Bool(runtime.LlamaGt(idx, lastQueryIndex))
 			}), func() runtime.Value {
-				return runtime.Or(runtime.Bool(runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+				return runtime.Or(runtime.Bool(runtime.Eq(idx, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
 					return reasoningText
 				})
 			})
@@ -692,7 +692,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && runtime.Eq(idx, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -701,7 +701,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if runtime.Eq(idx, startIdx) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.Sub(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
+			if runtime.Eq(idx, startIdx) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.LlamaSub(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
@@ -716,7 +716,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.LlamaAdd(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
+			if runtime.Eq(idx, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.LlamaAdd(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}

@@ -691,7 +691,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 		for i := range items {
 			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
-			if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) {
+			if runtime.LlamaGt(runtime.Int(int64(i)), runtime.Int(0)) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
@@ -782,7 +782,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (runtime.IsDefined(preservedThinking) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
+				if (runtime.IsDefined(preservedThinking) && preservedThinking.Truthy()) || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 					if runtime.LlamaIn(runtime.Str("reasoning_content"), message) && runtime.IsString(runtime.LlamaItemStr(message, "reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}

@@ -322,7 +322,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
 	toolOutputFormat = runtime.Str("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !runtime.IsNone(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if !runtime.IsNone(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
@@ -361,7 +361,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") && !runtime.IsNone(tools)) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if (!runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, availableToolsString, runtime.Str("\n"), toolOutputInstructions, runtime.Str("\n<|end|>\n")))
 	}
@@ -424,7 +424,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.IsNone(messageContent) && runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+			if !runtime.IsNone(messageContent) && runtime.LlamaGt(runtime.FilterLength(messageContent), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
 				if runtime.IsString(messageContent) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
@@ -440,7 +440,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 				systemMessage = runtime.Str("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !runtime.IsNone(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			if !runtime.IsNone(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n"), availableToolsString, runtime.Str("\n<|end|>\n")))
 			} else {
@@ -458,7 +458,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if (runtime.IsDefined(messageContent) && !runtime.IsNone(messageContent)) && runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && !runtime.IsNone(messageContent)) && runtime.LlamaGt(runtime.FilterLength(messageContent), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
 				if !runtime.IsString(messageContent) && !runtime.IsNone(runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
@@ -468,7 +468,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
 					runtime.LlamaWrite(w, messageContent)
 				}
-			} else if (runtime.IsDefined(runtime.LlamaItemStr(message, "chosen")) && !runtime.IsNone(runtime.LlamaItemStr(message, "chosen"))) && runtime.Gt(runtime.FilterLength(runtime.LlamaItemStr(message, "chosen")), runtime.Int(0)) {
+			} else if (runtime.IsDefined(runtime.LlamaItemStr(message, "chosen")) && !runtime.IsNone(runtime.LlamaItemStr(message, "chosen"))) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaItemStr(message, "chosen")), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
 				runtime.LlamaWrite(w, runtime.LlamaItemInt(runtime.LlamaItemStr(message, "chosen"), 0))
@@ -480,7 +480,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.LlamaGt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
 				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))

@@ -259,7 +259,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
 	_ = runtime.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
 		_ = runtime.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}

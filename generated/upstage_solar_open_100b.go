@@ -492,11 +492,11 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(runtime.Int(int64(i)), runtime.Int(0))), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool"))
+			prevIsTool = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.Int(int64(i)), runtime.Int(0))), func() runtime.Value {
+				return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i)), runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+			nextIsTool = runtime.And(runtime.Bool(runtime.LlamaLt(runtime.Int(int64(i)), runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
@@ -532,7 +532,7 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				message3Reasoning := runtime.LlamaAttr(message, "reasoning")
-				if message3Reasoning.Truthy() && runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue) {
+				if message3Reasoning.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>assistant<|think|>"), message3Reasoning), runtime.Str("<|end|>")))
 				}

@@ -12,7 +12,8 @@ import "strings"
 //     fraction only: 1e5, 0x10 and 1_000 are a number and a name), which its parser
 //     meets where the tag should end;
 //   - a tuple in parentheses with a trailing comma, (1,) (a call's trailing comma is
-//     fine).
+//     fine);
+//   - the operators // and **, which it lacks.
 //
 // llama-server then refuses to start: every request gets this error. Its lexer runs
 // first, so an escape error comes before the others, which come in the text's order.
@@ -67,6 +68,9 @@ func llamaLoadError(src string) string {
 				prev = c
 				j++
 				continue
+			case (c == '/' || c == '*') && j+1 < len(src) && src[j+1] == c:
+				// no // or **: the second operator comes where an operand should
+				fail("Unexpected token: " + string(c) + " of type 22")
 			case c == '(':
 				parens = append(parens, isNameByte(prev) || prev == ')' || prev == ']')
 			case c == ')':

@@ -24,6 +24,10 @@ func TestLlamaLoadError(t *testing.T) {
 		{`{{ (1, 2 ,) }}`, "Unexpected token: ) of type 7"},
 		{`{{ (1,) }}{{ '\q' }}`, `lexer: unknown escape character \q`}, // the lexer first
 		{`{% raw %}{{ 1e5 }}`, "Unknown statement: raw"},               // then the first in the text
+		// no // or **, as llama_chat_driver recorded them (strings and comments aside)
+		{`{{ 7 // 2 }}`, "Unexpected token: / of type 22"},
+		{`{{ x ** 2 }}{{ y // 3 }}`, "Unexpected token: * of type 22"},
+		{`{{ "a//b" }}{# 2 ** 3 #}{{ 1 }}`, ""},
 	} {
 		if got := llamaLoadError(tt.src); got != tt.want {
 			t.Errorf("llamaLoadError(%q) = %q, want %q", tt.src, got, tt.want)

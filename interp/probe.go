@@ -25,8 +25,8 @@ import (
 //   - a filter or method the value's type lacks in llama.cpp is an error (and so are the
 //     builtins llama.cpp declares but does not implement), a for loop over a str is an
 //     error, dict, lipsum, cycler and joiner do not exist, tests llama.cpp lacks are
-//     errors, `in` with an undefined or none operand is an error, //, ** and str % are
-//     errors, and comparisons other than == and != need numbers;
+//     errors, `in` with an undefined or none operand is an error, and arithmetic and
+//     comparisons other than == and != are runtime's (runtime.LlamaSub...);
 //   - undefined is lenient: its attributes and items are undefined, it iterates as
 //     empty, its builtins return empty values, and undefined or none + str is the str;
 //     str + anything concatenates the string forms;
@@ -260,16 +260,9 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
 		switch x.Op {
 		case "+":
 			return llamaAdd(m.expr(e, x.L), m.expr(e, x.R)), true
-		case "%":
+		case "-", "*", "/", "%", "//", "**":
 			l, r := m.expr(e, x.L), m.expr(e, x.R)
-			if l.Kind() == runtime.KindString || r.Kind() == runtime.KindString {
-				llamaFail("Unknown operator \"%%\" between %s and %s", l.TypeName(), r.TypeName())
-			}
-			return runtime.Mod(l, r), true
-		case "//", "**":
-			m.expr(e, x.L)
-			m.expr(e, x.R)
-			llamaFail("Unknown operator %q", x.Op)
+			return llamaArith[x.Op](l, r), true
 		}
 	case *ir.Concat:
 		items := m.exprs(e, x.Items)
@@ -280,6 +273,12 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
 		return acc, true
 	}
 	return runtime.Value{}, false
+}
+
+// llamaArith are llama.cpp's arithmetic operators other than +.
+var llamaArith = map[string]func(a, b runtime.Value) runtime.Value{
+	"-": runtime.LlamaSub, "*": runtime.LlamaMul, "/": runtime.LlamaDiv, "%": runtime.LlamaMod,
+	"//": runtime.LlamaFloorDiv, "**": runtime.LlamaPow,
 }
 
 // isNull reports whether v is undefined or none.
@@ -562,11 +561,14 @@ func probeCompare(op string, a, b runtime.Value) bool {
 		default:
 			llamaFail("Unknown operator \"in\" between %s and %s", a.TypeName(), b.TypeName())
 		}
-	case "<", "<=", ">", ">=":
-		num := func(v runtime.Value) bool { return v.Kind() == runtime.KindInt || v.Kind() == runtime.KindFloat }
-		if !num(a) || !num(b) {
-			llamaFail("Unknown operator %q between %s and %s", op, a.TypeName(), b.TypeName())
-		}
+	case "<":
+		return runtime.LlamaLt(a, b)
+	case "<=":
+		return runtime.LlamaLe(a, b)
+	case ">":
+		return runtime.LlamaGt(a, b)
+	case ">=":
+		return runtime.LlamaGe(a, b)
 	}
 	return compare(op, a, b)
 }

@@ -33,6 +33,9 @@ import (
 //     neither), and the others to their defaults (llamaBindMacro; ir.DirectCall's
 //     LlamaArgs for the calls bound when the template is compiled);
 //   - dict, lipsum, cycler and joiner are no globals (LlamaCallMissingGlobal);
+//   - arithmetic and ordering compute with doubles, and many operand types Python
+//     accepts are errors (LlamaSub, LlamaMul, LlamaDiv, LlamaMod, LlamaFloorDiv,
+//     LlamaPow, LlamaLt, LlamaLe, LlamaGt, LlamaGe; see llama_ops.go);
 //   - {{ x }} writes a str as it is, a number or a bool in llama.cpp's string form, the
 //     items of a list one after the other, and nothing for anything else (LlamaWrite):
 //     Jinja2 writes str(x), "None" for none.
@@ -89,7 +92,7 @@ func LlamaAdd(a, b Value) Value {
 		b.kind == KindString && a.kind != KindString && !isNull(a):
 		return Str(llamaString(a) + llamaString(b))
 	}
-	return Add(a, b)
+	return llamaBinary("+", a, b)
 }
 
 // LlamaSum is Sum with LlamaAdd's +.
@@ -115,7 +118,7 @@ func LlamaConcat(items ...Value) Value {
 		case isNull(first) || first.kind != KindString && isNull(second):
 			nullOperand("~", first, second)
 		case first.kind != KindString && second.kind != KindString:
-			throw(EngineError, "Unknown operator \"~\" between %s and %s", first.TypeName(), second.TypeName())
+			throw(EngineError, "Unknown operator \"~\" between %s and %s", llamaTypeName(first), llamaTypeName(second))
 		}
 	}
 	var b strings.Builder

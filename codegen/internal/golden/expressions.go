@@ -26,7 +26,7 @@ var Expressions = &runtime.Template{
 		ReasoningMode:      "none",
 		ReasoningStart:     "",
 		ReasoningEnd:       "",
-		LoadError:          "parser: Parser Error: Expected }} (Got e16)",
+		LoadError:          "Unexpected token: / of type 22",
 	},
 	File:      "expressions.jinja",
 	Func:      renderExpressions,
@@ -218,19 +218,19 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("\n")
 	// expressions.jinja:4:1 {{ 7 // 2 }}
-	runtime.LlamaWrite(w, runtime.FloorDiv(runtime.Int(7), runtime.Int(2)))
+	runtime.LlamaWrite(w, runtime.LlamaFloorDiv(runtime.Int(7), runtime.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:14 {{ -7 // 2 }}
-	runtime.LlamaWrite(w, runtime.FloorDiv(runtime.Int(-7), runtime.Int(2)))
+	runtime.LlamaWrite(w, runtime.LlamaFloorDiv(runtime.Int(-7), runtime.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:28 {{ -7 % 3 }}
-	runtime.LlamaWrite(w, runtime.Mod(runtime.Int(-7), runtime.Int(3)))
+	runtime.LlamaWrite(w, runtime.LlamaMod(runtime.Int(-7), runtime.Int(3)))
 	w.WriteString(" ")
 	// expressions.jinja:4:41 {{ 2 ** 10 }}
-	runtime.LlamaWrite(w, runtime.Pow(runtime.Int(2), runtime.Int(10)))
+	runtime.LlamaWrite(w, runtime.LlamaPow(runtime.Int(2), runtime.Int(10)))
 	w.WriteString(" ")
 	// expressions.jinja:4:55 {{ 7 / 2 }}
-	runtime.LlamaWrite(w, runtime.Div(runtime.Int(7), runtime.Int(2)))
+	runtime.LlamaWrite(w, runtime.LlamaDiv(runtime.Int(7), runtime.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:67 {{ 1e16 }}
 	runtime.LlamaWrite(w, runtime.Float(1e+16))
@@ -239,7 +239,7 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Float(0.1), runtime.Float(0.2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
-	runtime.LlamaWrite(w, runtime.Pow(runtime.Int(2), runtime.Int(70)))
+	runtime.LlamaWrite(w, runtime.LlamaPow(runtime.Int(2), runtime.Int(70)))
 	w.WriteString("\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
 	runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("a"), runtime.Int(1), runtime.None(), undefinedName))
@@ -263,22 +263,22 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.Bool(func() bool {
 		left := runtime.Int(1)
 		right := runtime.Int(2)
-		if !runtime.Lt(left, right) {
+		if !runtime.LlamaLt(left, right) {
 			return false
 		}
 		right2 := runtime.Int(3)
-		return runtime.Lt(right, right2)
+		return runtime.LlamaLt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
 	runtime.LlamaWrite(w, runtime.Bool(func() bool {
 		left := runtime.Int(3)
 		right := runtime.Int(2)
-		if !runtime.Gt(left, right) {
+		if !runtime.LlamaGt(left, right) {
 			return false
 		}
 		right2 := runtime.Int(2)
-		return runtime.Gt(right, right2)
+		return runtime.LlamaGt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
@@ -288,7 +288,7 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.Bool(!runtime.LlamaInStrs(runtime.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))))
+	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
 	runtime.LlamaWrite(w, runtime.NewList(runtime.Int(1), runtime.Str("two"), runtime.None(), runtime.Bool(true), runtime.Float(2.5), runtime.NewTuple(runtime.Int(3)), runtime.DictOf(runtime.Str("k"), runtime.Str("it's"))))
@@ -300,7 +300,7 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	runtime.LlamaWrite(w, runtime.Mod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
+	runtime.LlamaWrite(w, runtime.LlamaMod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
 	runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))

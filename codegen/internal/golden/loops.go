@@ -188,7 +188,7 @@ func renderLoopsLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		mark2 := w.Mark()
 		// loops.jinja:8:68 {% if i > 6 %}
-		if runtime.Gt(i, runtime.Int(6)) {
+		if runtime.LlamaGt(i, runtime.Int(6)) {
 			w.Drop(mark2)
 			break
 		}

@@ -199,11 +199,11 @@ func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
 		// macros.jinja:12:1 {{ n }}
 		runtime.LlamaWrite(w, n)
 		// macros.jinja:12:8 {% if n > 0 %}
-		if runtime.Gt(n, runtime.Int(0)) {
+		if runtime.LlamaGt(n, runtime.Int(0)) {
 			w.WriteString(" ")
 			// macros.jinja:12:23 {{ countdown(n - 1) }}
 			runtime.LlamaWrite(w, w.Capture(func() {
-				countdown(runtime.Sub(n, runtime.Int(1)))
+				countdown(runtime.LlamaSub(n, runtime.Int(1)))
 			}))
 		}
 	}
