@@ -561,16 +561,15 @@ func probeCompare(op string, a, b runtime.Value) bool {
 		default:
 			llamaFail("Unknown operator \"in\" between %s and %s", a.TypeName(), b.TypeName())
 		}
-	case "<":
-		return runtime.LlamaLt(a, b)
-	case "<=":
-		return runtime.LlamaLe(a, b)
-	case ">":
-		return runtime.LlamaGt(a, b)
-	case ">=":
-		return runtime.LlamaGe(a, b)
+	case "<", "<=", ">", ">=":
+		return llamaOrder[op](a, b)
 	}
 	return compare(op, a, b)
+}
+
+// llamaOrder are llama.cpp's orderings.
+var llamaOrder = map[string]func(a, b runtime.Value) bool{
+	"<": runtime.LlamaLt, "<=": runtime.LlamaLe, ">": runtime.LlamaGt, ">=": runtime.LlamaGe,
 }
 
 // probeSetAttr is {% set obj.name = v %}: llama.cpp sets a dict's item as it sets a
