@@ -278,6 +278,9 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 		d, ok := directTests[x.Name]
 		args, kwargs := g.args(x.Args)
 		switch {
+		case g.llama && (!runtime.LlamaHasTest(x.Name) || x.Name == "in"):
+			g.variants++
+			return rt("LlamaCallTest").Call(jen.Lit(x.Name), g.value(x.X), args, kwargs)
 		case !ok:
 			// the operands are passed (and ignored) so that the variables they read are used
 			return rt("Truthy").Call(rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No test named '%s' found.", x.Name)), g.value(x.X), args, kwargs))
@@ -371,9 +374,10 @@ func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
 	d, ok := directFilters[f.Name]
 	args, kwargs := g.args(f.Args)
 	switch {
-	case g.llama && runtime.HasLlamaFilter(f.Name):
+	case g.llama:
+		// llama.cpp's builtins of the value's type
 		g.variants++
-		return rt("LlamaFilter").Call(jen.Lit(f.Name), v, args, kwargs)
+		return rt("LlamaCallFilter").Call(jen.Lit(f.Name), v, args, kwargs)
 	case !ok:
 		// the operands are passed (and ignored) so that the variables they read are used
 		return rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No filter named '%s' found.", f.Name)), v, args, kwargs)
@@ -424,7 +428,7 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		if l, ok := fn.X.(*ir.Load); ok && g.loops[l.Var] && fn.Name == "cycle" && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 			return jen.Id(g.varName(l.Var)).Dot("Cycle").Call(g.values(x.Args.Args)...)
 		}
-		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && !g.llama && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 			return rt(name).Call(append([]jen.Code{g.value(fn.X)}, g.values(x.Args.Args)...)...)
 		}
 		if g.llama && (fn.Name == "append" || fn.Name == "pop") {

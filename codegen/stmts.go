@@ -241,7 +241,7 @@ func (g *gen) writeOperand(x ir.Expr, write string) jen.Code {
 	if s, ok := strConst(x); ok {
 		return jen.Id("w").Dot("WriteString").Call(jen.Lit(s))
 	}
-	if f, ok := x.(*ir.Filter); ok && f.Name == "tojson" {
+	if f, ok := x.(*ir.Filter); ok && f.Name == "tojson" && !g.llama {
 		args, kwargs := g.args(f.Args)
 		return jen.Id("w").Dot("WriteJSON").Call(g.value(f.X), args, kwargs)
 	}
@@ -357,8 +357,11 @@ func (g *gen) itemsFor(s *ir.For) []jen.Code {
 }
 
 // pairs returns the runtime call giving the keys and values of x.items(), x|items or
-// x|dictsort(...), or nil for another iterable.
+// x|dictsort(...), or nil for another iterable (and in the llama.cpp function).
 func (g *gen) pairs(x ir.Expr) *jen.Statement {
+	if g.llama {
+		return nil // llama.cpp's items of none or undefined are empty
+	}
 	switch x := x.(type) {
 	case *ir.Call:
 		attr, ok := x.Fn.(*ir.Attr)

@@ -736,7 +736,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
 					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.LlamaGt(runtime.FilterLength(innerType), runtime.Int(50)) {
+					if runtime.EqStr(innerType, "object | object") || runtime.LlamaGt(runtime.LlamaCallFilter("length", innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
@@ -759,9 +759,9 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(runtime.LlamaItemInt(paramSpecType, 0)) {
 			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.LlamaGt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
+			if runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecType, nil, nil), runtime.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				runtime.LlamaWrite(w, runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
@@ -781,7 +781,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.LlamaGt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
@@ -804,7 +804,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.FilterTojson(variantDefault, nil, nil)))
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.LlamaCallFilter("tojson", variantDefault, nil, nil)))
 					}
 					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -818,7 +818,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 			paramSpecEnum := runtime.LlamaAttr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\""), runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\""), runtime.LlamaCallFilter("join", paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
 			} else {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 				w.WriteString("string")
@@ -843,10 +843,11 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				keys, values := runtime.DictItems(paramSpecProperties)
-				for i := range w.Count(len(keys)) {
-					propName := keys[i]
-					propSpec := values[i]
+				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(paramSpecProperties, "items", nil, nil)))
+				for i := range items {
+					vals := runtime.Unpack(items[i], 2)
+					propName := vals[0]
+					propSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
 					runtime.LlamaWrite(w, propName)
 					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
@@ -863,7 +864,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 						}), runtime.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
-					if !(i == len(keys)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -894,10 +895,11 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 			if toolFunctionParameters.Truthy() && runtime.LlamaAttr(toolFunctionParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				keys, values := runtime.DictItems(runtime.LlamaAttr(toolFunctionParameters, "properties"))
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramSpec := values[i]
+				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaAttr(toolFunctionParameters, "properties"), "items", nil, nil)))
+				for i := range items {
+					vals := runtime.Unpack(items[i], 2)
+					paramName := vals[0]
+					paramSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
 					paramSpecDescription := runtime.LlamaAttr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
@@ -933,11 +935,11 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), runtime.FilterTojson(paramSpecDefault, nil, nil)))
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), runtime.LlamaCallFilter("tojson", paramSpecDefault, nil, nil)))
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
-					if !(i == len(keys)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(",\n")
 					} else {
 						// Apertus-8B-Instruct.jinja:125:21 {%- else %}
@@ -1157,7 +1159,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && runtime.Eq(runtime.FilterLength(runtime.LlamaAttr(block, "calls")), runtime.Int(1))) && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaAttr(block, "calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
@@ -1246,7 +1248,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
 						function = runtime.LlamaAttr(toolCall, "function")
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\""), runtime.LlamaAttr(function, "name")), runtime.Str("\": ")), runtime.FilterTojson(runtime.LlamaAttr(function, "arguments"), nil, nil)), runtime.Str("}")))
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\""), runtime.LlamaAttr(function, "name")), runtime.Str("\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(function, "arguments"), nil, nil)), runtime.Str("}")))
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
 							w.WriteString(", ")
@@ -1478,8 +1480,8 @@ var spansApertus8BInstruct = []runtime.Span{
 	{From: 674, To: 676, Line: 322, Col: 1, Construct: "if"},
 	{From: 678, To: 681, Line: 325, Col: 1, Construct: "if"},
 	{From: 680, To: 680, Line: 326, Col: 5, Construct: "{{ }}"},
-	{From: 707, To: 879, Line: 1, Col: 1, Construct: "macro"},
-	{From: 714, To: 878, Line: 2, Col: 5, Construct: "if"},
+	{From: 707, To: 880, Line: 1, Col: 1, Construct: "macro"},
+	{From: 714, To: 879, Line: 2, Col: 5, Construct: "if"},
 	{From: 717, To: 758, Line: 3, Col: 9, Construct: "if"},
 	{From: 720, To: 746, Line: 4, Col: 13, Construct: "if"},
 	{From: 723, To: 746, Line: 6, Col: 17, Construct: "if"},
@@ -1490,11 +1492,11 @@ var spansApertus8BInstruct = []runtime.Span{
 	{From: 744, To: 744, Line: 17, Col: 21, Construct: "{{ }}"},
 	{From: 748, To: 750, Line: 20, Col: 13, Construct: "if"},
 	{From: 755, To: 757, Line: 25, Col: 13, Construct: "if"},
-	{From: 759, To: 878, Line: 29, Col: 9, Construct: "if"},
+	{From: 759, To: 879, Line: 29, Col: 9, Construct: "if"},
 	{From: 762, To: 769, Line: 31, Col: 9, Construct: "if"},
 	{From: 764, To: 764, Line: 32, Col: 13, Construct: "{{ }}"},
 	{From: 768, To: 768, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 770, To: 878, Line: 36, Col: 9, Construct: "if"},
+	{From: 770, To: 879, Line: 36, Col: 9, Construct: "if"},
 	{From: 773, To: 773, Line: 38, Col: 9, Construct: "set"},
 	{From: 775, To: 782, Line: 39, Col: 9, Construct: "for"},
 	{From: 778, To: 781, Line: 40, Col: 13, Construct: "if"},
@@ -1507,155 +1509,155 @@ var spansApertus8BInstruct = []runtime.Span{
 	{From: 803, To: 808, Line: 52, Col: 17, Construct: "if"},
 	{From: 807, To: 807, Line: 53, Col: 21, Construct: "{{ }}"},
 	{From: 810, To: 812, Line: 55, Col: 17, Construct: "if"},
-	{From: 815, To: 878, Line: 60, Col: 9, Construct: "if"},
+	{From: 815, To: 879, Line: 60, Col: 9, Construct: "if"},
 	{From: 818, To: 829, Line: 61, Col: 9, Construct: "if"},
 	{From: 821, To: 821, Line: 62, Col: 13, Construct: "{{ }}"},
 	{From: 826, To: 828, Line: 65, Col: 13, Construct: "if"},
-	{From: 830, To: 878, Line: 69, Col: 9, Construct: "if"},
-	{From: 833, To: 878, Line: 71, Col: 9, Construct: "if"},
-	{From: 836, To: 878, Line: 73, Col: 9, Construct: "if"},
-	{From: 839, To: 878, Line: 75, Col: 9, Construct: "if"},
-	{From: 842, To: 874, Line: 76, Col: 9, Construct: "if"},
-	{From: 846, To: 870, Line: 78, Col: 13, Construct: "for"},
-	{From: 851, To: 851, Line: 79, Col: 17, Construct: "{{ }}"},
-	{From: 853, To: 858, Line: 80, Col: 17, Construct: "if"},
-	{From: 860, To: 864, Line: 84, Col: 17, Construct: "{{ }}"},
-	{From: 866, To: 868, Line: 85, Col: 17, Construct: "if"},
-	{From: 881, To: 957, Line: 98, Col: 1, Construct: "macro"},
-	{From: 884, To: 956, Line: 99, Col: 5, Construct: "for"},
-	{From: 888, To: 888, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 890, To: 890, Line: 101, Col: 9, Construct: "{{ }}"},
-	{From: 892, To: 951, Line: 102, Col: 9, Construct: "if"},
-	{From: 897, To: 947, Line: 104, Col: 13, Construct: "for"},
-	{From: 902, To: 906, Line: 105, Col: 17, Construct: "if"},
-	{From: 905, To: 905, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 908, To: 908, Line: 108, Col: 17, Construct: "{{ }}"},
-	{From: 910, To: 915, Line: 109, Col: 17, Construct: "if"},
-	{From: 917, To: 921, Line: 113, Col: 17, Construct: "{{ }}"},
-	{From: 923, To: 938, Line: 114, Col: 17, Construct: "if"},
-	{From: 926, To: 937, Line: 115, Col: 21, Construct: "if"},
-	{From: 928, To: 928, Line: 116, Col: 25, Construct: "{{ }}"},
-	{From: 929, To: 937, Line: 117, Col: 25, Construct: "if"},
-	{From: 932, To: 932, Line: 118, Col: 25, Construct: "{{ }}"},
-	{From: 936, To: 936, Line: 120, Col: 25, Construct: "{{ }}"},
-	{From: 940, To: 945, Line: 123, Col: 17, Construct: "if"},
-	{From: 953, To: 955, Line: 133, Col: 9, Construct: "if"},
-	{From: 959, To: 959, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 961, To: 961, Line: 141, Col: 1, Construct: "set"},
-	{From: 963, To: 963, Line: 142, Col: 1, Construct: "set"},
-	{From: 965, To: 965, Line: 143, Col: 1, Construct: "set"},
-	{From: 967, To: 967, Line: 144, Col: 1, Construct: "set"},
-	{From: 969, To: 969, Line: 145, Col: 1, Construct: "set"},
-	{From: 971, To: 971, Line: 146, Col: 1, Construct: "set"},
-	{From: 973, To: 973, Line: 147, Col: 1, Construct: "set"},
-	{From: 975, To: 975, Line: 148, Col: 1, Construct: "set"},
-	{From: 977, To: 977, Line: 149, Col: 1, Construct: "set"},
-	{From: 979, To: 979, Line: 150, Col: 1, Construct: "set"},
-	{From: 981, To: 981, Line: 151, Col: 1, Construct: "set"},
-	{From: 983, To: 983, Line: 152, Col: 1, Construct: "set"},
-	{From: 985, To: 988, Line: 154, Col: 1, Construct: "set"},
-	{From: 990, To: 1021, Line: 156, Col: 1, Construct: "if"},
-	{From: 992, To: 1012, Line: 157, Col: 5, Construct: "if"},
-	{From: 995, To: 1007, Line: 158, Col: 9, Construct: "if"},
-	{From: 998, To: 998, Line: 159, Col: 13, Construct: "{{ }}"},
-	{From: 999, To: 1007, Line: 160, Col: 13, Construct: "if"},
-	{From: 1002, To: 1002, Line: 161, Col: 13, Construct: "{{ }}"},
-	{From: 1006, To: 1006, Line: 163, Col: 13, Construct: "{{ }}"},
-	{From: 1011, To: 1011, Line: 166, Col: 9, Construct: "{{ }}"},
-	{From: 1014, To: 1014, Line: 168, Col: 5, Construct: "set"},
-	{From: 1018, To: 1018, Line: 170, Col: 5, Construct: "{{ }}"},
-	{From: 1020, To: 1020, Line: 171, Col: 5, Construct: "set"},
-	{From: 1023, To: 1023, Line: 174, Col: 1, Construct: "{{ }}"},
-	{From: 1025, To: 1030, Line: 175, Col: 1, Construct: "if"},
-	{From: 1032, To: 1040, Line: 180, Col: 1, Construct: "if"},
-	{From: 1034, To: 1036, Line: 181, Col: 5, Construct: "{{ }}"},
-	{From: 1042, To: 1042, Line: 185, Col: 1, Construct: "{{ }}"},
-	{From: 1044, To: 1286, Line: 187, Col: 1, Construct: "for"},
-	{From: 1048, To: 1285, Line: 188, Col: 5, Construct: "if"},
-	{From: 1051, To: 1051, Line: 189, Col: 9, Construct: "set"},
-	{From: 1053, To: 1057, Line: 190, Col: 9, Construct: "if"},
-	{From: 1056, To: 1056, Line: 192, Col: 13, Construct: "set"},
-	{From: 1059, To: 1064, Line: 194, Col: 9, Construct: "if"},
-	{From: 1061, To: 1061, Line: 195, Col: 13, Construct: "{{ }}"},
-	{From: 1063, To: 1063, Line: 196, Col: 13, Construct: "set"},
-	{From: 1066, To: 1098, Line: 198, Col: 9, Construct: "if"},
-	{From: 1068, To: 1068, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 1070, To: 1095, Line: 200, Col: 13, Construct: "if"},
-	{From: 1073, To: 1073, Line: 201, Col: 17, Construct: "{{ }}"},
-	{From: 1074, To: 1095, Line: 202, Col: 17, Construct: "if"},
-	{From: 1077, To: 1077, Line: 203, Col: 17, Construct: "set"},
-	{From: 1079, To: 1090, Line: 204, Col: 17, Construct: "for"},
-	{From: 1081, To: 1089, Line: 205, Col: 21, Construct: "if"},
-	{From: 1084, To: 1084, Line: 206, Col: 25, Construct: "{{ }}"},
-	{From: 1088, To: 1088, Line: 208, Col: 25, Construct: "{{ }}"},
-	{From: 1094, To: 1094, Line: 212, Col: 17, Construct: "{{ }}"},
-	{From: 1097, To: 1097, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 1099, To: 1285, Line: 216, Col: 9, Construct: "if"},
-	{From: 1102, To: 1107, Line: 217, Col: 9, Construct: "if"},
-	{From: 1104, To: 1104, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 1106, To: 1106, Line: 219, Col: 13, Construct: "set"},
-	{From: 1109, To: 1233, Line: 221, Col: 9, Construct: "if"},
-	{From: 1111, To: 1228, Line: 222, Col: 13, Construct: "if"},
-	{From: 1114, To: 1118, Line: 223, Col: 17, Construct: "if"},
-	{From: 1117, To: 1117, Line: 225, Col: 21, Construct: "set"},
-	{From: 1120, To: 1120, Line: 227, Col: 17, Construct: "set"},
-	{From: 1122, To: 1122, Line: 228, Col: 17, Construct: "{{ }}"},
-	{From: 1123, To: 1228, Line: 229, Col: 17, Construct: "if"},
-	{From: 1126, To: 1126, Line: 230, Col: 17, Construct: "set"},
-	{From: 1128, To: 1128, Line: 231, Col: 17, Construct: "set"},
-	{From: 1130, To: 1223, Line: 232, Col: 17, Construct: "for"},
-	{From: 1134, To: 1222, Line: 233, Col: 21, Construct: "if"},
-	{From: 1137, To: 1141, Line: 234, Col: 25, Construct: "if"},
-	{From: 1140, To: 1140, Line: 236, Col: 29, Construct: "set"},
-	{From: 1143, To: 1148, Line: 238, Col: 25, Construct: "if"},
-	{From: 1145, To: 1145, Line: 239, Col: 29, Construct: "set"},
-	{From: 1147, To: 1147, Line: 240, Col: 29, Construct: "{{ }}"},
-	{From: 1150, To: 1150, Line: 242, Col: 25, Construct: "{{ }}"},
-	{From: 1151, To: 1222, Line: 243, Col: 25, Construct: "if"},
-	{From: 1154, To: 1158, Line: 244, Col: 25, Construct: "if"},
-	{From: 1157, To: 1157, Line: 246, Col: 29, Construct: "set"},
-	{From: 1160, To: 1165, Line: 248, Col: 25, Construct: "if"},
-	{From: 1162, To: 1162, Line: 249, Col: 29, Construct: "set"},
-	{From: 1164, To: 1164, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 1167, To: 1167, Line: 252, Col: 25, Construct: "{{ }}"},
-	{From: 1169, To: 1178, Line: 253, Col: 25, Construct: "for"},
-	{From: 1173, To: 1173, Line: 254, Col: 29, Construct: "{{ }}"},
-	{From: 1175, To: 1177, Line: 255, Col: 29, Construct: "if"},
-	{From: 1180, To: 1180, Line: 259, Col: 25, Construct: "{{ }}"},
-	{From: 1181, To: 1222, Line: 260, Col: 25, Construct: "if"},
-	{From: 1184, To: 1188, Line: 261, Col: 25, Construct: "if"},
-	{From: 1186, To: 1186, Line: 262, Col: 29, Construct: "{{ }}"},
-	{From: 1190, To: 1200, Line: 265, Col: 25, Construct: "for"},
-	{From: 1194, To: 1194, Line: 266, Col: 29, Construct: "{{ }}"},
-	{From: 1196, To: 1198, Line: 267, Col: 29, Construct: "if"},
-	{From: 1201, To: 1222, Line: 272, Col: 25, Construct: "if"},
-	{From: 1204, To: 1208, Line: 273, Col: 25, Construct: "if"},
-	{From: 1207, To: 1207, Line: 275, Col: 29, Construct: "set"},
-	{From: 1210, To: 1215, Line: 277, Col: 25, Construct: "if"},
-	{From: 1212, To: 1212, Line: 278, Col: 29, Construct: "set"},
-	{From: 1214, To: 1214, Line: 279, Col: 29, Construct: "{{ }}"},
-	{From: 1217, To: 1217, Line: 281, Col: 25, Construct: "{{ }}"},
-	{From: 1221, To: 1221, Line: 283, Col: 25, Construct: "{{ }}"},
-	{From: 1227, To: 1227, Line: 287, Col: 17, Construct: "{{ }}"},
-	{From: 1229, To: 1233, Line: 289, Col: 13, Construct: "if"},
-	{From: 1232, To: 1232, Line: 290, Col: 13, Construct: "{{ }}"},
-	{From: 1235, To: 1262, Line: 292, Col: 9, Construct: "if"},
-	{From: 1237, To: 1237, Line: 293, Col: 13, Construct: "{{ }}"},
-	{From: 1239, To: 1259, Line: 294, Col: 13, Construct: "for"},
-	{From: 1244, To: 1258, Line: 295, Col: 17, Construct: "if"},
-	{From: 1247, To: 1247, Line: 296, Col: 21, Construct: "set"},
-	{From: 1249, To: 1249, Line: 297, Col: 21, Construct: "{{ }}"},
-	{From: 1251, To: 1253, Line: 298, Col: 21, Construct: "if"},
-	{From: 1257, To: 1257, Line: 302, Col: 21, Construct: "{{ }}"},
-	{From: 1261, To: 1261, Line: 305, Col: 13, Construct: "{{ }}"},
-	{From: 1263, To: 1285, Line: 307, Col: 9, Construct: "if"},
-	{From: 1266, To: 1269, Line: 308, Col: 9, Construct: "if"},
-	{From: 1268, To: 1268, Line: 309, Col: 13, Construct: "{{ }}"},
-	{From: 1271, To: 1278, Line: 311, Col: 9, Construct: "if"},
-	{From: 1274, To: 1274, Line: 313, Col: 13, Construct: "set"},
-	{From: 1280, To: 1280, Line: 317, Col: 9, Construct: "{{ }}"},
-	{From: 1284, To: 1284, Line: 319, Col: 9, Construct: "{{ }}"},
-	{From: 1288, To: 1290, Line: 322, Col: 1, Construct: "if"},
-	{From: 1292, To: 1295, Line: 325, Col: 1, Construct: "if"},
-	{From: 1294, To: 1294, Line: 326, Col: 5, Construct: "{{ }}"},
+	{From: 830, To: 879, Line: 69, Col: 9, Construct: "if"},
+	{From: 833, To: 879, Line: 71, Col: 9, Construct: "if"},
+	{From: 836, To: 879, Line: 73, Col: 9, Construct: "if"},
+	{From: 839, To: 879, Line: 75, Col: 9, Construct: "if"},
+	{From: 842, To: 875, Line: 76, Col: 9, Construct: "if"},
+	{From: 846, To: 871, Line: 78, Col: 13, Construct: "for"},
+	{From: 852, To: 852, Line: 79, Col: 17, Construct: "{{ }}"},
+	{From: 854, To: 859, Line: 80, Col: 17, Construct: "if"},
+	{From: 861, To: 865, Line: 84, Col: 17, Construct: "{{ }}"},
+	{From: 867, To: 869, Line: 85, Col: 17, Construct: "if"},
+	{From: 882, To: 959, Line: 98, Col: 1, Construct: "macro"},
+	{From: 885, To: 958, Line: 99, Col: 5, Construct: "for"},
+	{From: 889, To: 889, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 891, To: 891, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 893, To: 953, Line: 102, Col: 9, Construct: "if"},
+	{From: 898, To: 949, Line: 104, Col: 13, Construct: "for"},
+	{From: 904, To: 908, Line: 105, Col: 17, Construct: "if"},
+	{From: 907, To: 907, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 910, To: 910, Line: 108, Col: 17, Construct: "{{ }}"},
+	{From: 912, To: 917, Line: 109, Col: 17, Construct: "if"},
+	{From: 919, To: 923, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 925, To: 940, Line: 114, Col: 17, Construct: "if"},
+	{From: 928, To: 939, Line: 115, Col: 21, Construct: "if"},
+	{From: 930, To: 930, Line: 116, Col: 25, Construct: "{{ }}"},
+	{From: 931, To: 939, Line: 117, Col: 25, Construct: "if"},
+	{From: 934, To: 934, Line: 118, Col: 25, Construct: "{{ }}"},
+	{From: 938, To: 938, Line: 120, Col: 25, Construct: "{{ }}"},
+	{From: 942, To: 947, Line: 123, Col: 17, Construct: "if"},
+	{From: 955, To: 957, Line: 133, Col: 9, Construct: "if"},
+	{From: 961, To: 961, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 963, To: 963, Line: 141, Col: 1, Construct: "set"},
+	{From: 965, To: 965, Line: 142, Col: 1, Construct: "set"},
+	{From: 967, To: 967, Line: 143, Col: 1, Construct: "set"},
+	{From: 969, To: 969, Line: 144, Col: 1, Construct: "set"},
+	{From: 971, To: 971, Line: 145, Col: 1, Construct: "set"},
+	{From: 973, To: 973, Line: 146, Col: 1, Construct: "set"},
+	{From: 975, To: 975, Line: 147, Col: 1, Construct: "set"},
+	{From: 977, To: 977, Line: 148, Col: 1, Construct: "set"},
+	{From: 979, To: 979, Line: 149, Col: 1, Construct: "set"},
+	{From: 981, To: 981, Line: 150, Col: 1, Construct: "set"},
+	{From: 983, To: 983, Line: 151, Col: 1, Construct: "set"},
+	{From: 985, To: 985, Line: 152, Col: 1, Construct: "set"},
+	{From: 987, To: 990, Line: 154, Col: 1, Construct: "set"},
+	{From: 992, To: 1023, Line: 156, Col: 1, Construct: "if"},
+	{From: 994, To: 1014, Line: 157, Col: 5, Construct: "if"},
+	{From: 997, To: 1009, Line: 158, Col: 9, Construct: "if"},
+	{From: 1000, To: 1000, Line: 159, Col: 13, Construct: "{{ }}"},
+	{From: 1001, To: 1009, Line: 160, Col: 13, Construct: "if"},
+	{From: 1004, To: 1004, Line: 161, Col: 13, Construct: "{{ }}"},
+	{From: 1008, To: 1008, Line: 163, Col: 13, Construct: "{{ }}"},
+	{From: 1013, To: 1013, Line: 166, Col: 9, Construct: "{{ }}"},
+	{From: 1016, To: 1016, Line: 168, Col: 5, Construct: "set"},
+	{From: 1020, To: 1020, Line: 170, Col: 5, Construct: "{{ }}"},
+	{From: 1022, To: 1022, Line: 171, Col: 5, Construct: "set"},
+	{From: 1025, To: 1025, Line: 174, Col: 1, Construct: "{{ }}"},
+	{From: 1027, To: 1032, Line: 175, Col: 1, Construct: "if"},
+	{From: 1034, To: 1042, Line: 180, Col: 1, Construct: "if"},
+	{From: 1036, To: 1038, Line: 181, Col: 5, Construct: "{{ }}"},
+	{From: 1044, To: 1044, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 1046, To: 1288, Line: 187, Col: 1, Construct: "for"},
+	{From: 1050, To: 1287, Line: 188, Col: 5, Construct: "if"},
+	{From: 1053, To: 1053, Line: 189, Col: 9, Construct: "set"},
+	{From: 1055, To: 1059, Line: 190, Col: 9, Construct: "if"},
+	{From: 1058, To: 1058, Line: 192, Col: 13, Construct: "set"},
+	{From: 1061, To: 1066, Line: 194, Col: 9, Construct: "if"},
+	{From: 1063, To: 1063, Line: 195, Col: 13, Construct: "{{ }}"},
+	{From: 1065, To: 1065, Line: 196, Col: 13, Construct: "set"},
+	{From: 1068, To: 1100, Line: 198, Col: 9, Construct: "if"},
+	{From: 1070, To: 1070, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 1072, To: 1097, Line: 200, Col: 13, Construct: "if"},
+	{From: 1075, To: 1075, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 1076, To: 1097, Line: 202, Col: 17, Construct: "if"},
+	{From: 1079, To: 1079, Line: 203, Col: 17, Construct: "set"},
+	{From: 1081, To: 1092, Line: 204, Col: 17, Construct: "for"},
+	{From: 1083, To: 1091, Line: 205, Col: 21, Construct: "if"},
+	{From: 1086, To: 1086, Line: 206, Col: 25, Construct: "{{ }}"},
+	{From: 1090, To: 1090, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 1096, To: 1096, Line: 212, Col: 17, Construct: "{{ }}"},
+	{From: 1099, To: 1099, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 1101, To: 1287, Line: 216, Col: 9, Construct: "if"},
+	{From: 1104, To: 1109, Line: 217, Col: 9, Construct: "if"},
+	{From: 1106, To: 1106, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 1108, To: 1108, Line: 219, Col: 13, Construct: "set"},
+	{From: 1111, To: 1235, Line: 221, Col: 9, Construct: "if"},
+	{From: 1113, To: 1230, Line: 222, Col: 13, Construct: "if"},
+	{From: 1116, To: 1120, Line: 223, Col: 17, Construct: "if"},
+	{From: 1119, To: 1119, Line: 225, Col: 21, Construct: "set"},
+	{From: 1122, To: 1122, Line: 227, Col: 17, Construct: "set"},
+	{From: 1124, To: 1124, Line: 228, Col: 17, Construct: "{{ }}"},
+	{From: 1125, To: 1230, Line: 229, Col: 17, Construct: "if"},
+	{From: 1128, To: 1128, Line: 230, Col: 17, Construct: "set"},
+	{From: 1130, To: 1130, Line: 231, Col: 17, Construct: "set"},
+	{From: 1132, To: 1225, Line: 232, Col: 17, Construct: "for"},
+	{From: 1136, To: 1224, Line: 233, Col: 21, Construct: "if"},
+	{From: 1139, To: 1143, Line: 234, Col: 25, Construct: "if"},
+	{From: 1142, To: 1142, Line: 236, Col: 29, Construct: "set"},
+	{From: 1145, To: 1150, Line: 238, Col: 25, Construct: "if"},
+	{From: 1147, To: 1147, Line: 239, Col: 29, Construct: "set"},
+	{From: 1149, To: 1149, Line: 240, Col: 29, Construct: "{{ }}"},
+	{From: 1152, To: 1152, Line: 242, Col: 25, Construct: "{{ }}"},
+	{From: 1153, To: 1224, Line: 243, Col: 25, Construct: "if"},
+	{From: 1156, To: 1160, Line: 244, Col: 25, Construct: "if"},
+	{From: 1159, To: 1159, Line: 246, Col: 29, Construct: "set"},
+	{From: 1162, To: 1167, Line: 248, Col: 25, Construct: "if"},
+	{From: 1164, To: 1164, Line: 249, Col: 29, Construct: "set"},
+	{From: 1166, To: 1166, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 1169, To: 1169, Line: 252, Col: 25, Construct: "{{ }}"},
+	{From: 1171, To: 1180, Line: 253, Col: 25, Construct: "for"},
+	{From: 1175, To: 1175, Line: 254, Col: 29, Construct: "{{ }}"},
+	{From: 1177, To: 1179, Line: 255, Col: 29, Construct: "if"},
+	{From: 1182, To: 1182, Line: 259, Col: 25, Construct: "{{ }}"},
+	{From: 1183, To: 1224, Line: 260, Col: 25, Construct: "if"},
+	{From: 1186, To: 1190, Line: 261, Col: 25, Construct: "if"},
+	{From: 1188, To: 1188, Line: 262, Col: 29, Construct: "{{ }}"},
+	{From: 1192, To: 1202, Line: 265, Col: 25, Construct: "for"},
+	{From: 1196, To: 1196, Line: 266, Col: 29, Construct: "{{ }}"},
+	{From: 1198, To: 1200, Line: 267, Col: 29, Construct: "if"},
+	{From: 1203, To: 1224, Line: 272, Col: 25, Construct: "if"},
+	{From: 1206, To: 1210, Line: 273, Col: 25, Construct: "if"},
+	{From: 1209, To: 1209, Line: 275, Col: 29, Construct: "set"},
+	{From: 1212, To: 1217, Line: 277, Col: 25, Construct: "if"},
+	{From: 1214, To: 1214, Line: 278, Col: 29, Construct: "set"},
+	{From: 1216, To: 1216, Line: 279, Col: 29, Construct: "{{ }}"},
+	{From: 1219, To: 1219, Line: 281, Col: 25, Construct: "{{ }}"},
+	{From: 1223, To: 1223, Line: 283, Col: 25, Construct: "{{ }}"},
+	{From: 1229, To: 1229, Line: 287, Col: 17, Construct: "{{ }}"},
+	{From: 1231, To: 1235, Line: 289, Col: 13, Construct: "if"},
+	{From: 1234, To: 1234, Line: 290, Col: 13, Construct: "{{ }}"},
+	{From: 1237, To: 1264, Line: 292, Col: 9, Construct: "if"},
+	{From: 1239, To: 1239, Line: 293, Col: 13, Construct: "{{ }}"},
+	{From: 1241, To: 1261, Line: 294, Col: 13, Construct: "for"},
+	{From: 1246, To: 1260, Line: 295, Col: 17, Construct: "if"},
+	{From: 1249, To: 1249, Line: 296, Col: 21, Construct: "set"},
+	{From: 1251, To: 1251, Line: 297, Col: 21, Construct: "{{ }}"},
+	{From: 1253, To: 1255, Line: 298, Col: 21, Construct: "if"},
+	{From: 1259, To: 1259, Line: 302, Col: 21, Construct: "{{ }}"},
+	{From: 1263, To: 1263, Line: 305, Col: 13, Construct: "{{ }}"},
+	{From: 1265, To: 1287, Line: 307, Col: 9, Construct: "if"},
+	{From: 1268, To: 1271, Line: 308, Col: 9, Construct: "if"},
+	{From: 1270, To: 1270, Line: 309, Col: 13, Construct: "{{ }}"},
+	{From: 1273, To: 1280, Line: 311, Col: 9, Construct: "if"},
+	{From: 1276, To: 1276, Line: 313, Col: 13, Construct: "set"},
+	{From: 1282, To: 1282, Line: 317, Col: 9, Construct: "{{ }}"},
+	{From: 1286, To: 1286, Line: 319, Col: 9, Construct: "{{ }}"},
+	{From: 1290, To: 1292, Line: 322, Col: 1, Construct: "if"},
+	{From: 1294, To: 1297, Line: 325, Col: 1, Construct: "if"},
+	{From: 1296, To: 1296, Line: 326, Col: 5, Construct: "{{ }}"},
 }

@@ -360,23 +360,23 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
 	reasoningAsstTurnStart = runtime.Str("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
-	if runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:33:32 {{ tool|string }}
-			runtime.LlamaWrite(w, runtime.FilterString(tool))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", tool, nil, nil))
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0)) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
-		if runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
 			runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n")))
 		} else {
@@ -430,9 +430,9 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
-			sysContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			sysContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if sysContent.Truthy() && runtime.LlamaGt(runtime.FilterLength(sysContent), runtime.Int(0)) {
+			if sysContent.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", sysContent, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
 				if runtime.IsString(sysContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
@@ -448,7 +448,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 				systemMessage = runtime.Str("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
-			if runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+			if runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
 				runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n")))
 			} else {
@@ -465,14 +465,14 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			if (addThoughts.Truthy() && runtime.MethodGet(message, runtime.Str("reasoning_content")).Truthy()) && (i == len(items)-1) {
+			if (addThoughts.Truthy() && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n")))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
-			asstContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			asstContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if asstContent.Truthy() && runtime.LlamaGt(runtime.FilterLength(asstContent), runtime.Int(0)) {
+			if asstContent.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", asstContent, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
 				if !runtime.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
@@ -485,21 +485,21 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				if !(i == len(items)-1) && runtime.LlamaIn(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemInt(runtime.MethodSplitSep(asstText, runtime.Str("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemInt(runtime.LlamaCallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					runtime.LlamaWrite(w, asstText)
 				}
-			} else if runtime.MethodGet(message, runtime.Str("chosen")).Truthy() && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaItemStr(message, "chosen")), runtime.Int(0)) {
+			} else if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "chosen"), nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				runtime.LlamaWrite(w, runtime.LlamaItemInt(runtime.LlamaItemStr(message, "chosen"), 0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
-			toolCalls = runtime.MethodGetDefault(message, runtime.Str("tool_calls"), runtime.NewList())
+			toolCalls = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if toolCalls.Truthy() && runtime.LlamaGt(runtime.FilterLength(toolCalls), runtime.Int(0)) {
+			if toolCalls.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", toolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
 				items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))
@@ -507,7 +507,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.LlamaIn(runtime.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
@@ -532,7 +532,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
-			toolContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			toolContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
 			if runtime.IsString(toolContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
@@ -547,12 +547,12 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin_tool_result|>\n"), runtime.FilterString(toolMessage)), runtime.Str("\n")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin_tool_result|>\n"), runtime.LlamaCallFilter("string", toolMessage, nil, nil)), runtime.Str("\n")))
 			w.WriteString("\n\n")
 		} else if runtime.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
-			msgContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			msgContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
 			if !runtime.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}

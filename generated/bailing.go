@@ -78,7 +78,7 @@ func renderBailingLlama(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
-			role = runtime.LlamaFilter("upper", messageRole, nil, nil)
+			role = runtime.LlamaCallFilter("upper", messageRole, nil, nil)
 		}
 		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<role>"), role, runtime.Str("</role>")), runtime.LlamaItemStr(message, "content")))

@@ -87,7 +87,7 @@ func renderBailing2Llama(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(messageRole, "user") {
 			role = runtime.Str("HUMAN")
 		} else {
-			role = runtime.LlamaFilter("upper", messageRole, nil, nil)
+			role = runtime.LlamaCallFilter("upper", messageRole, nil, nil)
 		}
 		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<role>"), role, runtime.Str("</role>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|role_end|>")))

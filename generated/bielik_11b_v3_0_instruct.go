@@ -229,7 +229,7 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			for i := range items {
 				tool := items[i]
 				// Bielik-11B-v3.0-Instruct.jinja:19:13 {{- tool | tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
 				// Bielik-11B-v3.0-Instruct.jinja:20:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -259,25 +259,25 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = runtime.FilterDefault(runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str("")}, nil)
+			content = runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = runtime.FilterDefault(runtime.LlamaAttr(message, "reasoning_content"), []runtime.Value{runtime.Str("")}, nil)
+			reasoningContent = runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "reasoning_content"), []runtime.Value{runtime.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			if (!reasoningContent.Truthy() && runtime.LlamaIn(runtime.Str("<think>"), content)) && runtime.LlamaIn(runtime.Str("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
-				reasoningParts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
+				reasoningParts = runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.LlamaItemInt(reasoningParts, 0), runtime.Str("<think>")), -1)
+				reasoningContent = runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaItemInt(reasoningParts, 0), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = runtime.FilterJoin(reasoningParts.Slice(runtime.Int(1), runtime.None(), runtime.None()), []runtime.Value{runtime.Str("</think>")}, nil)
+				content = runtime.LlamaCallFilter("join", reasoningParts.Slice(runtime.Int(1), runtime.None(), runtime.None()), []runtime.Value{runtime.Str("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>\n"), runtime.MethodStrip(reasoningContent)), runtime.Str("\n</think>\n")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>\n"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("\n</think>\n")))
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
-			runtime.LlamaWrite(w, runtime.MethodLstrip(content))
+			runtime.LlamaWrite(w, runtime.LlamaCallMethod(content, "lstrip", nil, nil))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
@@ -293,7 +293,7 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", \"arguments\": ")), runtime.IfElse(runtime.IsString(runtime.LlamaAttr(toolCall, "arguments")), func() runtime.Value {
 						return runtime.LlamaAttr(toolCall, "arguments")
 					}, func() runtime.Value {
-						return runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil)
+						return runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil)
 					})), runtime.Str("}\n</tool_call>")))
 				}
 			}

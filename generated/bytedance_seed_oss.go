@@ -441,10 +441,10 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
 	nsInterval := runtime.None()
 	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
-	keys, values := runtime.DictsortPairs(budgetReflectionsV05, nil, nil)
-	for i := range w.Count(len(keys)) {
-		k := keys[i]
-		v := values[i]
+	for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", budgetReflectionsV05, nil, nil))) {
+		vals := runtime.Unpack(item, 2)
+		k := vals[0]
+		v := vals[1]
 		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
 		if runtime.IsNone(nsInterval) && runtime.LlamaLe(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
@@ -500,7 +500,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
 		}
@@ -509,7 +509,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 	if runtime.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
-		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 	} else {
 		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
@@ -524,10 +524,11 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
-			keys, values := runtime.DictItems(runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "parameters"), "properties"))
-			for i := range w.Count(len(keys)) {
-				name := keys[i]
-				spec := values[i]
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
+			for i := range items {
+				vals := runtime.Unpack(items[i], 2)
+				name := vals[0]
+				spec := vals[1]
 				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
 				runtime.LlamaWrite(w, name)
 				w.WriteString(": ")
@@ -536,13 +537,13 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 					pyType(runtime.LlamaAttr(spec, "type"))
 				}))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
-				if !(i == len(keys)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "description"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			itemFunction := runtime.LlamaAttr(item, "function")
@@ -551,10 +552,10 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
-				keys, values := runtime.DictItems(itemFunctionParametersProperties)
-				for i := range w.Count(len(keys)) {
-					name := keys[i]
-					spec := values[i]
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(itemFunctionParametersProperties, "items", nil, nil))) {
+					vals := runtime.Unpack(item, 2)
+					name := vals[0]
+					spec := vals[1]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:83:7 {{ name }}
 					runtime.LlamaWrite(w, name)
@@ -580,15 +581,15 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
-			item4Function := runtime.LlamaAttr(item, "function")
-			itemFunctionReturns := runtime.LlamaAttr(item4Function, "returns")
+			item5Function := runtime.LlamaAttr(item, "function")
+			itemFunctionReturns := runtime.LlamaAttr(item5Function, "returns")
 			if (runtime.IsDefined(itemFunctionReturns) && runtime.IsDefined(runtime.LlamaAttr(itemFunctionReturns, "properties"))) && runtime.LlamaAttr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
-				keys, values := runtime.DictItems(runtime.LlamaAttr(itemFunctionReturns, "properties"))
-				for i := range w.Count(len(keys)) {
-					name := keys[i]
-					spec := values[i]
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaAttr(itemFunctionReturns, "properties"), "items", nil, nil))) {
+					vals := runtime.Unpack(item, 2)
+					name := vals[0]
+					spec := vals[1]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:96:7 {{ name }}
 					runtime.LlamaWrite(w, name)
@@ -608,11 +609,11 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if runtime.IsDefined(systemMessage) || (runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0))) {
+	if runtime.IsDefined(systemMessage) || (runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		runtime.LlamaWrite(w, eosToken)
 	}
@@ -647,20 +648,20 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := runtime.LlamaAttr(message, "role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaAttr(message, "tool_calls")), runtime.Int(0)) {
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
@@ -676,15 +677,15 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
 				if runtime.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
-					keys, values := runtime.ItemsFilterPairs(toolCallArguments)
-					for i := range w.Count(len(keys)) {
-						argName := keys[i]
-						argValue := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						argName := vals[0]
+						argValue := vals[1]
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argName, runtime.Str(">")))
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
 						if !(runtime.IsString(argValue)) {
-							argValue = runtime.FilterString(argValue)
+							argValue = runtime.LlamaCallFilter("string", argValue, nil, nil)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
 						runtime.LlamaWrite(w, runtime.LlamaAdd(argValue, runtime.Str("</parameter>\n")))
@@ -705,15 +706,15 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaFilter("trim", messageContent, nil, nil)), eosToken))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallFilter("trim", messageContent, nil, nil)), eosToken))
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
@@ -866,68 +867,68 @@ var spansByteDanceSeedOSS = []runtime.Span{
 	{From: 499, To: 499, Line: 56, Col: 1, Construct: "{{ }}"},
 	{From: 503, To: 506, Line: 58, Col: 1, Construct: "if"},
 	{From: 505, To: 505, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 509, To: 609, Line: 62, Col: 1, Construct: "if"},
+	{From: 509, To: 610, Line: 62, Col: 1, Construct: "if"},
 	{From: 512, To: 512, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 516, To: 608, Line: 67, Col: 1, Construct: "for"},
+	{From: 516, To: 609, Line: 67, Col: 1, Construct: "for"},
 	{From: 524, To: 525, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 527, To: 543, Line: 72, Col: 1, Construct: "for"},
-	{From: 532, To: 533, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 535, To: 537, Line: 73, Col: 22, Construct: "{{ }}"},
-	{From: 539, To: 541, Line: 73, Col: 46, Construct: "if"},
-	{From: 545, To: 546, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 548, To: 581, Line: 79, Col: 5, Construct: "if"},
-	{From: 554, To: 579, Line: 81, Col: 5, Construct: "for"},
-	{From: 560, To: 561, Line: 83, Col: 7, Construct: "{{ }}"},
-	{From: 563, To: 566, Line: 83, Col: 19, Construct: "{{ }}"},
-	{From: 568, To: 574, Line: 84, Col: 7, Construct: "if"},
-	{From: 576, To: 578, Line: 85, Col: 7, Construct: "{{ }}"},
-	{From: 583, To: 607, Line: 90, Col: 5, Construct: "if"},
-	{From: 588, To: 605, Line: 94, Col: 5, Construct: "for"},
-	{From: 594, To: 595, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 597, To: 600, Line: 96, Col: 19, Construct: "{{ }}"},
-	{From: 602, To: 604, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 611, To: 613, Line: 104, Col: 1, Construct: "if"},
-	{From: 615, To: 618, Line: 109, Col: 1, Construct: "if"},
-	{From: 617, To: 617, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 620, To: 645, Line: 113, Col: 1, Construct: "if"},
-	{From: 622, To: 644, Line: 114, Col: 1, Construct: "if"},
-	{From: 624, To: 625, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 627, To: 627, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 628, To: 644, Line: 118, Col: 5, Construct: "if"},
-	{From: 631, To: 632, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 634, To: 635, Line: 120, Col: 166, Construct: "{{ }}"},
-	{From: 637, To: 638, Line: 120, Col: 244, Construct: "{{ }}"},
-	{From: 640, To: 641, Line: 120, Col: 367, Construct: "{{ }}"},
-	{From: 643, To: 643, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 647, To: 723, Line: 125, Col: 1, Construct: "for"},
-	{From: 649, To: 722, Line: 126, Col: 1, Construct: "if"},
-	{From: 652, To: 652, Line: 130, Col: 1, Construct: "{{ }}"},
-	{From: 654, To: 658, Line: 131, Col: 1, Construct: "if"},
-	{From: 657, To: 657, Line: 132, Col: 1, Construct: "{{ }}"},
-	{From: 660, To: 664, Line: 134, Col: 1, Construct: "if"},
-	{From: 663, To: 663, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 666, To: 695, Line: 137, Col: 1, Construct: "for"},
-	{From: 668, To: 672, Line: 138, Col: 1, Construct: "if"},
-	{From: 671, To: 671, Line: 138, Col: 40, Construct: "set"},
-	{From: 674, To: 674, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 676, To: 692, Line: 140, Col: 1, Construct: "if"},
-	{From: 679, To: 691, Line: 141, Col: 1, Construct: "for"},
-	{From: 684, To: 684, Line: 142, Col: 1, Construct: "{{ }}"},
-	{From: 686, To: 688, Line: 143, Col: 1, Construct: "set"},
-	{From: 690, To: 690, Line: 144, Col: 1, Construct: "{{ }}"},
-	{From: 694, To: 694, Line: 147, Col: 1, Construct: "{{ }}"},
-	{From: 697, To: 697, Line: 149, Col: 1, Construct: "{{ }}"},
-	{From: 698, To: 722, Line: 150, Col: 5, Construct: "if"},
-	{From: 701, To: 701, Line: 151, Col: 1, Construct: "{{ }}"},
-	{From: 702, To: 722, Line: 152, Col: 5, Construct: "if"},
-	{From: 705, To: 705, Line: 153, Col: 1, Construct: "{{ }}"},
-	{From: 707, To: 711, Line: 154, Col: 1, Construct: "if"},
-	{From: 710, To: 710, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 713, To: 717, Line: 157, Col: 1, Construct: "if"},
-	{From: 716, To: 716, Line: 158, Col: 1, Construct: "{{ }}"},
-	{From: 721, To: 721, Line: 162, Col: 1, Construct: "{{ }}"},
-	{From: 725, To: 733, Line: 166, Col: 1, Construct: "if"},
-	{From: 727, To: 727, Line: 167, Col: 1, Construct: "{{ }}"},
-	{From: 729, To: 732, Line: 168, Col: 1, Construct: "if"},
-	{From: 731, To: 731, Line: 169, Col: 1, Construct: "{{ }}"},
+	{From: 527, To: 544, Line: 72, Col: 1, Construct: "for"},
+	{From: 533, To: 534, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 536, To: 538, Line: 73, Col: 22, Construct: "{{ }}"},
+	{From: 540, To: 542, Line: 73, Col: 46, Construct: "if"},
+	{From: 546, To: 547, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 549, To: 582, Line: 79, Col: 5, Construct: "if"},
+	{From: 555, To: 580, Line: 81, Col: 5, Construct: "for"},
+	{From: 561, To: 562, Line: 83, Col: 7, Construct: "{{ }}"},
+	{From: 564, To: 567, Line: 83, Col: 19, Construct: "{{ }}"},
+	{From: 569, To: 575, Line: 84, Col: 7, Construct: "if"},
+	{From: 577, To: 579, Line: 85, Col: 7, Construct: "{{ }}"},
+	{From: 584, To: 608, Line: 90, Col: 5, Construct: "if"},
+	{From: 589, To: 606, Line: 94, Col: 5, Construct: "for"},
+	{From: 595, To: 596, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 598, To: 601, Line: 96, Col: 19, Construct: "{{ }}"},
+	{From: 603, To: 605, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 612, To: 614, Line: 104, Col: 1, Construct: "if"},
+	{From: 616, To: 619, Line: 109, Col: 1, Construct: "if"},
+	{From: 618, To: 618, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 621, To: 646, Line: 113, Col: 1, Construct: "if"},
+	{From: 623, To: 645, Line: 114, Col: 1, Construct: "if"},
+	{From: 625, To: 626, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 628, To: 628, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 629, To: 645, Line: 118, Col: 5, Construct: "if"},
+	{From: 632, To: 633, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 635, To: 636, Line: 120, Col: 166, Construct: "{{ }}"},
+	{From: 638, To: 639, Line: 120, Col: 244, Construct: "{{ }}"},
+	{From: 641, To: 642, Line: 120, Col: 367, Construct: "{{ }}"},
+	{From: 644, To: 644, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 648, To: 724, Line: 125, Col: 1, Construct: "for"},
+	{From: 650, To: 723, Line: 126, Col: 1, Construct: "if"},
+	{From: 653, To: 653, Line: 130, Col: 1, Construct: "{{ }}"},
+	{From: 655, To: 659, Line: 131, Col: 1, Construct: "if"},
+	{From: 658, To: 658, Line: 132, Col: 1, Construct: "{{ }}"},
+	{From: 661, To: 665, Line: 134, Col: 1, Construct: "if"},
+	{From: 664, To: 664, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 667, To: 696, Line: 137, Col: 1, Construct: "for"},
+	{From: 669, To: 673, Line: 138, Col: 1, Construct: "if"},
+	{From: 672, To: 672, Line: 138, Col: 40, Construct: "set"},
+	{From: 675, To: 675, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 677, To: 693, Line: 140, Col: 1, Construct: "if"},
+	{From: 680, To: 692, Line: 141, Col: 1, Construct: "for"},
+	{From: 685, To: 685, Line: 142, Col: 1, Construct: "{{ }}"},
+	{From: 687, To: 689, Line: 143, Col: 1, Construct: "set"},
+	{From: 691, To: 691, Line: 144, Col: 1, Construct: "{{ }}"},
+	{From: 695, To: 695, Line: 147, Col: 1, Construct: "{{ }}"},
+	{From: 698, To: 698, Line: 149, Col: 1, Construct: "{{ }}"},
+	{From: 699, To: 723, Line: 150, Col: 5, Construct: "if"},
+	{From: 702, To: 702, Line: 151, Col: 1, Construct: "{{ }}"},
+	{From: 703, To: 723, Line: 152, Col: 5, Construct: "if"},
+	{From: 706, To: 706, Line: 153, Col: 1, Construct: "{{ }}"},
+	{From: 708, To: 712, Line: 154, Col: 1, Construct: "if"},
+	{From: 711, To: 711, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 714, To: 718, Line: 157, Col: 1, Construct: "if"},
+	{From: 717, To: 717, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 722, To: 722, Line: 162, Col: 1, Construct: "{{ }}"},
+	{From: 726, To: 734, Line: 166, Col: 1, Construct: "if"},
+	{From: 728, To: 728, Line: 167, Col: 1, Construct: "{{ }}"},
+	{From: 730, To: 733, Line: 168, Col: 1, Construct: "if"},
+	{From: 732, To: 732, Line: 169, Col: 1, Construct: "{{ }}"},
 }

@@ -669,14 +669,14 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
 	if !(!runtime.IsUndefined(reasoning)) {
-		if runtime.IsDefined(reasoningEffort) && runtime.EqStr(runtime.LlamaFilter("lower", reasoningEffort, nil, nil), "none") {
+		if runtime.IsDefined(reasoningEffort) && runtime.EqStr(runtime.LlamaCallFilter("lower", reasoningEffort, nil, nil), "none") {
 			reasoning = runtime.Bool(false)
 		} else {
 			reasoning = runtime.Bool(true)
 		}
 	}
 	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
-	grounding = runtime.LlamaFilter("upper", runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil), nil, nil)
+	grounding = runtime.LlamaCallFilter("upper", runtime.LlamaCallFilter("default", grounding, []runtime.Value{runtime.Str("disabled")}, nil), nil, nil)
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
 	groundingEnabled = runtime.Bool(runtime.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
@@ -706,9 +706,9 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		renderDeveloperInstruction = runtime.Bool(false)
 	}
 	// Cohere2MoE.jinja:20:1 {%- set convert_first_system_msg = convert_first_system_msg | default(true) -%}
-	convertFirstSystemMsg = runtime.FilterDefault(convertFirstSystemMsg, []runtime.Value{runtime.Bool(true)}, nil)
+	convertFirstSystemMsg = runtime.LlamaCallFilter("default", convertFirstSystemMsg, []runtime.Value{runtime.Bool(true)}, nil)
 	// Cohere2MoE.jinja:21:1 {%- set skip_thinking = skip_thinking | default(false) -%}
-	skipThinking = runtime.FilterDefault(skipThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	skipThinking = runtime.LlamaCallFilter("default", skipThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// Cohere2MoE.jinja:22:1 {{ bos_token }}
 	runtime.LlamaWrite(w, bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
@@ -737,7 +737,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(docVal, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", docVal, nil, nil))
 			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
@@ -812,7 +812,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("            \"0\": ")
 			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(textWrapper, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", textWrapper, nil, nil))
 		} else {
 			// Cohere2MoE.jinja:73:13 {%- else %}
 			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
@@ -843,19 +843,19 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		var textWrapper runtime.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
 		itemType := runtime.LlamaAttr(item, "type")
-		if runtime.EqStr(runtime.LlamaFilter("lower", itemType, nil, nil), "text") {
+		if runtime.EqStr(runtime.LlamaCallFilter("lower", itemType, nil, nil), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
 			textWrapper = runtime.DictOf(runtime.Str("content"), runtime.LlamaAttr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(textWrapper, nil, nil))
-		} else if (runtime.EqStr(runtime.LlamaFilter("lower", itemType, nil, nil), "document") && runtime.LlamaAttr(item, "document").Truthy()) && runtime.LlamaIn(runtime.Str("data"), runtime.LlamaAttr(item, "document")) {
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", textWrapper, nil, nil))
+		} else if (runtime.EqStr(runtime.LlamaCallFilter("lower", itemType, nil, nil), "document") && runtime.LlamaAttr(item, "document").Truthy()) && runtime.LlamaIn(runtime.Str("data"), runtime.LlamaAttr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(runtime.LlamaAttr(item, "document"), "data"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(runtime.LlamaAttr(item, "document"), "data"), nil, nil))
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(item, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", item, nil, nil))
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
@@ -883,7 +883,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				if runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaAttr(content, "type"), nil, nil), "text") {
+				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(content, "type"), nil, nil), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 					if !runtime.LlamaAttr(lastWasText, "value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
@@ -910,7 +910,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaSetAttr(lastWasText, "value", runtime.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaAttr(content, "type"), nil, nil), "image") {
+				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(content, "type"), nil, nil), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
 					contentData := runtime.LlamaAttr(content, "data")
 					if contentData.Truthy() {
@@ -947,7 +947,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
 		developerInstruction = runtime.LlamaItemInt(messages, 0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
@@ -978,7 +978,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 	// Cohere2MoE.jinja:143:1 {%- set tool_ids_seen = namespace(value=[]) %}
 	toolIdsSeenValue := runtime.NewList()
 	// Cohere2MoE.jinja:144:1 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
-	regenToolCallIds = runtime.FilterDefault(regenToolCallIds, []runtime.Value{runtime.Bool(true)}, nil)
+	regenToolCallIds = runtime.LlamaCallFilter("default", regenToolCallIds, []runtime.Value{runtime.Bool(true)}, nil)
 	// Cohere2MoE.jinja:145:1 {%- set sent_documents = namespace(value=false) -%}
 	sentDocumentsValue := false
 	// Cohere2MoE.jinja:147:1 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
@@ -1040,7 +1040,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -1094,7 +1094,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		message := items[i]
 		var msgRoleDowncased runtime.Value
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = runtime.LlamaFilter("lower", runtime.LlamaAttr(message, "role"), nil, nil)
+		msgRoleDowncased = runtime.LlamaCallFilter("lower", runtime.LlamaAttr(message, "role"), nil, nil)
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if runtime.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
@@ -1167,7 +1167,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -1205,7 +1205,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None()))) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaAttr(msg, "role"), nil, nil), "tool") {
+				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(msg, "role"), nil, nil), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					runtime.LlamaWrite(w, w.Capture(func() {

@@ -305,7 +305,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 			runtime.LlamaWrite(w, runtime.Int(int64(i)))
 			w.WriteString("\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
-			runtime.LlamaWrite(w, runtime.FilterTojson(doc, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", doc, nil, nil))
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:48 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",\n")
@@ -358,11 +358,11 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 		}))
 		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-		runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolMsg, "content"), nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolMsg, "content"), nil, nil))
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), nil, nil), "system") {
+	if messages.Truthy() && runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), nil, nil), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:61 {%- set developer_preamble = messages[0]['content'] %}
 		developerPreamble = runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content")
 	}
@@ -402,7 +402,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 			runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "description"))
 			w.WriteString("\", \"parameters\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:116 {{ tool['function']['parameters']|tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:179 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -426,12 +426,12 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 		message := items[i]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
 		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(runtime.LlamaFilter("lower", messageRole, nil, nil), "system") && !((i == 0) && developerPreamble.Truthy()) {
+		if runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "system") && !((i == 0) && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
 			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(runtime.LlamaFilter("lower", messageRole, nil, nil), "user") {
+		} else if runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "user") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:132:9 {%- elif message.role|lower == 'user' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:38 {{ message.content }}
@@ -448,7 +448,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 					documentTurn(documents)
 				}))
 			}
-		} else if runtime.EqStr(runtime.LlamaFilter("lower", messageRole, nil, nil), "assistant") || runtime.EqStr(runtime.LlamaFilter("lower", messageRole, nil, nil), "chatbot") {
+		} else if runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "assistant") || runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "chatbot") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:41 {% if message.tool_calls %}
@@ -470,7 +470,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 					runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:105 {{ tc['function']['arguments']|tojson }}
-					runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:146 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -488,7 +488,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 				runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(runtime.LlamaFilter("lower", messageRole, nil, nil), "tool") && runtime.LlamaNotIn(runtime.LlamaAttr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "tool") && runtime.LlamaNotIn(runtime.LlamaAttr(message, "tool_call_id"), toolIdsSeenValue) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
@@ -499,7 +499,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None()))) {
 				mark := w.Mark()
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
-				if runtime.EqStr(runtime.LlamaFilter("lower", runtime.LlamaAttr(msg, "role"), nil, nil), "tool") {
+				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(msg, "role"), nil, nil), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
 					runtime.LlamaWrite(w, w.Capture(func() {

@@ -458,10 +458,11 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("```python\ndef "), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(tool, "parameter_definitions"))
-			for i := range w.Count(len(keys)) {
-				paramName := keys[i]
-				paramFields := values[i]
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(tool, "parameter_definitions"), nil, nil)))
+			for i := range items {
+				vals := runtime.Unpack(items[i], 2)
+				paramName := vals[0]
+				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
 				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 					w.WriteString(", ")
@@ -483,13 +484,14 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			runtime.LlamaWrite(w, runtime.LlamaAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 			toolParameterDefinitions := runtime.LlamaAttr(tool, "parameter_definitions")
-			if runtime.Ne(runtime.FilterLength(toolParameterDefinitions), runtime.Int(0)) {
+			if runtime.Ne(runtime.LlamaCallFilter("length", toolParameterDefinitions, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramFields := values[i]
+				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolParameterDefinitions, nil, nil)))
+				for i := range items {
+					vals := runtime.Unpack(items[i], 2)
+					paramName := vals[0]
+					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
 					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 						w.WriteString("\n        ")
@@ -533,10 +535,11 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("```python\ndef "), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			toolParameters := runtime.LlamaAttr(tool, "parameters")
-			keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(toolParameters, "properties"))
-			for i := range w.Count(len(keys)) {
-				paramName := keys[i]
-				paramFields := values[i]
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolParameters, "properties"), nil, nil)))
+			for i := range items {
+				vals := runtime.Unpack(items[i], 2)
+				paramName := vals[0]
+				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
 				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 					w.WriteString(", ")
@@ -563,13 +566,14 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 			tool2Parameters := runtime.LlamaAttr(tool, "parameters")
 			toolParametersProperties := runtime.LlamaAttr(tool2Parameters, "properties")
-			if runtime.Ne(runtime.FilterLength(toolParametersProperties), runtime.Int(0)) {
+			if runtime.Ne(runtime.LlamaCallFilter("length", toolParametersProperties, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramFields := values[i]
+				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolParametersProperties, nil, nil)))
+				for i := range items {
+					vals := runtime.Unpack(items[i], 2)
+					paramName := vals[0]
+					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
 					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
 						w.WriteString("\n        ")
@@ -649,11 +653,11 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.LlamaFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.LlamaCallFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
 		} else if runtime.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.LlamaFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.LlamaCallFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
 		} else if runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -661,7 +665,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			messageContent := runtime.LlamaAttr(message, "content")
 			if runtime.IsDefined(messageContent) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
@@ -675,23 +679,23 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				runtime.LlamaWrite(w, runtime.FilterIndent(runtime.Str("{\n"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.Str("{\n"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.FilterIndent(runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\",\n")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaCallFilter("indent", runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\",\n")))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				runtime.LlamaWrite(w, runtime.FilterIndent(runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-				if runtime.IsDefined(toolCallArguments) && runtime.LlamaGt(runtime.FilterLength(toolCallArguments), runtime.Int(0)) {
+				if runtime.IsDefined(toolCallArguments) && runtime.LlamaGt(runtime.LlamaCallFilter("length", toolCallArguments, nil, nil), runtime.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					runtime.LlamaWrite(w, runtime.FilterIndent(runtime.FilterTojson(toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.LlamaCallFilter("tojson", toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				runtime.LlamaWrite(w, runtime.FilterIndent(runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -701,12 +705,12 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.LlamaFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.LlamaCallFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
 		} else if runtime.EqStr(messageRole, "tool") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -822,82 +826,82 @@ var spansCohereForAIC4aiCommandRPlusToolUse = []runtime.Span{
 	{From: 429, To: 441, Line: 18, Col: 5, Construct: "for"},
 	{From: 433, To: 435, Line: 19, Col: 7, Construct: "{{ }}"},
 	{From: 437, To: 439, Line: 20, Col: 7, Construct: "if"},
-	{From: 448, To: 514, Line: 30, Col: 1, Construct: "macro"},
-	{From: 451, To: 513, Line: 31, Col: 1, Construct: "for"},
+	{From: 448, To: 516, Line: 30, Col: 1, Construct: "macro"},
+	{From: 451, To: 515, Line: 31, Col: 1, Construct: "for"},
 	{From: 455, To: 457, Line: 32, Col: 5, Construct: "if"},
 	{From: 459, To: 459, Line: 35, Col: 5, Construct: "{{ }}"},
-	{From: 461, To: 481, Line: 36, Col: 5, Construct: "for"},
-	{From: 466, To: 468, Line: 37, Col: 9, Construct: "if"},
-	{From: 470, To: 470, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 472, To: 479, Line: 41, Col: 9, Construct: "if"},
-	{From: 474, To: 474, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 478, To: 478, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 483, To: 483, Line: 48, Col: 5, Construct: "{{ }}"},
-	{From: 485, To: 512, Line: 49, Col: 5, Construct: "if"},
-	{From: 489, To: 510, Line: 51, Col: 9, Construct: "for"},
-	{From: 494, To: 496, Line: 52, Col: 13, Construct: "if"},
-	{From: 498, To: 498, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 500, To: 507, Line: 56, Col: 13, Construct: "if"},
-	{From: 502, To: 502, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 506, To: 506, Line: 59, Col: 17, Construct: "{{ }}"},
-	{From: 509, To: 509, Line: 61, Col: 13, Construct: "{{ }}"},
-	{From: 516, To: 598, Line: 68, Col: 1, Construct: "macro"},
-	{From: 519, To: 597, Line: 69, Col: 1, Construct: "for"},
-	{From: 523, To: 525, Line: 70, Col: 3, Construct: "if"},
-	{From: 527, To: 531, Line: 73, Col: 3, Construct: "if"},
-	{From: 530, To: 530, Line: 74, Col: 5, Construct: "set"},
-	{From: 533, To: 533, Line: 77, Col: 19, Construct: "{{ }}"},
-	{From: 535, To: 560, Line: 78, Col: 3, Construct: "for"},
-	{From: 541, To: 543, Line: 79, Col: 5, Construct: "if"},
-	{From: 545, To: 545, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 547, To: 558, Line: 83, Col: 5, Construct: "if"},
-	{From: 549, To: 551, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 555, To: 557, Line: 86, Col: 7, Construct: "{{ }}"},
-	{From: 562, To: 562, Line: 91, Col: 3, Construct: "{{ }}"},
-	{From: 564, To: 596, Line: 92, Col: 3, Construct: "if"},
-	{From: 569, To: 594, Line: 94, Col: 5, Construct: "for"},
-	{From: 574, To: 576, Line: 95, Col: 7, Construct: "if"},
-	{From: 578, To: 578, Line: 98, Col: 7, Construct: "{{ }}"},
-	{From: 580, To: 591, Line: 99, Col: 7, Construct: "if"},
-	{From: 582, To: 584, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 588, To: 590, Line: 102, Col: 9, Construct: "{{ }}"},
-	{From: 593, To: 593, Line: 104, Col: 7, Construct: "{{ }}"},
-	{From: 600, To: 600, Line: 111, Col: 1, Construct: "{{ }}"},
-	{From: 602, To: 615, Line: 112, Col: 1, Construct: "if"},
-	{From: 605, To: 605, Line: 113, Col: 3, Construct: "set"},
-	{From: 607, To: 607, Line: 114, Col: 3, Construct: "set"},
-	{From: 611, To: 611, Line: 116, Col: 3, Construct: "set"},
-	{From: 613, To: 613, Line: 117, Col: 3, Construct: "set"},
-	{From: 617, To: 618, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 620, To: 620, Line: 141, Col: 1, Construct: "set"},
-	{From: 622, To: 628, Line: 142, Col: 1, Construct: "for"},
-	{From: 624, To: 627, Line: 143, Col: 5, Construct: "if"},
-	{From: 626, To: 626, Line: 144, Col: 9, Construct: "set"},
-	{From: 630, To: 642, Line: 147, Col: 1, Construct: "if"},
-	{From: 632, To: 634, Line: 148, Col: 5, Construct: "{{ }}"},
-	{From: 638, To: 640, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 644, To: 713, Line: 153, Col: 1, Construct: "for"},
-	{From: 647, To: 647, Line: 154, Col: 3, Construct: "set"},
-	{From: 649, To: 711, Line: 155, Col: 3, Construct: "if"},
-	{From: 652, To: 652, Line: 156, Col: 5, Construct: "{{ }}"},
-	{From: 653, To: 711, Line: 157, Col: 7, Construct: "if"},
-	{From: 656, To: 656, Line: 158, Col: 5, Construct: "{{ }}"},
-	{From: 657, To: 711, Line: 159, Col: 7, Construct: "if"},
-	{From: 661, To: 666, Line: 161, Col: 5, Construct: "if"},
-	{From: 664, To: 664, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 668, To: 700, Line: 165, Col: 5, Construct: "for"},
-	{From: 672, To: 676, Line: 166, Col: 9, Construct: "if"},
-	{From: 675, To: 675, Line: 167, Col: 13, Construct: "set"},
-	{From: 678, To: 678, Line: 169, Col: 9, Construct: "{{ }}"},
-	{From: 680, To: 680, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 682, To: 682, Line: 171, Col: 9, Construct: "{{ }}"},
-	{From: 684, To: 692, Line: 172, Col: 9, Construct: "if"},
-	{From: 687, To: 688, Line: 173, Col: 13, Construct: "{{ }}"},
-	{From: 694, To: 694, Line: 178, Col: 9, Construct: "{{ }}"},
-	{From: 696, To: 698, Line: 179, Col: 9, Construct: "if"},
-	{From: 701, To: 711, Line: 184, Col: 7, Construct: "if"},
-	{From: 704, To: 704, Line: 185, Col: 5, Construct: "{{ }}"},
-	{From: 705, To: 711, Line: 186, Col: 7, Construct: "if"},
-	{From: 709, To: 710, Line: 188, Col: 5, Construct: "{{ }}"},
-	{From: 715, To: 717, Line: 200, Col: 1, Construct: "if"},
+	{From: 461, To: 482, Line: 36, Col: 5, Construct: "for"},
+	{From: 467, To: 469, Line: 37, Col: 9, Construct: "if"},
+	{From: 471, To: 471, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 473, To: 480, Line: 41, Col: 9, Construct: "if"},
+	{From: 475, To: 475, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 479, To: 479, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 484, To: 484, Line: 48, Col: 5, Construct: "{{ }}"},
+	{From: 486, To: 514, Line: 49, Col: 5, Construct: "if"},
+	{From: 490, To: 512, Line: 51, Col: 9, Construct: "for"},
+	{From: 496, To: 498, Line: 52, Col: 13, Construct: "if"},
+	{From: 500, To: 500, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 502, To: 509, Line: 56, Col: 13, Construct: "if"},
+	{From: 504, To: 504, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 508, To: 508, Line: 59, Col: 17, Construct: "{{ }}"},
+	{From: 511, To: 511, Line: 61, Col: 13, Construct: "{{ }}"},
+	{From: 518, To: 602, Line: 68, Col: 1, Construct: "macro"},
+	{From: 521, To: 601, Line: 69, Col: 1, Construct: "for"},
+	{From: 525, To: 527, Line: 70, Col: 3, Construct: "if"},
+	{From: 529, To: 533, Line: 73, Col: 3, Construct: "if"},
+	{From: 532, To: 532, Line: 74, Col: 5, Construct: "set"},
+	{From: 535, To: 535, Line: 77, Col: 19, Construct: "{{ }}"},
+	{From: 537, To: 563, Line: 78, Col: 3, Construct: "for"},
+	{From: 544, To: 546, Line: 79, Col: 5, Construct: "if"},
+	{From: 548, To: 548, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 550, To: 561, Line: 83, Col: 5, Construct: "if"},
+	{From: 552, To: 554, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 558, To: 560, Line: 86, Col: 7, Construct: "{{ }}"},
+	{From: 565, To: 565, Line: 91, Col: 3, Construct: "{{ }}"},
+	{From: 567, To: 600, Line: 92, Col: 3, Construct: "if"},
+	{From: 572, To: 598, Line: 94, Col: 5, Construct: "for"},
+	{From: 578, To: 580, Line: 95, Col: 7, Construct: "if"},
+	{From: 582, To: 582, Line: 98, Col: 7, Construct: "{{ }}"},
+	{From: 584, To: 595, Line: 99, Col: 7, Construct: "if"},
+	{From: 586, To: 588, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 592, To: 594, Line: 102, Col: 9, Construct: "{{ }}"},
+	{From: 597, To: 597, Line: 104, Col: 7, Construct: "{{ }}"},
+	{From: 604, To: 604, Line: 111, Col: 1, Construct: "{{ }}"},
+	{From: 606, To: 619, Line: 112, Col: 1, Construct: "if"},
+	{From: 609, To: 609, Line: 113, Col: 3, Construct: "set"},
+	{From: 611, To: 611, Line: 114, Col: 3, Construct: "set"},
+	{From: 615, To: 615, Line: 116, Col: 3, Construct: "set"},
+	{From: 617, To: 617, Line: 117, Col: 3, Construct: "set"},
+	{From: 621, To: 622, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 624, To: 624, Line: 141, Col: 1, Construct: "set"},
+	{From: 626, To: 632, Line: 142, Col: 1, Construct: "for"},
+	{From: 628, To: 631, Line: 143, Col: 5, Construct: "if"},
+	{From: 630, To: 630, Line: 144, Col: 9, Construct: "set"},
+	{From: 634, To: 646, Line: 147, Col: 1, Construct: "if"},
+	{From: 636, To: 638, Line: 148, Col: 5, Construct: "{{ }}"},
+	{From: 642, To: 644, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 648, To: 717, Line: 153, Col: 1, Construct: "for"},
+	{From: 651, To: 651, Line: 154, Col: 3, Construct: "set"},
+	{From: 653, To: 715, Line: 155, Col: 3, Construct: "if"},
+	{From: 656, To: 656, Line: 156, Col: 5, Construct: "{{ }}"},
+	{From: 657, To: 715, Line: 157, Col: 7, Construct: "if"},
+	{From: 660, To: 660, Line: 158, Col: 5, Construct: "{{ }}"},
+	{From: 661, To: 715, Line: 159, Col: 7, Construct: "if"},
+	{From: 665, To: 670, Line: 161, Col: 5, Construct: "if"},
+	{From: 668, To: 668, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 672, To: 704, Line: 165, Col: 5, Construct: "for"},
+	{From: 676, To: 680, Line: 166, Col: 9, Construct: "if"},
+	{From: 679, To: 679, Line: 167, Col: 13, Construct: "set"},
+	{From: 682, To: 682, Line: 169, Col: 9, Construct: "{{ }}"},
+	{From: 684, To: 684, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 686, To: 686, Line: 171, Col: 9, Construct: "{{ }}"},
+	{From: 688, To: 696, Line: 172, Col: 9, Construct: "if"},
+	{From: 691, To: 692, Line: 173, Col: 13, Construct: "{{ }}"},
+	{From: 698, To: 698, Line: 178, Col: 9, Construct: "{{ }}"},
+	{From: 700, To: 702, Line: 179, Col: 9, Construct: "if"},
+	{From: 705, To: 715, Line: 184, Col: 7, Construct: "if"},
+	{From: 708, To: 708, Line: 185, Col: 5, Construct: "{{ }}"},
+	{From: 709, To: 715, Line: 186, Col: 7, Construct: "if"},
+	{From: 713, To: 714, Line: 188, Col: 5, Construct: "{{ }}"},
+	{From: 719, To: 721, Line: 200, Col: 1, Construct: "if"},
 }

@@ -84,7 +84,7 @@ func renderCommandRLlama(w *runtime.Writer, in *runtime.Input) {
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.LlamaIn(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|>"), runtime.LlamaItem(roleTokens, messageRole)), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|>"), runtime.LlamaItem(roleTokens, messageRole)), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")

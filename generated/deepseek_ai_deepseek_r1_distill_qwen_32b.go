@@ -233,13 +233,13 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *runtime.Writer, in *runtim
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18:9 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20:11 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>")), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>")), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
@@ -259,7 +259,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *runtime.Writer, in *runtim
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
 				if runtime.LlamaIn(runtime.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
-					content = runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1)
+					content = runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>")))

@@ -304,11 +304,11 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 					if !messageContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						toolFunction := runtime.LlamaItemStr(tool, "function")
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), runtime.LlamaItemStr(toolFunction, "name")), runtime.Str("<｜tool▁sep｜>")), runtime.FilterTojson(runtime.LlamaItemStr(toolFunction, "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), runtime.LlamaItemStr(toolFunction, "name")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolFunction, "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(messageContent, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("<｜tool▁sep｜>")), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(messageContent, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
@@ -316,7 +316,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					toolFunction := runtime.LlamaItemStr(tool, "function")
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁call▁begin｜>"), runtime.LlamaItemStr(toolFunction, "name")), runtime.Str("<｜tool▁sep｜>")), runtime.FilterTojson(runtime.LlamaItemStr(toolFunction, "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁call▁begin｜>"), runtime.LlamaItemStr(toolFunction, "name")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolFunction, "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")

@@ -443,7 +443,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
 			if runtime.EqStr(runtime.LlamaItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.FilterTojson(runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
+				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
@@ -568,13 +568,13 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
 					if runtime.IsString(args) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
-						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
+						args = runtime.LlamaCallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92:9 {%- for key, val in args.items() -%}
-					keys, values := runtime.DictItems(args)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						val := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						key := vals[0]
+						val := vals[1]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
 						if runtime.IsString(val) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
@@ -582,7 +582,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:95:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V3.2.jinja:96:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.FilterTojson(val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.LlamaCallFilter("tojson", val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99:9 {{- '</' + dsml_token + 'invoke>\n' -}}
@@ -613,7 +613,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
 			assistantMsg = runtime.LlamaItem(messages, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			toolCallCount = runtime.FilterLength(runtime.LlamaItemStr(assistantMsg, "tool_calls"))
+			toolCallCount = runtime.LlamaCallFilter("length", runtime.LlamaItemStr(assistantMsg, "tool_calls"), nil, nil)
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
 			if runtime.Eq(callOrder, runtime.Int(1)) {
 				w.WriteString("\n\n<function_results>")

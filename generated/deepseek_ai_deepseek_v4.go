@@ -454,7 +454,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V4.jinja:37:5 {%- if tool['type'] == 'function' -%}
 			if runtime.EqStr(runtime.LlamaItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4.jinja:38:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.FilterTojson(runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
+				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:41:3 {%- if ns.system_prompt -%}
@@ -475,7 +475,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *runtime.Writer, in *runtime.Input) {
 			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:51:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil))
+		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, responseFormatTemplate), runtime.LlamaCallFilter("tojson", responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:53:1 {{- bos_token -}}
 	runtime.LlamaWrite(w, bosToken)
@@ -604,13 +604,13 @@ func renderDeepseekAiDeepSeekV4Llama(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
 					if runtime.IsString(args) {
 						// deepseek-ai-DeepSeek-V4.jinja:111:11 {%- set args = args | from_json -%}
-						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
+						args = runtime.LlamaCallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:113:9 {%- for key, val in args.items() -%}
-					keys, values := runtime.DictItems(args)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						val := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						key := vals[0]
+						val := vals[1]
 						// deepseek-ai-DeepSeek-V4.jinja:114:11 {%- if val is string -%}
 						if runtime.IsString(val) {
 							// deepseek-ai-DeepSeek-V4.jinja:115:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
@@ -618,7 +618,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// deepseek-ai-DeepSeek-V4.jinja:116:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4.jinja:117:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.FilterTojson(val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.LlamaCallFilter("tojson", val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120:9 {%- if not args -%}

@@ -464,7 +464,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
 			if runtime.EqStr(runtime.LlamaItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.FilterTojson(runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
+				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
@@ -485,7 +485,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil))
+		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, responseFormatTemplate), runtime.LlamaCallFilter("tojson", responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
 	runtime.LlamaWrite(w, bosToken)
@@ -618,13 +618,13 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
 					if runtime.IsString(args) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
-						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
+						args = runtime.LlamaCallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116:9 {%- for key, val in args.items() -%}
-					keys, values := runtime.DictItems(args)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						val := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						key := vals[0]
+						val := vals[1]
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
 						if runtime.IsString(val) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
@@ -632,7 +632,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 						} else {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.FilterTojson(val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.LlamaCallFilter("tojson", val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
 						}
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123:9 {%- if not args -%}

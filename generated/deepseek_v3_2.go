@@ -437,9 +437,9 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 	var firstIsDeveloper runtime.Value
 	var startIdx runtime.Value
 	// DeepSeek-V3.2.jinja:18:1 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
-	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(true)}, nil)
+	addGenerationPrompt = runtime.LlamaCallFilter("default", addGenerationPrompt, []runtime.Value{runtime.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
+	enableThinking = runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:20:1 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
 	bosToken = runtime.Str("<｜begin▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:21:1 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
@@ -457,11 +457,11 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
-			if runtime.MethodGet(message, runtime.Str("tools")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
 				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tools"))) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = runtime.LlamaCallMethod(runtime.LlamaAttr(tools, "value"), "append", []runtime.Value{runtime.IfElse(runtime.MethodGet(tool, runtime.Str("function")).Truthy(), func() runtime.Value {
+					_ = runtime.LlamaCallMethod(runtime.LlamaAttr(tools, "value"), "append", []runtime.Value{runtime.IfElse(runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy(), func() runtime.Value {
 						return runtime.LlamaAttr(tool, "function")
 					}, func() runtime.Value {
 						return tool
@@ -477,7 +477,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if runtime.MethodGet(message, runtime.Str("response_format")).Truthy() {
+		if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("response_format")}, nil).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
 			responseFormatValue = runtime.LlamaAttr(message, "response_format")
 		}
@@ -529,7 +529,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 		}
 		w.WriteString("\n</functions>")
 	}
@@ -542,10 +542,11 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
 		if runtime.IsMapping(arguments) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
-			keys, values := runtime.DictItems(arguments)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				value := values[i]
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(arguments, "items", nil, nil)))
+			for i := range items {
+				vals := runtime.Unpack(items[i], 2)
+				key := vals[0]
+				value := vals[1]
 				// DeepSeek-V3.2.jinja:91:5 {%- if not loop.first -%}
 				if !(i == 0) {
 					w.WriteString("\n")
@@ -568,7 +569,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 				if runtime.IsString(value) {
 					runtime.LlamaWrite(w, value)
 				} else {
-					runtime.LlamaWrite(w, runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
@@ -582,7 +583,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		responseFormat = runtime.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
-		runtime.LlamaWrite(w, runtime.FilterTojson(responseFormat, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", responseFormat, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 	}
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
 	lastUserIndexValue := runtime.Int(-1)
@@ -599,17 +600,17 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	runtime.LlamaWrite(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
+	hasSystem = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
+	firstIsDeveloper = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0))), func() runtime.Value {
 		return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
-		runtime.LlamaWrite(w, runtime.MethodGetDefault(runtime.LlamaItemInt(messages, 0), runtime.Str("content"), runtime.Str("")))
+		runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.LlamaItemInt(messages, 0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
@@ -738,7 +739,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.MethodGetDefault(assistantMsg, runtime.Str("tool_calls"), runtime.NewList()))) {
+			if runtime.Eq(toolCallOrder, runtime.LlamaCallFilter("length", runtime.LlamaCallMethod(assistantMsg, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil), nil, nil)) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if runtime.LlamaGe(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -757,14 +758,14 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if enableThinking.Truthy() && runtime.LlamaGt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				runtime.LlamaWrite(w, runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str("")))
+				runtime.LlamaWrite(w, runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
 				runtime.LlamaWrite(w, thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			runtime.LlamaWrite(w, runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str("")))
+			runtime.LlamaWrite(w, runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
 				runtime.LlamaWrite(w, dsmlToken)
@@ -961,83 +962,83 @@ var spansDeepSeekV32 = []runtime.Span{
 	{From: 526, To: 527, Line: 78, Col: 52, Construct: "{{ }}"},
 	{From: 529, To: 534, Line: 80, Col: 3, Construct: "for"},
 	{From: 532, To: 532, Line: 81, Col: 15, Construct: "{{ }}"},
-	{From: 537, To: 579, Line: 86, Col: 1, Construct: "macro"},
+	{From: 537, To: 580, Line: 86, Col: 1, Construct: "macro"},
 	{From: 541, To: 541, Line: 87, Col: 1, Construct: "set"},
-	{From: 543, To: 578, Line: 88, Col: 1, Construct: "if"},
-	{From: 545, To: 577, Line: 90, Col: 3, Construct: "for"},
-	{From: 550, To: 553, Line: 91, Col: 5, Construct: "if"},
-	{From: 555, To: 556, Line: 92, Col: 6, Construct: "{{ }}"},
-	{From: 558, To: 559, Line: 92, Col: 38, Construct: "{{ }}"},
-	{From: 561, To: 566, Line: 92, Col: 57, Construct: "{{ }}"},
-	{From: 568, To: 573, Line: 92, Col: 103, Construct: "{{ }}"},
-	{From: 575, To: 576, Line: 92, Col: 177, Construct: "{{ }}"},
-	{From: 581, To: 586, Line: 98, Col: 1, Construct: "macro"},
-	{From: 585, To: 585, Line: 102, Col: 1, Construct: "{{ }}"},
-	{From: 588, To: 588, Line: 109, Col: 1, Construct: "set"},
-	{From: 590, To: 598, Line: 110, Col: 1, Construct: "for"},
-	{From: 594, To: 597, Line: 111, Col: 3, Construct: "if"},
-	{From: 596, To: 596, Line: 112, Col: 5, Construct: "set"},
-	{From: 600, To: 600, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 602, To: 604, Line: 124, Col: 1, Construct: "set"},
-	{From: 606, To: 608, Line: 125, Col: 1, Construct: "set"},
-	{From: 610, To: 651, Line: 126, Col: 1, Construct: "if"},
-	{From: 612, To: 612, Line: 127, Col: 3, Construct: "{{ }}"},
-	{From: 614, To: 621, Line: 128, Col: 3, Construct: "if"},
-	{From: 617, To: 620, Line: 129, Col: 17, Construct: "{{ }}"},
-	{From: 623, To: 629, Line: 131, Col: 3, Construct: "if"},
-	{From: 626, To: 628, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 630, To: 651, Line: 134, Col: 5, Construct: "if"},
-	{From: 633, To: 650, Line: 137, Col: 3, Construct: "if"},
-	{From: 635, To: 641, Line: 138, Col: 5, Construct: "if"},
-	{From: 637, To: 640, Line: 139, Col: 7, Construct: "{{ }}"},
-	{From: 643, To: 649, Line: 141, Col: 5, Construct: "if"},
-	{From: 646, To: 648, Line: 142, Col: 19, Construct: "{{ }}"},
-	{From: 653, To: 657, Line: 148, Col: 1, Construct: "set"},
-	{From: 659, To: 798, Line: 149, Col: 1, Construct: "for"},
-	{From: 666, To: 666, Line: 150, Col: 3, Construct: "set"},
-	{From: 668, To: 797, Line: 155, Col: 3, Construct: "if"},
-	{From: 672, To: 679, Line: 157, Col: 5, Construct: "if"},
-	{From: 675, To: 678, Line: 158, Col: 19, Construct: "{{ }}"},
-	{From: 681, To: 688, Line: 160, Col: 5, Construct: "if"},
-	{From: 684, To: 686, Line: 161, Col: 19, Construct: "{{ }}"},
-	{From: 690, To: 691, Line: 163, Col: 40, Construct: "{{ }}"},
-	{From: 693, To: 700, Line: 164, Col: 5, Construct: "if"},
-	{From: 695, To: 695, Line: 165, Col: 7, Construct: "{{ }}"},
-	{From: 699, To: 699, Line: 167, Col: 7, Construct: "{{ }}"},
-	{From: 701, To: 797, Line: 173, Col: 7, Construct: "if"},
-	{From: 705, To: 706, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 708, To: 715, Line: 175, Col: 5, Construct: "if"},
-	{From: 710, To: 710, Line: 176, Col: 7, Construct: "{{ }}"},
-	{From: 714, To: 714, Line: 178, Col: 7, Construct: "{{ }}"},
-	{From: 716, To: 797, Line: 184, Col: 7, Construct: "if"},
-	{From: 719, To: 719, Line: 186, Col: 5, Construct: "set"},
-	{From: 721, To: 727, Line: 187, Col: 5, Construct: "for"},
-	{From: 723, To: 726, Line: 188, Col: 7, Construct: "if"},
-	{From: 725, To: 725, Line: 189, Col: 9, Construct: "set"},
-	{From: 729, To: 729, Line: 192, Col: 5, Construct: "set"},
-	{From: 731, To: 731, Line: 193, Col: 5, Construct: "set"},
-	{From: 733, To: 736, Line: 196, Col: 5, Construct: "if"},
-	{From: 738, To: 739, Line: 201, Col: 23, Construct: "{{ }}"},
-	{From: 741, To: 754, Line: 204, Col: 5, Construct: "if"},
-	{From: 744, To: 753, Line: 206, Col: 7, Construct: "if"},
-	{From: 747, To: 747, Line: 207, Col: 21, Construct: "{{ }}"},
-	{From: 752, To: 752, Line: 209, Col: 21, Construct: "{{ }}"},
-	{From: 755, To: 797, Line: 216, Col: 7, Construct: "if"},
-	{From: 758, To: 763, Line: 218, Col: 5, Construct: "if"},
-	{From: 760, To: 760, Line: 219, Col: 7, Construct: "{{ }}"},
-	{From: 762, To: 762, Line: 219, Col: 49, Construct: "{{ }}"},
-	{From: 765, To: 765, Line: 223, Col: 5, Construct: "{{ }}"},
-	{From: 767, To: 794, Line: 226, Col: 5, Construct: "if"},
-	{From: 770, To: 771, Line: 227, Col: 14, Construct: "{{ }}"},
-	{From: 773, To: 790, Line: 228, Col: 1, Construct: "for"},
-	{From: 776, To: 777, Line: 229, Col: 12, Construct: "{{ }}"},
-	{From: 779, To: 780, Line: 229, Col: 41, Construct: "{{ }}"},
-	{From: 782, To: 785, Line: 229, Col: 82, Construct: "{{ }}"},
-	{From: 787, To: 788, Line: 229, Col: 137, Construct: "{{ }}"},
-	{From: 792, To: 793, Line: 231, Col: 13, Construct: "{{ }}"},
-	{From: 796, To: 796, Line: 235, Col: 5, Construct: "{{ }}"},
-	{From: 800, To: 811, Line: 240, Col: 1, Construct: "if"},
-	{From: 803, To: 810, Line: 242, Col: 3, Construct: "if"},
-	{From: 805, To: 805, Line: 243, Col: 5, Construct: "{{ }}"},
-	{From: 809, To: 809, Line: 245, Col: 5, Construct: "{{ }}"},
+	{From: 543, To: 579, Line: 88, Col: 1, Construct: "if"},
+	{From: 545, To: 578, Line: 90, Col: 3, Construct: "for"},
+	{From: 551, To: 554, Line: 91, Col: 5, Construct: "if"},
+	{From: 556, To: 557, Line: 92, Col: 6, Construct: "{{ }}"},
+	{From: 559, To: 560, Line: 92, Col: 38, Construct: "{{ }}"},
+	{From: 562, To: 567, Line: 92, Col: 57, Construct: "{{ }}"},
+	{From: 569, To: 574, Line: 92, Col: 103, Construct: "{{ }}"},
+	{From: 576, To: 577, Line: 92, Col: 177, Construct: "{{ }}"},
+	{From: 582, To: 587, Line: 98, Col: 1, Construct: "macro"},
+	{From: 586, To: 586, Line: 102, Col: 1, Construct: "{{ }}"},
+	{From: 589, To: 589, Line: 109, Col: 1, Construct: "set"},
+	{From: 591, To: 599, Line: 110, Col: 1, Construct: "for"},
+	{From: 595, To: 598, Line: 111, Col: 3, Construct: "if"},
+	{From: 597, To: 597, Line: 112, Col: 5, Construct: "set"},
+	{From: 601, To: 601, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 603, To: 605, Line: 124, Col: 1, Construct: "set"},
+	{From: 607, To: 609, Line: 125, Col: 1, Construct: "set"},
+	{From: 611, To: 652, Line: 126, Col: 1, Construct: "if"},
+	{From: 613, To: 613, Line: 127, Col: 3, Construct: "{{ }}"},
+	{From: 615, To: 622, Line: 128, Col: 3, Construct: "if"},
+	{From: 618, To: 621, Line: 129, Col: 17, Construct: "{{ }}"},
+	{From: 624, To: 630, Line: 131, Col: 3, Construct: "if"},
+	{From: 627, To: 629, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 631, To: 652, Line: 134, Col: 5, Construct: "if"},
+	{From: 634, To: 651, Line: 137, Col: 3, Construct: "if"},
+	{From: 636, To: 642, Line: 138, Col: 5, Construct: "if"},
+	{From: 638, To: 641, Line: 139, Col: 7, Construct: "{{ }}"},
+	{From: 644, To: 650, Line: 141, Col: 5, Construct: "if"},
+	{From: 647, To: 649, Line: 142, Col: 19, Construct: "{{ }}"},
+	{From: 654, To: 658, Line: 148, Col: 1, Construct: "set"},
+	{From: 660, To: 799, Line: 149, Col: 1, Construct: "for"},
+	{From: 667, To: 667, Line: 150, Col: 3, Construct: "set"},
+	{From: 669, To: 798, Line: 155, Col: 3, Construct: "if"},
+	{From: 673, To: 680, Line: 157, Col: 5, Construct: "if"},
+	{From: 676, To: 679, Line: 158, Col: 19, Construct: "{{ }}"},
+	{From: 682, To: 689, Line: 160, Col: 5, Construct: "if"},
+	{From: 685, To: 687, Line: 161, Col: 19, Construct: "{{ }}"},
+	{From: 691, To: 692, Line: 163, Col: 40, Construct: "{{ }}"},
+	{From: 694, To: 701, Line: 164, Col: 5, Construct: "if"},
+	{From: 696, To: 696, Line: 165, Col: 7, Construct: "{{ }}"},
+	{From: 700, To: 700, Line: 167, Col: 7, Construct: "{{ }}"},
+	{From: 702, To: 798, Line: 173, Col: 7, Construct: "if"},
+	{From: 706, To: 707, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 709, To: 716, Line: 175, Col: 5, Construct: "if"},
+	{From: 711, To: 711, Line: 176, Col: 7, Construct: "{{ }}"},
+	{From: 715, To: 715, Line: 178, Col: 7, Construct: "{{ }}"},
+	{From: 717, To: 798, Line: 184, Col: 7, Construct: "if"},
+	{From: 720, To: 720, Line: 186, Col: 5, Construct: "set"},
+	{From: 722, To: 728, Line: 187, Col: 5, Construct: "for"},
+	{From: 724, To: 727, Line: 188, Col: 7, Construct: "if"},
+	{From: 726, To: 726, Line: 189, Col: 9, Construct: "set"},
+	{From: 730, To: 730, Line: 192, Col: 5, Construct: "set"},
+	{From: 732, To: 732, Line: 193, Col: 5, Construct: "set"},
+	{From: 734, To: 737, Line: 196, Col: 5, Construct: "if"},
+	{From: 739, To: 740, Line: 201, Col: 23, Construct: "{{ }}"},
+	{From: 742, To: 755, Line: 204, Col: 5, Construct: "if"},
+	{From: 745, To: 754, Line: 206, Col: 7, Construct: "if"},
+	{From: 748, To: 748, Line: 207, Col: 21, Construct: "{{ }}"},
+	{From: 753, To: 753, Line: 209, Col: 21, Construct: "{{ }}"},
+	{From: 756, To: 798, Line: 216, Col: 7, Construct: "if"},
+	{From: 759, To: 764, Line: 218, Col: 5, Construct: "if"},
+	{From: 761, To: 761, Line: 219, Col: 7, Construct: "{{ }}"},
+	{From: 763, To: 763, Line: 219, Col: 49, Construct: "{{ }}"},
+	{From: 766, To: 766, Line: 223, Col: 5, Construct: "{{ }}"},
+	{From: 768, To: 795, Line: 226, Col: 5, Construct: "if"},
+	{From: 771, To: 772, Line: 227, Col: 14, Construct: "{{ }}"},
+	{From: 774, To: 791, Line: 228, Col: 1, Construct: "for"},
+	{From: 777, To: 778, Line: 229, Col: 12, Construct: "{{ }}"},
+	{From: 780, To: 781, Line: 229, Col: 41, Construct: "{{ }}"},
+	{From: 783, To: 786, Line: 229, Col: 82, Construct: "{{ }}"},
+	{From: 788, To: 789, Line: 229, Col: 137, Construct: "{{ }}"},
+	{From: 793, To: 794, Line: 231, Col: 13, Construct: "{{ }}"},
+	{From: 797, To: 797, Line: 235, Col: 5, Construct: "{{ }}"},
+	{From: 801, To: 812, Line: 240, Col: 1, Construct: "if"},
+	{From: 804, To: 811, Line: 242, Col: 3, Construct: "if"},
+	{From: 806, To: 806, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 810, To: 810, Line: 245, Col: 5, Construct: "{{ }}"},
 }

@@ -96,7 +96,7 @@ func renderExaone4Llama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
+		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "system") {

@@ -79,7 +79,7 @@ func renderExaoneMoeLlama(w *runtime.Writer, in *runtime.Input) {
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.LlamaInStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), messageRole), runtime.Str("|>\n")), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|endofturn|>\n")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), messageRole), runtime.Str("|>\n")), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|endofturn|>\n")))
 		}
 	}
 	w.WriteString("<|assistant|>\n")

@@ -156,7 +156,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *runtime.Writer, in *runtime.I
 	// fireworks-ai-llama-3-firefunction-v2.jinja:4:1 {%- filter trim -%}
 	mark2 := w.Mark()
 	w.WriteString("In addition to plain text responses, you can chose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type if number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent\n\nAvailable functions as JSON spec:")
-	w.Write(runtime.LlamaFilter("trim", w.Cut(mark2), nil, nil))
+	w.Write(runtime.LlamaCallFilter("trim", w.Cut(mark2), nil, nil))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	systemPromptSuffix = w.Cut(mark)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:21:1 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
@@ -180,22 +180,22 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *runtime.Writer, in *runtime.I
 		var systemPrompt runtime.Value
 		bosToken := bosTokenInput
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
-		nsRole = runtime.LlamaFilter("lower", runtime.LlamaItemStr(message, "role"), nil, nil)
+		nsRole = runtime.LlamaCallFilter("lower", runtime.LlamaItemStr(message, "role"), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
 		if runtime.LlamaNotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
-			messageRolesString = runtime.FilterJoin(messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
+			messageRolesString = runtime.LlamaCallFilter("join", messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
 			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("Invalid role "), runtime.LlamaItemStr(message, "role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = runtime.LlamaFilter("trim", runtime.FilterDefault(runtime.LlamaItemStr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
+		msgContent = runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("default", runtime.LlamaItemStr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
 		if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if runtime.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
+				systemPrompt = runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
@@ -217,10 +217,10 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *runtime.Writer, in *runtime.I
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
 				for _, call := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = runtime.LlamaAdd(toolCalls, runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(runtime.LlamaItemStr(call, "function"), "name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(call, "function"), "arguments"), nil, nil)), runtime.Str("}"))))
+					toolCalls = runtime.LlamaAdd(toolCalls, runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(runtime.LlamaItemStr(call, "function"), "name")), runtime.Str("\", \"arguments\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(call, "function"), "arguments"), nil, nil)), runtime.Str("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
-				nsContent = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsContent, runtime.Str(" functools[")), runtime.FilterJoin(toolCalls, []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]"))
+				nsContent = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsContent, runtime.Str(" functools[")), runtime.LlamaCallFilter("join", toolCalls, []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
 			nsContent = runtime.LlamaAdd(nsContent, runtime.Str("<|eot_id|>"))

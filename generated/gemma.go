@@ -102,7 +102,7 @@ func renderGemmaLlama(w *runtime.Writer, in *runtime.Input) {
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "system") {
 			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace))
+			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil))
 		} else {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
@@ -121,7 +121,7 @@ func renderGemmaLlama(w *runtime.Writer, in *runtime.Input) {
 				nsSystemPrompt = runtime.Str("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace), runtime.Str("<end_of_turn>\n")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<end_of_turn>\n")))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")

@@ -699,10 +699,10 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		keys, values := runtime.DictsortPairs(properties, nil, nil)
-		for i := range w.Count(len(keys)) {
-			key := keys[i]
-			value := values[i]
+		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", properties, nil, nil))) {
+			vals := runtime.Unpack(item, 2)
+			key := vals[0]
+			value := vals[1]
 			var addComma runtime.Value
 			var nsItems runtime.Value
 			// gemma4.jinja:5:9 {%- set add_comma = false -%}
@@ -744,7 +744,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := runtime.LlamaItemStr(value, "type")
-				if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "STRING") {
+				if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
 					// gemma4.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := runtime.LlamaItemStr(value, "enum")
 					if valueEnum.Truthy() {
@@ -760,7 +760,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
 						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "OBJECT") {
+				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
@@ -768,13 +768,13 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
 						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(valueProperties, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(valueProperties, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 					} else if runtime.IsMapping(value) {
 						// gemma4.jinja:27:21 {%- elif value is mapping -%}
 						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(value, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(value, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
@@ -783,7 +783,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil)))
+						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("default", valueRequired, []runtime.Value{runtime.NewList()}, nil)))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
@@ -797,7 +797,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
 					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := runtime.LlamaItemStr(value, "items")
@@ -806,10 +806,10 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
-						for i := range w.Count(len(keys)) {
-							itemKey := keys[i]
-							itemValue := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							itemKey := vals[0]
+							itemValue := vals[1]
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
 							if !runtime.IsNone(itemValue) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
@@ -827,7 +827,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsMapping(itemValue) {
 										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										runtime.LlamaWrite(w, w.Capture(func() {
-											formatParameters(itemValue, runtime.FilterDefault(runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
+											formatParameters(itemValue, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -854,12 +854,12 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsString(itemValue) {
 										w.WriteString("type:")
 										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaFilter("upper", itemValue, nil, nil)}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.LlamaFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
@@ -884,7 +884,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", valueType, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -941,7 +941,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", paramsType, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -960,10 +960,10 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
-			if runtime.EqStr(runtime.LlamaFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			if runtime.EqStr(runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", responseDeclarationType, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -995,10 +995,10 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			keys, values := runtime.DictsortPairs(argument, nil, nil)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				value := values[i]
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", argument, nil, nil))) {
+				vals := runtime.Unpack(item, 2)
+				key := vals[0]
+				value := vals[1]
 				// gemma4.jinja:120:13 {%- if ns.found_first %}
 				if runtime.LlamaAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
@@ -1060,13 +1060,13 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(text, runtime.Str("<channel|>")))) {
+		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.LlamaCallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1076,7 +1076,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
@@ -1099,7 +1099,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
@@ -1109,7 +1109,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", w.Capture(func() {
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -1153,10 +1153,10 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
-					keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						value := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						key := vals[0]
+						value := vals[1]
 						// gemma4.jinja:196:29 {%- if ns_args.found_first %}
 						if nsArgsFoundFirst {
 							w.WriteString(",")
@@ -1193,12 +1193,13 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				toolResponseResponse := runtime.LlamaItemStr(toolResponse, "response")
 				if runtime.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					keys, values := runtime.DictsortPairs(toolResponseResponse, nil, nil)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						value := values[i]
+					items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", toolResponseResponse, nil, nil)))
+					for i := range items {
+						vals := runtime.Unpack(items[i], 2)
+						key := vals[0]
+						value := vals[1]
 						// gemma4.jinja:215:29 {{- key -}}
 						runtime.LlamaWrite(w, key)
 						w.WriteString(":")
@@ -1207,7 +1208,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 							formatArgument(value, runtime.Bool(false))
 						}))
 						// gemma4.jinja:216:29 {%- if not loop.last %}
-						if !(i == len(keys)-1) {
+						if !(i == len(items)-1) {
 							w.WriteString(",")
 						}
 					}
@@ -1215,7 +1216,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), w.Capture(func() {
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), w.Capture(func() {
 						formatArgument(toolResponseResponse, runtime.Bool(false))
 					})), runtime.Str("}")))
 				}
@@ -1238,7 +1239,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// gemma4.jinja:230:21 {%- else -%}
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
 		} else if runtime.IsSequence(messageContent) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
@@ -1256,7 +1257,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
 					}
 				} else if runtime.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
@@ -1294,7 +1295,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
-		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+		if !runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -1591,7 +1592,7 @@ var spansGemma4 = []runtime.Span{
 	{From: 1112, To: 1115, Line: 174, Col: 13, Construct: "{{ }}"},
 	{From: 1118, To: 1118, Line: 174, Col: 13, Construct: "set"},
 	{From: 1120, To: 1120, Line: 177, Col: 9, Construct: "set"},
-	{From: 1125, To: 1289, Line: 184, Col: 1, Construct: "for"},
+	{From: 1125, To: 1290, Line: 184, Col: 1, Construct: "for"},
 	{From: 1128, To: 1128, Line: 184, Col: 1, Construct: "set"},
 	{From: 1130, To: 1130, Line: 185, Col: 5, Construct: "set"},
 	{From: 1132, To: 1137, Line: 186, Col: 5, Construct: "set"},
@@ -1611,38 +1612,38 @@ var spansGemma4 = []runtime.Span{
 	{From: 1177, To: 1177, Line: 201, Col: 25, Construct: "{{ }}"},
 	{From: 1182, To: 1182, Line: 201, Col: 25, Construct: "set"},
 	{From: 1184, To: 1184, Line: 205, Col: 17, Construct: "set"},
-	{From: 1187, To: 1228, Line: 208, Col: 13, Construct: "if"},
-	{From: 1190, To: 1223, Line: 210, Col: 17, Construct: "for"},
-	{From: 1193, To: 1222, Line: 212, Col: 21, Construct: "if"},
+	{From: 1187, To: 1229, Line: 208, Col: 13, Construct: "if"},
+	{From: 1190, To: 1224, Line: 210, Col: 17, Construct: "for"},
+	{From: 1193, To: 1223, Line: 212, Col: 21, Construct: "if"},
 	{From: 1196, To: 1196, Line: 213, Col: 25, Construct: "{{ }}"},
-	{From: 1198, To: 1214, Line: 214, Col: 25, Construct: "for"},
-	{From: 1203, To: 1204, Line: 215, Col: 29, Construct: "{{ }}"},
-	{From: 1206, To: 1208, Line: 215, Col: 41, Construct: "{{ }}"},
-	{From: 1210, To: 1212, Line: 216, Col: 29, Construct: "if"},
-	{From: 1218, To: 1220, Line: 220, Col: 25, Construct: "{{ }}"},
-	{From: 1225, To: 1225, Line: 220, Col: 25, Construct: "set"},
-	{From: 1227, To: 1227, Line: 224, Col: 17, Construct: "set"},
-	{From: 1230, To: 1284, Line: 227, Col: 13, Construct: "if"},
-	{From: 1233, To: 1242, Line: 228, Col: 17, Construct: "if"},
-	{From: 1235, To: 1237, Line: 229, Col: 21, Construct: "{{ }}"},
-	{From: 1241, To: 1241, Line: 231, Col: 21, Construct: "{{ }}"},
-	{From: 1243, To: 1284, Line: 233, Col: 17, Construct: "if"},
-	{From: 1246, To: 1283, Line: 234, Col: 17, Construct: "for"},
-	{From: 1248, To: 1282, Line: 235, Col: 21, Construct: "if"},
-	{From: 1251, To: 1260, Line: 236, Col: 25, Construct: "if"},
-	{From: 1253, To: 1255, Line: 237, Col: 29, Construct: "{{ }}"},
-	{From: 1259, To: 1259, Line: 239, Col: 29, Construct: "{{ }}"},
-	{From: 1261, To: 1282, Line: 241, Col: 25, Construct: "if"},
-	{From: 1265, To: 1265, Line: 241, Col: 25, Construct: "set"},
-	{From: 1267, To: 1267, Line: 243, Col: 25, Construct: "set"},
-	{From: 1268, To: 1282, Line: 244, Col: 25, Construct: "if"},
-	{From: 1272, To: 1272, Line: 244, Col: 25, Construct: "set"},
-	{From: 1274, To: 1274, Line: 246, Col: 25, Construct: "set"},
-	{From: 1275, To: 1282, Line: 247, Col: 25, Construct: "if"},
-	{From: 1279, To: 1279, Line: 247, Col: 25, Construct: "set"},
-	{From: 1281, To: 1281, Line: 249, Col: 25, Construct: "set"},
-	{From: 1286, To: 1288, Line: 254, Col: 9, Construct: "if"},
-	{From: 1291, To: 1300, Line: 259, Col: 1, Construct: "if"},
-	{From: 1293, To: 1295, Line: 260, Col: 5, Construct: "if"},
-	{From: 1297, To: 1299, Line: 263, Col: 5, Construct: "if"},
+	{From: 1198, To: 1215, Line: 214, Col: 25, Construct: "for"},
+	{From: 1204, To: 1205, Line: 215, Col: 29, Construct: "{{ }}"},
+	{From: 1207, To: 1209, Line: 215, Col: 41, Construct: "{{ }}"},
+	{From: 1211, To: 1213, Line: 216, Col: 29, Construct: "if"},
+	{From: 1219, To: 1221, Line: 220, Col: 25, Construct: "{{ }}"},
+	{From: 1226, To: 1226, Line: 220, Col: 25, Construct: "set"},
+	{From: 1228, To: 1228, Line: 224, Col: 17, Construct: "set"},
+	{From: 1231, To: 1285, Line: 227, Col: 13, Construct: "if"},
+	{From: 1234, To: 1243, Line: 228, Col: 17, Construct: "if"},
+	{From: 1236, To: 1238, Line: 229, Col: 21, Construct: "{{ }}"},
+	{From: 1242, To: 1242, Line: 231, Col: 21, Construct: "{{ }}"},
+	{From: 1244, To: 1285, Line: 233, Col: 17, Construct: "if"},
+	{From: 1247, To: 1284, Line: 234, Col: 17, Construct: "for"},
+	{From: 1249, To: 1283, Line: 235, Col: 21, Construct: "if"},
+	{From: 1252, To: 1261, Line: 236, Col: 25, Construct: "if"},
+	{From: 1254, To: 1256, Line: 237, Col: 29, Construct: "{{ }}"},
+	{From: 1260, To: 1260, Line: 239, Col: 29, Construct: "{{ }}"},
+	{From: 1262, To: 1283, Line: 241, Col: 25, Construct: "if"},
+	{From: 1266, To: 1266, Line: 241, Col: 25, Construct: "set"},
+	{From: 1268, To: 1268, Line: 243, Col: 25, Construct: "set"},
+	{From: 1269, To: 1283, Line: 244, Col: 25, Construct: "if"},
+	{From: 1273, To: 1273, Line: 244, Col: 25, Construct: "set"},
+	{From: 1275, To: 1275, Line: 246, Col: 25, Construct: "set"},
+	{From: 1276, To: 1283, Line: 247, Col: 25, Construct: "if"},
+	{From: 1280, To: 1280, Line: 247, Col: 25, Construct: "set"},
+	{From: 1282, To: 1282, Line: 249, Col: 25, Construct: "set"},
+	{From: 1287, To: 1289, Line: 254, Col: 9, Construct: "if"},
+	{From: 1292, To: 1301, Line: 259, Col: 1, Construct: "if"},
+	{From: 1294, To: 1296, Line: 260, Col: 5, Construct: "if"},
+	{From: 1298, To: 1300, Line: 263, Col: 5, Construct: "if"},
 }

@@ -448,16 +448,16 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.1-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
 		// GigaChat3.1-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = runtime.MethodGet(schema, runtime.Str("type"))
+		ty = runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
 		// GigaChat3.1-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
 		if runtime.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3.1-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf())
+			props = runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList())
+			required = runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))))
+			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)))
 			// GigaChat3.1-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 			additionalPropsType = runtime.None()
 			// GigaChat3.1-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
@@ -474,28 +474,28 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
-			keys, values := runtime.DictItems(props)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				val := values[i]
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(props, "items", nil, nil))) {
+				vals := runtime.Unpack(item, 2)
+				key := vals[0]
+				val := vals[1]
 				var typeStr runtime.Value
 				var default2 runtime.Value
 				// GigaChat3.1-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 				if runtime.LlamaIn(runtime.Str("description"), val) {
 					// GigaChat3.1-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(val, "description"), runtime.Str("\n")))) {
+					for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaItemStr(val, "description"), "split", []runtime.Value{runtime.Str("\n")}, nil))) {
 						// GigaChat3.1-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
-						if runtime.MethodStrip(line).Truthy() {
+						if runtime.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
 							// GigaChat3.1-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
 							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), line, runtime.Str("\n")))
 						}
 					}
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
-				keys, values := runtime.DictItems(val)
-				for i := range w.Count(len(keys)) {
-					addKey := keys[i]
-					addVal := values[i]
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(val, "items", nil, nil))) {
+					vals := runtime.Unpack(item, 2)
+					addKey := vals[0]
+					addVal := vals[1]
 					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
 					if runtime.LlamaIn(addKey, ADDITIONALJSONKEYS) {
 						// GigaChat3.1-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
@@ -522,7 +522,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.1-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
 				if runtime.LlamaIn(runtime.Str("default"), val) || runtime.LlamaIn(runtime.Str("defalut_value"), val) {
 					// GigaChat3.1-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = runtime.MethodGetDefault(val, runtime.Str("default"), runtime.MethodGet(val, runtime.Str("defalut_value")))
+					default2 = runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
 					// GigaChat3.1-10B-A1.8B.jinja:58:5 {%- if default is string -%}
 					if runtime.IsString(default2) {
 						// GigaChat3.1-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
@@ -545,11 +545,11 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n")))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(indent.Slice(runtime.None(), runtime.LlamaSub(runtime.FilterLength(indent), runtime.FilterLength(runtime.Str("  "))), runtime.None()), runtime.Str("}")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(indent.Slice(runtime.None(), runtime.LlamaSub(runtime.LlamaCallFilter("length", indent, nil, nil), runtime.LlamaCallFilter("length", runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}")))
 		} else if runtime.EqStr(ty, "string") {
 			// GigaChat3.1-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3.1-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+			if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3.1-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
@@ -560,8 +560,8 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.LlamaInStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("none")), "date-time", "date") {
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+			} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), "date-time", "date") {
 				// GigaChat3.1-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
@@ -571,9 +571,9 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.LlamaInStrs(ty, "number", "integer") {
 			// GigaChat3.1-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
 			// GigaChat3.1-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+			if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(schema, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(schema, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -622,11 +622,11 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
 			// GigaChat3.1-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
+			if runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(tool, "description"), runtime.Str("\n")))) {
+				for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaItemStr(tool, "description"), "split", []runtime.Value{runtime.Str("\n")}, nil))) {
 					// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-					if runtime.MethodStrip(line).Truthy() {
+					if runtime.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						runtime.LlamaCheckNamespace(nsTool)
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
@@ -637,9 +637,9 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
 			mainBody = runtime.Str("")
 			// GigaChat3.1-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = runtime.MethodGet(tool, runtime.Str("parameters"))
+			params = runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && runtime.MethodGet(params, runtime.Str("properties")).Truthy() {
+			if params.Truthy() && runtime.LlamaCallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, runtime.Str("  "))
@@ -652,9 +652,9 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = () => "))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = runtime.MethodGet(tool, runtime.Str("return_parameters"))
+			returnParams = runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && runtime.MethodGet(returnParams, runtime.Str("properties")).Truthy() {
+			if returnParams.Truthy() && runtime.LlamaCallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, runtime.Str("  "))
@@ -675,14 +675,14 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		runtime.LlamaCheckNamespace(ns)
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
 		runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3.1-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:177:1 {%- macro render_function_call(call) -%}
 	renderFunctionCall := func(call runtime.Value) {
@@ -699,7 +699,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.1-10B-A1.8B.jinja:183:2 {%- if arguments is not string -%}
 		if !runtime.IsString(arguments) {
 			// GigaChat3.1-10B-A1.8B.jinja:184:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
-			arguments = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			arguments = runtime.LlamaCallFilter("tojson", arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:187:5 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
 		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(call, "name"), runtime.Str("\", \"arguments\": "), arguments, runtime.Str("}")))
@@ -723,7 +723,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.1-10B-A1.8B.jinja:197:5 {%- if message_content is not string -%}
 		if !runtime.IsString(messageContent) {
 			// GigaChat3.1-10B-A1.8B.jinja:198:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			messageContent = runtime.LlamaCallFilter("tojson", messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:201:5 {{- role + add_tokens.role_sep + message_content -}}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(role, runtime.LlamaAttr(addTokens, "role_sep")), messageContent))

@@ -1835,7 +1835,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
 		if !runtime.IsMapping(schema) {
 			w.WriteString("any")
-		} else if runtime.IsString(runtime.MethodGet(schema, runtime.Str("$ref"))) {
+		} else if runtime.IsString(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil)) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = runtime.LlamaItemStr(schema, "$ref")
@@ -1843,32 +1843,32 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			rnsChain := runtime.LlamaAttr(rns, "chain")
 			if runtime.LlamaIn(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if !runtime.MethodStartswith(refstr, runtime.Str("#/")).Truthy() {
+			} else if !runtime.LlamaCallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy() {
 				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = runtime.MethodSplitSep(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), runtime.Str("/"))
+				segs = runtime.LlamaCallMethod(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), "split", []runtime.Value{runtime.Str("/")}, nil)
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
 				for _, rawSeg := range runtime.Iterate(w, runtime.LlamaIterable(segs)) {
 					var seg runtime.Value
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
+					seg = runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
 					if runtime.IsMapping(runtime.LlamaAttr(nsP, "n")) && runtime.LlamaIn(seg, runtime.LlamaAttr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
 						runtime.LlamaCheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
 						runtime.LlamaSetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), seg))
-					} else if (runtime.IsSequence(runtime.LlamaAttr(nsP, "n")) && !runtime.IsString(runtime.LlamaAttr(nsP, "n"))) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil))) {
+					} else if (runtime.IsSequence(runtime.LlamaAttr(nsP, "n")) && !runtime.IsString(runtime.LlamaAttr(nsP, "n"))) && runtime.Eq(seg, runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("int", seg, nil, nil), nil, nil)) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
 						runtime.LlamaCheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						runtime.LlamaSetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), runtime.FilterInt(seg, nil, nil)))
+						runtime.LlamaSetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), runtime.LlamaCallFilter("int", seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
@@ -1890,7 +1890,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("any")
 				}
 			}
-		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("anyOf"))) && !runtime.IsString(runtime.LlamaAttr(schema, "anyOf")) {
+		} else if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -1907,8 +1907,8 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaSetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("oneOf"))) && !runtime.IsString(runtime.LlamaAttr(schema, "oneOf")) {
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
+		} else if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -1925,8 +1925,8 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaSetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("allOf"))) && !runtime.IsString(runtime.LlamaAttr(schema, "allOf")) {
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
+		} else if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
@@ -1943,8 +1943,8 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaSetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" & ")}, nil))
-		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("type"))) && !runtime.IsString(runtime.LlamaAttr(schema, "type")) {
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" & ")}, nil))
+		} else if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -1965,13 +1965,13 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						frag = w.Capture(func() {
 							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), runtime.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
-					} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+					} else if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), runtime.LlamaAttr(schema, "enum"), runtime.Str("format"), runtime.MethodGet(schema, runtime.Str("format"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), runtime.LlamaAttr(schema, "enum"), runtime.Str("format"), runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("format")}, nil)), indent, indentFactor, root, rns)
 						})
-					} else if runtime.LlamaInStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("")), "date-time", "date") {
+					} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
 						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
 						frag = runtime.Str("Date")
@@ -1992,7 +1992,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
 						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.MethodGet(schema, runtime.Str("enum"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil)), indent, indentFactor, root, rns)
 						})
 					}
 				} else if runtime.EqStr(tname, "boolean") {
@@ -2011,19 +2011,19 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.LlamaInStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
+					if runtime.IsDefined(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.MethodGet(schema, runtime.Str("properties")), func() runtime.Value {
+						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
 							return runtime.DictOf()
-						}), runtime.Str("required"), runtime.Or(runtime.MethodGet(schema, runtime.Str("required")), func() runtime.Value {
+						}), runtime.Str("required"), runtime.Or(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
 							return runtime.NewList()
 						}), runtime.Str("additionalProperties"), runtime.LlamaAttr(schema, "additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.MethodGet(schema, runtime.Str("properties")), func() runtime.Value {
+						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
 							return runtime.DictOf()
-						}), runtime.Str("required"), runtime.Or(runtime.MethodGet(schema, runtime.Str("required")), func() runtime.Value {
+						}), runtime.Str("required"), runtime.Or(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
 							return runtime.NewList()
 						}))
 					}
@@ -2034,7 +2034,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("prefixItems"))) && !runtime.IsString(runtime.LlamaAttr(schema, "prefixItems")) {
+					if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), runtime.LlamaAttr(schema, "prefixItems"))
 					} else if runtime.LlamaIn(runtime.Str("items"), schema) {
@@ -2061,11 +2061,11 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaSetAttr(nsu, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nsu, "bits"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), frag, runtime.Str(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsu, "bits"), []runtime.Value{runtime.Str(" | ")}, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsu, "bits"), []runtime.Value{runtime.Str(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = runtime.MethodGet(schema, runtime.Str("type"))
+			tyRaw = runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
 			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
 			if runtime.EqStr(tyRaw, "dict") {
 				ty = runtime.Str("object")
@@ -2073,7 +2073,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (runtime.LlamaIn(runtime.Str("const"), schema) && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
+			if (runtime.LlamaIn(runtime.Str("const"), schema) && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil)) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
 				c = runtime.LlamaAttr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
@@ -2091,12 +2091,12 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.IsInteger(c) || runtime.IsFloat(c) {
 					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
 					// GigaChat3.5.jinja:137:5 {{- c | string -}}
-					runtime.LlamaWrite(w, runtime.FilterString(c))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", c, nil, nil))
 				} else {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (runtime.MethodGet(schema, runtime.Str("enum")).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
+			} else if (runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil)) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
@@ -2113,28 +2113,28 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
 						runtime.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.FilterString(en))))
+						runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaCallFilter("string", en, nil, nil))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty) && runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties")))) {
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty) && runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
 				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
-				keys, values := runtime.DictItems(runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf()))
-				for i := range w.Count(len(keys)) {
-					k := keys[i]
-					v := values[i]
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), "items", nil, nil))) {
+					vals := runtime.Unpack(item, 2)
+					k := vals[0]
+					v := vals[1]
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
 					runtime.LlamaSetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
+				if runtime.IsDefined(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := runtime.LlamaAttr(schema, "additionalProperties")
 					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
@@ -2151,7 +2151,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = runtime.LlamaAdd(runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList()), runtime.NewList(runtime.Str("[key: string]")))
+				required = runtime.LlamaAdd(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.NewList(runtime.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
 				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "pairs"))) {
 					vals := runtime.Unpack(item, 2)
@@ -2162,9 +2162,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
 					if runtime.LlamaIn(runtime.Str("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(val, "description"), runtime.Str("\n")))) {
+						for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaItemStr(val, "description"), "split", []runtime.Value{runtime.Str("\n")}, nil))) {
 							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
-							if runtime.MethodStrip(line).Truthy() {
+							if runtime.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
 								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
 								runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), line, runtime.Str("\n")))
 							}
@@ -2204,7 +2204,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
 					if runtime.LlamaIn(runtime.Str("default"), val) || runtime.LlamaIn(runtime.Str("defalut_value"), val) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = runtime.MethodGetDefault(val, runtime.Str("default"), runtime.MethodGet(val, runtime.Str("defalut_value")))
+						default2 = runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
 						if runtime.IsString(default2) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
@@ -2212,7 +2212,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// GigaChat3.5.jinja:197:10 {%- else -%}
 							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
-							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" // default: "), runtime.FilterString(default2)))
+							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" // default: "), runtime.LlamaCallFilter("string", default2, nil, nil)))
 						}
 					}
 					w.WriteString("\n")
@@ -2239,12 +2239,12 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
-						runtime.LlamaWrite(w, runtime.FilterString(schemaConst))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", schemaConst, nil, nil))
 					} else {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
 					}
-				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+				} else if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 					ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
@@ -2256,8 +2256,8 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.LlamaInStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("")), "date-time", "date") {
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+				} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
@@ -2284,7 +2284,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						runtime.LlamaWrite(w, runtime.FilterString(schemaConst))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", schemaConst, nil, nil))
 					} else {
 						// GigaChat3.5.jinja:240:9 {%- else -%}
 						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
@@ -2298,10 +2298,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("number")
 						}
 					}
-				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+				} else if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(schema, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(schema, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
 				} else if runtime.LlamaInStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
@@ -2332,7 +2332,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("prefixItems"))) && !runtime.IsString(runtime.LlamaAttr(schema, "prefixItems")) {
+				if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
@@ -2345,8 +2345,8 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						}))))
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.FilterJoin(runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
-				} else if (runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("items"))) && !runtime.IsString(runtime.MethodGet(schema, runtime.Str("items")))) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("items"))) {
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.LlamaCallFilter("join", runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
+				} else if (runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) && !runtime.IsString(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil))) && !runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -2360,8 +2360,8 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						}))))
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.FilterJoin(runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
-				} else if runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("items"))) {
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.LlamaCallFilter("join", runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
+				} else if runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
@@ -2373,7 +2373,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("not"))) {
+			} else if runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil)) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -2400,11 +2400,11 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
+			if runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(runtime.LlamaItemStr(tool, "description"), runtime.Str("\n")))) {
+				for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaItemStr(tool, "description"), "split", []runtime.Value{runtime.Str("\n")}, nil))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-					if runtime.MethodStrip(line).Truthy() {
+					if runtime.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 						runtime.LlamaCheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
@@ -2415,9 +2415,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
 			mainBody = runtime.Str("")
 			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = runtime.MethodGet(tool, runtime.Str("parameters"))
+			params = runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
 			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && runtime.MethodGet(params, runtime.Str("properties")).Truthy() {
+			if params.Truthy() && runtime.LlamaCallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
@@ -2430,9 +2430,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = runtime.MethodGet(tool, runtime.Str("return_parameters"))
+			returnParams = runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
 			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && runtime.MethodGet(returnParams, runtime.Str("properties")).Truthy() {
+			if returnParams.Truthy() && runtime.LlamaCallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
@@ -2453,14 +2453,14 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.FilterJoin(runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
 		runtime.LlamaCheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
 		runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(runtime.Value, runtime.Value)
@@ -2475,12 +2475,12 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("anyOf"))) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "anyOf"))) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaAttr(jsonSchema, "anyOf")), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+		if ((runtime.IsSequence(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "anyOf"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(jsonSchema, "anyOf"), nil, nil), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, runtime.LlamaItemInt(runtime.LlamaAttr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("oneOf"))) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "oneOf"))) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaAttr(jsonSchema, "oneOf")), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+		} else if ((runtime.IsSequence(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "oneOf"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(jsonSchema, "oneOf"), nil, nil), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
@@ -2493,7 +2493,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaCallFilter("tojson", jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:372:13 {%- else -%}
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
@@ -2501,7 +2501,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
 				runtime.LlamaSetAttr(ns, "result", jsonObj)
 			}
-		} else if runtime.LlamaInStrs(runtime.MethodGet(jsonSchema, runtime.Str("type")), "object", "dict") {
+		} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
 			if runtime.IsMapping(jsonObj) {
@@ -2510,12 +2510,12 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				keySet = runtime.NewList()
 			}
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = runtime.MethodGetDefault(jsonSchema, runtime.Str("properties"), runtime.DictOf())
+			properties = runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
-			keys, values := runtime.DictItems(properties)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				propSchema := values[i]
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(properties, "items", nil, nil))) {
+				vals := runtime.Unpack(item, 2)
+				key := vals[0]
+				propSchema := vals[1]
 				var item runtime.Value
 				var alignedItem runtime.Value
 				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
@@ -2523,7 +2523,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
 					item = runtime.LlamaItem(jsonObj, key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if runtime.IsMapping(item) || runtime.EqStr(runtime.MethodGet(propSchema, runtime.Str("type")), "array") {
+					if runtime.IsMapping(item) || runtime.EqStr(runtime.LlamaCallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item, propSchema)
@@ -2531,7 +2531,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					} else if runtime.IsString(item) || runtime.IsBoolean(item) {
 						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
 						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						alignedItem = runtime.FilterTojson(item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+						alignedItem = runtime.LlamaCallFilter("tojson", item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 					} else {
 						// GigaChat3.5.jinja:387:21 {%- else -%}
 						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
@@ -2557,14 +2557,14 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaSetAttr(nsNewObj, "result", runtime.LlamaAdd(runtime.LlamaAttr(nsNewObj, "result"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), key, runtime.Str("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsNewObj, "result"), []runtime.Value{runtime.Str(", ")}, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsNewObj, "result"), []runtime.Value{runtime.Str(", ")}, nil))
 			w.WriteString("}")
-		} else if runtime.EqStr(runtime.MethodGet(jsonSchema, runtime.Str("type")), "array") {
+		} else if runtime.EqStr(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
 			if runtime.IsIterable(jsonObj) && !runtime.IsString(jsonObj) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = runtime.MethodGetDefault(jsonSchema, runtime.Str("items"), runtime.DictOf())
+				itemSchema = runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
@@ -2580,14 +2580,14 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(ns, "result"), []runtime.Value{runtime.Str(", ")}, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "result"), []runtime.Value{runtime.Str(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
 				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
 				if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
 					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
-					runtime.LlamaWrite(w, runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 				} else {
 					// GigaChat3.5.jinja:415:17 {%- else -%}
 					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
@@ -2599,7 +2599,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
 			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
 				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
-				runtime.LlamaWrite(w, runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:423:13 {%- else -%}
 				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
@@ -2617,7 +2617,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = runtime.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if runtime.LlamaGt(runtime.FilterLength(functions), runtime.Int(0)) && runtime.LlamaGt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil))), runtime.Int(0)) {
+		if runtime.LlamaGt(runtime.LlamaCallFilter("length", functions, nil, nil), runtime.Int(0)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 			runtime.LlamaCheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
@@ -2641,14 +2641,14 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// GigaChat3.5.jinja:443:25 {%- else -%}
 							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							params = runtime.FilterTojson(runtime.LlamaItemStr(example, "params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+							params = runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(example, "params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
 						call = runtime.LlamaConcat(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(function, "name"), runtime.Str("\", \"arguments\": "), params, runtime.Str("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 						runtime.LlamaCheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						runtime.LlamaSetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("\n//"), indent), runtime.FilterTojson(runtime.LlamaAttr(example, "request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.LlamaConcat(runtime.Str(" -> "), call)))
+						runtime.LlamaSetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("\n//"), indent), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(example, "request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.LlamaConcat(runtime.Str(" -> "), call)))
 					}
 				}
 			}
@@ -2663,7 +2663,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
 		if runtime.LlamaNotIn(runtime.LlamaAttr(addTokens, "role_sep"), devsystem) || runtime.LlamaNotIn(runtime.LlamaAttr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
+			devsystem = runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
 		runtime.LlamaWrite(w, devsystem)
@@ -2695,10 +2695,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
 		if !runtime.IsString(messageContent) {
 			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			messageContent = runtime.LlamaCallFilter("tojson", messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if runtime.MethodGetDefault(message, runtime.Str("embed_files"), runtime.NewList()).Truthy() {
+		if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("embed_files"), runtime.NewList()}, nil).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
@@ -2708,19 +2708,19 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				var tokenized runtime.Value
 				var placeholder runtime.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = runtime.LlamaConcat(runtime.LlamaAttr(addTokens, "file_start"), runtime.FilterTojson(runtime.LlamaCallMissingGlobal(in, "dict", nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(runtime.LlamaAttr(f, "id"))), runtime.KW("name", runtime.FilterString(runtime.LlamaAttr(f, "name"))), runtime.KW("type", runtime.FilterString(runtime.LlamaAttr(f, "type")))}), nil, nil), runtime.IfElse(!runtime.EqStr(runtime.LlamaAttr(f, "type"), "doc"), func() runtime.Value {
+				tokenized = runtime.LlamaConcat(runtime.LlamaAttr(addTokens, "file_start"), runtime.LlamaCallFilter("tojson", runtime.LlamaCallMissingGlobal(in, "dict", nil, []runtime.Kwarg{runtime.KW("id", runtime.LlamaCallFilter("string", runtime.LlamaAttr(f, "id"), nil, nil)), runtime.KW("name", runtime.LlamaCallFilter("string", runtime.LlamaAttr(f, "name"), nil, nil)), runtime.KW("type", runtime.LlamaCallFilter("string", runtime.LlamaAttr(f, "type"), nil, nil))}), nil, nil), runtime.IfElse(!runtime.EqStr(runtime.LlamaAttr(f, "type"), "doc"), func() runtime.Value {
 					return runtime.LlamaItem(addTokens, runtime.LlamaAttr(f, "type"))
 				}, func() runtime.Value {
-					return runtime.FilterDefault(runtime.LlamaAttr(f, "content"), []runtime.Value{runtime.Str("")}, nil)
+					return runtime.LlamaCallFilter("default", runtime.LlamaAttr(f, "content"), []runtime.Value{runtime.Str("")}, nil)
 				}), runtime.LlamaAttr(addTokens, "file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if runtime.MethodGetDefault(message, runtime.Str("file_placeholders"), runtime.Bool(false)).Truthy() {
+				if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("file_placeholders"), runtime.Bool(false)}, nil).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
 					placeholder = runtime.LlamaConcat(runtime.Str("<file_placeholder_"), runtime.LlamaAttr(f, "id"), runtime.Str(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 					runtime.LlamaCheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					runtime.LlamaSetAttr(nsEmbedResult, "result_text", runtime.LlamaFilter("replace", runtime.LlamaAttr(nsEmbedResult, "result_text"), []runtime.Value{placeholder, tokenized}, nil))
+					runtime.LlamaSetAttr(nsEmbedResult, "result_text", runtime.LlamaCallFilter("replace", runtime.LlamaAttr(nsEmbedResult, "result_text"), []runtime.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
@@ -2802,7 +2802,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// GigaChat3.5.jinja:535:9 {%- else -%}
 			// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"false\">"), runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), runtime.Str("</｜GCML｜parameter>")))
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"false\">"), runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), runtime.Str("</｜GCML｜parameter>")))
 		}
 	}
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
@@ -2820,7 +2820,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args = runtime.MethodGetDefault(inner, runtime.Str("arguments"), runtime.DictOf())
+		args = runtime.LlamaCallMethod(inner, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
 		if runtime.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
@@ -2833,10 +2833,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
 			nsParams = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
 			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
-			keys, values := runtime.DictItems(args)
-			for i := range w.Count(len(keys)) {
-				k := keys[i]
-				v := values[i]
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+				vals := runtime.Unpack(item, 2)
+				k := vals[0]
+				v := vals[1]
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
 				runtime.LlamaCheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
@@ -2845,7 +2845,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsParams, "lines"), []runtime.Value{runtime.Str("\n")}, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsParams, "lines"), []runtime.Value{runtime.Str("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
@@ -2867,7 +2867,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsInv, "blocks"), []runtime.Value{runtime.Str("\n")}, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsInv, "blocks"), []runtime.Value{runtime.Str("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
@@ -2882,10 +2882,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
 			nsStrip = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
-			keys, values := runtime.DictItems(item)
-			for i := range w.Count(len(keys)) {
-				k := keys[i]
-				v := values[i]
+			for _, item2 := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(item, "items", nil, nil))) {
+				vals := runtime.Unpack(item2, 2)
+				k := vals[0]
+				v := vals[1]
 				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
 				if !runtime.EqStr(k, "id") {
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
@@ -2904,10 +2904,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
 				runtime.LlamaCheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				runtime.LlamaSetAttr(nsBody, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsBody, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), k, runtime.Str("\": "), runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
+				runtime.LlamaSetAttr(nsBody, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsBody, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), k, runtime.Str("\": "), runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = runtime.LlamaConcat(runtime.Str("{"), runtime.FilterJoin(runtime.LlamaAttr(nsBody, "parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
+			body = runtime.LlamaConcat(runtime.Str("{"), runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsBody, "parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
 		} else if runtime.IsString(item) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
@@ -2915,7 +2915,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// GigaChat3.5.jinja:597:9 {%- else -%}
 			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
-			body = runtime.FilterTojson(item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			body = runtime.LlamaCallFilter("tojson", item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
 		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
 		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<function_response name=\""), name, runtime.Str("\">"), body, runtime.Str("</function_response>")))
@@ -2940,14 +2940,14 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			items = runtime.NewList(content)
 		}
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if runtime.Ne(runtime.FilterLength(items), runtime.FilterLength(names)) {
+		if runtime.Ne(runtime.LlamaCallFilter("length", items, nil, nil), runtime.LlamaCallFilter("length", names, nil, nil)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaConcat(runtime.Str("FR items count "), runtime.FilterLength(items), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names))))
+			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaConcat(runtime.Str("FR items count "), runtime.LlamaCallFilter("length", items, nil, nil), runtime.Str(" != preceding tool calls count "), runtime.LlamaCallFilter("length", names, nil, nil))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 		nsResp = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.FilterLength(items)))) {
+		for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaCallFilter("length", items, nil, nil)))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 			runtime.LlamaCheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
@@ -2956,7 +2956,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaAttr(nsResp, "blocks"), []runtime.Value{runtime.Str("\n")}, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsResp, "blocks"), []runtime.Value{runtime.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = runtime.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -3240,7 +3240,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
 			nsLaTrNames = runtime.LlamaAdd(nsLaTrNames, runtime.NewList(name))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.FilterLength(messages)))) {
+			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.LlamaCallFilter("length", messages, nil, nil)))) {
 				var nm runtime.Value
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
@@ -3252,7 +3252,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						if runtime.IsDefined(runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name")) {
 							nm = runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name")
 						} else {
-							if runtime.LlamaGt(runtime.FilterLength(nsStatePreviousToolNames), runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1))) {
+							if runtime.LlamaGt(runtime.LlamaCallFilter("length", nsStatePreviousToolNames, nil, nil), runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1))) {
 								nm = runtime.LlamaItem(nsStatePreviousToolNames, runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1)))
 							} else {
 								nm = runtime.Str("")
@@ -3314,7 +3314,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
 			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.IsString(nsThinkText) {
 				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
-				nsThinkText = runtime.FilterTojson(nsThinkText, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				nsThinkText = runtime.LlamaCallFilter("tojson", nsThinkText, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := runtime.NewList()
@@ -3335,7 +3335,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			nsLaSkipCount := runtime.Int(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.FilterLength(messages)))) {
+			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.LlamaCallFilter("length", messages, nil, nil)))) {
 				var fcContent runtime.Value
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
@@ -3387,7 +3387,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
 			if !runtime.IsString(nsTextValue) {
 				// GigaChat3.5.jinja:1052:13 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
-				nsTextValue = runtime.FilterTojson(nsTextValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				nsTextValue = runtime.LlamaCallFilter("tojson", nsTextValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1056:9 {%- set ns_parts = namespace(blocks=[]) -%}
 			nsPartsBlocks := runtime.NewList()
@@ -3433,12 +3433,12 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
-			compositeContent = runtime.FilterJoin(nsPartsBlocks, []runtime.Value{runtime.Str("\n\n")}, nil)
+			compositeContent = runtime.LlamaCallFilter("join", nsPartsBlocks, []runtime.Value{runtime.Str("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = runtime.LlamaAdd(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…

@@ -290,7 +290,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 		// glm_4_5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// glm_4_5.jinja:11:1 {{ tool | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -357,7 +357,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			runtime.LlamaWrite(w, userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.MethodEndswith(userContent, runtime.Str("/nothink")).Truthy() {
+			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.LlamaCallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -381,33 +381,33 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
 				if runtime.LlamaIn(runtime.Str("</think>"), content) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
-					parts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
+					parts = runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
-					beforeFirstClose = runtime.FilterFirst(parts)
+					beforeFirstClose = runtime.LlamaCallFilter("first", parts, nil, nil)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-					innerParts = runtime.MethodSplitSep(runtime.MethodRstripChars(beforeFirstClose, runtime.Str("\n")), runtime.Str("<think>"))
+					innerParts = runtime.LlamaCallMethod(runtime.LlamaCallMethod(beforeFirstClose, "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil)
 					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
-					extractedReasoning = runtime.FilterLast(innerParts)
+					extractedReasoning = runtime.LlamaCallFilter("last", innerParts, nil, nil)
 					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-					reasoningContent = runtime.MethodLstripChars(extractedReasoning, runtime.Str("\n"))
+					reasoningContent = runtime.LlamaCallMethod(extractedReasoning, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
-					afterLastClose = runtime.FilterLast(parts)
+					afterLastClose = runtime.LlamaCallFilter("last", parts, nil, nil)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
-					content = runtime.MethodLstripChars(afterLastClose, runtime.Str("\n"))
+					content = runtime.LlamaCallMethod(afterLastClose, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<think>"), runtime.MethodStrip(reasoningContent)), runtime.Str("</think>")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<think>"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("</think>")))
 			} else {
 				// glm_4_5.jinja:68:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
-			if runtime.MethodStrip(content).Truthy() {
+			if runtime.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), runtime.MethodStrip(content)))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallMethod(content, "strip", nil, nil)))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
 			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
@@ -431,17 +431,17 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 					tcObjArguments := runtime.LlamaAttr(tcObj, "arguments")
 					if runtime.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
-						keys, values := runtime.DictItems(tcObjArguments)
-						for i := range w.Count(len(keys)) {
-							k := keys[i]
-							v := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(tcObjArguments, "items", nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							k := vals[0]
+							v := vals[1]
 							w.WriteString("<arg_key>")
 							// glm_4_5.jinja:85:10 {{ k }}
 							runtime.LlamaWrite(w, k)
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
 							if !runtime.IsString(v) {
-								runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, nil))
+								runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, nil))
 							} else {
 								runtime.LlamaWrite(w, v)
 							}

@@ -270,7 +270,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 		// GLM-4.6.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// GLM-4.6.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -329,9 +329,9 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 				visibleText(runtime.LlamaAttr(m, "content"))
 			}))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.MethodEndswith(w.Capture(func() {
+			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.LlamaCallMethod(w.Capture(func() {
 				visibleText(runtime.LlamaAttr(m, "content"))
-			}), runtime.Str("/nothink")).Truthy() {
+			}), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -355,23 +355,23 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
 				if runtime.LlamaIn(runtime.Str("</think>"), content) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<think>"), runtime.MethodStrip(reasoningContent)), runtime.Str("</think>")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<think>"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("</think>")))
 			} else {
 				// GLM-4.6.jinja:62:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
-			if runtime.MethodStrip(content).Truthy() {
+			if runtime.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), runtime.MethodStrip(content)))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallMethod(content, "strip", nil, nil)))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
 			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
@@ -396,21 +396,21 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 					if !runtime.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args))))
+						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid tool call arguments passed: "), runtime.LlamaCallFilter("string", args, nil, nil))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
-					keys, values := runtime.DictItems(args)
-					for i := range w.Count(len(keys)) {
-						k := keys[i]
-						v := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						k := vals[0]
+						v := vals[1]
 						w.WriteString("<arg_key>")
 						// GLM-4.6.jinja:79:10 {{ k }}
 						runtime.LlamaWrite(w, k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !runtime.IsString(v) {
-							runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 						} else {
 							runtime.LlamaWrite(w, v)
 						}

@@ -254,7 +254,7 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 		// GLM-4.7-Flash.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// GLM-4.7-Flash.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
@@ -332,23 +332,23 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
 				if runtime.LlamaIn(runtime.Str("</think>"), content) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			if ((runtime.IsDefined(clearThinking) && !clearThinking.Truthy()) || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>"), runtime.MethodStrip(reasoningContent)), runtime.Str("</think>")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("</think>")))
 			} else {
 				// GLM-4.7-Flash.jinja:54:5 {%- else -%}
 				w.WriteString("</think>")
 			}
 			// GLM-4.7-Flash.jinja:57:1 {%- if content.strip() -%}
-			if runtime.MethodStrip(content).Truthy() {
+			if runtime.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
 				// GLM-4.7-Flash.jinja:58:1 {{ content.strip() }}
-				runtime.LlamaWrite(w, runtime.MethodStrip(content))
+				runtime.LlamaWrite(w, runtime.LlamaCallMethod(content, "strip", nil, nil))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
 			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
@@ -367,17 +367,17 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
 					args = runtime.LlamaAttr(tc, "arguments")
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
-					keys, values := runtime.DictItems(args)
-					for i := range w.Count(len(keys)) {
-						k := keys[i]
-						v := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						k := vals[0]
+						v := vals[1]
 						w.WriteString("<arg_key>")
 						// GLM-4.7-Flash.jinja:66:71 {{ k }}
 						runtime.LlamaWrite(w, k)
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !runtime.IsString(v) {
-							runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 						} else {
 							runtime.LlamaWrite(w, v)
 						}

@@ -123,7 +123,7 @@ func renderGoogleGemma22bItLlama(w *runtime.Writer, in *runtime.Input) {
 			role = messageRole
 		}
 		// google-gemma-2-2b-it.jinja:1:429 {{ '<start_of_turn>' + role + '
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<start_of_turn>"), role, runtime.Str("\n")), runtime.LlamaFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<end_of_turn>\n")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<start_of_turn>"), role, runtime.Str("\n")), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<end_of_turn>\n")))
 	}
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {

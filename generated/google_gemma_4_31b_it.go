@@ -860,10 +860,10 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		keys, values := runtime.DictsortPairs(properties, nil, nil)
-		for i := range w.Count(len(keys)) {
-			key := keys[i]
-			value := values[i]
+		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", properties, nil, nil))) {
+			vals := runtime.Unpack(item, 2)
+			key := vals[0]
+			value := vals[1]
 			var addComma runtime.Value
 			var nsItems runtime.Value
 			// google-gemma-4-31B-it.jinja:5:9 {%- set add_comma = false -%}
@@ -893,7 +893,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := runtime.LlamaItemStr(value, "type")
-				if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "STRING") {
+				if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
 					valueEnum := runtime.LlamaItemStr(value, "enum")
 					if valueEnum.Truthy() {
@@ -909,7 +909,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
 						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := runtime.LlamaItemStr(value, "items")
@@ -926,10 +926,10 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
-						for i := range w.Count(len(keys)) {
-							itemKey := keys[i]
-							itemValue := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							itemKey := vals[0]
+							itemValue := vals[1]
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
 							if !runtime.IsNone(itemValue) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
@@ -947,7 +947,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsMapping(itemValue) {
 										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										runtime.LlamaWrite(w, w.Capture(func() {
-											formatParameters(itemValue, runtime.FilterDefault(runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
+											formatParameters(itemValue, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -974,12 +974,12 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 									if runtime.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaFilter("upper", itemValue, nil, nil)}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.LlamaFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
@@ -1007,7 +1007,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
-				if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "OBJECT") {
+				if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := runtime.LlamaItemStr(value, "properties")
 					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
@@ -1022,7 +1022,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(valueProperties, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(valueProperties, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					} else if runtime.IsMapping(value) {
@@ -1038,7 +1038,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(value, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(value, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					}
@@ -1055,7 +1055,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74:21 {%- for item in value['required'] | default([]) -%}
-						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil)))
+						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("default", valueRequired, []runtime.Value{runtime.NewList()}, nil)))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
@@ -1080,7 +1080,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", valueType, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1137,7 +1137,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", paramsType, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1156,10 +1156,10 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
-			if runtime.EqStr(runtime.LlamaFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			if runtime.EqStr(runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", responseDeclarationType, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1191,10 +1191,10 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
 			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
-			keys, values := runtime.DictsortPairs(argument, nil, nil)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				value := values[i]
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", argument, nil, nil))) {
+				vals := runtime.Unpack(item, 2)
+				key := vals[0]
+				value := vals[1]
 				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
 				if runtime.LlamaAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
@@ -1256,13 +1256,13 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(text, runtime.Str("<channel|>")))) {
+		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
 			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.LlamaCallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1272,7 +1272,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	formatToolResponseBlock := func(toolName, response runtime.Value) {
@@ -1284,10 +1284,11 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("response:"), toolName, runtime.Str("{")))
 			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
-			keys, values := runtime.DictsortPairs(response, nil, nil)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				value := values[i]
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", response, nil, nil)))
+			for i := range items {
+				vals := runtime.Unpack(items[i], 2)
+				key := vals[0]
+				value := vals[1]
 				// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
 				runtime.LlamaWrite(w, key)
 				w.WriteString(":")
@@ -1296,7 +1297,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					formatArgument(value, runtime.Bool(false))
 				}))
 				// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
-				if !(i == len(keys)-1) {
+				if !(i == len(items)-1) {
 					w.WriteString(",")
 				}
 			}
@@ -1331,7 +1332,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
@@ -1341,7 +1342,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", w.Capture(func() {
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -1356,7 +1357,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	nsTurnLastUserIdx := runtime.Int(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
-	for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.FilterLength(loopMessages)))) {
+	for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaCallFilter("length", loopMessages, nil, nil)))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
 		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, i), "role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
@@ -1411,11 +1412,11 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|turn>"), role, runtime.Str("\n")))
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			thinkingText = runtime.Or(runtime.MethodGet(message, runtime.Str("reasoning")), func() runtime.Value {
-				return runtime.MethodGet(message, runtime.Str("reasoning_content"))
+			thinkingText = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil), func() runtime.Value {
+				return runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), nsTurnLastUserIdx)) && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if (thinkingText.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), nsTurnLastUserIdx)) && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|channel>thought\n"), thinkingText, runtime.Str("\n<channel|>")))
 			}
@@ -1435,10 +1436,10 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
 						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
-						keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
-						for i := range w.Count(len(keys)) {
-							key := keys[i]
-							value := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							key := vals[0]
+							value := vals[1]
 							// google-gemma-4-31B-it.jinja:248:29 {%- if ns_args.found_first %}
 							if nsArgsFoundFirst {
 								w.WriteString(",")
@@ -1468,12 +1469,12 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_responses")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_responses")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
 				for _, toolResponse := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_responses"))) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
 					runtime.LlamaWrite(w, w.Capture(func() {
-						formatToolResponseBlock(runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.LlamaItemStr(toolResponse, "response"))
+						formatToolResponseBlock(runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.LlamaItemStr(toolResponse, "response"))
 					}))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
@@ -1482,12 +1483,12 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
 					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
 				}
-			} else if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			} else if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.FilterLength(loopMessages)))) {
+				for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.LlamaCallFilter("length", loopMessages, nil, nil)))) {
 					var follow runtime.Value
 					var toolBody runtime.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
@@ -1501,17 +1502,17 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
 						follow = runtime.LlamaItem(loopMessages, k)
 						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						nsTnameName := runtime.FilterDefault(runtime.MethodGet(follow, runtime.Str("name")), []runtime.Value{runtime.Str("unknown")}, nil)
+						nsTnameName := runtime.LlamaCallFilter("default", runtime.LlamaCallMethod(follow, "get", []runtime.Value{runtime.Str("name")}, nil), []runtime.Value{runtime.Str("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
 						for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							if runtime.Eq(runtime.MethodGet(tc, runtime.Str("id")), runtime.MethodGet(follow, runtime.Str("tool_call_id"))) {
+							if runtime.Eq(runtime.LlamaCallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil), runtime.LlamaCallMethod(follow, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
 								nsTnameName = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
-						toolBody = runtime.MethodGet(follow, runtime.Str("content"))
+						toolBody = runtime.LlamaCallMethod(follow, "get", []runtime.Value{runtime.Str("content")}, nil)
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
 						if runtime.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
@@ -1525,9 +1526,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
 							for _, part := range runtime.Iterate(w, runtime.LlamaIterable(toolBody)) {
 								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
-								if runtime.EqStr(runtime.MethodGet(part, runtime.Str("type")), "text") {
+								if runtime.EqStr(runtime.LlamaCallMethod(part, "get", []runtime.Value{runtime.Str("type")}, nil), "text") {
 									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									nsTxtS = runtime.LlamaAdd(nsTxtS, runtime.FilterDefault(runtime.MethodGet(part, runtime.Str("text")), []runtime.Value{runtime.Str("")}, nil))
+									nsTxtS = runtime.LlamaAdd(nsTxtS, runtime.LlamaCallFilter("default", runtime.LlamaCallMethod(part, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
@@ -1562,7 +1563,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// google-gemma-4-31B-it.jinja:308:21 {%- else -%}
 					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
-					runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 				}
 			} else if runtime.IsSequence(messageContent) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
@@ -1580,7 +1581,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
+							runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
 						}
 					} else if runtime.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
@@ -1609,7 +1610,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
 			if runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !runtime.MethodGet(message, runtime.Str("content")).Truthy()) {
+			} else if !(nsTrOutFlag && !runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}
@@ -1621,7 +1622,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		if !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_response") && !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
-			if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+			if !runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}
 		}
@@ -1966,119 +1967,119 @@ var spansGoogleGemma431BIt = []runtime.Span{
 	{From: 1269, To: 1269, Line: 152, Col: 13, Construct: "set"},
 	{From: 1271, To: 1271, Line: 154, Col: 13, Construct: "set"},
 	{From: 1275, To: 1275, Line: 157, Col: 5, Construct: "{{ }}"},
-	{From: 1278, To: 1312, Line: 160, Col: 1, Construct: "macro"},
-	{From: 1283, To: 1311, Line: 162, Col: 5, Construct: "if"},
+	{From: 1278, To: 1313, Line: 160, Col: 1, Construct: "macro"},
+	{From: 1283, To: 1312, Line: 162, Col: 5, Construct: "if"},
 	{From: 1285, To: 1285, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 1287, To: 1303, Line: 164, Col: 9, Construct: "for"},
-	{From: 1292, To: 1293, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 1295, To: 1297, Line: 165, Col: 25, Construct: "{{ }}"},
-	{From: 1299, To: 1301, Line: 166, Col: 13, Construct: "if"},
-	{From: 1307, To: 1309, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 1314, To: 1314, Line: 175, Col: 1, Construct: "set"},
-	{From: 1316, To: 1316, Line: 176, Col: 1, Construct: "set"},
-	{From: 1318, To: 1318, Line: 177, Col: 1, Construct: "{{ }}"},
-	{From: 1320, To: 1355, Line: 179, Col: 1, Construct: "if"},
-	{From: 1323, To: 1329, Line: 183, Col: 5, Construct: "if"},
-	{From: 1326, To: 1326, Line: 183, Col: 5, Construct: "set"},
-	{From: 1328, To: 1328, Line: 185, Col: 9, Construct: "set"},
-	{From: 1331, To: 1337, Line: 188, Col: 5, Construct: "if"},
-	{From: 1334, To: 1334, Line: 189, Col: 9, Construct: "{{ }}"},
-	{From: 1336, To: 1336, Line: 190, Col: 9, Construct: "set"},
-	{From: 1339, To: 1354, Line: 193, Col: 5, Construct: "if"},
-	{From: 1341, To: 1348, Line: 194, Col: 9, Construct: "for"},
-	{From: 1344, To: 1347, Line: 196, Col: 13, Construct: "{{ }}"},
-	{From: 1350, To: 1350, Line: 196, Col: 13, Construct: "set"},
-	{From: 1352, To: 1352, Line: 199, Col: 9, Construct: "set"},
-	{From: 1357, To: 1357, Line: 206, Col: 1, Construct: "set"},
-	{From: 1359, To: 1365, Line: 207, Col: 1, Construct: "for"},
-	{From: 1361, To: 1364, Line: 208, Col: 5, Construct: "if"},
-	{From: 1363, To: 1363, Line: 209, Col: 9, Construct: "set"},
-	{From: 1367, To: 1617, Line: 214, Col: 1, Construct: "for"},
-	{From: 1374, To: 1616, Line: 215, Col: 5, Construct: "if"},
-	{From: 1376, To: 1376, Line: 215, Col: 5, Construct: "set"},
-	{From: 1378, To: 1378, Line: 216, Col: 5, Construct: "set"},
-	{From: 1380, To: 1384, Line: 217, Col: 5, Construct: "set"},
-	{From: 1386, To: 1387, Line: 219, Col: 5, Construct: "set"},
-	{From: 1389, To: 1403, Line: 220, Col: 5, Construct: "if"},
-	{From: 1391, To: 1402, Line: 221, Col: 9, Construct: "for"},
-	{From: 1393, To: 1401, Line: 222, Col: 13, Construct: "if"},
-	{From: 1395, To: 1400, Line: 223, Col: 17, Construct: "if"},
-	{From: 1397, To: 1397, Line: 224, Col: 21, Construct: "set"},
-	{From: 1399, To: 1399, Line: 225, Col: 21, Construct: "set"},
-	{From: 1405, To: 1407, Line: 230, Col: 5, Construct: "set"},
-	{From: 1409, To: 1412, Line: 231, Col: 5, Construct: "if"},
-	{From: 1411, To: 1411, Line: 232, Col: 9, Construct: "{{ }}"},
-	{From: 1414, To: 1416, Line: 236, Col: 5, Construct: "set"},
-	{From: 1418, To: 1421, Line: 237, Col: 5, Construct: "if"},
-	{From: 1420, To: 1420, Line: 238, Col: 9, Construct: "{{ }}"},
-	{From: 1423, To: 1467, Line: 241, Col: 13, Construct: "if"},
-	{From: 1426, To: 1462, Line: 242, Col: 17, Construct: "for"},
-	{From: 1429, To: 1429, Line: 243, Col: 21, Construct: "set"},
-	{From: 1431, To: 1431, Line: 244, Col: 21, Construct: "{{ }}"},
-	{From: 1433, To: 1461, Line: 245, Col: 21, Construct: "if"},
-	{From: 1436, To: 1436, Line: 246, Col: 25, Construct: "set"},
-	{From: 1438, To: 1455, Line: 247, Col: 25, Construct: "for"},
-	{From: 1443, To: 1445, Line: 248, Col: 29, Construct: "if"},
-	{From: 1447, To: 1447, Line: 249, Col: 29, Construct: "set"},
-	{From: 1449, To: 1450, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 1452, To: 1454, Line: 250, Col: 41, Construct: "{{ }}"},
-	{From: 1456, To: 1460, Line: 252, Col: 25, Construct: "if"},
-	{From: 1459, To: 1459, Line: 253, Col: 25, Construct: "{{ }}"},
-	{From: 1464, To: 1464, Line: 253, Col: 25, Construct: "set"},
-	{From: 1466, To: 1466, Line: 257, Col: 17, Construct: "set"},
-	{From: 1469, To: 1469, Line: 260, Col: 13, Construct: "set"},
-	{From: 1471, To: 1552, Line: 261, Col: 13, Construct: "if"},
-	{From: 1473, To: 1484, Line: 263, Col: 17, Construct: "for"},
-	{From: 1475, To: 1477, Line: 264, Col: 21, Construct: "{{ }}"},
-	{From: 1479, To: 1479, Line: 265, Col: 21, Construct: "set"},
-	{From: 1481, To: 1481, Line: 265, Col: 21, Construct: "set"},
-	{From: 1483, To: 1483, Line: 266, Col: 21, Construct: "set"},
-	{From: 1485, To: 1552, Line: 268, Col: 17, Construct: "if"},
-	{From: 1488, To: 1488, Line: 270, Col: 17, Construct: "set"},
-	{From: 1490, To: 1551, Line: 271, Col: 17, Construct: "for"},
-	{From: 1494, To: 1550, Line: 272, Col: 21, Construct: "if"},
-	{From: 1495, To: 1550, Line: 273, Col: 25, Construct: "if"},
-	{From: 1498, To: 1498, Line: 274, Col: 25, Construct: "set"},
-	{From: 1502, To: 1502, Line: 276, Col: 25, Construct: "set"},
-	{From: 1504, To: 1504, Line: 278, Col: 25, Construct: "set"},
-	{From: 1506, To: 1512, Line: 279, Col: 25, Construct: "for"},
-	{From: 1508, To: 1511, Line: 280, Col: 29, Construct: "if"},
-	{From: 1510, To: 1510, Line: 281, Col: 33, Construct: "set"},
-	{From: 1514, To: 1514, Line: 285, Col: 25, Construct: "set"},
-	{From: 1516, To: 1543, Line: 286, Col: 25, Construct: "if"},
-	{From: 1518, To: 1520, Line: 287, Col: 29, Construct: "{{ }}"},
-	{From: 1521, To: 1543, Line: 288, Col: 29, Construct: "if"},
-	{From: 1524, To: 1524, Line: 289, Col: 29, Construct: "set"},
-	{From: 1526, To: 1532, Line: 290, Col: 29, Construct: "for"},
-	{From: 1528, To: 1531, Line: 291, Col: 33, Construct: "if"},
-	{From: 1530, To: 1530, Line: 292, Col: 37, Construct: "set"},
-	{From: 1534, To: 1536, Line: 295, Col: 29, Construct: "{{ }}"},
-	{From: 1540, To: 1542, Line: 297, Col: 29, Construct: "{{ }}"},
-	{From: 1545, To: 1545, Line: 299, Col: 25, Construct: "set"},
-	{From: 1547, To: 1547, Line: 299, Col: 25, Construct: "set"},
-	{From: 1549, To: 1549, Line: 300, Col: 25, Construct: "set"},
-	{From: 1554, To: 1608, Line: 305, Col: 13, Construct: "if"},
-	{From: 1557, To: 1566, Line: 306, Col: 17, Construct: "if"},
-	{From: 1559, To: 1561, Line: 307, Col: 21, Construct: "{{ }}"},
-	{From: 1565, To: 1565, Line: 309, Col: 21, Construct: "{{ }}"},
-	{From: 1567, To: 1608, Line: 311, Col: 17, Construct: "if"},
-	{From: 1570, To: 1607, Line: 312, Col: 17, Construct: "for"},
-	{From: 1572, To: 1606, Line: 313, Col: 21, Construct: "if"},
-	{From: 1575, To: 1584, Line: 314, Col: 25, Construct: "if"},
-	{From: 1577, To: 1579, Line: 315, Col: 29, Construct: "{{ }}"},
-	{From: 1583, To: 1583, Line: 317, Col: 29, Construct: "{{ }}"},
-	{From: 1585, To: 1606, Line: 319, Col: 25, Construct: "if"},
-	{From: 1589, To: 1589, Line: 319, Col: 25, Construct: "set"},
-	{From: 1591, To: 1591, Line: 321, Col: 25, Construct: "set"},
-	{From: 1592, To: 1606, Line: 322, Col: 25, Construct: "if"},
-	{From: 1596, To: 1596, Line: 322, Col: 25, Construct: "set"},
-	{From: 1598, To: 1598, Line: 324, Col: 25, Construct: "set"},
-	{From: 1599, To: 1606, Line: 325, Col: 25, Construct: "if"},
-	{From: 1603, To: 1603, Line: 325, Col: 25, Construct: "set"},
-	{From: 1605, To: 1605, Line: 327, Col: 25, Construct: "set"},
-	{From: 1610, To: 1615, Line: 332, Col: 9, Construct: "if"},
-	{From: 1612, To: 1615, Line: 334, Col: 13, Construct: "if"},
-	{From: 1619, To: 1628, Line: 340, Col: 1, Construct: "if"},
-	{From: 1621, To: 1627, Line: 341, Col: 5, Construct: "if"},
-	{From: 1624, To: 1626, Line: 343, Col: 9, Construct: "if"},
+	{From: 1287, To: 1304, Line: 164, Col: 9, Construct: "for"},
+	{From: 1293, To: 1294, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 1296, To: 1298, Line: 165, Col: 25, Construct: "{{ }}"},
+	{From: 1300, To: 1302, Line: 166, Col: 13, Construct: "if"},
+	{From: 1308, To: 1310, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 1315, To: 1315, Line: 175, Col: 1, Construct: "set"},
+	{From: 1317, To: 1317, Line: 176, Col: 1, Construct: "set"},
+	{From: 1319, To: 1319, Line: 177, Col: 1, Construct: "{{ }}"},
+	{From: 1321, To: 1356, Line: 179, Col: 1, Construct: "if"},
+	{From: 1324, To: 1330, Line: 183, Col: 5, Construct: "if"},
+	{From: 1327, To: 1327, Line: 183, Col: 5, Construct: "set"},
+	{From: 1329, To: 1329, Line: 185, Col: 9, Construct: "set"},
+	{From: 1332, To: 1338, Line: 188, Col: 5, Construct: "if"},
+	{From: 1335, To: 1335, Line: 189, Col: 9, Construct: "{{ }}"},
+	{From: 1337, To: 1337, Line: 190, Col: 9, Construct: "set"},
+	{From: 1340, To: 1355, Line: 193, Col: 5, Construct: "if"},
+	{From: 1342, To: 1349, Line: 194, Col: 9, Construct: "for"},
+	{From: 1345, To: 1348, Line: 196, Col: 13, Construct: "{{ }}"},
+	{From: 1351, To: 1351, Line: 196, Col: 13, Construct: "set"},
+	{From: 1353, To: 1353, Line: 199, Col: 9, Construct: "set"},
+	{From: 1358, To: 1358, Line: 206, Col: 1, Construct: "set"},
+	{From: 1360, To: 1366, Line: 207, Col: 1, Construct: "for"},
+	{From: 1362, To: 1365, Line: 208, Col: 5, Construct: "if"},
+	{From: 1364, To: 1364, Line: 209, Col: 9, Construct: "set"},
+	{From: 1368, To: 1618, Line: 214, Col: 1, Construct: "for"},
+	{From: 1375, To: 1617, Line: 215, Col: 5, Construct: "if"},
+	{From: 1377, To: 1377, Line: 215, Col: 5, Construct: "set"},
+	{From: 1379, To: 1379, Line: 216, Col: 5, Construct: "set"},
+	{From: 1381, To: 1385, Line: 217, Col: 5, Construct: "set"},
+	{From: 1387, To: 1388, Line: 219, Col: 5, Construct: "set"},
+	{From: 1390, To: 1404, Line: 220, Col: 5, Construct: "if"},
+	{From: 1392, To: 1403, Line: 221, Col: 9, Construct: "for"},
+	{From: 1394, To: 1402, Line: 222, Col: 13, Construct: "if"},
+	{From: 1396, To: 1401, Line: 223, Col: 17, Construct: "if"},
+	{From: 1398, To: 1398, Line: 224, Col: 21, Construct: "set"},
+	{From: 1400, To: 1400, Line: 225, Col: 21, Construct: "set"},
+	{From: 1406, To: 1408, Line: 230, Col: 5, Construct: "set"},
+	{From: 1410, To: 1413, Line: 231, Col: 5, Construct: "if"},
+	{From: 1412, To: 1412, Line: 232, Col: 9, Construct: "{{ }}"},
+	{From: 1415, To: 1417, Line: 236, Col: 5, Construct: "set"},
+	{From: 1419, To: 1422, Line: 237, Col: 5, Construct: "if"},
+	{From: 1421, To: 1421, Line: 238, Col: 9, Construct: "{{ }}"},
+	{From: 1424, To: 1468, Line: 241, Col: 13, Construct: "if"},
+	{From: 1427, To: 1463, Line: 242, Col: 17, Construct: "for"},
+	{From: 1430, To: 1430, Line: 243, Col: 21, Construct: "set"},
+	{From: 1432, To: 1432, Line: 244, Col: 21, Construct: "{{ }}"},
+	{From: 1434, To: 1462, Line: 245, Col: 21, Construct: "if"},
+	{From: 1437, To: 1437, Line: 246, Col: 25, Construct: "set"},
+	{From: 1439, To: 1456, Line: 247, Col: 25, Construct: "for"},
+	{From: 1444, To: 1446, Line: 248, Col: 29, Construct: "if"},
+	{From: 1448, To: 1448, Line: 249, Col: 29, Construct: "set"},
+	{From: 1450, To: 1451, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 1453, To: 1455, Line: 250, Col: 41, Construct: "{{ }}"},
+	{From: 1457, To: 1461, Line: 252, Col: 25, Construct: "if"},
+	{From: 1460, To: 1460, Line: 253, Col: 25, Construct: "{{ }}"},
+	{From: 1465, To: 1465, Line: 253, Col: 25, Construct: "set"},
+	{From: 1467, To: 1467, Line: 257, Col: 17, Construct: "set"},
+	{From: 1470, To: 1470, Line: 260, Col: 13, Construct: "set"},
+	{From: 1472, To: 1553, Line: 261, Col: 13, Construct: "if"},
+	{From: 1474, To: 1485, Line: 263, Col: 17, Construct: "for"},
+	{From: 1476, To: 1478, Line: 264, Col: 21, Construct: "{{ }}"},
+	{From: 1480, To: 1480, Line: 265, Col: 21, Construct: "set"},
+	{From: 1482, To: 1482, Line: 265, Col: 21, Construct: "set"},
+	{From: 1484, To: 1484, Line: 266, Col: 21, Construct: "set"},
+	{From: 1486, To: 1553, Line: 268, Col: 17, Construct: "if"},
+	{From: 1489, To: 1489, Line: 270, Col: 17, Construct: "set"},
+	{From: 1491, To: 1552, Line: 271, Col: 17, Construct: "for"},
+	{From: 1495, To: 1551, Line: 272, Col: 21, Construct: "if"},
+	{From: 1496, To: 1551, Line: 273, Col: 25, Construct: "if"},
+	{From: 1499, To: 1499, Line: 274, Col: 25, Construct: "set"},
+	{From: 1503, To: 1503, Line: 276, Col: 25, Construct: "set"},
+	{From: 1505, To: 1505, Line: 278, Col: 25, Construct: "set"},
+	{From: 1507, To: 1513, Line: 279, Col: 25, Construct: "for"},
+	{From: 1509, To: 1512, Line: 280, Col: 29, Construct: "if"},
+	{From: 1511, To: 1511, Line: 281, Col: 33, Construct: "set"},
+	{From: 1515, To: 1515, Line: 285, Col: 25, Construct: "set"},
+	{From: 1517, To: 1544, Line: 286, Col: 25, Construct: "if"},
+	{From: 1519, To: 1521, Line: 287, Col: 29, Construct: "{{ }}"},
+	{From: 1522, To: 1544, Line: 288, Col: 29, Construct: "if"},
+	{From: 1525, To: 1525, Line: 289, Col: 29, Construct: "set"},
+	{From: 1527, To: 1533, Line: 290, Col: 29, Construct: "for"},
+	{From: 1529, To: 1532, Line: 291, Col: 33, Construct: "if"},
+	{From: 1531, To: 1531, Line: 292, Col: 37, Construct: "set"},
+	{From: 1535, To: 1537, Line: 295, Col: 29, Construct: "{{ }}"},
+	{From: 1541, To: 1543, Line: 297, Col: 29, Construct: "{{ }}"},
+	{From: 1546, To: 1546, Line: 299, Col: 25, Construct: "set"},
+	{From: 1548, To: 1548, Line: 299, Col: 25, Construct: "set"},
+	{From: 1550, To: 1550, Line: 300, Col: 25, Construct: "set"},
+	{From: 1555, To: 1609, Line: 305, Col: 13, Construct: "if"},
+	{From: 1558, To: 1567, Line: 306, Col: 17, Construct: "if"},
+	{From: 1560, To: 1562, Line: 307, Col: 21, Construct: "{{ }}"},
+	{From: 1566, To: 1566, Line: 309, Col: 21, Construct: "{{ }}"},
+	{From: 1568, To: 1609, Line: 311, Col: 17, Construct: "if"},
+	{From: 1571, To: 1608, Line: 312, Col: 17, Construct: "for"},
+	{From: 1573, To: 1607, Line: 313, Col: 21, Construct: "if"},
+	{From: 1576, To: 1585, Line: 314, Col: 25, Construct: "if"},
+	{From: 1578, To: 1580, Line: 315, Col: 29, Construct: "{{ }}"},
+	{From: 1584, To: 1584, Line: 317, Col: 29, Construct: "{{ }}"},
+	{From: 1586, To: 1607, Line: 319, Col: 25, Construct: "if"},
+	{From: 1590, To: 1590, Line: 319, Col: 25, Construct: "set"},
+	{From: 1592, To: 1592, Line: 321, Col: 25, Construct: "set"},
+	{From: 1593, To: 1607, Line: 322, Col: 25, Construct: "if"},
+	{From: 1597, To: 1597, Line: 322, Col: 25, Construct: "set"},
+	{From: 1599, To: 1599, Line: 324, Col: 25, Construct: "set"},
+	{From: 1600, To: 1607, Line: 325, Col: 25, Construct: "if"},
+	{From: 1604, To: 1604, Line: 325, Col: 25, Construct: "set"},
+	{From: 1606, To: 1606, Line: 327, Col: 25, Construct: "set"},
+	{From: 1611, To: 1616, Line: 332, Col: 9, Construct: "if"},
+	{From: 1613, To: 1616, Line: 334, Col: 13, Construct: "if"},
+	{From: 1620, To: 1629, Line: 340, Col: 1, Construct: "if"},
+	{From: 1622, To: 1628, Line: 341, Col: 5, Construct: "if"},
+	{From: 1625, To: 1627, Line: 343, Col: 9, Construct: "if"},
 }

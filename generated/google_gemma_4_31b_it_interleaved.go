@@ -724,10 +724,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		keys, values := runtime.DictsortPairs(properties, nil, nil)
-		for i := range w.Count(len(keys)) {
-			key := keys[i]
-			value := values[i]
+		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", properties, nil, nil))) {
+			vals := runtime.Unpack(item, 2)
+			key := vals[0]
+			value := vals[1]
 			var addComma runtime.Value
 			var nsItems runtime.Value
 			// google-gemma-4-31B-it-interleaved.jinja:5:9 {%- set add_comma = false -%}
@@ -769,7 +769,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := runtime.LlamaItemStr(value, "type")
-				if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "STRING") {
+				if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := runtime.LlamaItemStr(value, "enum")
 					if valueEnum.Truthy() {
@@ -785,7 +785,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 						// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
 						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "OBJECT") {
+				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
@@ -793,13 +793,13 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
 						// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(valueProperties, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(valueProperties, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 					} else if runtime.IsMapping(value) {
 						// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(value, runtime.FilterDefault(runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(value, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
@@ -808,7 +808,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil)))
+						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("default", valueRequired, []runtime.Value{runtime.NewList()}, nil)))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
@@ -822,7 +822,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.LlamaFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := runtime.LlamaItemStr(value, "items")
@@ -831,10 +831,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
-						for i := range w.Count(len(keys)) {
-							itemKey := keys[i]
-							itemValue := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							itemKey := vals[0]
+							itemValue := vals[1]
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
 							if !runtime.IsNone(itemValue) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
@@ -852,7 +852,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 									if runtime.IsMapping(itemValue) {
 										// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										runtime.LlamaWrite(w, w.Capture(func() {
-											formatParameters(itemValue, runtime.FilterDefault(runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
+											formatParameters(itemValue, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -879,12 +879,12 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 									if runtime.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaFilter("upper", itemValue, nil, nil)}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.LlamaFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
@@ -909,7 +909,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", valueType, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -966,7 +966,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", paramsType, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -985,10 +985,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
-			if runtime.EqStr(runtime.LlamaFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			if runtime.EqStr(runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("upper", responseDeclarationType, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1020,10 +1020,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			keys, values := runtime.DictsortPairs(argument, nil, nil)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				value := values[i]
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", argument, nil, nil))) {
+				vals := runtime.Unpack(item, 2)
+				key := vals[0]
+				value := vals[1]
 				// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
 				if runtime.LlamaAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
@@ -1085,13 +1085,13 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.MethodSplitSep(text, runtime.Str("<channel|>")))) {
+		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
 			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.MethodSplitSep(part, runtime.Str("<|channel>")), 0)))
+				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.LlamaCallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1101,7 +1101,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
@@ -1124,7 +1124,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		}
@@ -1134,7 +1134,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", w.Capture(func() {
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
@@ -1203,10 +1203,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
-					keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						value := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						key := vals[0]
+						value := vals[1]
 						// google-gemma-4-31B-it-interleaved.jinja:212:29 {%- if ns_args.found_first %}
 						if nsArgsFoundFirst {
 							w.WriteString(",")
@@ -1243,12 +1243,13 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				toolResponseResponse := runtime.LlamaItemStr(toolResponse, "response")
 				if runtime.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					keys, values := runtime.DictsortPairs(toolResponseResponse, nil, nil)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						value := values[i]
+					items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", toolResponseResponse, nil, nil)))
+					for i := range items {
+						vals := runtime.Unpack(items[i], 2)
+						key := vals[0]
+						value := vals[1]
 						// google-gemma-4-31B-it-interleaved.jinja:231:29 {{- key -}}
 						runtime.LlamaWrite(w, key)
 						w.WriteString(":")
@@ -1257,7 +1258,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 							formatArgument(value, runtime.Bool(false))
 						}))
 						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
-						if !(i == len(keys)-1) {
+						if !(i == len(items)-1) {
 							w.WriteString(",")
 						}
 					}
@@ -1265,7 +1266,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.FilterDefault(runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), w.Capture(func() {
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), w.Capture(func() {
 						formatArgument(toolResponseResponse, runtime.Bool(false))
 					})), runtime.Str("}")))
 				}
@@ -1288,7 +1289,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
 		} else if runtime.IsSequence(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
@@ -1306,7 +1307,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
 					}
 				} else if runtime.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
@@ -1344,7 +1345,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			w.WriteString("<|turn>model\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
-		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+		if !runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -1652,7 +1653,7 @@ var spansGoogleGemma431BItInterleaved = []runtime.Span{
 	{From: 1154, To: 1159, Line: 185, Col: 5, Construct: "if"},
 	{From: 1156, To: 1156, Line: 185, Col: 5, Construct: "set"},
 	{From: 1158, To: 1158, Line: 186, Col: 9, Construct: "set"},
-	{From: 1162, To: 1339, Line: 191, Col: 1, Construct: "for"},
+	{From: 1162, To: 1340, Line: 191, Col: 1, Construct: "for"},
 	{From: 1167, To: 1172, Line: 192, Col: 5, Construct: "set"},
 	{From: 1174, To: 1177, Line: 193, Col: 9, Construct: "if"},
 	{From: 1176, To: 1176, Line: 194, Col: 9, Construct: "{{ }}"},
@@ -1675,38 +1676,38 @@ var spansGoogleGemma431BItInterleaved = []runtime.Span{
 	{From: 1227, To: 1227, Line: 217, Col: 25, Construct: "{{ }}"},
 	{From: 1232, To: 1232, Line: 217, Col: 25, Construct: "set"},
 	{From: 1234, To: 1234, Line: 221, Col: 17, Construct: "set"},
-	{From: 1237, To: 1278, Line: 224, Col: 13, Construct: "if"},
-	{From: 1240, To: 1273, Line: 226, Col: 17, Construct: "for"},
-	{From: 1243, To: 1272, Line: 228, Col: 21, Construct: "if"},
+	{From: 1237, To: 1279, Line: 224, Col: 13, Construct: "if"},
+	{From: 1240, To: 1274, Line: 226, Col: 17, Construct: "for"},
+	{From: 1243, To: 1273, Line: 228, Col: 21, Construct: "if"},
 	{From: 1246, To: 1246, Line: 229, Col: 25, Construct: "{{ }}"},
-	{From: 1248, To: 1264, Line: 230, Col: 25, Construct: "for"},
-	{From: 1253, To: 1254, Line: 231, Col: 29, Construct: "{{ }}"},
-	{From: 1256, To: 1258, Line: 231, Col: 41, Construct: "{{ }}"},
-	{From: 1260, To: 1262, Line: 232, Col: 29, Construct: "if"},
-	{From: 1268, To: 1270, Line: 236, Col: 25, Construct: "{{ }}"},
-	{From: 1275, To: 1275, Line: 236, Col: 25, Construct: "set"},
-	{From: 1277, To: 1277, Line: 240, Col: 17, Construct: "set"},
-	{From: 1280, To: 1334, Line: 243, Col: 13, Construct: "if"},
-	{From: 1283, To: 1292, Line: 244, Col: 17, Construct: "if"},
-	{From: 1285, To: 1287, Line: 245, Col: 21, Construct: "{{ }}"},
-	{From: 1291, To: 1291, Line: 247, Col: 21, Construct: "{{ }}"},
-	{From: 1293, To: 1334, Line: 249, Col: 17, Construct: "if"},
-	{From: 1296, To: 1333, Line: 250, Col: 17, Construct: "for"},
-	{From: 1298, To: 1332, Line: 251, Col: 21, Construct: "if"},
-	{From: 1301, To: 1310, Line: 252, Col: 25, Construct: "if"},
-	{From: 1303, To: 1305, Line: 253, Col: 29, Construct: "{{ }}"},
-	{From: 1309, To: 1309, Line: 255, Col: 29, Construct: "{{ }}"},
-	{From: 1311, To: 1332, Line: 257, Col: 25, Construct: "if"},
-	{From: 1315, To: 1315, Line: 257, Col: 25, Construct: "set"},
-	{From: 1317, To: 1317, Line: 259, Col: 25, Construct: "set"},
-	{From: 1318, To: 1332, Line: 260, Col: 25, Construct: "if"},
-	{From: 1322, To: 1322, Line: 260, Col: 25, Construct: "set"},
-	{From: 1324, To: 1324, Line: 262, Col: 25, Construct: "set"},
-	{From: 1325, To: 1332, Line: 263, Col: 25, Construct: "if"},
-	{From: 1329, To: 1329, Line: 263, Col: 25, Construct: "set"},
-	{From: 1331, To: 1331, Line: 265, Col: 25, Construct: "set"},
-	{From: 1336, To: 1338, Line: 270, Col: 9, Construct: "if"},
-	{From: 1341, To: 1350, Line: 275, Col: 1, Construct: "if"},
-	{From: 1343, To: 1345, Line: 276, Col: 5, Construct: "if"},
-	{From: 1347, To: 1349, Line: 279, Col: 5, Construct: "if"},
+	{From: 1248, To: 1265, Line: 230, Col: 25, Construct: "for"},
+	{From: 1254, To: 1255, Line: 231, Col: 29, Construct: "{{ }}"},
+	{From: 1257, To: 1259, Line: 231, Col: 41, Construct: "{{ }}"},
+	{From: 1261, To: 1263, Line: 232, Col: 29, Construct: "if"},
+	{From: 1269, To: 1271, Line: 236, Col: 25, Construct: "{{ }}"},
+	{From: 1276, To: 1276, Line: 236, Col: 25, Construct: "set"},
+	{From: 1278, To: 1278, Line: 240, Col: 17, Construct: "set"},
+	{From: 1281, To: 1335, Line: 243, Col: 13, Construct: "if"},
+	{From: 1284, To: 1293, Line: 244, Col: 17, Construct: "if"},
+	{From: 1286, To: 1288, Line: 245, Col: 21, Construct: "{{ }}"},
+	{From: 1292, To: 1292, Line: 247, Col: 21, Construct: "{{ }}"},
+	{From: 1294, To: 1335, Line: 249, Col: 17, Construct: "if"},
+	{From: 1297, To: 1334, Line: 250, Col: 17, Construct: "for"},
+	{From: 1299, To: 1333, Line: 251, Col: 21, Construct: "if"},
+	{From: 1302, To: 1311, Line: 252, Col: 25, Construct: "if"},
+	{From: 1304, To: 1306, Line: 253, Col: 29, Construct: "{{ }}"},
+	{From: 1310, To: 1310, Line: 255, Col: 29, Construct: "{{ }}"},
+	{From: 1312, To: 1333, Line: 257, Col: 25, Construct: "if"},
+	{From: 1316, To: 1316, Line: 257, Col: 25, Construct: "set"},
+	{From: 1318, To: 1318, Line: 259, Col: 25, Construct: "set"},
+	{From: 1319, To: 1333, Line: 260, Col: 25, Construct: "if"},
+	{From: 1323, To: 1323, Line: 260, Col: 25, Construct: "set"},
+	{From: 1325, To: 1325, Line: 262, Col: 25, Construct: "set"},
+	{From: 1326, To: 1333, Line: 263, Col: 25, Construct: "if"},
+	{From: 1330, To: 1330, Line: 263, Col: 25, Construct: "set"},
+	{From: 1332, To: 1332, Line: 265, Col: 25, Construct: "set"},
+	{From: 1337, To: 1339, Line: 270, Col: 9, Construct: "if"},
+	{From: 1342, To: 1351, Line: 275, Col: 1, Construct: "if"},
+	{From: 1344, To: 1346, Line: 276, Col: 5, Construct: "if"},
+	{From: 1348, To: 1350, Line: 279, Col: 5, Construct: "if"},
 }

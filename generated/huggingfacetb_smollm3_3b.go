@@ -203,11 +203,11 @@ func renderHuggingFaceTBSmolLM33BLlama(w *runtime.Writer, in *runtime.Input) {
 			reasoningMode = runtime.Str("/think")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		customInstructions = runtime.MethodReplace(systemMessage, runtime.Str("/no_think"), runtime.Str(""))
+		customInstructions = runtime.LlamaCallMethod(systemMessage, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil)
 		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		customInstructions = runtime.MethodReplace(customInstructions, runtime.Str("/think"), runtime.Str(""))
+		customInstructions = runtime.LlamaCallMethod(customInstructions, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil)
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
-		customInstructions = runtime.MethodRstrip(customInstructions)
+		customInstructions = runtime.LlamaCallMethod(customInstructions, "rstrip", nil, nil)
 	}
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
@@ -245,11 +245,11 @@ func renderHuggingFaceTBSmolLM33BLlama(w *runtime.Writer, in *runtime.Input) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:45:9 {%- if reasoning_mode == "/think" -%}
 			if runtime.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.MethodLstripChars(content, runtime.Str("\n"))), runtime.Str("<|im_end|>\n")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.LlamaCallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("<|im_end|>\n")))
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n")), runtime.MethodLstripChars(content, runtime.Str("\n"))), runtime.Str("<|im_end|>\n")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n")), runtime.LlamaCallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("<|im_end|>\n")))
 			}
 		} else if runtime.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}

@@ -222,7 +222,7 @@ func renderIbmGraniteGranite332BInstructLlama(w *runtime.Writer, in *runtime.Inp
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
-		runtime.LlamaWrite(w, runtime.FilterTojson(availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
@@ -230,7 +230,7 @@ func renderIbmGraniteGranite332BInstructLlama(w *runtime.Writer, in *runtime.Inp
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
 		for _, document := range runtime.Iterate(w, runtime.LlamaIterable(documents)) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>document {\"document_id\": \""), runtime.FilterString(runtime.LlamaItemStr(document, "doc_id"))), runtime.Str("\"}<|end_of_role|>\n")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>document {\"document_id\": \""), runtime.LlamaCallFilter("string", runtime.LlamaItemStr(document, "doc_id"), nil, nil)), runtime.Str("\"}<|end_of_role|>\n")))
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
 			runtime.LlamaWrite(w, runtime.LlamaItemStr(document, "text"))
 			w.WriteString("<|end_of_text|>\n")
@@ -249,7 +249,7 @@ func renderIbmGraniteGranite332BInstructLlama(w *runtime.Writer, in *runtime.Inp
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:54:14 {%- if controls %}
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55:18 {{- ' ' + controls | tojson()}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" "), runtime.FilterTojson(controls, nil, nil)))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaCallFilter("tojson", controls, nil, nil)))
 			}
 			w.WriteString("<|end_of_role|>")
 		}

@@ -311,7 +311,7 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil))
+			nsToolsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n")), runtime.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:18:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		nsToolsSystemMessage = runtime.LlamaAdd(nsToolsSystemMessage, toolsSystemMessageSuffix)
@@ -325,7 +325,7 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
 		for _, document := range runtime.Iterate(w, runtime.LlamaIterable(documents)) {
 			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(document, nil, nil))
+			nsDocumentsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.LlamaCallFilter("tojson", document, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:26:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		nsDocumentsSystemMessage = runtime.LlamaAdd(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
@@ -464,7 +464,7 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// ibm-granite-granite-4.0.jinja:97:21 {%- else %}
 						// ibm-granite-granite-4.0.jinja:98:21 {{- tool_call.arguments | tojson }}
-						runtime.LlamaWrite(w, runtime.FilterTojson(toolCallArguments, nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}

@@ -297,7 +297,7 @@ func renderIbmGraniteGranite41Llama(w *runtime.Writer, in *runtime.Input) {
 		// ibm-granite-granite-4.1.jinja:13:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// ibm-granite-granite-4.1.jinja:14:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil))
+			nsToolsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n")), runtime.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		// ibm-granite-granite-4.1.jinja:16:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
 		nsToolsSystemMessage = runtime.LlamaAdd(nsToolsSystemMessage, toolsSystemMessageSuffix)
@@ -311,7 +311,7 @@ func renderIbmGraniteGranite41Llama(w *runtime.Writer, in *runtime.Input) {
 		// ibm-granite-granite-4.1.jinja:21:5 {%- for document in documents %}
 		for _, document := range runtime.Iterate(w, runtime.LlamaIterable(documents)) {
 			// ibm-granite-granite-4.1.jinja:22:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(document, nil, nil))
+			nsDocumentsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.LlamaCallFilter("tojson", document, nil, nil))
 		}
 		// ibm-granite-granite-4.1.jinja:24:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
 		nsDocumentsSystemMessage = runtime.LlamaAdd(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
@@ -446,7 +446,7 @@ func renderIbmGraniteGranite41Llama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// ibm-granite-granite-4.1.jinja:93:21 {%- else %}
 						// ibm-granite-granite-4.1.jinja:94:21 {{- tool_call.arguments | tojson }}
-						runtime.LlamaWrite(w, runtime.FilterTojson(toolCallArguments, nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}

@@ -68,7 +68,7 @@ func renderKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.MethodGetDefault(headers, runtime.LlamaItemStr(message, "role"), runtime.Str("")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaCallMethod(headers, "get", []runtime.Value{runtime.LlamaItemStr(message, "role"), runtime.Str("")}, nil), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>")))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }

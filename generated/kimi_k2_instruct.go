@@ -194,7 +194,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		var c runtime.Value
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.MethodGet(msg, runtime.Str("content"))
+		c = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
 		if runtime.IsString(c) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
@@ -222,7 +222,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Instruct.jinja:20:41 {{ tools | tojson }}
-		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
@@ -236,7 +236,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
+		roleName = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return runtime.LlamaItemStr(message, "role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
@@ -261,7 +261,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		messageRole2 := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole2, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+		if runtime.EqStr(messageRole2, "assistant") && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
@@ -271,7 +271,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
 				var formattedId runtime.Value
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = runtime.LlamaAdd(toolCallCounterValue, runtime.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -289,7 +289,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Kimi-K2-Instruct.jinja:42:168 {% else %}
 					// Kimi-K2-Instruct.jinja:42:175 {{ tool_call['function']['arguments'] | tojson }}
-					runtime.LlamaWrite(w, runtime.FilterTojson(toolCallFunctionArguments, nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
 				}
 				w.WriteString("<|tool_call_end|>")
 			}
@@ -303,7 +303,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}

@@ -273,7 +273,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		var c runtime.Value
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.MethodGet(msg, runtime.Str("content"))
+		c = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if runtime.IsString(c) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
@@ -298,7 +298,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		message = runtime.Param(message, "message")
 		var roleName runtime.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
+		roleName = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return runtime.LlamaItemStr(message, "role")
 		})
 		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -334,7 +334,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
 			var formattedId runtime.Value
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+			formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 			toolCallCounterValue = runtime.LlamaAdd(toolCallCounterValue, runtime.Int(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -352,7 +352,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:36:166 {% else %}
 				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(toolCallFunctionArguments, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -361,9 +361,9 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, idx), "role"), "assistant") && !runtime.MethodGet(runtime.LlamaItem(messages, idx), runtime.Str("tool_calls")).Truthy() {
+		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, idx), "role"), "assistant") && !runtime.LlamaCallMethod(runtime.LlamaItem(messages, idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
@@ -376,11 +376,11 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55:41 {{ tools | tojson }}
-		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if runtime.Eq(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
@@ -399,7 +399,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 				renderContent(message)
 			}))
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
 				runtime.LlamaWrite(w, w.Capture(func() {
 					renderToolcalls(message)
@@ -414,7 +414,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
@@ -445,7 +445,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str(""))
+			rc = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
 			runtime.LlamaWrite(w, rc)
@@ -455,7 +455,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 				renderContent(message)
 			}))
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
 				runtime.LlamaWrite(w, w.Capture(func() {
 					renderToolcalls(message)
@@ -470,7 +470,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}

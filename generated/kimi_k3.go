@@ -726,7 +726,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	escapeAttr := func(value runtime.Value) {
 		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		runtime.LlamaWrite(w, runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", runtime.FilterString(value), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("string", value, nil, nil), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs runtime.Value) {
@@ -760,7 +760,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
 		if runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if runtime.LlamaGe(runtime.LlamaAttr(state, "image_index"), runtime.FilterLength(imagePrompts)) {
+			if runtime.LlamaGe(runtime.LlamaAttr(state, "image_index"), runtime.LlamaCallFilter("length", imagePrompts, nil, nil)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("More image placeholders than image prompts.")))
 			}
@@ -781,11 +781,11 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		state = runtime.Param(state, "state")
 		var parts runtime.Value
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
-		text = runtime.FilterString(text)
+		text = runtime.LlamaCallFilter("string", text, nil, nil)
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
 		if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.LlamaIn(runtime.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = runtime.MethodSplitSep(text, runtime.Str("<|kimi_image_placeholder|>"))
+			parts = runtime.LlamaCallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
 			items := runtime.Iterate(w, runtime.LlamaIterable(parts))
 			for i := range items {
@@ -845,7 +845,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), messageType)))
 		}))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
-		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", body, nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", body, nil, nil))
 		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
 		runtime.LlamaWrite(w, w.Capture(func() {
 			closeTag(runtime.Str("message"))
@@ -860,16 +860,17 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		if runtime.IsMapping(value) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
-			keys, values := runtime.DictsortPairs(value, nil, nil)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				item := values[i]
+			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", value, nil, nil)))
+			for i := range items {
+				vals := runtime.Unpack(items[i], 2)
+				key := vals[0]
+				item := vals[1]
 				// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
 				if !(i == 0) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
-				runtime.LlamaWrite(w, runtime.FilterTojson(key, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", key, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 				w.WriteString(":")
 				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
@@ -880,7 +881,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if ((runtime.IsString(value) || runtime.IsNumber(value)) || runtime.IsBoolean(value)) || runtime.IsNone(value) {
 			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
 			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
-			runtime.LlamaWrite(w, runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 		} else {
 			// Kimi-K3.jinja:75:5 {%- else -%}
 			w.WriteString("[")
@@ -961,7 +962,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Kimi-K3.jinja:111:5 {%- else -%}
 			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
-			runtime.LlamaWrite(w, runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 		}
 	}
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
@@ -973,15 +974,15 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = runtime.Or(runtime.MethodGet(message, runtime.Str("reasoning_content")), func() runtime.Value {
-				return runtime.MethodGet(message, runtime.Str("reasoning"))
+			reasoningContent = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), func() runtime.Value {
+				return runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil)
 			})
 			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				openTag(runtime.Str("think"), runtime.Missing())
 			}))
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !runtime.IsNone(reasoningContent) && runtime.LlamaFilter("trim", runtime.FilterString(reasoningContent), nil, nil).Truthy() {
+			if !runtime.IsNone(reasoningContent) && runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("string", reasoningContent, nil, nil), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
 					renderText(reasoningContent, state)
@@ -998,14 +999,14 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}))
 		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
 		runtime.LlamaWrite(w, w.Capture(func() {
-			renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+			renderContent(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state)
 		}))
 		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
 		runtime.LlamaWrite(w, w.Capture(func() {
 			closeTag(runtime.Str("response"))
 		}))
 		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = runtime.MethodGet(message, runtime.Str("tool_calls"))
+		toolCalls = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
 		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
@@ -1032,7 +1033,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if runtime.IsNone(runtime.MethodGet(fn, runtime.Str("name"))) {
+				if runtime.IsNone(runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil)) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls require a function name.")))
 				}
@@ -1041,9 +1042,9 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), runtime.LlamaAttr(fn, "name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i+1)))))
 				}))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = runtime.MethodGetDefault(fn, runtime.Str("arguments"), runtime.DictOf())
+				arguments = runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = runtime.MethodGet(fn, runtime.Str("_xtml_json_block"))
+				jsonBlock = runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("_xtml_json_block")}, nil)
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
 				if !runtime.IsNone(jsonBlock) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
@@ -1061,10 +1062,10 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.IsMapping(arguments) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
-					keys, values := runtime.DictItems(arguments)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						value := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(arguments, "items", nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						key := vals[0]
+						value := vals[1]
 						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
 							openTag(runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key), runtime.NewTuple(runtime.Str("type"), w.Capture(func() {
@@ -1082,7 +1083,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 							closeTag(runtime.Str("argument"))
 						}))
 					}
-				} else if runtime.IsString(arguments) && runtime.LlamaFilter("trim", arguments, nil, nil).Truthy() {
+				} else if runtime.IsString(arguments) && runtime.LlamaCallFilter("trim", arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
 					runtime.LlamaWrite(w, w.Capture(func() {
@@ -1133,14 +1134,14 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.LlamaIn(runtime.Str("tool"), message) {
 			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = runtime.MethodGet(message, runtime.Str("tool"))
+			toolName = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool")}, nil)
 		} else {
 			// Kimi-K3.jinja:171:5 {%- else -%}
 			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = runtime.MethodGet(message, runtime.Str("name"))
+			toolName = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (runtime.IsNone(toolName) && !runtime.IsNone(runtime.LlamaAttr(state, "tool_calls"))) && runtime.LlamaLe(runtime.LlamaAttr(state, "tool_index"), runtime.FilterLength(runtime.LlamaAttr(state, "tool_calls"))) {
+		if (runtime.IsNone(toolName) && !runtime.IsNone(runtime.LlamaAttr(state, "tool_calls"))) && runtime.LlamaLe(runtime.LlamaAttr(state, "tool_index"), runtime.LlamaCallFilter("length", runtime.LlamaAttr(state, "tool_calls"), nil, nil)) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
 			fallbackCall = runtime.LlamaItem(runtime.LlamaAttr(state, "tool_calls"), runtime.LlamaSub(runtime.LlamaAttr(state, "tool_index"), runtime.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
@@ -1164,7 +1165,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
 		runtime.LlamaWrite(w, w.Capture(func() {
-			renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+			renderContent(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state)
 		}))
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
 		runtime.LlamaWrite(w, w.Capture(func() {
@@ -1185,7 +1186,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
 	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort)) && !runtime.LlamaInStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("; supported values are low, high, and max."))))
+		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Unsupported thinking_effort="), runtime.LlamaCallFilter("string", thinkingEffort, nil, nil)), runtime.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
@@ -1200,7 +1201,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	if thinking.Truthy() && runtime.LlamaInStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
 		runtime.LlamaWrite(w, w.Capture(func() {
-			internalSystemMessage(runtime.Str("thinking-effort"), runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("`.")))
+			internalSystemMessage(runtime.Str("thinking-effort"), runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.LlamaCallFilter("string", thinkingEffort, nil, nil)), runtime.Str("`.")))
 		}))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
@@ -1219,7 +1220,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
+				if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs = runtime.LlamaAdd(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), runtime.LlamaAttr(message, "name"))))
 				}
@@ -1229,14 +1230,14 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				}))
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
-					renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+					renderContent(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state)
 				}))
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
 					closeTag(runtime.Str("message"))
 				}))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "system") && runtime.MethodGet(message, runtime.Str("tools")).Truthy() {
+			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "system") && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
@@ -1247,7 +1248,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
+				if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs = runtime.LlamaAdd(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), runtime.LlamaAttr(message, "name"))))
 				}
@@ -1257,7 +1258,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				}))
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
-					renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+					renderContent(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state)
 				}))
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
@@ -1269,7 +1270,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				runtime.LlamaCheckNamespace(state)
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
-				runtime.LlamaSetAttr(state, "tool_calls", runtime.MethodGet(message, runtime.Str("tool_calls")))
+				runtime.LlamaSetAttr(state, "tool_calls", runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil))
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
 				runtime.LlamaCheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
@@ -1277,7 +1278,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
 				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
+				if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs = runtime.LlamaAdd(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), runtime.LlamaAttr(message, "name"))))
 				}
@@ -1311,7 +1312,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
 					runToolMessages = runtime.LlamaAdd(runToolMessages, runtime.NewList(candidate))
 					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					callId = runtime.MethodGetDefault(candidate, runtime.Str("tool_call_id"), runtime.MethodGet(candidate, runtime.Str("id")))
+					callId = runtime.LlamaCallMethod(candidate, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.LlamaCallMethod(candidate, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
@@ -1319,7 +1320,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
 						for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(state, "tool_calls"))) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && runtime.IsMapping(toolCall)) && !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("id")))) && runtime.Eq(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id"))), runtime.FilterString(callId)) {
+							if ((!matchFound && runtime.IsMapping(toolCall)) && !runtime.IsNone(runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil))) && runtime.Eq(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.LlamaCallFilter("string", callId, nil, nil)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -1332,16 +1333,16 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if runtime.LlamaGt(runtime.FilterLength(runToolMessages), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.FilterLength(runToolMessages)) {
+				if runtime.LlamaGt(runtime.LlamaCallFilter("length", runToolMessages, nil, nil), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.LlamaCallFilter("length", runToolMessages, nil, nil)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := runtime.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
 					for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(state, "tool_calls"))) {
 						var fn runtime.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (runtime.IsMapping(toolCall) && !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("id")))) && runtime.LlamaNotIn(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id"))), emittedIds) {
+						if (runtime.IsMapping(toolCall) && !runtime.IsNone(runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil))) && runtime.LlamaNotIn(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = runtime.LlamaAdd(emittedIds, runtime.NewList(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id")))))
+							emittedIds = runtime.LlamaAdd(emittedIds, runtime.NewList(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							toolCallFunction := runtime.LlamaAttr(toolCall, "function")
 							if runtime.IsDefined(toolCallFunction) && runtime.IsMapping(toolCallFunction) {
@@ -1353,12 +1354,12 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 							for _, toolMessage := range runtime.Iterate(w, runtime.LlamaIterable(runToolMessages)) {
 								var resultId runtime.Value
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								resultId = runtime.MethodGetDefault(toolMessage, runtime.Str("tool_call_id"), runtime.MethodGet(toolMessage, runtime.Str("id")))
+								resultId = runtime.LlamaCallMethod(toolMessage, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.LlamaCallMethod(toolMessage, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !runtime.IsNone(resultId) && runtime.Eq(runtime.FilterString(resultId), runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id")))) {
+								if !runtime.IsNone(resultId) && runtime.Eq(runtime.LlamaCallFilter("string", resultId, nil, nil), runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
 									runtime.LlamaWrite(w, w.Capture(func() {
-										renderToolMessage(toolMessage, state, runtime.MethodGet(fn, runtime.Str("name")))
+										renderToolMessage(toolMessage, state, runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil))
 									}))
 								}
 							}
@@ -1396,22 +1397,22 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaCheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
 		runtime.LlamaSetAttr(state, "response_schema", responseSchema)
-	} else if (runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat)) && !runtime.IsNone(runtime.MethodGet(responseFormat, runtime.Str("json_schema"))) {
+	} else if (runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat)) && !runtime.IsNone(runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		schemaWrapper = runtime.MethodGet(responseFormat, runtime.Str("json_schema"))
+		schemaWrapper = runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
 		if runtime.IsMapping(schemaWrapper) && runtime.LlamaIn(runtime.Str("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
 			runtime.LlamaCheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			runtime.LlamaSetAttr(state, "response_schema", runtime.MethodGet(schemaWrapper, runtime.Str("schema")))
+			runtime.LlamaSetAttr(state, "response_schema", runtime.LlamaCallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("schema")}, nil))
 		} else if runtime.IsMapping(schemaWrapper) && runtime.LlamaIn(runtime.Str("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
 			runtime.LlamaCheckNamespace(state)
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			runtime.LlamaSetAttr(state, "response_schema", runtime.MethodGet(schemaWrapper, runtime.Str("json_schema")))
+			runtime.LlamaSetAttr(state, "response_schema", runtime.LlamaCallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("json_schema")}, nil))
 		} else {
 			// Kimi-K3.jinja:293:9 {%- else -%}
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%} (the namespace check)
@@ -1425,7 +1426,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
 	if runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
-		responseFormatType = runtime.MethodGet(responseFormat, runtime.Str("type"))
+		responseFormatType = runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("type")}, nil)
 	} else if runtime.IsDefined(responseFormat) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
@@ -1462,9 +1463,9 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}))
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.Ne(runtime.LlamaAttr(state, "image_index"), runtime.FilterLength(imagePrompts)) {
+	if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.Ne(runtime.LlamaAttr(state, "image_index"), runtime.LlamaCallFilter("length", imagePrompts, nil, nil)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts))), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(runtime.LlamaAttr(state, "image_index")))))
+		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("image prompt count "), runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("length", imagePrompts, nil, nil), nil, nil)), runtime.Str(" != consumed placeholder count ")), runtime.LlamaCallFilter("string", runtime.LlamaAttr(state, "image_index"), nil, nil))))
 	}
 }
 
@@ -1725,184 +1726,184 @@ var spansKimiK3 = []runtime.Span{
 	{From: 844, To: 846, Line: 57, Col: 1, Construct: "{{ }}"},
 	{From: 848, To: 848, Line: 58, Col: 1, Construct: "{{ }}"},
 	{From: 850, To: 853, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 856, To: 902, Line: 63, Col: 1, Construct: "macro"},
-	{From: 860, To: 901, Line: 66, Col: 1, Construct: "if"},
-	{From: 863, To: 879, Line: 68, Col: 1, Construct: "for"},
-	{From: 868, To: 870, Line: 69, Col: 1, Construct: "if"},
-	{From: 872, To: 873, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 875, To: 877, Line: 70, Col: 50, Construct: "{{ }}"},
-	{From: 880, To: 901, Line: 73, Col: 5, Construct: "if"},
-	{From: 883, To: 883, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 888, To: 900, Line: 77, Col: 1, Construct: "for"},
-	{From: 892, To: 894, Line: 78, Col: 1, Construct: "if"},
-	{From: 896, To: 898, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 904, To: 930, Line: 85, Col: 1, Construct: "macro"},
-	{From: 910, To: 912, Line: 86, Col: 1, Construct: "{{ }}"},
-	{From: 914, To: 919, Line: 87, Col: 1, Construct: "if"},
-	{From: 921, To: 924, Line: 92, Col: 1, Construct: "{{ }}"},
-	{From: 926, To: 929, Line: 94, Col: 1, Construct: "{{ }}"},
-	{From: 932, To: 953, Line: 98, Col: 1, Construct: "macro"},
-	{From: 935, To: 952, Line: 99, Col: 1, Construct: "if"},
-	{From: 937, To: 952, Line: 100, Col: 5, Construct: "if"},
-	{From: 940, To: 952, Line: 101, Col: 5, Construct: "if"},
-	{From: 943, To: 952, Line: 102, Col: 5, Construct: "if"},
-	{From: 946, To: 952, Line: 103, Col: 5, Construct: "if"},
-	{From: 955, To: 966, Line: 108, Col: 1, Construct: "macro"},
-	{From: 958, To: 965, Line: 109, Col: 1, Construct: "if"},
-	{From: 960, To: 960, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 964, To: 964, Line: 112, Col: 1, Construct: "{{ }}"},
-	{From: 968, To: 1114, Line: 116, Col: 1, Construct: "macro"},
-	{From: 974, To: 994, Line: 117, Col: 1, Construct: "if"},
-	{From: 976, To: 978, Line: 118, Col: 5, Construct: "set"},
-	{From: 980, To: 982, Line: 119, Col: 5, Construct: "{{ }}"},
-	{From: 984, To: 989, Line: 120, Col: 5, Construct: "if"},
-	{From: 986, To: 988, Line: 121, Col: 9, Construct: "{{ }}"},
-	{From: 991, To: 993, Line: 123, Col: 5, Construct: "{{ }}"},
-	{From: 996, To: 998, Line: 125, Col: 1, Construct: "{{ }}"},
-	{From: 1000, To: 1002, Line: 126, Col: 1, Construct: "{{ }}"},
-	{From: 1004, To: 1006, Line: 127, Col: 1, Construct: "{{ }}"},
-	{From: 1008, To: 1008, Line: 128, Col: 1, Construct: "set"},
-	{From: 1010, To: 1113, Line: 129, Col: 1, Construct: "if"},
-	{From: 1012, To: 1014, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 1016, To: 1108, Line: 131, Col: 5, Construct: "for"},
-	{From: 1023, To: 1026, Line: 132, Col: 9, Construct: "if"},
-	{From: 1025, To: 1025, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 1028, To: 1033, Line: 135, Col: 9, Construct: "set"},
-	{From: 1035, To: 1038, Line: 136, Col: 9, Construct: "if"},
-	{From: 1037, To: 1037, Line: 137, Col: 13, Construct: "{{ }}"},
-	{From: 1040, To: 1042, Line: 139, Col: 9, Construct: "{{ }}"},
-	{From: 1044, To: 1044, Line: 140, Col: 9, Construct: "set"},
-	{From: 1046, To: 1046, Line: 141, Col: 9, Construct: "set"},
-	{From: 1048, To: 1103, Line: 142, Col: 9, Construct: "if"},
-	{From: 1050, To: 1052, Line: 143, Col: 13, Construct: "{{ }}"},
-	{From: 1054, To: 1056, Line: 144, Col: 13, Construct: "{{ }}"},
-	{From: 1058, To: 1060, Line: 145, Col: 13, Construct: "{{ }}"},
-	{From: 1061, To: 1103, Line: 146, Col: 13, Construct: "if"},
-	{From: 1064, To: 1084, Line: 147, Col: 13, Construct: "for"},
-	{From: 1069, To: 1073, Line: 148, Col: 17, Construct: "{{ }}"},
-	{From: 1075, To: 1079, Line: 149, Col: 17, Construct: "{{ }}"},
-	{From: 1081, To: 1083, Line: 150, Col: 17, Construct: "{{ }}"},
-	{From: 1085, To: 1103, Line: 152, Col: 13, Construct: "if"},
-	{From: 1088, To: 1090, Line: 153, Col: 13, Construct: "{{ }}"},
-	{From: 1092, To: 1094, Line: 154, Col: 13, Construct: "{{ }}"},
-	{From: 1096, To: 1098, Line: 155, Col: 13, Construct: "{{ }}"},
-	{From: 1099, To: 1103, Line: 156, Col: 13, Construct: "if"},
-	{From: 1102, To: 1102, Line: 157, Col: 13, Construct: "{{ }}"},
-	{From: 1105, To: 1107, Line: 159, Col: 9, Construct: "{{ }}"},
-	{From: 1110, To: 1112, Line: 161, Col: 5, Construct: "{{ }}"},
-	{From: 1116, To: 1174, Line: 165, Col: 1, Construct: "macro"},
-	{From: 1126, To: 1126, Line: 165, Col: 1, Construct: "set"},
-	{From: 1128, To: 1128, Line: 166, Col: 1, Construct: "set"},
-	{From: 1130, To: 1141, Line: 167, Col: 1, Construct: "if"},
-	{From: 1132, To: 1132, Line: 168, Col: 5, Construct: "set"},
-	{From: 1133, To: 1141, Line: 169, Col: 5, Construct: "if"},
-	{From: 1136, To: 1136, Line: 170, Col: 5, Construct: "set"},
-	{From: 1140, To: 1140, Line: 172, Col: 5, Construct: "set"},
-	{From: 1143, To: 1155, Line: 174, Col: 1, Construct: "if"},
-	{From: 1145, To: 1145, Line: 175, Col: 5, Construct: "set"},
-	{From: 1147, To: 1152, Line: 176, Col: 5, Construct: "set"},
-	{From: 1154, To: 1154, Line: 177, Col: 5, Construct: "set"},
-	{From: 1157, To: 1160, Line: 179, Col: 1, Construct: "if"},
-	{From: 1159, To: 1159, Line: 180, Col: 5, Construct: "{{ }}"},
-	{From: 1162, To: 1164, Line: 182, Col: 1, Construct: "{{ }}"},
-	{From: 1166, To: 1168, Line: 183, Col: 1, Construct: "{{ }}"},
-	{From: 1170, To: 1173, Line: 184, Col: 1, Construct: "{{ }}"},
-	{From: 1176, To: 1179, Line: 188, Col: 1, Construct: "if"},
-	{From: 1178, To: 1178, Line: 189, Col: 5, Construct: "set"},
-	{From: 1181, To: 1184, Line: 191, Col: 1, Construct: "if"},
-	{From: 1183, To: 1183, Line: 192, Col: 5, Construct: "set"},
-	{From: 1186, To: 1189, Line: 194, Col: 1, Construct: "if"},
-	{From: 1188, To: 1188, Line: 195, Col: 5, Construct: "{{ }}"},
-	{From: 1191, To: 1191, Line: 198, Col: 1, Construct: "set"},
-	{From: 1193, To: 1198, Line: 200, Col: 1, Construct: "if"},
-	{From: 1195, To: 1197, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 1200, To: 1205, Line: 204, Col: 1, Construct: "if"},
-	{From: 1202, To: 1204, Line: 205, Col: 5, Construct: "{{ }}"},
-	{From: 1207, To: 1379, Line: 211, Col: 1, Construct: "for"},
-	{From: 1212, To: 1378, Line: 212, Col: 5, Construct: "if"},
-	{From: 1214, To: 1377, Line: 213, Col: 9, Construct: "if"},
-	{From: 1216, To: 1216, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 1217, To: 1377, Line: 215, Col: 13, Construct: "if"},
-	{From: 1220, To: 1220, Line: 216, Col: 13, Construct: "set"},
-	{From: 1222, To: 1225, Line: 217, Col: 13, Construct: "if"},
-	{From: 1224, To: 1224, Line: 217, Col: 43, Construct: "set"},
-	{From: 1227, To: 1229, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 1231, To: 1233, Line: 219, Col: 13, Construct: "{{ }}"},
-	{From: 1235, To: 1238, Line: 220, Col: 13, Construct: "{{ }}"},
-	{From: 1239, To: 1377, Line: 222, Col: 13, Construct: "if"},
-	{From: 1242, To: 1244, Line: 223, Col: 13, Construct: "{{ }}"},
-	{From: 1245, To: 1377, Line: 224, Col: 13, Construct: "if"},
-	{From: 1248, To: 1248, Line: 225, Col: 13, Construct: "set"},
-	{From: 1250, To: 1253, Line: 226, Col: 13, Construct: "if"},
-	{From: 1252, To: 1252, Line: 226, Col: 43, Construct: "set"},
-	{From: 1255, To: 1257, Line: 227, Col: 13, Construct: "{{ }}"},
-	{From: 1259, To: 1261, Line: 228, Col: 13, Construct: "{{ }}"},
-	{From: 1263, To: 1266, Line: 229, Col: 13, Construct: "{{ }}"},
-	{From: 1267, To: 1377, Line: 231, Col: 13, Construct: "if"},
-	{From: 1270, To: 1270, Line: 231, Col: 13, Construct: "set"},
-	{From: 1272, To: 1272, Line: 232, Col: 13, Construct: "set"},
-	{From: 1274, To: 1274, Line: 232, Col: 13, Construct: "set"},
-	{From: 1276, To: 1276, Line: 233, Col: 13, Construct: "set"},
-	{From: 1278, To: 1278, Line: 234, Col: 13, Construct: "set"},
-	{From: 1280, To: 1283, Line: 235, Col: 13, Construct: "if"},
-	{From: 1282, To: 1282, Line: 235, Col: 43, Construct: "set"},
-	{From: 1285, To: 1287, Line: 236, Col: 13, Construct: "{{ }}"},
-	{From: 1289, To: 1291, Line: 237, Col: 13, Construct: "{{ }}"},
-	{From: 1293, To: 1296, Line: 238, Col: 13, Construct: "{{ }}"},
-	{From: 1297, To: 1377, Line: 240, Col: 13, Construct: "if"},
-	{From: 1300, To: 1301, Line: 241, Col: 13, Construct: "set"},
-	{From: 1303, To: 1333, Line: 242, Col: 13, Construct: "for"},
-	{From: 1307, To: 1310, Line: 243, Col: 17, Construct: "if"},
-	{From: 1312, To: 1312, Line: 244, Col: 17, Construct: "set"},
-	{From: 1314, To: 1314, Line: 245, Col: 17, Construct: "set"},
-	{From: 1316, To: 1316, Line: 246, Col: 17, Construct: "set"},
-	{From: 1318, To: 1327, Line: 247, Col: 17, Construct: "if"},
-	{From: 1320, To: 1326, Line: 248, Col: 21, Construct: "for"},
-	{From: 1322, To: 1325, Line: 249, Col: 25, Construct: "if"},
-	{From: 1324, To: 1324, Line: 250, Col: 29, Construct: "set"},
-	{From: 1329, To: 1332, Line: 254, Col: 17, Construct: "if"},
-	{From: 1331, To: 1331, Line: 254, Col: 39, Construct: "set"},
-	{From: 1335, To: 1376, Line: 256, Col: 13, Construct: "if"},
-	{From: 1337, To: 1337, Line: 257, Col: 17, Construct: "set"},
-	{From: 1339, To: 1366, Line: 258, Col: 17, Construct: "for"},
-	{From: 1342, To: 1365, Line: 259, Col: 21, Construct: "if"},
-	{From: 1344, To: 1344, Line: 260, Col: 25, Construct: "set"},
-	{From: 1346, To: 1351, Line: 261, Col: 25, Construct: "set"},
-	{From: 1353, To: 1364, Line: 262, Col: 25, Construct: "for"},
-	{From: 1356, To: 1356, Line: 263, Col: 29, Construct: "set"},
-	{From: 1358, To: 1363, Line: 264, Col: 29, Construct: "if"},
-	{From: 1360, To: 1362, Line: 265, Col: 33, Construct: "{{ }}"},
-	{From: 1370, To: 1375, Line: 271, Col: 17, Construct: "for"},
-	{From: 1372, To: 1374, Line: 272, Col: 21, Construct: "{{ }}"},
-	{From: 1381, To: 1392, Line: 279, Col: 1, Construct: "if"},
-	{From: 1383, To: 1385, Line: 280, Col: 5, Construct: "{{ }}"},
-	{From: 1386, To: 1392, Line: 281, Col: 5, Construct: "if"},
-	{From: 1389, To: 1391, Line: 282, Col: 5, Construct: "{{ }}"},
-	{From: 1394, To: 1422, Line: 285, Col: 1, Construct: "if"},
-	{From: 1396, To: 1396, Line: 285, Col: 1, Construct: "set"},
-	{From: 1398, To: 1398, Line: 286, Col: 5, Construct: "set"},
-	{From: 1399, To: 1422, Line: 287, Col: 5, Construct: "if"},
-	{From: 1402, To: 1402, Line: 288, Col: 5, Construct: "set"},
-	{From: 1404, To: 1421, Line: 289, Col: 5, Construct: "if"},
-	{From: 1406, To: 1406, Line: 289, Col: 5, Construct: "set"},
-	{From: 1408, To: 1408, Line: 290, Col: 9, Construct: "set"},
-	{From: 1409, To: 1421, Line: 291, Col: 9, Construct: "if"},
-	{From: 1412, To: 1412, Line: 291, Col: 9, Construct: "set"},
-	{From: 1414, To: 1414, Line: 292, Col: 9, Construct: "set"},
-	{From: 1418, To: 1418, Line: 292, Col: 9, Construct: "set"},
-	{From: 1420, To: 1420, Line: 294, Col: 9, Construct: "set"},
-	{From: 1424, To: 1424, Line: 298, Col: 1, Construct: "set"},
-	{From: 1426, To: 1433, Line: 299, Col: 1, Construct: "if"},
-	{From: 1428, To: 1428, Line: 300, Col: 5, Construct: "set"},
-	{From: 1429, To: 1433, Line: 301, Col: 5, Construct: "if"},
-	{From: 1432, To: 1432, Line: 302, Col: 5, Construct: "set"},
-	{From: 1435, To: 1448, Line: 304, Col: 1, Construct: "if"},
-	{From: 1437, To: 1439, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 1440, To: 1448, Line: 309, Col: 5, Construct: "if"},
-	{From: 1443, To: 1447, Line: 310, Col: 5, Construct: "{{ }}"},
-	{From: 1450, To: 1463, Line: 316, Col: 1, Construct: "if"},
-	{From: 1452, To: 1454, Line: 317, Col: 5, Construct: "{{ }}"},
-	{From: 1456, To: 1462, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 1465, To: 1468, Line: 321, Col: 1, Construct: "if"},
-	{From: 1467, To: 1467, Line: 322, Col: 5, Construct: "{{ }}"},
+	{From: 856, To: 903, Line: 63, Col: 1, Construct: "macro"},
+	{From: 860, To: 902, Line: 66, Col: 1, Construct: "if"},
+	{From: 863, To: 880, Line: 68, Col: 1, Construct: "for"},
+	{From: 869, To: 871, Line: 69, Col: 1, Construct: "if"},
+	{From: 873, To: 874, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 876, To: 878, Line: 70, Col: 50, Construct: "{{ }}"},
+	{From: 881, To: 902, Line: 73, Col: 5, Construct: "if"},
+	{From: 884, To: 884, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 889, To: 901, Line: 77, Col: 1, Construct: "for"},
+	{From: 893, To: 895, Line: 78, Col: 1, Construct: "if"},
+	{From: 897, To: 899, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 905, To: 931, Line: 85, Col: 1, Construct: "macro"},
+	{From: 911, To: 913, Line: 86, Col: 1, Construct: "{{ }}"},
+	{From: 915, To: 920, Line: 87, Col: 1, Construct: "if"},
+	{From: 922, To: 925, Line: 92, Col: 1, Construct: "{{ }}"},
+	{From: 927, To: 930, Line: 94, Col: 1, Construct: "{{ }}"},
+	{From: 933, To: 954, Line: 98, Col: 1, Construct: "macro"},
+	{From: 936, To: 953, Line: 99, Col: 1, Construct: "if"},
+	{From: 938, To: 953, Line: 100, Col: 5, Construct: "if"},
+	{From: 941, To: 953, Line: 101, Col: 5, Construct: "if"},
+	{From: 944, To: 953, Line: 102, Col: 5, Construct: "if"},
+	{From: 947, To: 953, Line: 103, Col: 5, Construct: "if"},
+	{From: 956, To: 967, Line: 108, Col: 1, Construct: "macro"},
+	{From: 959, To: 966, Line: 109, Col: 1, Construct: "if"},
+	{From: 961, To: 961, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 965, To: 965, Line: 112, Col: 1, Construct: "{{ }}"},
+	{From: 969, To: 1115, Line: 116, Col: 1, Construct: "macro"},
+	{From: 975, To: 995, Line: 117, Col: 1, Construct: "if"},
+	{From: 977, To: 979, Line: 118, Col: 5, Construct: "set"},
+	{From: 981, To: 983, Line: 119, Col: 5, Construct: "{{ }}"},
+	{From: 985, To: 990, Line: 120, Col: 5, Construct: "if"},
+	{From: 987, To: 989, Line: 121, Col: 9, Construct: "{{ }}"},
+	{From: 992, To: 994, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 997, To: 999, Line: 125, Col: 1, Construct: "{{ }}"},
+	{From: 1001, To: 1003, Line: 126, Col: 1, Construct: "{{ }}"},
+	{From: 1005, To: 1007, Line: 127, Col: 1, Construct: "{{ }}"},
+	{From: 1009, To: 1009, Line: 128, Col: 1, Construct: "set"},
+	{From: 1011, To: 1114, Line: 129, Col: 1, Construct: "if"},
+	{From: 1013, To: 1015, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 1017, To: 1109, Line: 131, Col: 5, Construct: "for"},
+	{From: 1024, To: 1027, Line: 132, Col: 9, Construct: "if"},
+	{From: 1026, To: 1026, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1029, To: 1034, Line: 135, Col: 9, Construct: "set"},
+	{From: 1036, To: 1039, Line: 136, Col: 9, Construct: "if"},
+	{From: 1038, To: 1038, Line: 137, Col: 13, Construct: "{{ }}"},
+	{From: 1041, To: 1043, Line: 139, Col: 9, Construct: "{{ }}"},
+	{From: 1045, To: 1045, Line: 140, Col: 9, Construct: "set"},
+	{From: 1047, To: 1047, Line: 141, Col: 9, Construct: "set"},
+	{From: 1049, To: 1104, Line: 142, Col: 9, Construct: "if"},
+	{From: 1051, To: 1053, Line: 143, Col: 13, Construct: "{{ }}"},
+	{From: 1055, To: 1057, Line: 144, Col: 13, Construct: "{{ }}"},
+	{From: 1059, To: 1061, Line: 145, Col: 13, Construct: "{{ }}"},
+	{From: 1062, To: 1104, Line: 146, Col: 13, Construct: "if"},
+	{From: 1065, To: 1085, Line: 147, Col: 13, Construct: "for"},
+	{From: 1070, To: 1074, Line: 148, Col: 17, Construct: "{{ }}"},
+	{From: 1076, To: 1080, Line: 149, Col: 17, Construct: "{{ }}"},
+	{From: 1082, To: 1084, Line: 150, Col: 17, Construct: "{{ }}"},
+	{From: 1086, To: 1104, Line: 152, Col: 13, Construct: "if"},
+	{From: 1089, To: 1091, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 1093, To: 1095, Line: 154, Col: 13, Construct: "{{ }}"},
+	{From: 1097, To: 1099, Line: 155, Col: 13, Construct: "{{ }}"},
+	{From: 1100, To: 1104, Line: 156, Col: 13, Construct: "if"},
+	{From: 1103, To: 1103, Line: 157, Col: 13, Construct: "{{ }}"},
+	{From: 1106, To: 1108, Line: 159, Col: 9, Construct: "{{ }}"},
+	{From: 1111, To: 1113, Line: 161, Col: 5, Construct: "{{ }}"},
+	{From: 1117, To: 1175, Line: 165, Col: 1, Construct: "macro"},
+	{From: 1127, To: 1127, Line: 165, Col: 1, Construct: "set"},
+	{From: 1129, To: 1129, Line: 166, Col: 1, Construct: "set"},
+	{From: 1131, To: 1142, Line: 167, Col: 1, Construct: "if"},
+	{From: 1133, To: 1133, Line: 168, Col: 5, Construct: "set"},
+	{From: 1134, To: 1142, Line: 169, Col: 5, Construct: "if"},
+	{From: 1137, To: 1137, Line: 170, Col: 5, Construct: "set"},
+	{From: 1141, To: 1141, Line: 172, Col: 5, Construct: "set"},
+	{From: 1144, To: 1156, Line: 174, Col: 1, Construct: "if"},
+	{From: 1146, To: 1146, Line: 175, Col: 5, Construct: "set"},
+	{From: 1148, To: 1153, Line: 176, Col: 5, Construct: "set"},
+	{From: 1155, To: 1155, Line: 177, Col: 5, Construct: "set"},
+	{From: 1158, To: 1161, Line: 179, Col: 1, Construct: "if"},
+	{From: 1160, To: 1160, Line: 180, Col: 5, Construct: "{{ }}"},
+	{From: 1163, To: 1165, Line: 182, Col: 1, Construct: "{{ }}"},
+	{From: 1167, To: 1169, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 1171, To: 1174, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 1177, To: 1180, Line: 188, Col: 1, Construct: "if"},
+	{From: 1179, To: 1179, Line: 189, Col: 5, Construct: "set"},
+	{From: 1182, To: 1185, Line: 191, Col: 1, Construct: "if"},
+	{From: 1184, To: 1184, Line: 192, Col: 5, Construct: "set"},
+	{From: 1187, To: 1190, Line: 194, Col: 1, Construct: "if"},
+	{From: 1189, To: 1189, Line: 195, Col: 5, Construct: "{{ }}"},
+	{From: 1192, To: 1192, Line: 198, Col: 1, Construct: "set"},
+	{From: 1194, To: 1199, Line: 200, Col: 1, Construct: "if"},
+	{From: 1196, To: 1198, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 1201, To: 1206, Line: 204, Col: 1, Construct: "if"},
+	{From: 1203, To: 1205, Line: 205, Col: 5, Construct: "{{ }}"},
+	{From: 1208, To: 1380, Line: 211, Col: 1, Construct: "for"},
+	{From: 1213, To: 1379, Line: 212, Col: 5, Construct: "if"},
+	{From: 1215, To: 1378, Line: 213, Col: 9, Construct: "if"},
+	{From: 1217, To: 1217, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 1218, To: 1378, Line: 215, Col: 13, Construct: "if"},
+	{From: 1221, To: 1221, Line: 216, Col: 13, Construct: "set"},
+	{From: 1223, To: 1226, Line: 217, Col: 13, Construct: "if"},
+	{From: 1225, To: 1225, Line: 217, Col: 43, Construct: "set"},
+	{From: 1228, To: 1230, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 1232, To: 1234, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 1236, To: 1239, Line: 220, Col: 13, Construct: "{{ }}"},
+	{From: 1240, To: 1378, Line: 222, Col: 13, Construct: "if"},
+	{From: 1243, To: 1245, Line: 223, Col: 13, Construct: "{{ }}"},
+	{From: 1246, To: 1378, Line: 224, Col: 13, Construct: "if"},
+	{From: 1249, To: 1249, Line: 225, Col: 13, Construct: "set"},
+	{From: 1251, To: 1254, Line: 226, Col: 13, Construct: "if"},
+	{From: 1253, To: 1253, Line: 226, Col: 43, Construct: "set"},
+	{From: 1256, To: 1258, Line: 227, Col: 13, Construct: "{{ }}"},
+	{From: 1260, To: 1262, Line: 228, Col: 13, Construct: "{{ }}"},
+	{From: 1264, To: 1267, Line: 229, Col: 13, Construct: "{{ }}"},
+	{From: 1268, To: 1378, Line: 231, Col: 13, Construct: "if"},
+	{From: 1271, To: 1271, Line: 231, Col: 13, Construct: "set"},
+	{From: 1273, To: 1273, Line: 232, Col: 13, Construct: "set"},
+	{From: 1275, To: 1275, Line: 232, Col: 13, Construct: "set"},
+	{From: 1277, To: 1277, Line: 233, Col: 13, Construct: "set"},
+	{From: 1279, To: 1279, Line: 234, Col: 13, Construct: "set"},
+	{From: 1281, To: 1284, Line: 235, Col: 13, Construct: "if"},
+	{From: 1283, To: 1283, Line: 235, Col: 43, Construct: "set"},
+	{From: 1286, To: 1288, Line: 236, Col: 13, Construct: "{{ }}"},
+	{From: 1290, To: 1292, Line: 237, Col: 13, Construct: "{{ }}"},
+	{From: 1294, To: 1297, Line: 238, Col: 13, Construct: "{{ }}"},
+	{From: 1298, To: 1378, Line: 240, Col: 13, Construct: "if"},
+	{From: 1301, To: 1302, Line: 241, Col: 13, Construct: "set"},
+	{From: 1304, To: 1334, Line: 242, Col: 13, Construct: "for"},
+	{From: 1308, To: 1311, Line: 243, Col: 17, Construct: "if"},
+	{From: 1313, To: 1313, Line: 244, Col: 17, Construct: "set"},
+	{From: 1315, To: 1315, Line: 245, Col: 17, Construct: "set"},
+	{From: 1317, To: 1317, Line: 246, Col: 17, Construct: "set"},
+	{From: 1319, To: 1328, Line: 247, Col: 17, Construct: "if"},
+	{From: 1321, To: 1327, Line: 248, Col: 21, Construct: "for"},
+	{From: 1323, To: 1326, Line: 249, Col: 25, Construct: "if"},
+	{From: 1325, To: 1325, Line: 250, Col: 29, Construct: "set"},
+	{From: 1330, To: 1333, Line: 254, Col: 17, Construct: "if"},
+	{From: 1332, To: 1332, Line: 254, Col: 39, Construct: "set"},
+	{From: 1336, To: 1377, Line: 256, Col: 13, Construct: "if"},
+	{From: 1338, To: 1338, Line: 257, Col: 17, Construct: "set"},
+	{From: 1340, To: 1367, Line: 258, Col: 17, Construct: "for"},
+	{From: 1343, To: 1366, Line: 259, Col: 21, Construct: "if"},
+	{From: 1345, To: 1345, Line: 260, Col: 25, Construct: "set"},
+	{From: 1347, To: 1352, Line: 261, Col: 25, Construct: "set"},
+	{From: 1354, To: 1365, Line: 262, Col: 25, Construct: "for"},
+	{From: 1357, To: 1357, Line: 263, Col: 29, Construct: "set"},
+	{From: 1359, To: 1364, Line: 264, Col: 29, Construct: "if"},
+	{From: 1361, To: 1363, Line: 265, Col: 33, Construct: "{{ }}"},
+	{From: 1371, To: 1376, Line: 271, Col: 17, Construct: "for"},
+	{From: 1373, To: 1375, Line: 272, Col: 21, Construct: "{{ }}"},
+	{From: 1382, To: 1393, Line: 279, Col: 1, Construct: "if"},
+	{From: 1384, To: 1386, Line: 280, Col: 5, Construct: "{{ }}"},
+	{From: 1387, To: 1393, Line: 281, Col: 5, Construct: "if"},
+	{From: 1390, To: 1392, Line: 282, Col: 5, Construct: "{{ }}"},
+	{From: 1395, To: 1423, Line: 285, Col: 1, Construct: "if"},
+	{From: 1397, To: 1397, Line: 285, Col: 1, Construct: "set"},
+	{From: 1399, To: 1399, Line: 286, Col: 5, Construct: "set"},
+	{From: 1400, To: 1423, Line: 287, Col: 5, Construct: "if"},
+	{From: 1403, To: 1403, Line: 288, Col: 5, Construct: "set"},
+	{From: 1405, To: 1422, Line: 289, Col: 5, Construct: "if"},
+	{From: 1407, To: 1407, Line: 289, Col: 5, Construct: "set"},
+	{From: 1409, To: 1409, Line: 290, Col: 9, Construct: "set"},
+	{From: 1410, To: 1422, Line: 291, Col: 9, Construct: "if"},
+	{From: 1413, To: 1413, Line: 291, Col: 9, Construct: "set"},
+	{From: 1415, To: 1415, Line: 292, Col: 9, Construct: "set"},
+	{From: 1419, To: 1419, Line: 292, Col: 9, Construct: "set"},
+	{From: 1421, To: 1421, Line: 294, Col: 9, Construct: "set"},
+	{From: 1425, To: 1425, Line: 298, Col: 1, Construct: "set"},
+	{From: 1427, To: 1434, Line: 299, Col: 1, Construct: "if"},
+	{From: 1429, To: 1429, Line: 300, Col: 5, Construct: "set"},
+	{From: 1430, To: 1434, Line: 301, Col: 5, Construct: "if"},
+	{From: 1433, To: 1433, Line: 302, Col: 5, Construct: "set"},
+	{From: 1436, To: 1449, Line: 304, Col: 1, Construct: "if"},
+	{From: 1438, To: 1440, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 1441, To: 1449, Line: 309, Col: 5, Construct: "if"},
+	{From: 1444, To: 1448, Line: 310, Col: 5, Construct: "{{ }}"},
+	{From: 1451, To: 1464, Line: 316, Col: 1, Construct: "if"},
+	{From: 1453, To: 1455, Line: 317, Col: 5, Construct: "{{ }}"},
+	{From: 1457, To: 1463, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 1466, To: 1469, Line: 321, Col: 1, Construct: "if"},
+	{From: 1468, To: 1468, Line: 322, Col: 5, Construct: "{{ }}"},
 }

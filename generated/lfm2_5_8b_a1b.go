@@ -313,7 +313,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
 	runtime.LlamaWrite(w, bosToken)
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	preserveThinking = runtime.LlamaCallFilter("default", preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
 	formatArgValue := func(argValue runtime.Value) {
 		argValue = runtime.Param(argValue, "arg_value")
@@ -324,11 +324,11 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsMapping(argValue) {
 			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
 			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
-			runtime.LlamaWrite(w, runtime.FilterTojson(argValue, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", argValue, nil, nil))
 		} else {
 			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
-			runtime.LlamaWrite(w, runtime.FilterString(argValue))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", argValue, nil, nil))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
@@ -363,7 +363,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.FilterTojson(item, nil, nil)))
+					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaCallFilter("tojson", item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
@@ -388,10 +388,10 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
 			argsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
-			keys, values := runtime.DictItems(funcArgs)
-			for i := range w.Count(len(keys)) {
-				argName := keys[i]
-				argValue := values[i]
+			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(funcArgs, "items", nil, nil))) {
+				vals := runtime.Unpack(item, 2)
+				argName := vals[0]
+				argValue := vals[1]
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
 				runtime.LlamaCheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
@@ -402,10 +402,10 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
 			runtime.LlamaCheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			runtime.LlamaSetAttr(toolCallsNs, "tool_calls", runtime.LlamaAdd(runtime.LlamaAttr(toolCallsNs, "tool_calls"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(funcName, runtime.Str("(")), runtime.FilterJoin(runtime.LlamaAttr(argsNs, "arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
+			runtime.LlamaSetAttr(toolCallsNs, "tool_calls", runtime.LlamaAdd(runtime.LlamaAttr(toolCallsNs, "tool_calls"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(funcName, runtime.Str("(")), runtime.LlamaCallFilter("join", runtime.LlamaAttr(argsNs, "arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call_start|>["), runtime.FilterJoin(runtime.LlamaAttr(toolCallsNs, "tool_calls"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]<|tool_call_end|>")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call_start|>["), runtime.LlamaCallFilter("join", runtime.LlamaAttr(toolCallsNs, "tool_calls"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]<|tool_call_end|>")))
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	nsSystemPrompt := runtime.Str("")
@@ -414,7 +414,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 	messages0 := runtime.LlamaItemInt(messages, 0)
 	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
-		if runtime.MethodGet(messages0, runtime.Str("content")).Truthy() {
+		if runtime.LlamaCallMethod(messages0, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
 				parseContent(runtime.LlamaItemStr(messages0, "content"))
@@ -438,7 +438,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
 			if !runtime.IsString(tool) {
 				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
-				tool = runtime.FilterTojson(tool, nil, nil)
+				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
 			}
 			// LFM2.5-8B-A1B.jinja:59:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, tool)
@@ -502,15 +502,15 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if runtime.LlamaIn(runtime.Str("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = runtime.LlamaFilter("trim", runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), nil, nil)
+							content = runtime.LlamaCallFilter("trim", runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && runtime.MethodEndswith(content, cfmTag).Truthy() {
+					if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = runtime.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = runtime.LlamaSub(runtime.FilterLength(content), runtime.FilterLength(cfmTag))
+						truncLen = runtime.LlamaSub(runtime.LlamaCallFilter("length", content, nil, nil), runtime.LlamaCallFilter("length", cfmTag, nil, nil))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
 						runtime.LlamaWrite(w, content.Slice(runtime.None(), truncLen, runtime.None()))
 					} else {
@@ -536,7 +536,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if runtime.MethodGet(message, runtime.Str("content")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
 					parseContent(runtime.LlamaItemStr(message, "content"))

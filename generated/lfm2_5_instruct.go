@@ -175,7 +175,7 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
 	runtime.LlamaWrite(w, bosToken)
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
-	keepPastThinking = runtime.FilterDefault(keepPastThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	keepPastThinking = runtime.LlamaCallFilter("default", keepPastThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
@@ -205,7 +205,7 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			// LFM2.5-Instruct.jinja:11:9 {%- if tool is not string -%}
 			if !runtime.IsString(tool) {
 				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
-				tool = runtime.FilterTojson(tool, nil, nil)
+				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
 			}
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
@@ -257,14 +257,14 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
 		if !runtime.IsString(content) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
-			content = runtime.FilterTojson(content, nil, nil)
+			content = runtime.LlamaCallFilter("tojson", content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
 		if (runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if runtime.LlamaIn(runtime.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = runtime.LlamaFilter("trim", runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), nil, nil)
+				content = runtime.LlamaCallFilter("trim", runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}

@@ -164,7 +164,7 @@ func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 			// LFM2-8B-A1B.jinja:11:3 {%- if tool is not string -%}
 			if !runtime.IsString(tool) {
 				// LFM2-8B-A1B.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = runtime.FilterTojson(tool, nil, nil)
+				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
 			}
 			// LFM2-8B-A1B.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, tool)
@@ -192,7 +192,7 @@ func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
 		if !runtime.IsString(content) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
-			content = runtime.FilterTojson(content, nil, nil)
+			content = runtime.LlamaCallFilter("tojson", content, nil, nil)
 		}
 		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {

@@ -99,7 +99,7 @@ func renderLlama2SysStripLlama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		var content runtime.Value
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
+		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")

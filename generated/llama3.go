@@ -72,7 +72,7 @@ func renderLlama3Llama(w *runtime.Writer, in *runtime.Input) {
 	// llama3.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|eot_id|>")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|eot_id|>")))
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 }

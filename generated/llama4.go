@@ -72,7 +72,7 @@ func renderLlama4Llama(w *runtime.Writer, in *runtime.Input) {
 	// llama4.jinja:11:1 {%- for message in messages %}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 		// llama4.jinja:12:1 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|header_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|header_end|>\n\n")), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<|eot|>")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|header_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|header_end|>\n\n")), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|eot|>")))
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
 }

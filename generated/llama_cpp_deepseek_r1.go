@@ -214,7 +214,7 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaFilter("map", tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaCallFilter("map", tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
@@ -269,7 +269,7 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
 				toolArgs = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments")
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tc, "type")), runtime.Str("<｜tool▁sep｜>"), toolName, runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.FilterTojson(toolArgs, nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tc, "type")), runtime.Str("<｜tool▁sep｜>"), toolName, runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.LlamaCallFilter("tojson", toolArgs, nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
@@ -284,7 +284,7 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if runtime.LlamaIn(runtime.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1)
+				content = runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>")))

@@ -207,7 +207,7 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-lfm2.jinja:11:3 {%- if tool is not string -%}
 			if !runtime.IsString(tool) {
 				// llama-cpp-lfm2.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = runtime.FilterTojson(tool, nil, nil)
+				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
 			}
 			// llama-cpp-lfm2.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
 			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, tool)
@@ -240,7 +240,7 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
 		if !runtime.IsString(content) {
 			// llama-cpp-lfm2.jinja:28:3 {%- set content = content | tojson -%}
-			content = runtime.FilterTojson(content, nil, nil)
+			content = runtime.LlamaCallFilter("tojson", content, nil, nil)
 		}
 		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
 		messageRole := runtime.LlamaItemStr(message, "role")
@@ -272,10 +272,10 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// llama-cpp-lfm2.jinja:40:8 {%- else -%}
 					// llama-cpp-lfm2.jinja:41:5 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
-					nsTcResult = runtime.LlamaAdd(nsTcResult, runtime.FilterTojson(args, nil, nil))
+					nsTcResult = runtime.LlamaAdd(nsTcResult, runtime.LlamaCallFilter("tojson", args, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
-				if runtime.MethodGet(tc, runtime.Str("id")).Truthy() {
+				if runtime.LlamaCallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
 					nsTcResult = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsTcResult, runtime.Str(", \"id\": \"")), runtime.LlamaItemStr(tc, "id")), runtime.Str("\""))
 				}

@@ -147,7 +147,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *runtime.Writer, in *runtime
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
 	if runtime.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
-		systemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(systemMessage, runtime.Str("<|tool|>")), runtime.FilterTojson(tools, nil, nil)), runtime.Str("<|/tool|>"))
+		systemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(systemMessage, runtime.Str("<|tool|>")), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
 		if runtime.LlamaNotIn(runtime.Str("<|tool_call|>"), systemMessage) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11:9 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
@@ -165,7 +165,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *runtime.Writer, in *runtime
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_response|>"), runtime.FilterTojson(runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|/tool_response|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_response|>"), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|/tool_response|>")))
 		} else if !runtime.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
@@ -178,7 +178,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *runtime.Writer, in *runtime
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call|>"), runtime.FilterTojson(toolCall, nil, nil)), runtime.Str("<|/tool_call|>")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call|>"), runtime.LlamaCallFilter("tojson", toolCall, nil, nil)), runtime.Str("<|/tool_call|>")))
 			}
 			w.WriteString("<|end|>")
 		}

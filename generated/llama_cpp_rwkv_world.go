@@ -149,7 +149,7 @@ func renderLlamaCppRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.LlamaFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n\n")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n\n")))
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
@@ -158,10 +158,10 @@ func renderLlamaCppRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if runtime.LlamaIn(runtime.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1)
+				content = runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.LlamaFilter("trim", content, nil, nil)), runtime.Str("\n\n")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.LlamaCallFilter("trim", content, nil, nil)), runtime.Str("\n\n")))
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26:1 {%- if add_generation_prompt -%}

@@ -156,11 +156,11 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input
 		tools = runtime.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	hasCodeInterpreter = runtime.Bool(runtime.LlamaGt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)))
+	hasCodeInterpreter = runtime.Bool(runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		tools = runtime.FilterList(runtime.LlamaFilter("rejectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))
+		tools = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("rejectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil)
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
 	runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\n")))
@@ -180,11 +180,11 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
 			if runtime.LlamaIn(runtime.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaFilter("safe", runtime.Str("Use the function '"), nil, nil), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "name")), runtime.LlamaFilter("safe", runtime.Str("' to '"), nil, nil)), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "description")), runtime.LlamaFilter("safe", runtime.Str("'\n"), nil, nil)), runtime.FilterTojson(runtime.LlamaItemStr(t, "function"), nil, nil)))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaCallFilter("safe", runtime.Str("Use the function '"), nil, nil), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "name")), runtime.LlamaCallFilter("safe", runtime.Str("' to '"), nil, nil)), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "description")), runtime.LlamaCallFilter("safe", runtime.Str("'\n"), nil, nil)), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(t, "function"), nil, nil)))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaFilter("safe", runtime.Str("Use the function '"), nil, nil), runtime.LlamaItemStr(t, "name")), runtime.LlamaFilter("safe", runtime.Str("' to '"), nil, nil)), runtime.LlamaItemStr(t, "description")), runtime.LlamaFilter("safe", runtime.Str("'\n"), nil, nil)), runtime.FilterTojson(t, nil, nil)))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaCallFilter("safe", runtime.Str("Use the function '"), nil, nil), runtime.LlamaItemStr(t, "name")), runtime.LlamaCallFilter("safe", runtime.Str("' to '"), nil, nil)), runtime.LlamaItemStr(t, "description")), runtime.LlamaCallFilter("safe", runtime.Str("'\n"), nil, nil)), runtime.LlamaCallFilter("tojson", t, nil, nil)))
 			}
 			w.WriteString("\n\n")
 		}
@@ -221,11 +221,11 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input
 					toolCallFunctionName := runtime.LlamaItemStr(toolCallFunction, "name")
 					if runtime.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|python_tag|>"), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<function="), toolCallFunctionName), runtime.Str(">")), runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)), runtime.Str("</function>")))
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<function="), toolCallFunctionName), runtime.Str(">")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)), runtime.Str("</function>")))
 					}
 				}
 				w.WriteString("<|eom_id|>")

@@ -699,11 +699,11 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if runtime.LlamaGt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+			if runtime.LlamaGt(runtime.LlamaCallFilter("length", examplesInfo, nil, nil), runtime.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 				for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaFilter("replace", runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("string", example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
 				}
 			}
 		}
@@ -737,7 +737,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
 			if runtime.IsIterable(rawParamType) && !runtime.IsString(rawParamType) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
+				paramType = runtime.LlamaCallFilter("join", rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
@@ -750,12 +750,12 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		} else if runtime.LlamaIn(runtime.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = runtime.FilterList(runtime.LlamaFilter("selectattr", runtime.LlamaItemStr(param, "oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil))
+			oneOfTypes = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", runtime.LlamaItemStr(param, "oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.LlamaFilter("map", oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil))
+			oneOfTypes = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("unique", runtime.LlamaCallFilter("map", oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
 			runtime.LlamaWrite(w, w.Capture(func() {
-				convertDataType(runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
+				convertDataType(runtime.LlamaCallFilter("join", oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
 			}))
 		}
 	}
@@ -800,7 +800,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		var desc runtime.Value
 		var defaultValue runtime.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType = runtime.MethodGetDefault(param, runtime.Str("type"), runtime.Str("any"))
+		paramType = runtime.LlamaCallMethod(param, "get", []runtime.Value{runtime.Str("type"), runtime.Str("any")}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
 			getFormatParam(param)
@@ -813,7 +813,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 				desc = runtime.LlamaItemStr(param, "description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !runtime.MethodEndswith(desc, runtime.Str(".")).Truthy() {
+				if !runtime.LlamaCallMethod(desc, "endswith", []runtime.Value{runtime.Str(".")}, nil).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
 					desc = runtime.LlamaAdd(desc, runtime.Str("."))
 				}
@@ -872,7 +872,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				runtime.LlamaWrite(w, v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if runtime.LlamaGt(runtime.FilterLength(enumOptions), runtime.Int(0)) && runtime.Ne(v, runtime.LlamaItemInt(enumOptions, -1)) {
+			if runtime.LlamaGt(runtime.LlamaCallFilter("length", enumOptions, nil, nil), runtime.Int(0)) && runtime.Ne(v, runtime.LlamaItemInt(enumOptions, -1)) {
 				w.WriteString(" | ")
 			}
 		}
@@ -896,9 +896,9 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 			offset = runtime.LlamaMul(runtime.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = runtime.MethodGetDefault(paramDic, runtime.Str("items"), runtime.DictOf())
+		itemsInfo = runtime.LlamaCallMethod(paramDic, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if runtime.Eq(runtime.FilterLength(itemsInfo), runtime.Int(0)) {
+		if runtime.Eq(runtime.LlamaCallFilter("length", itemsInfo, nil, nil), runtime.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
@@ -926,7 +926,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("{")))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				runtime.LlamaWrite(w, runtime.Call(getParameterTypescript2, []runtime.Value{runtime.MethodGetDefault(itemsInfo, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(itemsInfo, runtime.Str("required"), runtime.NewList()), runtime.LlamaAdd(depth, runtime.Int(1))}, nil))
+				runtime.LlamaWrite(w, runtime.Call(getParameterTypescript2, []runtime.Value{runtime.LlamaCallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.LlamaCallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.LlamaAdd(depth, runtime.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("}[]")))
 			} else if runtime.EqStr(arrayType, "array") {
@@ -942,7 +942,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": ")), runtime.LlamaFilter("trim", itemInfo, nil, nil)), runtime.Str("[]")))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": ")), runtime.LlamaCallFilter("trim", itemInfo, nil, nil)), runtime.Str("[]")))
 				}
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
@@ -987,10 +987,10 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
 		_ = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
-		keys, values := runtime.DictItems(properties)
-		for i := range w.Count(len(keys)) {
-			paramName := keys[i]
-			param := values[i]
+		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(properties, "items", nil, nil))) {
+			vals := runtime.Unpack(item, 2)
+			paramName := vals[0]
+			param := vals[1]
 			var commentInfo runtime.Value
 			var examplesInfo runtime.Value
 			var paramDeclaration runtime.Value
@@ -1039,11 +1039,11 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if runtime.LlamaGt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+					if runtime.LlamaGt(runtime.LlamaCallFilter("length", examplesInfo, nil, nil), runtime.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 						for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaFilter("replace", runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("string", example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
@@ -1052,14 +1052,14 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramDeclaration))
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					runtime.LlamaWrite(w, w.Capture(func() {
-						getParameterTypescript(runtime.MethodGetDefault(param, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(param, runtime.Str("required"), runtime.NewList()), runtime.LlamaAdd(depth, runtime.Int(1)))
+						getParameterTypescript(runtime.LlamaCallMethod(param, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.LlamaCallMethod(param, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.LlamaAdd(depth, runtime.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("},")))
 				} else if runtime.EqStr(paramType, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo = runtime.MethodGetDefault(param, runtime.Str("items"), runtime.DictOf())
+					itemInfo = runtime.LlamaCallMethod(param, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
 					if runtime.LlamaNotIn(runtime.Str("type"), itemInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
@@ -1076,11 +1076,11 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if runtime.LlamaGt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+						if runtime.LlamaGt(runtime.LlamaCallFilter("length", examplesInfo, nil, nil), runtime.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 							for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaFilter("replace", runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+								runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("string", example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -1088,7 +1088,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 							getArrayTypescript(paramDeclaration, param, depth)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !runtime.MethodEndswith(arrayDeclaration, runtime.Str(",")).Truthy() {
+						if !runtime.LlamaCallMethod(arrayDeclaration, "endswith", []runtime.Value{runtime.Str(",")}, nil).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
 							arrayDeclaration = runtime.LlamaAdd(arrayDeclaration, runtime.Str(","))
 						}
@@ -1142,30 +1142,30 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 			var parameters runtime.Value
 			var requiredParams runtime.Value
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if runtime.MethodGet(function, runtime.Str("function")).Truthy() {
+			if runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = runtime.MethodGet(function, runtime.Str("function"))
+				function = runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = runtime.MethodGet(function, runtime.Str("name"))
+			functionName = runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("name")}, nil)
 			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = runtime.MethodGetDefault(function, runtime.Str("description"), runtime.Str(""))
+				description = runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("description"), runtime.Str("")}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = runtime.MethodGetDefault(function, runtime.Str("parameters"), runtime.DictOf())
+				parameters = runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("parameters"), runtime.DictOf()}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("// "), description, runtime.Str("\n")))
 				// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("type "), functionName))
 				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && runtime.MethodGet(parameters, runtime.Str("properties")).Truthy() {
+				if parameters.Truthy() && runtime.LlamaCallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams = runtime.MethodGetDefault(parameters, runtime.Str("required"), runtime.NewList())
+					requiredParams = runtime.LlamaCallMethod(parameters, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					runtime.LlamaWrite(w, w.Capture(func() {
-						getParameterTypescript(runtime.MethodGet(parameters, runtime.Str("properties")), requiredParams, runtime.Int(0))
+						getParameterTypescript(runtime.LlamaCallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil), requiredParams, runtime.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -1187,7 +1187,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		generateSchemaFromFunctions(tools, runtime.Missing())
 	})), runtime.Str("<|eot_id|>")))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) && runtime.LlamaGt(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)) {
+	if runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}

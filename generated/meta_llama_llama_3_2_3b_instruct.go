@@ -240,7 +240,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	messages0 := runtime.LlamaItemInt(messages, 0)
 	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = runtime.LlamaFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil)
+		systemMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
@@ -262,7 +262,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39:9 {{- t | tojson(indent=4) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
 			w.WriteString("\n\n")
 		}
 	}
@@ -272,9 +272,9 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
-		if runtime.Ne(runtime.FilterLength(messages), runtime.Int(0)) {
+		if runtime.Ne(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = runtime.LlamaFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
@@ -286,7 +286,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61:9 {{- t | tojson(indent=4) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
@@ -299,12 +299,12 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 		messageRole := runtime.LlamaAttr(message, "role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
 		} else if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if !runtime.Eq(runtime.FilterLength(messageToolCalls), runtime.Int(1)) {
+			if !runtime.Eq(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("This model only supports single tool-calls at once!")))
 			}
@@ -315,7 +315,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", ")))
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
 			w.WriteString("}<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
@@ -324,7 +324,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 			messageContent := runtime.LlamaAttr(message, "content")
 			if runtime.IsMapping(messageContent) || runtime.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", messageContent, nil, nil))
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:85:13 {%- else %}
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86:13 {{- message.content }}

@@ -265,7 +265,7 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 	messages0 := runtime.LlamaItemInt(messages, 0)
 	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = runtime.LlamaFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil)
+		systemMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	} else {
@@ -281,7 +281,7 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
 	if runtime.IsDefined(builtinTools) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Tools: "), runtime.FilterJoin(runtime.LlamaFilter("reject", builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("\n\n")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Tools: "), runtime.LlamaCallFilter("join", runtime.LlamaCallFilter("reject", builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("\n\n")))
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
@@ -292,7 +292,7 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:37:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
 			w.WriteString("\n\n")
 		}
 	}
@@ -302,9 +302,9 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if runtime.Ne(runtime.FilterLength(messages), runtime.Int(0)) {
+		if runtime.Ne(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = runtime.LlamaFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
 			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 		} else {
@@ -316,7 +316,7 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:59:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
@@ -329,12 +329,12 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 		messageRole := runtime.LlamaAttr(message, "role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
 		} else if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if !runtime.Eq(runtime.FilterLength(messageToolCalls), runtime.Int(1)) {
+			if !runtime.Eq(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(1)) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("This model only supports single tool-calls at once!")))
 			}
@@ -346,14 +346,15 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|python_tag|>"), runtime.LlamaAttr(toolCall, "name")), runtime.Str(".call(")))
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(toolCall, "arguments"))
-				for i := range w.Count(len(keys)) {
-					argName := keys[i]
-					argVal := values[i]
+				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolCall, "arguments"), nil, nil)))
+				for i := range items {
+					vals := runtime.Unpack(items[i], 2)
+					argName := vals[0]
+					argVal := vals[1]
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:78:17 {{- arg_name + '="' + arg_val + '"' }}
 					runtime.LlamaWrite(w, runtime.LlamaSum(argName, runtime.Str("=\""), argVal, runtime.Str("\"")))
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:79:17 {%- if not loop.last %}
-					if !(i == len(keys)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -365,7 +366,7 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", ")))
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
@@ -382,7 +383,7 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 			messageContent := runtime.LlamaAttr(message, "content")
 			if runtime.IsMapping(messageContent) || runtime.IsIterable(messageContent) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:100:13 {{- message.content | tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", messageContent, nil, nil))
 			} else {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:101:13 {%- else %}
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:102:13 {{- message.content }}
@@ -478,24 +479,24 @@ var spansMetaLlamaLlama3370BInstruct = []runtime.Span{
 	{From: 317, To: 321, Line: 59, Col: 5, Construct: "for"},
 	{From: 319, To: 320, Line: 60, Col: 9, Construct: "{{ }}"},
 	{From: 323, To: 323, Line: 63, Col: 5, Construct: "{{ }}"},
-	{From: 326, To: 393, Line: 66, Col: 1, Construct: "for"},
-	{From: 329, To: 392, Line: 67, Col: 5, Construct: "if"},
+	{From: 326, To: 394, Line: 66, Col: 1, Construct: "for"},
+	{From: 329, To: 393, Line: 67, Col: 5, Construct: "if"},
 	{From: 332, To: 332, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 333, To: 392, Line: 69, Col: 9, Construct: "if"},
+	{From: 333, To: 393, Line: 69, Col: 9, Construct: "if"},
 	{From: 336, To: 340, Line: 70, Col: 9, Construct: "if"},
 	{From: 339, To: 339, Line: 71, Col: 13, Construct: "{{ }}"},
 	{From: 342, To: 342, Line: 73, Col: 9, Construct: "set"},
-	{From: 344, To: 370, Line: 74, Col: 9, Construct: "if"},
+	{From: 344, To: 371, Line: 74, Col: 9, Construct: "if"},
 	{From: 347, To: 347, Line: 76, Col: 13, Construct: "{{ }}"},
-	{From: 349, To: 360, Line: 77, Col: 13, Construct: "for"},
-	{From: 354, To: 354, Line: 78, Col: 17, Construct: "{{ }}"},
-	{From: 356, To: 358, Line: 79, Col: 17, Construct: "if"},
-	{From: 365, To: 366, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 368, To: 369, Line: 88, Col: 13, Construct: "{{ }}"},
-	{From: 372, To: 377, Line: 91, Col: 9, Construct: "if"},
-	{From: 378, To: 392, Line: 97, Col: 9, Construct: "if"},
-	{From: 382, To: 391, Line: 99, Col: 9, Construct: "if"},
-	{From: 385, To: 385, Line: 100, Col: 13, Construct: "{{ }}"},
-	{From: 389, To: 389, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 395, To: 397, Line: 107, Col: 1, Construct: "if"},
+	{From: 349, To: 361, Line: 77, Col: 13, Construct: "for"},
+	{From: 355, To: 355, Line: 78, Col: 17, Construct: "{{ }}"},
+	{From: 357, To: 359, Line: 79, Col: 17, Construct: "if"},
+	{From: 366, To: 367, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 369, To: 370, Line: 88, Col: 13, Construct: "{{ }}"},
+	{From: 373, To: 378, Line: 91, Col: 9, Construct: "if"},
+	{From: 379, To: 393, Line: 97, Col: 9, Construct: "if"},
+	{From: 383, To: 392, Line: 99, Col: 9, Construct: "if"},
+	{From: 386, To: 386, Line: 100, Col: 13, Construct: "{{ }}"},
+	{From: 390, To: 390, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 396, To: 398, Line: 107, Col: 1, Construct: "if"},
 }

@@ -78,11 +78,11 @@ func renderMinicpmLlama(w *runtime.Writer, in *runtime.Input) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<用户>"), runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)), runtime.Str("<AI>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<用户>"), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<AI>")))
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
-			runtime.LlamaWrite(w, runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace))
+			runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil))
 		}
 	}
 }

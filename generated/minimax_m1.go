@@ -233,11 +233,11 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 		messages0Content := runtime.LlamaItemStr(messages0, "content")
 		if runtime.IsString(messages0Content) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
-			nsSystemPrompt = runtime.LlamaFilter("trim", messages0Content, nil, nil)
+			nsSystemPrompt = runtime.LlamaCallFilter("trim", messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:14:9 {%- else %}
 			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			nsSystemPrompt = runtime.LlamaFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text"), nil, nil)
+			nsSystemPrompt = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text"), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
 		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
@@ -264,7 +264,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n")))
+			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaCallFilter("tojson", tool, nil, nil), runtime.Str("\n")))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
@@ -281,7 +281,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 				messageContent := runtime.LlamaItemStr(message, "content")
 				if runtime.IsString(messageContent) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
-					runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:47:5 {%- else %}
 					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
@@ -289,7 +289,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
 						if runtime.EqStr(runtime.LlamaItemStr(content, "type"), "text") {
 							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
-							runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(content, "text"), nil, nil))
+							runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(content, "text"), nil, nil))
 						}
 					}
 				}
@@ -301,13 +301,13 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 				messageContent := runtime.LlamaItemStr(message, "content")
 				if runtime.IsString(messageContent) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
-					runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaFilter("selectattr", messageContent, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil))) {
+					for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("selectattr", messageContent, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil))) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaItemStr(content, "text"), nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(content, "text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
@@ -319,7 +319,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
 				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(runtime.LlamaAttr(toolCallFunction, "arguments"), nil, nil)), runtime.Str("}\n")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCallFunction, "arguments"), nil, nil)), runtime.Str("}\n")))
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
 		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
@@ -338,7 +338,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 					if runtime.EqStr(runtime.LlamaItemStr(content, "type"), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
 						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("tool result: "), runtime.LlamaItemStr(content, "text")), runtime.Str("\n\n")))
-					} else if runtime.MethodGet(content, runtime.Str("name")).Truthy() {
+					} else if runtime.LlamaCallMethod(content, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("tool name: "), runtime.LlamaItemStr(content, "name")), runtime.Str("\ntool result: ")), runtime.LlamaItemStr(content, "text")), runtime.Str("\n\n")))

@@ -374,7 +374,7 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(toolList)) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(tool, "function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(tool, "function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -515,9 +515,9 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
 				if runtime.LlamaIn(runtime.Str("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
@@ -550,15 +550,15 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
 					args = runtime.LlamaAttr(toolCall, "arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
-					keys, values := runtime.DictItems(args)
-					for i := range w.Count(len(keys)) {
-						k := keys[i]
-						v := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						k := vals[0]
+						v := vals[1]
 						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter name=\""), k, runtime.Str("\">")))
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !runtime.IsString(v) {
-							runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 						} else {
 							runtime.LlamaWrite(w, v)
 						}

@@ -647,7 +647,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.IsBoolean(val) {
 			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
 			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(val, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", val, nil, nil))
 		} else {
 			// MiniMax-M3.jinja:33:5 {%- else -%}
 			// MiniMax-M3.jinja:34:1 {{ val }}
@@ -661,7 +661,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(toolList)) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(tool, "function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(tool, "function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -872,9 +872,9 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
 				if runtime.LlamaIn(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, thinkEndToken), 0), runtime.Str("\n")), thinkBeginToken), -1), runtime.Str("\n"))
+					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{thinkEndToken}, nil), 0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil), -1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = runtime.MethodStripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, thinkEndToken), -1), runtime.Str("\n"))
+					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{thinkEndToken}, nil), -1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}

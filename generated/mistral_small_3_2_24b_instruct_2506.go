@@ -272,7 +272,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 		tools = runtime.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		messages0Content := runtime.LlamaItemStr(messages0, "content")
@@ -288,13 +288,13 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.LlamaFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	userMessages = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
 	nsIndex := runtime.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(runtime.EqStr(runtime.LlamaAttr(message, "role"), "tool") || runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy()) {
+		if !(runtime.EqStr(runtime.LlamaAttr(message, "role"), "tool") || runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
@@ -328,7 +328,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
 			if !runtime.IsNone(tools) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]")))
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
@@ -359,21 +359,21 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[TOOL_CALLS]"), runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name")))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := runtime.LlamaAttr(toolCall, "id")
-					if (!runtime.IsDefined(toolCallId) || !runtime.IsString(toolCallId)) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+					if (!runtime.IsDefined(toolCallId) || !runtime.IsString(toolCallId)) || runtime.Ne(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[CALL_ID]"), runtime.LlamaAttr(toolCall, "id")))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[ARGS]"), runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil)))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[ARGS]"), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil)))
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				runtime.LlamaWrite(w, eosToken)
@@ -416,12 +416,12 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if (!runtime.IsDefined(messageToolCallId) || !runtime.IsString(messageToolCallId)) || runtime.Ne(runtime.FilterLength(runtime.LlamaItemStr(message, "tool_call_id")), runtime.Int(9)) {
+			if (!runtime.IsDefined(messageToolCallId) || !runtime.IsString(messageToolCallId)) || runtime.Ne(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "tool_call_id"), nil, nil), runtime.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), messageToolCallId), runtime.Str("[TOOL_CONTENT]")), runtime.FilterString(content)), runtime.Str("[/TOOL_RESULTS]")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), messageToolCallId), runtime.Str("[TOOL_CONTENT]")), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str("[/TOOL_RESULTS]")))
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}

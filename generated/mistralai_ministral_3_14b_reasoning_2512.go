@@ -307,11 +307,11 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = runtime.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = runtime.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
-		toolsDefinition = runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
+		toolsDefinition = runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
 		runtime.LlamaWrite(w, toolsDefinition)
 	}
@@ -321,7 +321,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) || runtime.IsNone(runtime.LlamaAttr(message, "tool_calls"))) || runtime.Eq(runtime.FilterLength(runtime.LlamaAttr(message, "tool_calls")), runtime.Int(0)))) {
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) || runtime.IsNone(runtime.LlamaAttr(message, "tool_calls"))) || runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
@@ -343,13 +343,13 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 			if runtime.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), messageContent), runtime.Str("[/INST]")))
-			} else if runtime.LlamaGt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+			} else if runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if runtime.Eq(runtime.FilterLength(messageContent), runtime.Int(2)) {
+				if runtime.Eq(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
-					blocks = runtime.FilterSort(messageContent, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
+					blocks = runtime.LlamaCallFilter("sort", messageContent, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
@@ -381,7 +381,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content := runtime.LlamaItemStr(message, "content")
-			if ((runtime.IsNone(message2Content) || runtime.EqStr(message2Content, "")) || runtime.Eq(runtime.FilterLength(message2Content), runtime.Int(0))) && ((!runtime.IsDefined(runtime.LlamaItemStr(message, "tool_calls")) || runtime.IsNone(runtime.LlamaItemStr(message, "tool_calls"))) || runtime.Eq(runtime.FilterLength(runtime.LlamaItemStr(message, "tool_calls")), runtime.Int(0))) {
+			if ((runtime.IsNone(message2Content) || runtime.EqStr(message2Content, "")) || runtime.Eq(runtime.LlamaCallFilter("length", message2Content, nil, nil), runtime.Int(0))) && ((!runtime.IsDefined(runtime.LlamaItemStr(message, "tool_calls")) || runtime.IsNone(runtime.LlamaItemStr(message, "tool_calls"))) || runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "tool_calls"), nil, nil), runtime.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
@@ -389,7 +389,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 			if runtime.IsString(message2Content) && !runtime.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
 				runtime.LlamaWrite(w, message2Content)
-			} else if runtime.LlamaGt(runtime.FilterLength(message2Content), runtime.Int(0)) {
+			} else if runtime.LlamaGt(runtime.LlamaCallFilter("length", message2Content, nil, nil), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
 				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(message2Content)) {
@@ -411,7 +411,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.LlamaGt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
 					var name runtime.Value
@@ -424,7 +424,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
 					if !runtime.IsString(arguments) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
-						arguments = runtime.LlamaFilter("safe", runtime.FilterTojson(arguments, nil, nil), nil, nil)
+						arguments = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", arguments, nil, nil), nil, nil)
 					} else if runtime.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}
@@ -439,7 +439,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 		} else if runtime.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(runtime.LlamaItemStr(message, "content"))), runtime.Str("[/TOOL_RESULTS]")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), runtime.LlamaCallFilter("string", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("[/TOOL_RESULTS]")))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…

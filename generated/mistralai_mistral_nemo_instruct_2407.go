@@ -275,7 +275,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 		tools = runtime.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.LlamaFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	userMessages = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
 	ns = runtime.NewNamespace(in, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
@@ -337,7 +337,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": ")), runtime.FilterTojson(val, nil, nil)))
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": ")), runtime.LlamaCallFilter("tojson", val, nil, nil)))
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -373,12 +373,12 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 				toolCall := items[i]
 				var out runtime.Value
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = runtime.FilterTojson(runtime.LlamaAttr(toolCall, "function"), nil, nil)
+				out = runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
 				runtime.LlamaWrite(w, out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := runtime.LlamaAttr(toolCall, "id")
-				if !runtime.IsDefined(toolCallId) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+				if !runtime.IsDefined(toolCallId) || runtime.Ne(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
@@ -410,10 +410,10 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 				content = messageContent
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]{\"content\": "), runtime.FilterString(content)), runtime.Str(", ")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]{\"content\": "), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str(", ")))
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if !runtime.IsDefined(messageToolCallId) || runtime.Ne(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
+			if !runtime.IsDefined(messageToolCallId) || runtime.Ne(runtime.LlamaCallFilter("length", messageToolCallId, nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}

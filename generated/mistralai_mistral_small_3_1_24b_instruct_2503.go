@@ -374,14 +374,14 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
 	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), systemMessage, runtime.Str("[/SYSTEM_PROMPT]")))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.LlamaFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	userMessages = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
 	filteredMessages = runtime.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "tool", "tool_results") && !runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+		if !runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "tool", "tool_results") && !runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = runtime.LlamaAdd(filteredMessages2, runtime.NewList(message))
 		}
@@ -432,7 +432,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": ")), runtime.FilterTojson(val, nil, nil)))
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": ")), runtime.LlamaCallFilter("tojson", val, nil, nil)))
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -495,12 +495,12 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 				toolCall := items[i]
 				var out runtime.Value
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = runtime.FilterTojson(runtime.LlamaAttr(toolCall, "function"), nil, nil)
+				out = runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
 				runtime.LlamaWrite(w, out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := runtime.LlamaAttr(toolCall, "id")
-				if !runtime.IsDefined(toolCallId) || runtime.LlamaLt(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+				if !runtime.IsDefined(toolCallId) || runtime.LlamaLt(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
@@ -540,10 +540,10 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 				content = message3Content
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS] {\"content\": "), runtime.FilterString(content)), runtime.Str(", ")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS] {\"content\": "), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str(", ")))
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if !runtime.IsDefined(messageToolCallId) || runtime.LlamaLt(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
+			if !runtime.IsDefined(messageToolCallId) || runtime.LlamaLt(runtime.LlamaCallFilter("length", messageToolCallId, nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}

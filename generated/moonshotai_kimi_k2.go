@@ -151,7 +151,7 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2.jinja:2:41 {{ tools | tojson }}
-		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:4:1 {%- for message in messages -%}
@@ -178,7 +178,7 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		messageRole2 := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole2, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+		if runtime.EqStr(messageRole2, "assistant") && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
 			messageContent := runtime.LlamaItemStr(message, "content")
 			if messageContent.Truthy() {
@@ -195,13 +195,13 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
 				funcName = runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i))))
+				formattedId = runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.LlamaCallFilter("string", runtime.Int(int64(i)), nil, nil))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				runtime.LlamaWrite(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil))
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")

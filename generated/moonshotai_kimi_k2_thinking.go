@@ -250,7 +250,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		var c runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.MethodGet(msg, runtime.Str("content"))
+		c = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
 		if runtime.IsString(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
@@ -275,7 +275,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		message = runtime.Param(message, "message")
 		var roleName runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
+		roleName = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
 			return runtime.LlamaItemStr(message, "role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
@@ -321,7 +321,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
 				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(toolCallFunctionArguments, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -330,10 +330,10 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, idx), "role"), "assistant") && !runtime.MethodGet(runtime.LlamaItem(messages, idx), runtime.Str("tool_calls")).Truthy() {
+		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, idx), "role"), "assistant") && !runtime.LlamaCallMethod(runtime.LlamaItem(messages, idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			w.Drop(mark)
@@ -348,11 +348,11 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:52:41 {{ tools | tojson() }}
-		runtime.LlamaWrite(w, runtime.FilterTojson(tools, nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if runtime.Eq(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
@@ -371,7 +371,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 				renderContent(message)
 			}))
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
 				runtime.LlamaWrite(w, w.Capture(func() {
 					renderToolcalls(message)
@@ -410,7 +410,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str(""))
+			rc = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
 			runtime.LlamaWrite(w, rc)
@@ -420,7 +420,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 				renderContent(message)
 			}))
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
 				runtime.LlamaWrite(w, w.Capture(func() {
 					renderToolcalls(message)

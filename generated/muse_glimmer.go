@@ -528,10 +528,10 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<atem:function_calls>\n<atem:invoke name=\""), runtime.LlamaAttr(tcFunction, "name")), runtime.Str("\">\n")))
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
-		keys, values := runtime.DictItems(args)
-		for i := range w.Count(len(keys)) {
-			k := keys[i]
-			v := values[i]
+		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+			vals := runtime.Unpack(item, 2)
+			k := vals[0]
+			v := vals[1]
 			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<atem:parameter name=\""), k, runtime.Str("\">")))
 			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
@@ -549,7 +549,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.IsMapping(v) || (runtime.IsIterable(v) && !runtime.IsString(v)) {
 				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
-				runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, nil))
 			} else {
 				// muse-glimmer.jinja:44:13 {%- else -%}
 				// muse-glimmer.jinja:45:13 {{- v -}}
@@ -580,7 +580,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.LlamaAttr(fn, "name"), runtime.Str(".")), 0)
+			tns = runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaAttr(fn, "name"), "split", []runtime.Value{runtime.Str(".")}, nil), 0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 			if runtime.LlamaNotIn(tns, runtime.LlamaAttr(nsns, "seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
@@ -598,7 +598,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
 		for _, tns := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(nsns, "seen"))) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": "), runtime.FilterTojson(tns, nil, nil)), runtime.Str(", \"description\": ")), runtime.FilterTojson(runtime.IfElse(runtime.LlamaIn(tns, nd), func() runtime.Value {
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": "), runtime.LlamaCallFilter("tojson", tns, nil, nil)), runtime.Str(", \"description\": ")), runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.LlamaIn(tns, nd), func() runtime.Value {
 				return runtime.LlamaItem(nd, tns)
 			}, func() runtime.Value {
 				return runtime.Str("")
@@ -616,7 +616,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 				fn = tool
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n{\"name\": "), runtime.FilterTojson(runtime.LlamaAttr(fn, "name"), nil, nil)), runtime.Str(", \"description\": ")), runtime.FilterTojson(runtime.LlamaAttr(fn, "description"), nil, nil)), runtime.Str(", \"parameters\": ")), runtime.FilterTojson(runtime.LlamaAttr(fn, "parameters"), nil, nil)), runtime.Str("}")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n{\"name\": "), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn, "name"), nil, nil)), runtime.Str(", \"description\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn, "description"), nil, nil)), runtime.Str(", \"parameters\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn, "parameters"), nil, nil)), runtime.Str("}")))
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
 	}
@@ -653,7 +653,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.LlamaAttr(fn, "name"), runtime.Str(".")), 0)
+				tns = runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaAttr(fn, "name"), "split", []runtime.Value{runtime.Str(".")}, nil), 0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 				if runtime.LlamaNotIn(tns, runtime.LlamaAttr(rns, "nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
@@ -675,7 +675,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
 		runtime.LlamaSetAttr(rns, "recipients", runtime.LlamaAdd(runtime.LlamaAttr(rns, "recipients"), runtime.NewList(runtime.Str("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("# Valid recipients: "), runtime.FilterJoin(runtime.LlamaAttr(rns, "recipients"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(".")))
+		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("# Valid recipients: "), runtime.LlamaCallFilter("join", runtime.LlamaAttr(rns, "recipients"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(".")))
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
 	runtime.LlamaWrite(w, bosToken)
@@ -751,14 +751,14 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
 		if runtime.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
-			sysText = runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", runtime.LlamaFilter("replace", w.Capture(func() {
+			sysText = runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", w.Capture(func() {
 				renderContent(runtime.LlamaItemStr(message, "content"))
 			}), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
 			runtime.LlamaWrite(w, sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			if runtime.LlamaNotIn(runtime.Str("reasoning strength"), runtime.LlamaFilter("lower", sysText, nil, nil)) {
+			if runtime.LlamaNotIn(runtime.Str("reasoning strength"), runtime.LlamaCallFilter("lower", sysText, nil, nil)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
@@ -790,11 +790,11 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
 			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
-			tname = runtime.MethodGet(message, runtime.Str("name"))
+			tname = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
 			// muse-glimmer.jinja:162:9 {%- if not tname -%}
 			if !tname.Truthy() {
 				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
-				tcid = runtime.MethodGet(message, runtime.Str("tool_call_id"))
+				tcid = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)
 				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
 				rnsName := runtime.IfElse(tcid.Truthy(), func() runtime.Value {
 					return tcid
@@ -804,7 +804,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
 				for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if runtime.MethodGet(m, runtime.Str("tool_calls")).Truthy() {
+					if runtime.LlamaCallMethod(m, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(m, "tool_calls"))) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
@@ -828,12 +828,12 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
-			if runtime.MethodGet(message, runtime.Str("reasoning_content")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant to=self<|message|>"), runtime.LlamaItemStr(message, "reasoning_content")), runtime.Str("<|eom|>")))
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
 				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls")))
 				for i := range items {
@@ -856,11 +856,11 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// muse-glimmer.jinja:193:13 {%- else -%}
 				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
-				recipient = runtime.Or(runtime.MethodGet(message, runtime.Str("recipient")), func() runtime.Value {
+				recipient = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("recipient")}, nil), func() runtime.Value {
 					return runtime.Str("user")
 				})
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
-				endTurn = runtime.MethodGet(message, runtime.Str("end_turn"))
+				endTurn = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("end_turn")}, nil)
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
 				if runtime.IsNone(endTurn) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}

@@ -302,7 +302,7 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("list["), w.Capture(func() {
-				jsonToPythonType(runtime.FilterItems(jsonSpec))
+				jsonToPythonType(runtime.LlamaCallFilter("items", jsonSpec, nil, nil))
 			})), runtime.Str("]")))
 		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "object") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
@@ -358,16 +358,17 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\"description\": \""), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(runtime.LlamaAttr(tool, "parameters"), "properties"))
-		for i := range w.Count(len(keys)) {
-			paramName := keys[i]
-			paramFields := values[i]
+		items2 := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(runtime.LlamaAttr(tool, "parameters"), "properties"), nil, nil)))
+		for i := range items2 {
+			vals := runtime.Unpack(items2[i], 2)
+			paramName := vals[0]
+			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(paramName, runtime.Str(": ")), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			})))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
-			if !(i == len(keys)-1) {
+			if !(i == len(items2)-1) {
 				w.WriteString(", ")
 			}
 		}
@@ -383,10 +384,11 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" - "), runtime.LlamaAttr(tool, "description")), runtime.Str("\n\n")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		keys2, values2 := runtime.ItemsFilterPairs(runtime.LlamaAttr(runtime.LlamaAttr(tool, "parameters"), "properties"))
-		for i := range w.Count(len(keys2)) {
-			paramName := keys2[i]
-			paramFields := values2[i]
+		items3 := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(runtime.LlamaAttr(tool, "parameters"), "properties"), nil, nil)))
+		for i := range items3 {
+			vals := runtime.Unpack(items3[i], 2)
+			paramName := vals[0]
+			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:59:9 {%- if loop.first %}
 			if i == 0 {
 				w.WriteString("    Args:\n")
@@ -394,7 +396,7 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("        "), paramName, runtime.Str("(")), w.Capture(func() {
 				jsonToPythonType(paramFields)
-			})), runtime.Str("): ")), runtime.LlamaFilter("trim", runtime.LlamaAttr(paramFields, "description"), nil, nil)))
+			})), runtime.Str("): ")), runtime.LlamaCallFilter("trim", runtime.LlamaAttr(paramFields, "description"), nil, nil)))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
 		toolReturn2 := runtime.LlamaAttr(tool, "return")
@@ -405,12 +407,12 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
 		toolParameters := runtime.LlamaAttr(tool, "parameters")
-		if runtime.Eq(runtime.FilterLength(runtime.LlamaAttr(toolParameters, "properties")), runtime.Int(0)) {
+		if runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaAttr(toolParameters, "properties"), nil, nil), runtime.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:75:9 {{- tool.parameters|tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(toolParameters, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolParameters, nil, nil))
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:78:5 {%- if not loop.last %}
@@ -456,7 +458,7 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 					} else {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:116:21 {%- else %}
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:117:21 {{- tool_call.arguments|tojson }}
-						runtime.LlamaWrite(w, runtime.FilterTojson(toolCallArguments, nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
 					}
 				}
 				w.WriteString("}\n</tool_call>")
@@ -563,43 +565,43 @@ var spansNousResearchHermes2ProLlama38BToolUse = []runtime.Span{
 	{From: 328, To: 330, Line: 22, Col: 7, Construct: "{{ }}"},
 	{From: 332, To: 334, Line: 23, Col: 7, Construct: "if"},
 	{From: 343, To: 344, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 346, To: 421, Line: 38, Col: 1, Construct: "for"},
+	{From: 346, To: 423, Line: 38, Col: 1, Construct: "for"},
 	{From: 350, To: 355, Line: 39, Col: 5, Construct: "if"},
 	{From: 353, To: 353, Line: 40, Col: 9, Construct: "set"},
 	{From: 357, To: 357, Line: 43, Col: 5, Construct: "{{ }}"},
 	{From: 359, To: 359, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 361, To: 374, Line: 45, Col: 5, Construct: "for"},
-	{From: 366, To: 368, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 370, To: 372, Line: 47, Col: 9, Construct: "if"},
-	{From: 376, To: 382, Line: 52, Col: 5, Construct: "if"},
-	{From: 379, To: 381, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 384, To: 384, Line: 55, Col: 5, Construct: "{{ }}"},
-	{From: 386, To: 398, Line: 58, Col: 5, Construct: "for"},
-	{From: 391, To: 393, Line: 59, Col: 9, Construct: "if"},
-	{From: 395, To: 397, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 400, To: 405, Line: 65, Col: 5, Construct: "if"},
-	{From: 403, To: 403, Line: 66, Col: 9, Construct: "{{ }}"},
-	{From: 407, To: 415, Line: 72, Col: 5, Construct: "if"},
-	{From: 413, To: 413, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 417, To: 419, Line: 78, Col: 5, Construct: "if"},
-	{From: 423, To: 489, Line: 94, Col: 1, Construct: "for"},
-	{From: 427, To: 488, Line: 95, Col: 5, Construct: "if"},
-	{From: 430, To: 430, Line: 97, Col: 36, Construct: "{{ }}"},
-	{From: 431, To: 488, Line: 99, Col: 9, Construct: "if"},
-	{From: 434, To: 434, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 436, To: 464, Line: 101, Col: 5, Construct: "for"},
-	{From: 439, To: 444, Line: 104, Col: 16, Construct: "if"},
-	{From: 442, To: 442, Line: 105, Col: 17, Construct: "set"},
-	{From: 446, To: 447, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 449, To: 462, Line: 112, Col: 13, Construct: "if"},
-	{From: 453, To: 460, Line: 114, Col: 17, Construct: "if"},
-	{From: 455, To: 455, Line: 115, Col: 21, Construct: "{{ }}"},
-	{From: 459, To: 459, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 465, To: 488, Line: 126, Col: 9, Construct: "if"},
-	{From: 468, To: 471, Line: 127, Col: 9, Construct: "if"},
-	{From: 473, To: 473, Line: 133, Col: 9, Construct: "{{ }}"},
-	{From: 475, To: 480, Line: 134, Col: 9, Construct: "if"},
-	{From: 482, To: 487, Line: 142, Col: 9, Construct: "if"},
-	{From: 484, To: 487, Line: 144, Col: 13, Construct: "if"},
-	{From: 491, To: 493, Line: 149, Col: 1, Construct: "if"},
+	{From: 361, To: 375, Line: 45, Col: 5, Construct: "for"},
+	{From: 367, To: 369, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 371, To: 373, Line: 47, Col: 9, Construct: "if"},
+	{From: 377, To: 383, Line: 52, Col: 5, Construct: "if"},
+	{From: 380, To: 382, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 385, To: 385, Line: 55, Col: 5, Construct: "{{ }}"},
+	{From: 387, To: 400, Line: 58, Col: 5, Construct: "for"},
+	{From: 393, To: 395, Line: 59, Col: 9, Construct: "if"},
+	{From: 397, To: 399, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 402, To: 407, Line: 65, Col: 5, Construct: "if"},
+	{From: 405, To: 405, Line: 66, Col: 9, Construct: "{{ }}"},
+	{From: 409, To: 417, Line: 72, Col: 5, Construct: "if"},
+	{From: 415, To: 415, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 419, To: 421, Line: 78, Col: 5, Construct: "if"},
+	{From: 425, To: 491, Line: 94, Col: 1, Construct: "for"},
+	{From: 429, To: 490, Line: 95, Col: 5, Construct: "if"},
+	{From: 432, To: 432, Line: 97, Col: 36, Construct: "{{ }}"},
+	{From: 433, To: 490, Line: 99, Col: 9, Construct: "if"},
+	{From: 436, To: 436, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 438, To: 466, Line: 101, Col: 5, Construct: "for"},
+	{From: 441, To: 446, Line: 104, Col: 16, Construct: "if"},
+	{From: 444, To: 444, Line: 105, Col: 17, Construct: "set"},
+	{From: 448, To: 449, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 451, To: 464, Line: 112, Col: 13, Construct: "if"},
+	{From: 455, To: 462, Line: 114, Col: 17, Construct: "if"},
+	{From: 457, To: 457, Line: 115, Col: 21, Construct: "{{ }}"},
+	{From: 461, To: 461, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 467, To: 490, Line: 126, Col: 9, Construct: "if"},
+	{From: 470, To: 473, Line: 127, Col: 9, Construct: "if"},
+	{From: 475, To: 475, Line: 133, Col: 9, Construct: "{{ }}"},
+	{From: 477, To: 482, Line: 134, Col: 9, Construct: "if"},
+	{From: 484, To: 489, Line: 142, Col: 9, Construct: "if"},
+	{From: 486, To: 489, Line: 144, Col: 13, Construct: "if"},
+	{From: 493, To: 495, Line: 149, Col: 1, Construct: "if"},
 }

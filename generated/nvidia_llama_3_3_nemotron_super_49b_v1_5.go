@@ -299,13 +299,13 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if runtime.LlamaIn(runtime.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			systemContent = runtime.LlamaFilter("trim", runtime.MethodReplace(systemContent, runtime.Str("/no_think"), runtime.Str("")), nil, nil)
+			systemContent = runtime.LlamaCallFilter("trim", runtime.LlamaCallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
 			enableThinking = runtime.Bool(false)
 		} else if runtime.LlamaIn(runtime.Str("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			systemContent = runtime.LlamaFilter("trim", runtime.MethodReplace(systemContent, runtime.Str("/think"), runtime.Str("")), nil, nil)
+			systemContent = runtime.LlamaCallFilter("trim", runtime.LlamaCallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
 			enableThinking = runtime.Bool(true)
 		}
@@ -321,7 +321,7 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := runtime.LlamaAttr(tool, "function")
-			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
 				return toolFunction
 			}, func() runtime.Value {
 				return tool
@@ -357,7 +357,7 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 			messageContent := runtime.LlamaAttr(message, "content")
 			if runtime.LlamaIn(runtime.Str("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = runtime.MethodLstrip(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), -1))
+				content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", nil, nil)
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
@@ -393,7 +393,7 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:894 {%- else -%}
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:902 {{- fn.arguments | tojson -}}
-						runtime.LlamaWrite(w, runtime.FilterTojson(fnArguments, nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", fnArguments, nil, nil))
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("}"), runtime.IfElse(!(i == len(items)-1), func() runtime.Value {

@@ -475,11 +475,11 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 				if runtime.IsMapping(runtime.LlamaItem(jsonDict, jsonKey)) || (runtime.IsSequence(runtime.LlamaItem(jsonDict, jsonKey)) && !runtime.IsString(runtime.LlamaItem(jsonDict, jsonKey))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaFilter("safe", runtime.FilterTojson(runtime.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.FilterString(runtime.LlamaItem(jsonDict, jsonKey)), runtime.Str("</"), jsonKey, runtime.Str(">")))
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("string", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
 				}
 			}
 		}
@@ -548,14 +548,14 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
-		if runtime.IsDefined(systemMessage) && runtime.LlamaGt(runtime.FilterLength(systemMessage), runtime.Int(0)) {
+		if runtime.IsDefined(systemMessage) && runtime.LlamaGt(runtime.LlamaCallFilter("length", systemMessage, nil, nil), runtime.Int(0)) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
@@ -574,17 +574,17 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			toolDescription := runtime.LlamaAttr(tool, "description")
 			if runtime.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaFilter("trim", toolDescription, nil, nil), runtime.Str("</description>")))
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", toolDescription, nil, nil), runtime.Str("</description>")))
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := runtime.LlamaAttr(tool, "parameters")
 			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(runtime.LlamaAttr(toolParameters, "properties"))) && runtime.IsMapping(runtime.LlamaAttr(toolParameters, "properties")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(toolParameters, "properties"))
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramFields := values[i]
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolParameters, "properties"), nil, nil))) {
+					vals := runtime.Unpack(item, 2)
+					paramName := vals[0]
+					paramFields := vals[1]
 					var handledKeys runtime.Value
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
@@ -593,19 +593,19 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 					paramFieldsType := runtime.LlamaAttr(paramFields, "type")
 					if runtime.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType), runtime.Str("</type>")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.LlamaCallFilter("string", paramFieldsType, nil, nil), runtime.Str("</type>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := runtime.LlamaAttr(paramFields, "description")
 					if runtime.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaFilter("trim", paramFieldsDescription, nil, nil), runtime.Str("</description>")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), runtime.Str("</description>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
 					paramFieldsEnum := runtime.LlamaAttr(paramFields, "enum")
 					if runtime.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<enum>"), runtime.LlamaFilter("safe", runtime.FilterTojson(paramFieldsEnum, nil, nil), nil, nil), runtime.Str("</enum>")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<enum>"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", paramFieldsEnum, nil, nil), nil, nil), runtime.Str("</enum>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
@@ -626,7 +626,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			toolParameters2 := runtime.LlamaAttr(tool, "parameters")
 			if runtime.IsDefined(toolParameters2) && runtime.IsDefined(runtime.LlamaAttr(toolParameters2, "required")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<required>"), runtime.LlamaFilter("safe", runtime.FilterTojson(runtime.LlamaAttr(toolParameters2, "required"), nil, nil), nil, nil), runtime.Str("</required>")))
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<required>"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolParameters2, "required"), nil, nil), nil, nil), runtime.Str("</required>")))
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
@@ -645,7 +645,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -661,13 +661,13 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		if runtime.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = runtime.LlamaConcat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+				content = runtime.LlamaConcat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = runtime.FilterDefault(runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
+				content = runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
 				if runtime.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
@@ -682,33 +682,33 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && runtime.IsIterable(messageToolCalls)) && runtime.LlamaGt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+			if (runtime.IsDefined(messageToolCalls) && runtime.IsIterable(messageToolCalls)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if runtime.IsString(content) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", content, nil, nil)), runtime.Int(0)) {
+				if runtime.IsString(content) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", content, nil, nil), nil, nil), runtime.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaFilter("trim", content, nil, nil), runtime.Str("\n")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaCallFilter("trim", content, nil, nil), runtime.Str("\n")))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
-						c = runtime.FilterString(content)
+						c = runtime.LlamaCallFilter("string", content, nil, nil)
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
 						if runtime.LlamaIn(runtime.Str("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = runtime.LlamaItemInt(runtime.MethodSplitSep(c, runtime.Str("</think>")), -1)
+							c = runtime.LlamaItemInt(runtime.LlamaCallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1)
 						} else if runtime.LlamaIn(runtime.Str("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = runtime.LlamaItemInt(runtime.MethodSplitSep(c, runtime.Str("<think>")), 0)
+							c = runtime.LlamaItemInt(runtime.LlamaCallMethod(c, "split", []runtime.Value{runtime.Str("<think>")}, nil), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
-						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaFilter("trim", c, nil, nil))
+						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaCallFilter("trim", c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
-						if runtime.LlamaGt(runtime.FilterLength(c), runtime.Int(0)) {
+						if runtime.LlamaGt(runtime.LlamaCallFilter("length", c, nil, nil), runtime.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
 							runtime.LlamaWrite(w, runtime.LlamaConcat(c, runtime.Str("\n")))
 						}
@@ -731,17 +731,17 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
 					if runtime.IsDefined(toolCallArguments) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
-						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
-						for i := range w.Count(len(keys)) {
-							argsName := keys[i]
-							argsValue := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							argsName := vals[0]
+							argsValue := vals[1]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
 							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-								argsValue = runtime.LlamaFilter("safe", runtime.FilterTojson(argsValue, nil, nil), nil, nil)
+								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
 							} else {
-								argsValue = runtime.FilterString(argsValue)
+								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
 							runtime.LlamaWrite(w, runtime.LlamaConcat(argsValue, runtime.Str("\n</parameter>\n")))
@@ -755,20 +755,20 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				if !(truncateHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), runtime.LlamaFilter("trim", runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), nil, nil), runtime.Str("<|im_end|>\n")))
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil), runtime.Str("<|im_end|>\n")))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
-					c = runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+					c = runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
 					if runtime.LlamaIn(runtime.Str("<think>"), c) && runtime.LlamaIn(runtime.Str("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaItemInt(runtime.MethodSplitSep(c, runtime.Str("</think>")), -1))
+						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaItemInt(runtime.LlamaCallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
-					c = runtime.LlamaFilter("trim", c, nil, nil)
+					c = runtime.LlamaCallFilter("trim", c, nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
-					if runtime.LlamaGt(runtime.FilterLength(c), runtime.Int(0)) {
+					if runtime.LlamaGt(runtime.LlamaCallFilter("length", c, nil, nil), runtime.Int(0)) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
 						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), c, runtime.Str("<|im_end|>\n")))
 					} else {
@@ -782,7 +782,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = runtime.FilterString(runtime.LlamaAttr(message, "content"))
+			content = runtime.LlamaCallFilter("string", runtime.LlamaAttr(message, "content"), nil, nil)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
 			runtime.LlamaWrite(w, content)
 			w.WriteString("<|im_end|>\n")

@@ -372,7 +372,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
 		runtime.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		runtime.LlamaSetAttr(ns, "non_tool_system_content", runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(runtime.LlamaItemStr(messages0, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
+		runtime.LlamaSetAttr(ns, "non_tool_system_content", runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", runtime.LlamaItemStr(messages0, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_10>System\n"), runtime.LlamaAttr(ns, "non_tool_system_content")))
 	}
@@ -389,7 +389,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := runtime.LlamaAttr(tool, "function")
-			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
 				return toolFunction
 			}, func() runtime.Value {
 				return tool
@@ -414,7 +414,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
 		runtime.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		runtime.LlamaSetAttr(ns, "last_turn_assistant_content", runtime.MethodStrip(runtime.FilterDefault(runtime.LlamaItemStr(messagesMinus1, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)))
+		runtime.LlamaSetAttr(ns, "last_turn_assistant_content", runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", runtime.LlamaItemStr(messagesMinus1, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		runtime.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
@@ -437,7 +437,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str("")))), runtime.Str("\n")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil)), runtime.Str("\n")))
 		} else if runtime.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
@@ -462,11 +462,11 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
 			if content.Truthy() && runtime.LlamaIn(runtime.Str("</think>"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content = runtime.MethodStrip(runtime.FilterDefault(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+				content = runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_11>Assistant\n"), runtime.IfElse(!runtime.IsNone(content), func() runtime.Value {
-				return runtime.MethodStrip(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+				return runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}, func() runtime.Value {
 				return runtime.Str("")
 			})))
@@ -474,7 +474,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !runtime.EqStr(runtime.MethodStrip(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), "") {
+				if !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
@@ -500,7 +500,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:95:13 {%- else -%}
 						// NVIDIA-Nemotron-Nano-v2.jinja:96:11 {{- fn.arguments | tojson -}}
-						runtime.LlamaWrite(w, runtime.FilterTojson(fnArguments, nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", fnArguments, nil, nil))
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("}"), runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
@@ -555,7 +555,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")), runtime.Int(0)) {
+		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil), runtime.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")))
@@ -579,7 +579,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
 					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
-					runtime.LlamaWrite(w, runtime.FilterTojson(fnArguments, nil, nil))
+					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", fnArguments, nil, nil))
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("}"), runtime.IfElse(!(i == len(items)-1), func() runtime.Value {

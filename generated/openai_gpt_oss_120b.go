@@ -614,7 +614,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
 					})
 					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.LlamaGt(runtime.FilterLength(innerType), runtime.Int(50)) {
+					if runtime.EqStr(innerType, "object | object") || runtime.LlamaGt(runtime.LlamaCallFilter("length", innerType, nil, nil), runtime.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
@@ -637,9 +637,9 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(runtime.LlamaItemInt(paramSpecType, 0)) {
 			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.LlamaGt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
+			if runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecType, nil, nil), runtime.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				runtime.LlamaWrite(w, runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
@@ -659,7 +659,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.LlamaGt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecOneOf, nil, nil), runtime.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
@@ -682,7 +682,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					if runtime.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.FilterTojson(variantDefault, nil, nil)))
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.LlamaCallFilter("tojson", variantDefault, nil, nil)))
 					}
 					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -696,7 +696,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 			paramSpecEnum := runtime.LlamaAttr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\""), runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\""), runtime.LlamaCallFilter("join", paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
 			} else {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 				w.WriteString("string")
@@ -721,10 +721,11 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				keys, values := runtime.DictItems(paramSpecProperties)
-				for i := range w.Count(len(keys)) {
-					propName := keys[i]
-					propSpec := values[i]
+				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(paramSpecProperties, "items", nil, nil)))
+				for i := range items {
+					vals := runtime.Unpack(items[i], 2)
+					propName := vals[0]
+					propSpec := vals[1]
 					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
 					runtime.LlamaWrite(w, propName)
 					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
@@ -741,7 +742,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 						}), runtime.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
-					if !(i == len(keys)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(", ")
 					}
 				}
@@ -776,10 +777,11 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 			if toolParameters.Truthy() && runtime.LlamaAttr(toolParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				keys, values := runtime.DictItems(runtime.LlamaAttr(toolParameters, "properties"))
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramSpec := values[i]
+				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaAttr(toolParameters, "properties"), "items", nil, nil)))
+				for i := range items {
+					vals := runtime.Unpack(items[i], 2)
+					paramName := vals[0]
+					paramSpec := vals[1]
 					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
 					paramSpecDescription := runtime.LlamaAttr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
@@ -815,11 +817,11 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), runtime.FilterTojson(paramSpecDefault, nil, nil)))
+							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), runtime.LlamaCallFilter("tojson", paramSpecDefault, nil, nil)))
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
-					if !(i == len(keys)-1) {
+					if !(i == len(items)-1) {
 						w.WriteString(",\n")
 					} else {
 						// openai-gpt-oss-120b.jinja:138:21 {%- else %}
@@ -1017,7 +1019,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					return runtime.Str("json")
 				}), runtime.Str("<|message|>")))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
 				lastToolCallName = runtime.LlamaAttr(toolCall, "name")
@@ -1047,7 +1049,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|start|>functions."), lastToolCallName))
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" to=assistant<|channel|>commentary<|message|>"), runtime.FilterTojson(runtime.LlamaAttr(message, "content"), nil, nil)), runtime.Str("<|end|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" to=assistant<|channel|>commentary<|message|>"), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(message, "content"), nil, nil)), runtime.Str("<|end|>")))
 		} else if runtime.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
@@ -1202,8 +1204,8 @@ var spansOpenaiGptOss120b = []runtime.Span{
 	{From: 556, To: 562, Line: 323, Col: 9, Construct: "if"},
 	{From: 559, To: 561, Line: 324, Col: 9, Construct: "{{ }}"},
 	{From: 565, To: 567, Line: 329, Col: 1, Construct: "if"},
-	{From: 585, To: 757, Line: 10, Col: 1, Construct: "macro"},
-	{From: 592, To: 756, Line: 11, Col: 5, Construct: "if"},
+	{From: 585, To: 758, Line: 10, Col: 1, Construct: "macro"},
+	{From: 592, To: 757, Line: 11, Col: 5, Construct: "if"},
 	{From: 595, To: 636, Line: 12, Col: 9, Construct: "if"},
 	{From: 598, To: 624, Line: 13, Col: 13, Construct: "if"},
 	{From: 601, To: 624, Line: 15, Col: 17, Construct: "if"},
@@ -1214,11 +1216,11 @@ var spansOpenaiGptOss120b = []runtime.Span{
 	{From: 622, To: 622, Line: 26, Col: 21, Construct: "{{ }}"},
 	{From: 626, To: 628, Line: 29, Col: 13, Construct: "if"},
 	{From: 633, To: 635, Line: 34, Col: 13, Construct: "if"},
-	{From: 637, To: 756, Line: 38, Col: 9, Construct: "if"},
+	{From: 637, To: 757, Line: 38, Col: 9, Construct: "if"},
 	{From: 640, To: 647, Line: 40, Col: 9, Construct: "if"},
 	{From: 642, To: 642, Line: 41, Col: 13, Construct: "{{ }}"},
 	{From: 646, To: 646, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 648, To: 756, Line: 45, Col: 9, Construct: "if"},
+	{From: 648, To: 757, Line: 45, Col: 9, Construct: "if"},
 	{From: 651, To: 651, Line: 47, Col: 9, Construct: "set"},
 	{From: 653, To: 660, Line: 48, Col: 9, Construct: "for"},
 	{From: 656, To: 659, Line: 49, Col: 13, Construct: "if"},
@@ -1231,114 +1233,114 @@ var spansOpenaiGptOss120b = []runtime.Span{
 	{From: 681, To: 686, Line: 61, Col: 17, Construct: "if"},
 	{From: 685, To: 685, Line: 62, Col: 21, Construct: "{{ }}"},
 	{From: 688, To: 690, Line: 64, Col: 17, Construct: "if"},
-	{From: 693, To: 756, Line: 69, Col: 9, Construct: "if"},
+	{From: 693, To: 757, Line: 69, Col: 9, Construct: "if"},
 	{From: 696, To: 707, Line: 70, Col: 9, Construct: "if"},
 	{From: 699, To: 699, Line: 71, Col: 13, Construct: "{{ }}"},
 	{From: 704, To: 706, Line: 74, Col: 13, Construct: "if"},
-	{From: 708, To: 756, Line: 78, Col: 9, Construct: "if"},
-	{From: 711, To: 756, Line: 80, Col: 9, Construct: "if"},
-	{From: 714, To: 756, Line: 82, Col: 9, Construct: "if"},
-	{From: 717, To: 756, Line: 85, Col: 9, Construct: "if"},
-	{From: 720, To: 752, Line: 86, Col: 9, Construct: "if"},
-	{From: 724, To: 748, Line: 88, Col: 13, Construct: "for"},
-	{From: 729, To: 729, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 731, To: 736, Line: 90, Col: 17, Construct: "if"},
-	{From: 738, To: 742, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 744, To: 746, Line: 95, Col: 17, Construct: "if"},
-	{From: 759, To: 837, Line: 108, Col: 1, Construct: "macro"},
-	{From: 763, To: 763, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 765, To: 765, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 767, To: 834, Line: 111, Col: 5, Construct: "for"},
-	{From: 769, To: 769, Line: 112, Col: 9, Construct: "set"},
-	{From: 771, To: 771, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 773, To: 773, Line: 114, Col: 9, Construct: "{{ }}"},
-	{From: 775, To: 833, Line: 115, Col: 9, Construct: "if"},
-	{From: 779, To: 829, Line: 117, Col: 13, Construct: "for"},
-	{From: 784, To: 788, Line: 118, Col: 17, Construct: "if"},
-	{From: 787, To: 787, Line: 119, Col: 21, Construct: "{{ }}"},
-	{From: 790, To: 790, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 792, To: 797, Line: 122, Col: 17, Construct: "if"},
-	{From: 799, To: 803, Line: 126, Col: 17, Construct: "{{ }}"},
-	{From: 805, To: 820, Line: 127, Col: 17, Construct: "if"},
-	{From: 808, To: 819, Line: 128, Col: 21, Construct: "if"},
-	{From: 810, To: 810, Line: 129, Col: 25, Construct: "{{ }}"},
-	{From: 811, To: 819, Line: 130, Col: 25, Construct: "if"},
-	{From: 814, To: 814, Line: 131, Col: 25, Construct: "{{ }}"},
-	{From: 818, To: 818, Line: 133, Col: 25, Construct: "{{ }}"},
-	{From: 822, To: 827, Line: 136, Col: 17, Construct: "if"},
-	{From: 836, To: 836, Line: 147, Col: 5, Construct: "{{ }}"},
-	{From: 839, To: 850, Line: 150, Col: 1, Construct: "macro"},
-	{From: 843, To: 845, Line: 151, Col: 5, Construct: "if"},
-	{From: 847, To: 849, Line: 188, Col: 5, Construct: "if"},
-	{From: 852, To: 906, Line: 196, Col: 1, Construct: "macro"},
-	{From: 858, To: 861, Line: 197, Col: 5, Construct: "if"},
-	{From: 860, To: 860, Line: 198, Col: 9, Construct: "set"},
-	{From: 863, To: 864, Line: 200, Col: 5, Construct: "{{ }}"},
-	{From: 866, To: 866, Line: 202, Col: 5, Construct: "{{ }}"},
-	{From: 868, To: 871, Line: 203, Col: 5, Construct: "if"},
-	{From: 870, To: 870, Line: 204, Col: 9, Construct: "set"},
-	{From: 873, To: 873, Line: 206, Col: 5, Construct: "{{ }}"},
-	{From: 875, To: 900, Line: 207, Col: 5, Construct: "if"},
-	{From: 878, To: 878, Line: 209, Col: 9, Construct: "set"},
-	{From: 880, To: 894, Line: 210, Col: 9, Construct: "for"},
-	{From: 882, To: 893, Line: 211, Col: 13, Construct: "if"},
-	{From: 884, To: 884, Line: 211, Col: 13, Construct: "set"},
-	{From: 886, To: 886, Line: 212, Col: 17, Construct: "set"},
-	{From: 887, To: 893, Line: 213, Col: 17, Construct: "if"},
-	{From: 890, To: 890, Line: 213, Col: 17, Construct: "set"},
-	{From: 892, To: 892, Line: 214, Col: 17, Construct: "set"},
-	{From: 896, To: 898, Line: 217, Col: 9, Construct: "{{ }}"},
-	{From: 902, To: 904, Line: 220, Col: 5, Construct: "if"},
-	{From: 908, To: 911, Line: 230, Col: 1, Construct: "{{ }}"},
-	{From: 913, To: 926, Line: 234, Col: 1, Construct: "if"},
-	{From: 917, To: 917, Line: 235, Col: 5, Construct: "set"},
-	{From: 919, To: 919, Line: 236, Col: 5, Construct: "set"},
-	{From: 923, To: 923, Line: 238, Col: 5, Construct: "set"},
-	{From: 925, To: 925, Line: 239, Col: 5, Construct: "set"},
-	{From: 928, To: 946, Line: 243, Col: 1, Construct: "if"},
-	{From: 931, To: 936, Line: 245, Col: 5, Construct: "if"},
-	{From: 934, To: 935, Line: 247, Col: 9, Construct: "{{ }}"},
-	{From: 938, To: 945, Line: 250, Col: 5, Construct: "if"},
-	{From: 941, To: 943, Line: 252, Col: 9, Construct: "{{ }}"},
-	{From: 948, To: 948, Line: 258, Col: 1, Construct: "set"},
-	{From: 950, To: 1056, Line: 259, Col: 1, Construct: "for"},
-	{From: 955, To: 1055, Line: 261, Col: 5, Construct: "if"},
-	{From: 958, To: 965, Line: 263, Col: 9, Construct: "if"},
-	{From: 960, To: 964, Line: 264, Col: 13, Construct: "if"},
-	{From: 963, To: 963, Line: 265, Col: 17, Construct: "{{ }}"},
-	{From: 967, To: 974, Line: 268, Col: 9, Construct: "if"},
-	{From: 969, To: 973, Line: 269, Col: 13, Construct: "if"},
-	{From: 972, To: 972, Line: 270, Col: 17, Construct: "{{ }}"},
-	{From: 976, To: 1039, Line: 273, Col: 9, Construct: "if"},
-	{From: 978, To: 978, Line: 277, Col: 13, Construct: "set"},
-	{From: 980, To: 986, Line: 278, Col: 13, Construct: "for"},
-	{From: 982, To: 985, Line: 279, Col: 17, Construct: "if"},
-	{From: 984, To: 984, Line: 280, Col: 21, Construct: "set"},
-	{From: 988, To: 988, Line: 285, Col: 13, Construct: "set"},
-	{From: 990, To: 994, Line: 286, Col: 13, Construct: "if"},
-	{From: 993, To: 993, Line: 287, Col: 17, Construct: "set"},
-	{From: 996, To: 1009, Line: 289, Col: 13, Construct: "if"},
-	{From: 999, To: 999, Line: 290, Col: 17, Construct: "{{ }}"},
-	{From: 1000, To: 1008, Line: 291, Col: 17, Construct: "if"},
-	{From: 1003, To: 1003, Line: 292, Col: 17, Construct: "{{ }}"},
-	{From: 1004, To: 1008, Line: 293, Col: 17, Construct: "if"},
-	{From: 1007, To: 1007, Line: 294, Col: 17, Construct: "{{ }}"},
-	{From: 1011, To: 1011, Line: 297, Col: 13, Construct: "{{ }}"},
-	{From: 1013, To: 1018, Line: 298, Col: 13, Construct: "{{ }}"},
-	{From: 1020, To: 1021, Line: 299, Col: 13, Construct: "{{ }}"},
-	{From: 1023, To: 1023, Line: 301, Col: 13, Construct: "set"},
-	{From: 1024, To: 1039, Line: 302, Col: 13, Construct: "if"},
-	{From: 1027, To: 1030, Line: 305, Col: 13, Construct: "if"},
-	{From: 1029, To: 1029, Line: 306, Col: 17, Construct: "{{ }}"},
-	{From: 1032, To: 1032, Line: 311, Col: 13, Construct: "{{ }}"},
-	{From: 1036, To: 1036, Line: 314, Col: 13, Construct: "{{ }}"},
-	{From: 1038, To: 1038, Line: 315, Col: 13, Construct: "set"},
-	{From: 1040, To: 1055, Line: 317, Col: 9, Construct: "if"},
-	{From: 1043, To: 1046, Line: 318, Col: 9, Construct: "if"},
-	{From: 1045, To: 1045, Line: 319, Col: 13, Construct: "{{ }}"},
-	{From: 1048, To: 1048, Line: 321, Col: 9, Construct: "{{ }}"},
-	{From: 1050, To: 1050, Line: 322, Col: 9, Construct: "{{ }}"},
-	{From: 1051, To: 1055, Line: 323, Col: 9, Construct: "if"},
-	{From: 1054, To: 1054, Line: 324, Col: 9, Construct: "{{ }}"},
-	{From: 1058, To: 1060, Line: 329, Col: 1, Construct: "if"},
+	{From: 708, To: 757, Line: 78, Col: 9, Construct: "if"},
+	{From: 711, To: 757, Line: 80, Col: 9, Construct: "if"},
+	{From: 714, To: 757, Line: 82, Col: 9, Construct: "if"},
+	{From: 717, To: 757, Line: 85, Col: 9, Construct: "if"},
+	{From: 720, To: 753, Line: 86, Col: 9, Construct: "if"},
+	{From: 724, To: 749, Line: 88, Col: 13, Construct: "for"},
+	{From: 730, To: 730, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 732, To: 737, Line: 90, Col: 17, Construct: "if"},
+	{From: 739, To: 743, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 745, To: 747, Line: 95, Col: 17, Construct: "if"},
+	{From: 760, To: 839, Line: 108, Col: 1, Construct: "macro"},
+	{From: 764, To: 764, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 766, To: 766, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 768, To: 836, Line: 111, Col: 5, Construct: "for"},
+	{From: 770, To: 770, Line: 112, Col: 9, Construct: "set"},
+	{From: 772, To: 772, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 774, To: 774, Line: 114, Col: 9, Construct: "{{ }}"},
+	{From: 776, To: 835, Line: 115, Col: 9, Construct: "if"},
+	{From: 780, To: 831, Line: 117, Col: 13, Construct: "for"},
+	{From: 786, To: 790, Line: 118, Col: 17, Construct: "if"},
+	{From: 789, To: 789, Line: 119, Col: 21, Construct: "{{ }}"},
+	{From: 792, To: 792, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 794, To: 799, Line: 122, Col: 17, Construct: "if"},
+	{From: 801, To: 805, Line: 126, Col: 17, Construct: "{{ }}"},
+	{From: 807, To: 822, Line: 127, Col: 17, Construct: "if"},
+	{From: 810, To: 821, Line: 128, Col: 21, Construct: "if"},
+	{From: 812, To: 812, Line: 129, Col: 25, Construct: "{{ }}"},
+	{From: 813, To: 821, Line: 130, Col: 25, Construct: "if"},
+	{From: 816, To: 816, Line: 131, Col: 25, Construct: "{{ }}"},
+	{From: 820, To: 820, Line: 133, Col: 25, Construct: "{{ }}"},
+	{From: 824, To: 829, Line: 136, Col: 17, Construct: "if"},
+	{From: 838, To: 838, Line: 147, Col: 5, Construct: "{{ }}"},
+	{From: 841, To: 852, Line: 150, Col: 1, Construct: "macro"},
+	{From: 845, To: 847, Line: 151, Col: 5, Construct: "if"},
+	{From: 849, To: 851, Line: 188, Col: 5, Construct: "if"},
+	{From: 854, To: 908, Line: 196, Col: 1, Construct: "macro"},
+	{From: 860, To: 863, Line: 197, Col: 5, Construct: "if"},
+	{From: 862, To: 862, Line: 198, Col: 9, Construct: "set"},
+	{From: 865, To: 866, Line: 200, Col: 5, Construct: "{{ }}"},
+	{From: 868, To: 868, Line: 202, Col: 5, Construct: "{{ }}"},
+	{From: 870, To: 873, Line: 203, Col: 5, Construct: "if"},
+	{From: 872, To: 872, Line: 204, Col: 9, Construct: "set"},
+	{From: 875, To: 875, Line: 206, Col: 5, Construct: "{{ }}"},
+	{From: 877, To: 902, Line: 207, Col: 5, Construct: "if"},
+	{From: 880, To: 880, Line: 209, Col: 9, Construct: "set"},
+	{From: 882, To: 896, Line: 210, Col: 9, Construct: "for"},
+	{From: 884, To: 895, Line: 211, Col: 13, Construct: "if"},
+	{From: 886, To: 886, Line: 211, Col: 13, Construct: "set"},
+	{From: 888, To: 888, Line: 212, Col: 17, Construct: "set"},
+	{From: 889, To: 895, Line: 213, Col: 17, Construct: "if"},
+	{From: 892, To: 892, Line: 213, Col: 17, Construct: "set"},
+	{From: 894, To: 894, Line: 214, Col: 17, Construct: "set"},
+	{From: 898, To: 900, Line: 217, Col: 9, Construct: "{{ }}"},
+	{From: 904, To: 906, Line: 220, Col: 5, Construct: "if"},
+	{From: 910, To: 913, Line: 230, Col: 1, Construct: "{{ }}"},
+	{From: 915, To: 928, Line: 234, Col: 1, Construct: "if"},
+	{From: 919, To: 919, Line: 235, Col: 5, Construct: "set"},
+	{From: 921, To: 921, Line: 236, Col: 5, Construct: "set"},
+	{From: 925, To: 925, Line: 238, Col: 5, Construct: "set"},
+	{From: 927, To: 927, Line: 239, Col: 5, Construct: "set"},
+	{From: 930, To: 948, Line: 243, Col: 1, Construct: "if"},
+	{From: 933, To: 938, Line: 245, Col: 5, Construct: "if"},
+	{From: 936, To: 937, Line: 247, Col: 9, Construct: "{{ }}"},
+	{From: 940, To: 947, Line: 250, Col: 5, Construct: "if"},
+	{From: 943, To: 945, Line: 252, Col: 9, Construct: "{{ }}"},
+	{From: 950, To: 950, Line: 258, Col: 1, Construct: "set"},
+	{From: 952, To: 1058, Line: 259, Col: 1, Construct: "for"},
+	{From: 957, To: 1057, Line: 261, Col: 5, Construct: "if"},
+	{From: 960, To: 967, Line: 263, Col: 9, Construct: "if"},
+	{From: 962, To: 966, Line: 264, Col: 13, Construct: "if"},
+	{From: 965, To: 965, Line: 265, Col: 17, Construct: "{{ }}"},
+	{From: 969, To: 976, Line: 268, Col: 9, Construct: "if"},
+	{From: 971, To: 975, Line: 269, Col: 13, Construct: "if"},
+	{From: 974, To: 974, Line: 270, Col: 17, Construct: "{{ }}"},
+	{From: 978, To: 1041, Line: 273, Col: 9, Construct: "if"},
+	{From: 980, To: 980, Line: 277, Col: 13, Construct: "set"},
+	{From: 982, To: 988, Line: 278, Col: 13, Construct: "for"},
+	{From: 984, To: 987, Line: 279, Col: 17, Construct: "if"},
+	{From: 986, To: 986, Line: 280, Col: 21, Construct: "set"},
+	{From: 990, To: 990, Line: 285, Col: 13, Construct: "set"},
+	{From: 992, To: 996, Line: 286, Col: 13, Construct: "if"},
+	{From: 995, To: 995, Line: 287, Col: 17, Construct: "set"},
+	{From: 998, To: 1011, Line: 289, Col: 13, Construct: "if"},
+	{From: 1001, To: 1001, Line: 290, Col: 17, Construct: "{{ }}"},
+	{From: 1002, To: 1010, Line: 291, Col: 17, Construct: "if"},
+	{From: 1005, To: 1005, Line: 292, Col: 17, Construct: "{{ }}"},
+	{From: 1006, To: 1010, Line: 293, Col: 17, Construct: "if"},
+	{From: 1009, To: 1009, Line: 294, Col: 17, Construct: "{{ }}"},
+	{From: 1013, To: 1013, Line: 297, Col: 13, Construct: "{{ }}"},
+	{From: 1015, To: 1020, Line: 298, Col: 13, Construct: "{{ }}"},
+	{From: 1022, To: 1023, Line: 299, Col: 13, Construct: "{{ }}"},
+	{From: 1025, To: 1025, Line: 301, Col: 13, Construct: "set"},
+	{From: 1026, To: 1041, Line: 302, Col: 13, Construct: "if"},
+	{From: 1029, To: 1032, Line: 305, Col: 13, Construct: "if"},
+	{From: 1031, To: 1031, Line: 306, Col: 17, Construct: "{{ }}"},
+	{From: 1034, To: 1034, Line: 311, Col: 13, Construct: "{{ }}"},
+	{From: 1038, To: 1038, Line: 314, Col: 13, Construct: "{{ }}"},
+	{From: 1040, To: 1040, Line: 315, Col: 13, Construct: "set"},
+	{From: 1042, To: 1057, Line: 317, Col: 9, Construct: "if"},
+	{From: 1045, To: 1048, Line: 318, Col: 9, Construct: "if"},
+	{From: 1047, To: 1047, Line: 319, Col: 13, Construct: "{{ }}"},
+	{From: 1050, To: 1050, Line: 321, Col: 9, Construct: "{{ }}"},
+	{From: 1052, To: 1052, Line: 322, Col: 9, Construct: "{{ }}"},
+	{From: 1053, To: 1057, Line: 323, Col: 9, Construct: "if"},
+	{From: 1056, To: 1056, Line: 324, Col: 9, Construct: "{{ }}"},
+	{From: 1060, To: 1062, Line: 329, Col: 1, Construct: "if"},
 }

@@ -447,7 +447,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6:13 {{- tool | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
@@ -460,7 +460,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 			messages0Content := runtime.LlamaAttr(messages0, "content")
 			if runtime.LlamaIn(runtime.Str("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				runtime.LlamaWrite(w, runtime.MethodReplace(messages0Content, runtime.Str("<tool_def_sep>"), toolDefinitions))
+				runtime.LlamaWrite(w, runtime.LlamaCallMethod(messages0Content, "replace", []runtime.Value{runtime.Str("<tool_def_sep>"), toolDefinitions}, nil))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
@@ -469,7 +469,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:19:9 {{- tool_definitions.lstrip() }}
-			runtime.LlamaWrite(w, runtime.MethodLstrip(toolDefinitions))
+			runtime.LlamaWrite(w, runtime.LlamaCallMethod(toolDefinitions, "lstrip", nil, nil))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
@@ -483,16 +483,16 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1))
+	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
 	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index runtime.Value
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.LlamaSub(runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.IsString(runtime.LlamaAttr(message, "content"))) && !(runtime.MethodStartswith(runtime.LlamaAttr(message, "content"), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(runtime.LlamaAttr(message, "content"), runtime.Str("</tool_response>")).Truthy()) {
+		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.IsString(runtime.LlamaAttr(message, "content"))) && !(runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -539,26 +539,26 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
 				if runtime.LlamaIn(runtime.Str("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
-				contentParts = runtime.MethodSplitSep(content, runtime.Str("<tool_sep>"))
+				contentParts = runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("<tool_sep>")}, nil)
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
 				processedContent = runtime.LlamaItemInt(contentParts, 0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
-				toolCallsCount = runtime.FilterLength(messageToolCalls)
+				toolCallsCount = runtime.LlamaCallFilter("length", messageToolCalls, nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
-				toolSepCount = runtime.LlamaSub(runtime.FilterLength(contentParts), runtime.Int(1))
+				toolSepCount = runtime.LlamaSub(runtime.LlamaCallFilter("length", contentParts, nil, nil), runtime.Int(1))
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
-				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
+				_ = runtime.LlamaCallFilter("min", runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
-				for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts)))) {
+				for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Int(1), runtime.LlamaCallFilter("length", contentParts, nil, nil)))) {
 					var toolIndex runtime.Value
 					var toolCall runtime.Value
 					singleToolXml := singleToolXmlInput
@@ -586,10 +586,10 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
-							keys, values := runtime.DictItems(argsDict)
-							for i := range w.Count(len(keys)) {
-								paramName := keys[i]
-								paramValue := values[i]
+							for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(argsDict, "items", nil, nil))) {
+								vals := runtime.Unpack(item, 2)
+								paramName := vals[0]
+								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
 								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
@@ -641,10 +641,10 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
-							keys, values := runtime.DictItems(argsDict)
-							for i := range w.Count(len(keys)) {
-								paramName := keys[i]
-								paramValue := values[i]
+							for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(argsDict, "items", nil, nil))) {
+								vals := runtime.Unpack(item, 2)
+								paramName := vals[0]
+								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
 								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
@@ -674,7 +674,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n")), runtime.MethodStripChars(reasoningContent, runtime.Str("\n"))), runtime.Str("\n</think>\n\n")), runtime.MethodLstripChars(content, runtime.Str("\n"))))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n")), runtime.LlamaCallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("\n</think>\n\n")), runtime.LlamaCallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
@@ -710,10 +710,10 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
 						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
-						keys, values := runtime.DictItems(argsDict)
-						for i := range w.Count(len(keys)) {
-							paramName := keys[i]
-							paramValue := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(argsDict, "items", nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							paramName := vals[0]
+							paramValue := vals[1]
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
 							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
@@ -747,7 +747,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(message2Content, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", message2Content, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}

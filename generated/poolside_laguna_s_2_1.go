@@ -224,11 +224,11 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
+	enableThinking = runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
 	// poolside-Laguna-S-2.1.jinja:5:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
+	addGenerationPrompt = runtime.LlamaCallFilter("default", addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:6:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	preserveThinking = runtime.LlamaCallFilter("default", preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
@@ -240,7 +240,7 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 	}
 	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
 	hasSys = runtime.And(systemMessage, func() runtime.Value {
-		return runtime.MethodStrip(systemMessage)
+		return runtime.LlamaCallMethod(systemMessage, "strip", nil, nil)
 	})
 	// poolside-Laguna-S-2.1.jinja:17:1 {%- if has_sys or tools or enable_thinking -%}
 	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
@@ -248,7 +248,7 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
 		if hasSys.Truthy() {
 			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
-			runtime.LlamaWrite(w, runtime.MethodRstrip(systemMessage))
+			runtime.LlamaWrite(w, runtime.LlamaCallMethod(systemMessage, "rstrip", nil, nil))
 			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
@@ -260,7 +260,7 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.FilterTojson(tool, nil, nil), runtime.Str("\n")))
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaCallFilter("tojson", tool, nil, nil), runtime.Str("\n")))
 			}
 			w.WriteString("</available_tools>")
 		}
@@ -326,16 +326,16 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
 						args = runtime.LlamaAttr(functionData, "arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
-						keys, values := runtime.DictItems(args)
-						for i := range w.Count(len(keys)) {
-							k := keys[i]
-							v := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							k := vals[0]
+							v := vals[1]
 							// poolside-Laguna-S-2.1.jinja:70:13 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
 							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>")))
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							if !runtime.IsString(v) {
-								runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+								runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 							} else {
 								runtime.LlamaWrite(w, v)
 							}

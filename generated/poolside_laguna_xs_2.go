@@ -266,11 +266,11 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 	var toolString runtime.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS.2.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
-	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	enableThinking = runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:5:1 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
-	renderAssistantMessagesRaw = runtime.FilterDefault(renderAssistantMessagesRaw, []runtime.Value{runtime.Bool(false)}, nil)
+	renderAssistantMessagesRaw = runtime.LlamaCallFilter("default", renderAssistantMessagesRaw, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
+	addGenerationPrompt = runtime.LlamaCallFilter("default", addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:9:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-XS.2.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
@@ -279,13 +279,13 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 		systemMessage = runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "content")
 	}
 	// poolside-Laguna-XS.2.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
-	if (systemMessage.Truthy() && runtime.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
+	if (systemMessage.Truthy() && runtime.LlamaCallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS.2.jinja:17:3 {%- if system_message and system_message.strip() -%}
-		if systemMessage.Truthy() && runtime.MethodStrip(systemMessage).Truthy() {
+		if systemMessage.Truthy() && runtime.LlamaCallMethod(systemMessage, "strip", nil, nil).Truthy() {
 			w.WriteString("\n")
 			// poolside-Laguna-XS.2.jinja:19:5 {{- system_message.rstrip() -}}
-			runtime.LlamaWrite(w, runtime.MethodRstrip(systemMessage))
+			runtime.LlamaWrite(w, runtime.LlamaCallMethod(systemMessage, "rstrip", nil, nil))
 		}
 		// poolside-Laguna-XS.2.jinja:22:3 {%- if tools -%}
 		if tools.Truthy() {
@@ -295,7 +295,7 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 			// poolside-Laguna-XS.2.jinja:27:5 {%- for tool in tools -%}
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 				// poolside-Laguna-XS.2.jinja:28:7 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				nsToolString = runtime.LlamaConcat(nsToolString, runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
+				nsToolString = runtime.LlamaConcat(nsToolString, runtime.LlamaCallFilter("tojson", tool, nil, nil), runtime.Str("\n"))
 			}
 			// poolside-Laguna-XS.2.jinja:30:5 {%- if enable_thinking -%}
 			if enableThinking.Truthy() {
@@ -340,20 +340,20 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 					// poolside-Laguna-XS.2.jinja:61:9 {%- if enable_thinking -%}
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS.2.jinja:62:11 {%- if not content.startswith('<think>') -%}
-						if !runtime.MethodStartswith(content2, runtime.Str("<think>")).Truthy() {
+						if !runtime.LlamaCallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy() {
 							w.WriteString("<think>")
 						}
 					} else {
 						// poolside-Laguna-XS.2.jinja:65:13 {%- else -%}
 						// poolside-Laguna-XS.2.jinja:66:11 {%- if not content.startswith('</think>') -%}
-						if !runtime.MethodStartswith(content2, runtime.Str("</think>")).Truthy() {
+						if !runtime.LlamaCallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy() {
 							w.WriteString("</think>")
 						}
 					}
 					// poolside-Laguna-XS.2.jinja:70:9 {{- content -}}
 					runtime.LlamaWrite(w, content2)
 					// poolside-Laguna-XS.2.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					if !runtime.MethodEndswith(content2, runtime.Str("</assistant>\n")).Truthy() && !runtime.MethodEndswith(content2, runtime.Str("</assistant>")).Truthy() {
+					if !runtime.LlamaCallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>\n")}, nil).Truthy() && !runtime.LlamaCallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>")}, nil).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
@@ -376,23 +376,23 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 						// poolside-Laguna-XS.2.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS.2.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content2, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+							reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 						}
 						// poolside-Laguna-XS.2.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content2, runtime.Str("</think>")), -1), runtime.Str("\n"))
+						content2 = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					}
 					// poolside-Laguna-XS.2.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS.2.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>\n"), runtime.MethodStrip(reasoningContent)), runtime.Str("\n</think>\n")))
+						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>\n"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("\n</think>\n")))
 					} else {
 						// poolside-Laguna-XS.2.jinja:94:13 {%- else -%}
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS.2.jinja:98:9 {%- if content.strip() -%}
-					if runtime.MethodStrip(content2).Truthy() {
+					if runtime.LlamaCallMethod(content2, "strip", nil, nil).Truthy() {
 						// poolside-Laguna-XS.2.jinja:99:11 {{- content.strip() ~ "\n" -}}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.MethodStrip(content2), runtime.Str("\n")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaCallMethod(content2, "strip", nil, nil), runtime.Str("\n")))
 					}
 					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}
 					messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
@@ -409,16 +409,16 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
 							args = runtime.LlamaAttr(functionData, "arguments")
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
-							keys, values := runtime.DictItems(args)
-							for i := range w.Count(len(keys)) {
-								k := keys[i]
-								v := values[i]
+							for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
+								vals := runtime.Unpack(item, 2)
+								k := vals[0]
+								v := vals[1]
 								// poolside-Laguna-XS.2.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
 								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n")))
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								if !runtime.IsString(v) {
-									runtime.LlamaWrite(w, runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+									runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 								} else {
 									runtime.LlamaWrite(w, v)
 								}

@@ -442,14 +442,14 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// Qwen3.5-4B.jinja:50:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = runtime.LlamaFilter("trim", w.Capture(func() {
+			content = runtime.LlamaCallFilter("trim", w.Capture(func() {
 				renderContent(runtime.LlamaAttr(messages0, "content"), runtime.Bool(false), runtime.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
@@ -465,7 +465,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = runtime.LlamaFilter("trim", w.Capture(func() {
+			content = runtime.LlamaCallFilter("trim", w.Capture(func() {
 				renderContent(runtime.LlamaAttr(messages0, "content"), runtime.Bool(false), runtime.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
@@ -474,7 +474,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1))
+	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
@@ -482,15 +482,15 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		var index runtime.Value
 		var content runtime.Value
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.LlamaSub(runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
-			content = runtime.LlamaFilter("trim", w.Capture(func() {
+			content = runtime.LlamaCallFilter("trim", w.Capture(func() {
 				renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(false), runtime.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(runtime.MethodStartswith(content, runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(content, runtime.Str("</tool_response>")).Truthy()) {
+			if !(runtime.LlamaCallMethod(content, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -510,7 +510,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		var content runtime.Value
 		var reasoningContent runtime.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
-		content = runtime.LlamaFilter("trim", w.Capture(func() {
+		content = runtime.LlamaCallFilter("trim", w.Capture(func() {
 			renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(true), runtime.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
@@ -539,13 +539,13 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
 				if runtime.LlamaIn(runtime.Str("</think>"), content) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(content, runtime.Str("</think>")), -1), runtime.Str("\n"))
+					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
-			reasoningContent = runtime.LlamaFilter("trim", reasoningContent, nil, nil)
+			reasoningContent = runtime.LlamaCallFilter("trim", reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
 			if runtime.LlamaGt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
@@ -571,7 +571,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
 					if i == 0 {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
-						if runtime.LlamaFilter("trim", content, nil, nil).Truthy() {
+						if runtime.LlamaCallFilter("trim", content, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
 						} else {
@@ -588,17 +588,17 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
 					if runtime.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
-						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
-						for i := range w.Count(len(keys)) {
-							argsName := keys[i]
-							argsValue := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							argsName := vals[0]
+							argsValue := vals[1]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-								argsValue = runtime.LlamaFilter("safe", runtime.FilterTojson(argsValue, nil, nil), nil, nil)
+								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
 							} else {
-								argsValue = runtime.FilterString(argsValue)
+								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)
 							}
 							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
 							runtime.LlamaWrite(w, argsValue)

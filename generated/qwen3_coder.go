@@ -307,11 +307,11 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 				if runtime.IsMapping(runtime.LlamaItem(jsonDict, jsonKey)) || (runtime.IsSequence(runtime.LlamaItem(jsonDict, jsonKey)) && !runtime.IsString(runtime.LlamaItem(jsonDict, jsonKey))) {
 					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaFilter("safe", runtime.FilterTojson(runtime.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
 				} else {
 					// Qwen3-Coder.jinja:6:17 {%- else %}
 					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.FilterString(runtime.LlamaItem(jsonDict, jsonKey)), runtime.Str("</"), jsonKey, runtime.Str(">")))
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("string", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
 				}
 			}
 		}
@@ -340,12 +340,12 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
 	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
@@ -362,17 +362,17 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 			toolDescription := runtime.LlamaAttr(tool, "description")
 			if runtime.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaFilter("trim", toolDescription, nil, nil), runtime.Str("</description>")))
+				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", toolDescription, nil, nil), runtime.Str("</description>")))
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := runtime.LlamaAttr(tool, "parameters")
 			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(runtime.LlamaAttr(toolParameters, "properties"))) && runtime.IsMapping(runtime.LlamaAttr(toolParameters, "properties")) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := runtime.ItemsFilterPairs(runtime.LlamaAttr(toolParameters, "properties"))
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramFields := values[i]
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolParameters, "properties"), nil, nil))) {
+					vals := runtime.Unpack(item, 2)
+					paramName := vals[0]
+					paramFields := vals[1]
 					var handledKeys runtime.Value
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
@@ -381,13 +381,13 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 					paramFieldsType := runtime.LlamaAttr(paramFields, "type")
 					if runtime.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.FilterString(paramFieldsType), runtime.Str("</type>")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.LlamaCallFilter("string", paramFieldsType, nil, nil), runtime.Str("</type>")))
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := runtime.LlamaAttr(paramFields, "description")
 					if runtime.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaFilter("trim", paramFieldsDescription, nil, nil), runtime.Str("</description>")))
+						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), runtime.Str("</description>")))
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
 					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"))
@@ -421,7 +421,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// Qwen3-Coder.jinja:70:5 {%- else %}
 		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -431,14 +431,14 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		messageRole := runtime.LlamaAttr(message, "role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaAttr(message, "tool_calls")), runtime.Int(0)) {
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
@@ -454,17 +454,17 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
 				if runtime.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
-					keys, values := runtime.ItemsFilterPairs(toolCallArguments)
-					for i := range w.Count(len(keys)) {
-						argsName := keys[i]
-						argsValue := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						argsName := vals[0]
+						argsValue := vals[1]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 						if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-							argsValue = runtime.LlamaFilter("safe", runtime.FilterTojson(argsValue, nil, nil), nil, nil)
+							argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
 						} else {
-							argsValue = runtime.FilterString(argsValue)
+							argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)
 						}
 						// Qwen3-Coder.jinja:90:21 {{- args_value }}
 						runtime.LlamaWrite(w, argsValue)

@@ -171,7 +171,7 @@ func renderQwenQwen257BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:11:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -218,7 +218,7 @@ func renderQwenQwen257BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:36:13 {{- tool_call.arguments | tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")

@@ -243,7 +243,7 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -257,16 +257,16 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-Qwen3-0.6B.jinja:17:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1))
+	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
 	// Qwen-Qwen3-0.6B.jinja:18:1 {%- for message in messages[::-1] %}
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index runtime.Value
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.LlamaSub(runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && !(runtime.MethodStartswith(runtime.LlamaAttr(message, "content"), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(runtime.LlamaAttr(message, "content"), runtime.Str("</tool_response>")).Truthy()) {
+		if (nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && !(runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -301,9 +301,9 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
 				if runtime.LlamaIn(runtime.Str("</think>"), messageContent) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), -1), runtime.Str("\n"))
+					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
@@ -311,7 +311,7 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
 				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n")), runtime.MethodStripChars(reasoningContent, runtime.Str("\n"))), runtime.Str("\n</think>\n\n")), runtime.MethodLstripChars(content, runtime.Str("\n"))))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n")), runtime.LlamaCallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("\n</think>\n\n")), runtime.LlamaCallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
@@ -351,7 +351,7 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:61:21 {%- else %}
 						// Qwen-Qwen3-0.6B.jinja:62:21 {{- tool_call.arguments | tojson }}
-						runtime.LlamaWrite(w, runtime.FilterTojson(toolCallArguments, nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}

@@ -199,7 +199,7 @@ func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// Qwen-QwQ-32B.jinja:11:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
@@ -229,7 +229,7 @@ func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), -1), runtime.Str("\n"))
+				content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
@@ -241,7 +241,7 @@ func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")), -1), runtime.Str("\n"))
+				content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
@@ -263,7 +263,7 @@ func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
-				runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")

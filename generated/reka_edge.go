@@ -426,11 +426,11 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 				var text runtime.Value
 				var repeatTokens runtime.Value
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = runtime.MethodGet(item, runtime.Str("type"))
+				itemType = runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("type")}, nil)
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("text"))) {
+				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text")}, nil)) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = runtime.MethodGetDefault(item, runtime.Str("text"), runtime.Str(""))
+					text = runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
@@ -449,7 +449,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
 					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if (runtime.LlamaInStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image_url"))) {
+				} else if (runtime.LlamaInStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("image")}, nil))) || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("image_url")}, nil)) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
@@ -459,7 +459,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
 					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.LlamaInStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video_url"))) {
+				} else if (runtime.LlamaInStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("video")}, nil))) || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("video_url")}, nil)) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = runtime.LlamaMul(numImgTokens, numVideoFrames)
@@ -478,7 +478,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))})
+	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
@@ -486,14 +486,14 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		var idx runtime.Value
 		var content runtime.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = runtime.LlamaSub(runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		idx = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		mark := w.Mark()
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
-		if runtime.EqStr(runtime.MethodGet(msg, runtime.Str("role")), "user") {
+		if runtime.EqStr(runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("role")}, nil), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
-			content = runtime.MethodGetDefault(msg, runtime.Str("content"), runtime.Str(""))
+			content = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((runtime.IsString(content) && runtime.MethodStartswith(content, runtime.Str("<tool_response>")).Truthy()) && runtime.MethodEndswith(content, runtime.Str("</tool_response>")).Truthy()) {
+			if !((runtime.IsString(content) && runtime.LlamaCallMethod(content, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
@@ -506,18 +506,18 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
 	lastQueryIndex = runtime.LlamaAttr(ns, "last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
-	numImgTokens = runtime.FilterInt(runtime.FilterDefault(numImgTokens, []runtime.Value{runtime.Int(64), runtime.Bool(true)}, nil), nil, nil)
+	numImgTokens = runtime.LlamaCallFilter("int", runtime.LlamaCallFilter("default", numImgTokens, []runtime.Value{runtime.Int(64), runtime.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
-	numVideoFrames = runtime.FilterInt(runtime.FilterDefault(numVideoFrames, []runtime.Value{runtime.Int(6), runtime.Bool(true)}, nil), nil, nil)
+	numVideoFrames = runtime.LlamaCallFilter("int", runtime.LlamaCallFilter("default", numVideoFrames, []runtime.Value{runtime.Int(6), runtime.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
 	startIdx = runtime.Int(0)
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = runtime.Str("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.LlamaInStrs(runtime.MethodGet(runtime.LlamaItemInt(messages, 0), runtime.Str("role")), "system", "developer") {
+	if runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) && runtime.LlamaInStrs(runtime.LlamaCallMethod(runtime.LlamaItemInt(messages, 0), "get", []runtime.Value{runtime.Str("role")}, nil), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(runtime.MethodGetDefault(runtime.LlamaItemInt(messages, 0), runtime.Str("content"), runtime.Str("")), numImgTokens, numVideoFrames)
+			renderContent(runtime.LlamaCallMethod(runtime.LlamaItemInt(messages, 0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = runtime.Int(1)
@@ -547,7 +547,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:65:9 {%- for tool in tools -%}
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 				// Reka-Edge.jinja:66:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
-				preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n"), runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))}))
+				preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n"), runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))}))
 			}
 			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
 			preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
@@ -558,7 +558,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), preambleNsText, runtime.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
-	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, startIdx, runtime.FilterLength(messages)))) {
+	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, startIdx, runtime.LlamaCallFilter("length", messages, nil, nil)))) {
 		var message runtime.Value
 		var role runtime.Value
 		var content runtime.Value
@@ -571,9 +571,9 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = runtime.LlamaItem(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
-		role = runtime.MethodGet(message, runtime.Str("role"))
+		role = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("role")}, nil)
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content = runtime.MethodGet(message, runtime.Str("content"))
+		content = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
 		if runtime.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
@@ -585,15 +585,15 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 					var text runtime.Value
 					mark := w.Mark()
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if runtime.EqStr(runtime.MethodGet(item, runtime.Str("type")), "text") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("text"))) {
+					if runtime.EqStr(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text")}, nil)) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
-						text = runtime.MethodGetDefault(item, runtime.Str("text"), runtime.Str(""))
+						text = runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
 						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text.Truthy() {
 							w.Drop(mark)
 							break
 						}
-					} else if runtime.LlamaInStrs(runtime.MethodGet(item, runtime.Str("type")), "image", "image_url", "video", "video_url") {
+					} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
 						prefixNsValue = runtime.Str("human:")
@@ -611,7 +611,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
 			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
-			toolCalls = runtime.MethodGet(message, runtime.Str("tool_calls"))
+			toolCalls = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
@@ -619,15 +619,15 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = runtime.Str("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if runtime.IsString(runtime.MethodGet(message, runtime.Str("reasoning_content"))) {
+			if runtime.IsString(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
-				reasoningText = runtime.MethodGet(message, runtime.Str("reasoning_content"))
+				reasoningText = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
 			} else if runtime.LlamaIn(runtime.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.LlamaItemInt(runtime.LlamaCallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 0), runtime.Str("\n")), runtime.Str("<think>")), -1), runtime.Str("\n"))
+				reasoningText = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = runtime.MethodLstripChars(runtime.LlamaItemInt(runtime.LlamaCallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1), runtime.Str("\n"))
+				contentText = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
@@ -637,7 +637,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking)), func() runtime.Value {
 				return runtime.Bool(runtime.LlamaGt(idx, lastQueryIndex))
 			}), func() runtime.Value {
-				return runtime.Or(runtime.Bool(runtime.Eq(idx, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+				return runtime.Or(runtime.Bool(runtime.Eq(idx, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
 					return reasoningText
 				})
 			})
@@ -646,7 +646,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<think>\n"), runtime.MethodStrip(reasoningText), runtime.Str("\n</think>\n\n")))
+				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<think>\n"), runtime.LlamaCallMethod(reasoningText, "strip", nil, nil), runtime.Str("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
@@ -655,7 +655,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !runtime.MethodEndswith(runtime.LlamaAttr(ns, "out"), runtime.Str("\n")).Truthy() {
+				if contentText.Truthy() && !runtime.LlamaCallMethod(runtime.LlamaAttr(ns, "out"), "endswith", []runtime.Value{runtime.Str("\n")}, nil).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
@@ -666,12 +666,12 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 					var arguments runtime.Value
 					var argumentsJson runtime.Value
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("function"))) {
+					if !runtime.IsNone(runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
-						toolCall = runtime.MethodGet(toolCall, runtime.Str("function"))
+						toolCall = runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
-					arguments = runtime.MethodGetDefault(toolCall, runtime.Str("arguments"), runtime.DictOf())
+					arguments = runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
 					if runtime.IsString(arguments) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
@@ -679,20 +679,20 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 					} else if runtime.IsMapping(arguments) {
 						// Reka-Edge.jinja:126:21 {%- elif arguments is mapping -%}
 						// Reka-Edge.jinja:127:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
+						argumentsJson = runtime.LlamaCallFilter("tojson", arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
 					} else {
 						// Reka-Edge.jinja:128:21 {%- else -%}
 						// Reka-Edge.jinja:129:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
+						argumentsJson = runtime.LlamaCallFilter("tojson", arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
 					}
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.MethodGetDefault(toolCall, runtime.Str("name"), runtime.Str("")), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
+					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("name"), runtime.Str("")}, nil), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && runtime.Eq(idx, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && runtime.Eq(idx, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -701,7 +701,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if runtime.Eq(idx, startIdx) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.LlamaSub(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
+			if runtime.Eq(idx, startIdx) || !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaItem(messages, runtime.LlamaSub(idx, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
@@ -716,7 +716,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if runtime.Eq(idx, runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItem(messages, runtime.LlamaAdd(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
+			if runtime.Eq(idx, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))) || !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaItem(messages, runtime.LlamaAdd(idx, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
@@ -725,7 +725,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.MethodGet(runtime.LlamaItemInt(messages, -1), runtime.Str("role")), "assistant")) {
+	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaItemInt(messages, -1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if runtime.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)

@@ -165,7 +165,7 @@ func renderRokaLlama(w *runtime.Writer, in *runtime.Input) {
 				llama3Header(runtime.Str("system"))
 			}))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
@@ -174,7 +174,7 @@ func renderRokaLlama(w *runtime.Writer, in *runtime.Input) {
 				llama3Header(runtime.Str("user"))
 			}))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
@@ -186,7 +186,7 @@ func renderRokaLlama(w *runtime.Writer, in *runtime.Input) {
 			messageContent := runtime.LlamaAttr(message, "content")
 			if messageContent.Truthy() {
 				// roka.jinja:43:1 {{- message.content | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
@@ -218,7 +218,7 @@ func renderRokaLlama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						runtime.LlamaWrite(w, runtime.FilterTojson(runtime.DictOf(runtime.Str("name"), runtime.LlamaAttr(call, "name"), runtime.Str("arguments"), callArguments), nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.DictOf(runtime.Str("name"), runtime.LlamaAttr(call, "name"), runtime.Str("arguments"), callArguments), nil, nil))
 					}
 					w.WriteString("</tool_call>")
 				}

@@ -97,7 +97,7 @@ func renderRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
 		message := items[i]
 		var content runtime.Value
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
+		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "system") {

@@ -86,7 +86,7 @@ func renderSeedOssLlama(w *runtime.Writer, in *runtime.Input) {
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
-			content = runtime.MethodStripChars(runtime.LlamaItemStr(message, "content"), cSpace)
+			content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
 		} else {
 			// seed_oss.jinja:15:5 {%- else %}
 			// seed_oss.jinja:16:1 {%- set content = message['content'] %}

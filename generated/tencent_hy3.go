@@ -695,7 +695,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(tool, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\n")
 		// tencent-Hy3.jinja:106:5 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
@@ -841,16 +841,16 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
 					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(toolcallBeginToken, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), toolsepToken, runtime.Str("\n")))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
-					keys, values := runtime.DictItems(arguments)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						value := values[i]
+					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(arguments, "items", nil, nil))) {
+						vals := runtime.Unpack(item, 2)
+						key := vals[0]
+						value := vals[1]
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n")))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
 						if !runtime.IsString(value) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
-							value = runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+							value = runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						}
 						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(argvalueBeginToken, value, argvalueEndToken, runtime.Str("\n")))

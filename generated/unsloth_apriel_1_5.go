@@ -322,14 +322,14 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
 	toolOutputFormat = runtime.Str("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !runtime.IsNone(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if !runtime.IsNone(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
-			runtime.LlamaWrite(w, runtime.FilterString(tool))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", tool, nil, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</available_tools>")
@@ -361,12 +361,12 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if (!runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, availableToolsString, runtime.Str("\n"), toolOutputInstructions, runtime.Str("\n<|end|>\n")))
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil))), runtime.Int(0)) {
+	if runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, runtime.Str("\n<|end|>\n")))
 	}
@@ -424,7 +424,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.IsNone(messageContent) && runtime.LlamaGt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+			if !runtime.IsNone(messageContent) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
 				if runtime.IsString(messageContent) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
@@ -440,7 +440,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 				systemMessage = runtime.Str("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !runtime.IsNone(tools) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+			if !runtime.IsNone(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n"), availableToolsString, runtime.Str("\n<|end|>\n")))
 			} else {
@@ -458,7 +458,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if (runtime.IsDefined(messageContent) && !runtime.IsNone(messageContent)) && runtime.LlamaGt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+			if (runtime.IsDefined(messageContent) && !runtime.IsNone(messageContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
 				if !runtime.IsString(messageContent) && !runtime.IsNone(runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
@@ -468,7 +468,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
 					runtime.LlamaWrite(w, messageContent)
 				}
-			} else if (runtime.IsDefined(runtime.LlamaItemStr(message, "chosen")) && !runtime.IsNone(runtime.LlamaItemStr(message, "chosen"))) && runtime.LlamaGt(runtime.FilterLength(runtime.LlamaItemStr(message, "chosen")), runtime.Int(0)) {
+			} else if (runtime.IsDefined(runtime.LlamaItemStr(message, "chosen")) && !runtime.IsNone(runtime.LlamaItemStr(message, "chosen"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "chosen"), nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
 				runtime.LlamaWrite(w, runtime.LlamaItemInt(runtime.LlamaItemStr(message, "chosen"), 0))
@@ -480,7 +480,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.LlamaGt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
 				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
@@ -488,7 +488,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if runtime.Eq(addToolId2, runtime.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
@@ -517,7 +517,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 				toolMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_result|>\n"), runtime.FilterString(toolMessage)), runtime.Str("\n<|end|>\n")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_result|>\n"), runtime.LlamaCallFilter("string", toolMessage, nil, nil)), runtime.Str("\n<|end|>\n")))
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {

@@ -396,7 +396,7 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(toolList)) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			runtime.LlamaWrite(w, runtime.FilterString(runtime.FilterTojson(runtime.LlamaAttr(tool, "function"), nil, nil)))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(tool, "function"), nil, nil), nil, nil))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -538,7 +538,7 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
 				if runtime.LlamaIn(runtime.Str("</think>"), content) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
-					parts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
+					parts = runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
 					items := runtime.Iterate(w, runtime.LlamaIterable(parts))
 					for i := range items {
@@ -547,15 +547,15 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
 						if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
-							reasoningContent = runtime.MethodStripChars(part, runtime.Str("\n"))
+							reasoningContent = runtime.LlamaCallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent = runtime.FilterLast(runtime.MethodSplitSep(reasoningContent, runtime.Str("<think>")))
+							reasoningContent = runtime.LlamaCallFilter("last", runtime.LlamaCallMethod(reasoningContent, "split", []runtime.Value{runtime.Str("<think>")}, nil), nil, nil)
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							reasoningContent = runtime.MethodStripChars(reasoningContent, runtime.Str("\n"))
+							reasoningContent = runtime.LlamaCallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 						} else {
 							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
 							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
-							_ = runtime.MethodStripChars(part, runtime.Str("\n"))
+							_ = runtime.LlamaCallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
 						}
 					}
 				}
@@ -592,15 +592,15 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
-						keys, values := runtime.ItemsFilterPairs(args)
-						for i := range w.Count(len(keys)) {
-							k := keys[i]
-							v := values[i]
+						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", args, nil, nil))) {
+							vals := runtime.Unpack(item, 2)
+							k := vals[0]
+							v := vals[1]
 							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter name=\""), k, runtime.Str("\">")))
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
 							if !runtime.IsString(v) {
-								runtime.LlamaWrite(w, runtime.FilterString(runtime.FilterTojson(v, nil, nil)))
+								runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("tojson", v, nil, nil), nil, nil))
 							} else {
 								runtime.LlamaWrite(w, v)
 							}

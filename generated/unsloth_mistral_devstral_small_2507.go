@@ -259,11 +259,11 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
 	_ = runtime.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
 		_ = runtime.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
-		toolsDescription = runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
+		toolsDescription = runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
 		// unsloth-mistral-Devstral-Small-2507.jinja:32:5 {{- tools_description }}
 		runtime.LlamaWrite(w, toolsDescription)
 	}
@@ -343,7 +343,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
 					if !runtime.IsString(arguments) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
-						arguments = runtime.FilterTojson(arguments, nil, nil)
+						arguments = runtime.LlamaCallFilter("tojson", arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
 					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("[TOOL_CALLS]"), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("[ARGS]"), arguments))
@@ -364,7 +364,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 				content = messageContent
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(content)), runtime.Str("[/TOOL_RESULTS]")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str("[/TOOL_RESULTS]")))
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…

@@ -394,7 +394,7 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(runtime.LlamaAttr(tool, "function"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(tool, "function"), nil, nil))
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -438,7 +438,7 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
 		if runtime.IsMapping(toolArguments) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
-			runtime.LlamaWrite(w, runtime.FilterTojson(toolArguments, nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolArguments, nil, nil))
 		} else {
 			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
 			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
@@ -496,7 +496,7 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 				return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = runtime.And(runtime.Bool(runtime.LlamaLt(runtime.Int(int64(i)), runtime.LlamaSub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+			nextIsTool = runtime.And(runtime.Bool(runtime.LlamaLt(runtime.Int(int64(i)), runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
 				return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}

@@ -353,7 +353,7 @@ func (m *machine) cond(e *env, x ir.Expr) bool {
 		args, kwargs := m.args(e, x.Args)
 		v := m.expr(e, x.X)
 		if m.probe != nil {
-			return probeTest(x.Name, v, args, kwargs)
+			return runtime.LlamaCallTest(x.Name, v, args, kwargs)
 		}
 		return runtime.CallTest(x.Name, v, args, kwargs)
 	}

@@ -119,4 +119,8 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // llamaStatements are the statement keywords llama.cpp's parser knows, with the ones
 // that continue or end a statement.
-var llamaStatements = set("set endset if elif else endif for endfor macro endmacro call endcall filter endfilter generation endgeneration break continue")
+var llamaStatements = map[string]bool{
+	"set": true, "endset": true, "if": true, "elif": true, "else": true, "endif": true, "for": true, "endfor": true,
+	"macro": true, "endmacro": true, "call": true, "endcall": true, "filter": true, "endfilter": true,
+	"generation": true, "endgeneration": true, "break": true, "continue": true,
+}

@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tmplgen/tmplgen/ir"
 	"github.com/tmplgen/tmplgen/runtime"
@@ -140,84 +139,6 @@ func llamaFail(format string, args ...any) {
 	runtime.Fail(runtime.EngineError, fmt.Sprintf(format, args...))
 }
 
-// llamaType is a value's type in llama.cpp's engine, which decides its builtins.
-func llamaType(v runtime.Value) string {
-	switch v.Kind() {
-	case runtime.KindUndefined:
-		return "undefined"
-	case runtime.KindNone:
-		return "none"
-	case runtime.KindBool:
-		return "bool"
-	case runtime.KindInt:
-		return "int"
-	case runtime.KindFloat:
-		return "float"
-	case runtime.KindString:
-		return "str"
-	case runtime.KindList, runtime.KindTuple, runtime.KindIterator:
-		return "list"
-	case runtime.KindDict:
-		return "dict"
-	case runtime.KindNamespace:
-		return "dict" // an object, as a dict
-	}
-	return ""
-}
-
-// llamaBuiltins are the filters and methods of each type in llama.cpp's engine
-// (value.cpp get_builtins); anything else is an error.
-var llamaBuiltins = map[string]map[string]bool{
-	"int":       set("default abs int float safe string tojson"),
-	"float":     set("default abs int float safe string tojson"),
-	"bool":      set("default int float safe string tojson"),
-	"str":       set("default upper lower strip rstrip lstrip title capitalize length startswith endswith split rsplit replace format int float string slice safe tojson indent join"),
-	"list":      set("default list first last length slice selectattr select rejectattr reject join string tojson map append pop sort reverse min max unique"),
-	"dict":      set("get keys values items tojson string length dictsort join"),
-	"none":      set("default tojson string safe items map reject rejectattr select selectattr unique"),
-	"undefined": set("default capitalize first items join last length list lower map max min reject rejectattr replace reverse safe select selectattr sort string strip sum title truncate unique upper wordcount"),
-}
-
-// llamaNotImplemented are builtins llama.cpp declares but raises "not implemented" for.
-var llamaNotImplemented = map[string]bool{"str join": true, "dict join": true, "list unique": true}
-
-// llamaFilterAliases are the filter names llama.cpp maps to another.
-var llamaFilterAliases = map[string]string{"count": "length", "d": "default", "e": "escape", "trim": "strip"}
-
-// llamaCoerced are the filters llama.cpp applies to the string form of a value that is
-// neither a str nor undefined (a new value, so the original is not marked by them).
-var llamaCoerced = set("capitalize lower replace strip title upper wordcount")
-
-func set(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
-
-// hasBuiltin reports whether llama.cpp's engine has a filter or method name for v.
-func hasBuiltin(v runtime.Value, name string) bool {
-	t := llamaType(v)
-	if t == "" {
-		return true // loops, macros, cyclers: not llama.cpp values; let Jinja2 decide
-	}
-	return llamaBuiltins[t][name]
-}
-
-// emptyOf is what a builtin of undefined (or an empty-valued builtin of none) returns.
-func emptyOf(name string) runtime.Value {
-	switch name {
-	case "capitalize", "join", "lower", "replace", "safe", "string", "strip", "title", "truncate", "upper":
-		return runtime.Str("")
-	case "items", "list", "map", "reject", "rejectattr", "reverse", "select", "selectattr", "sort", "unique":
-		return runtime.NewList()
-	case "length", "sum", "wordcount":
-		return runtime.Int(0)
-	}
-	return runtime.Undefined(name)
-}
-
 // probeExpr evaluates the expressions whose meaning or statistics differ in probe mode;
 // ok is false for the others.
 func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
@@ -252,7 +173,7 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
 		}
 		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
 		p.op(obj, "slice")
-		if !hasBuiltin(obj, "slice") {
+		if !runtime.LlamaHasBuiltin(obj, "slice") {
 			llamaFail("Unknown (built-in) filter 'slice' for type %s", obj.TypeName())
 		}
 		return obj.Slice(start, stop, step), true
@@ -332,8 +253,8 @@ func (m *machine) probeAttr(obj runtime.Value, name string) runtime.Value {
 	if obj.Kind() == runtime.KindUndefined {
 		return runtime.Undefined(name)
 	}
-	if hasBuiltin(obj, name) {
-		if llamaType(obj) == "dict" && (obj.Kind() == runtime.KindNamespace || !dictMethods[name]) {
+	if runtime.LlamaHasBuiltin(obj, name) {
+		if runtime.LlamaKind(obj) == "dict" && (obj.Kind() == runtime.KindNamespace || !dictMethods[name]) {
 			// the builtin function, even where the object has an item of that name
 			return runtime.NewMacro(m.w, &runtime.MacroSpec{Name: name}, func([]runtime.Value) {})
 		}
@@ -346,7 +267,7 @@ func (m *machine) probeAttr(obj runtime.Value, name string) runtime.Value {
 }
 
 // dictMethods are the builtins of a dict in llama.cpp that are Python dict methods too.
-var dictMethods = set("get keys values items")
+var dictMethods = map[string]bool{"get": true, "keys": true, "values": true, "items": true}
 
 // probeItem is obj[key] in llama.cpp's engine.
 func (m *machine) probeItem(obj, key runtime.Value) runtime.Value {
@@ -355,7 +276,7 @@ func (m *machine) probeItem(obj, key runtime.Value) runtime.Value {
 		return runtime.Undefined("")
 	}
 	var v runtime.Value
-	switch llamaType(obj) {
+	switch runtime.LlamaKind(obj) {
 	case "dict":
 		v = obj.Item(key)
 		if v.Kind() == runtime.KindUndefined {
@@ -401,7 +322,7 @@ func (m *machine) probeItem(obj, key runtime.Value) runtime.Value {
 func (m *machine) probeFor(iter runtime.Value) runtime.Value {
 	p := m.probe
 	p.op(iter, "array_access")
-	switch llamaType(iter) {
+	switch runtime.LlamaKind(iter) {
 	case "undefined":
 		return runtime.NewList()
 	case "list":
@@ -415,131 +336,31 @@ func (m *machine) probeFor(iter runtime.Value) runtime.Value {
 	return iter
 }
 
-// probeFilter is value | name(args) in llama.cpp's engine.
+// probeFilter is v|name(args) in llama.cpp's engine (runtime.LlamaCallFilter), with
+// the value it applies the builtin to marked: |tojson and |string of a list or dict use
+// everything in it.
 func (m *machine) probeFilter(name string, v runtime.Value, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
-	p := m.probe
-	id := name
-	if a, ok := llamaFilterAliases[name]; ok {
-		id = a
-	}
-	input := v
-	if t := llamaType(v); t != "" && t != "undefined" && t != "str" && llamaCoerced[id] {
-		input = runtime.Str(v.String()) // a new value: v itself is not marked
-	}
-	p.op(input, id)
-	if !hasBuiltin(input, id) {
-		llamaFail("Unknown (built-in) filter '%s' for type %s", id, input.TypeName())
-	}
-	return m.llamaBuiltin(id, name, input, args, kwargs, false)
+	id, input := runtime.LlamaFilterTarget(name, v)
+	m.probe.op(input, id)
+	m.markBuiltin(id, input)
+	return runtime.LlamaCallFilter(name, v, args, kwargs)
 }
 
-// probeMethod is recv.name(args) in llama.cpp's engine: the builtin of that name.
+// probeMethod is recv.name(args) in llama.cpp's engine (runtime.LlamaCallMethod).
 func (m *machine) probeMethod(recv runtime.Value, name string, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
-	p := m.probe
-	p.op(recv, name)
-	if !hasBuiltin(recv, name) {
-		if d := recv.AsDict(); d != nil {
-			if fn, ok := d.GetStr(name); ok && fn.Kind() == runtime.KindCallable {
-				return runtime.Call(fn, args, kwargs)
-			}
-		}
-		llamaFail("Callee is not a function: %s has no builtin %q", recv.TypeName(), name)
+	m.probe.op(recv, name)
+	if runtime.LlamaHasBuiltin(recv, name) {
+		m.markBuiltin(name, recv)
 	}
-	return m.llamaBuiltin(name, name, recv, args, kwargs, true)
+	return runtime.LlamaCallMethod(recv, name, args, kwargs)
 }
 
-// llamaBuiltin runs builtin id of llama.cpp's engine on v (jinjaName is the name the
-// template used); method says it was called as a method.
-func (m *machine) llamaBuiltin(id, jinjaName string, v runtime.Value, args []runtime.Value, kwargs []runtime.Kwarg, method bool) runtime.Value {
-	p := m.probe
-	t := llamaType(v)
-	if llamaNotImplemented[t+" "+id] {
-		llamaFail("%s %s not implemented", t, id)
+// markBuiltin marks what builtin id uses of v.
+func (m *machine) markBuiltin(id string, v runtime.Value) {
+	switch k := runtime.LlamaKind(v); {
+	case id == "tojson", id == "string" && (k == "list" || k == "dict"):
+		m.probe.markDeep(v)
 	}
-	switch id {
-	case "tojson":
-		p.markDeep(v)
-		for _, kw := range kwargs {
-			if kw.Name == "sort_keys" && kw.Value.Truthy() {
-				llamaFail("tojson sort_keys=true not implemented")
-			}
-		}
-		if len(args) >= 4 && args[3].Truthy() {
-			llamaFail("tojson sort_keys=true not implemented")
-		}
-	case "string":
-		if t == "list" || t == "dict" {
-			p.markDeep(v)
-		}
-	}
-	switch t {
-	case "undefined":
-		if id != "default" {
-			return emptyOf(id)
-		}
-	case "none":
-		if id != "default" && id != "tojson" && id != "string" && id != "safe" {
-			return runtime.NewList()
-		}
-	case "list":
-		switch id {
-		case "select", "selectattr", "reject", "rejectattr", "map":
-			return runtime.LlamaFilter(id, v, args, kwargs)
-		case "join":
-			for _, it := range v.Items() {
-				switch it.Kind() {
-				case runtime.KindString, runtime.KindInt, runtime.KindFloat:
-				default:
-					llamaFail("join() can only join arrays of strings or numerics")
-				}
-			}
-		case "append", "pop":
-			return runtime.LlamaCallMethod(v, id, args, kwargs)
-		}
-		if method {
-			return asList(runtime.CallFilter(jinjaName, v, args, kwargs))
-		}
-	case "str":
-		if method {
-			switch id {
-			case "length", "int", "float", "string", "slice", "safe", "tojson", "indent", "default":
-				return runtime.CallFilter(id, v, args, kwargs)
-			}
-			return runtime.CallMethod(v, id, args, kwargs)
-		}
-	case "dict":
-		if method {
-			switch id {
-			case "get", "keys", "values", "items":
-				return runtime.CallMethod(v, id, args, kwargs)
-			}
-			return runtime.CallFilter(id, v, args, kwargs)
-		}
-	}
-	if method {
-		return runtime.CallFilter(id, v, args, kwargs)
-	}
-	return asList(runtime.CallFilter(jinjaName, v, args, kwargs))
-}
-
-// asList turns the one-shot iterators Jinja2's map, select and reject return into the
-// lists llama.cpp's return.
-func asList(v runtime.Value) runtime.Value {
-	if v.Kind() == runtime.KindIterator {
-		return runtime.FilterList(v)
-	}
-	return v
-}
-
-// probeTest is value is name(args) in llama.cpp's engine.
-func probeTest(name string, v runtime.Value, args []runtime.Value, kwargs []runtime.Kwarg) bool {
-	if !runtime.IsLlamaTest(name) {
-		llamaFail("Unknown test '%s'", name)
-	}
-	if name == "in" && len(args) == 1 && args[0].Kind() == runtime.KindUndefined {
-		return false
-	}
-	return runtime.CallTest(name, v, args, kwargs)
 }
 
 // probeCompare is a comparison in llama.cpp's engine.
@@ -552,7 +373,7 @@ func probeCompare(op string, a, b runtime.Value) bool {
 		if isNull(a) || isNull(b) {
 			llamaFail("Cannot perform operation in on undefined or null values")
 		}
-		switch llamaType(b) {
+		switch runtime.LlamaKind(b) {
 		case "list", "dict":
 		case "str":
 			if a.Kind() != runtime.KindString {

@@ -26,8 +26,11 @@ import (
 //   - an attribute of a dict can be set as a namespace's (LlamaCheckNamespace,
 //     LlamaSetAttr), and a list's append and pop change it (LlamaCallMethod): the
 //     render works on its own copy of the input (LlamaOwnInput), as llama.cpp's does;
+//   - each type has its own filters and methods, and one it lacks is an error, as is a
+//     test llama.cpp lacks (LlamaCallFilter, LlamaCallMethod, LlamaCallTest; see
+//     llama_builtins.go);
 //   - map, select, reject, selectattr and rejectattr return lists, and the select family
-//     reads its arguments as llama.cpp does (LlamaFilter);
+//     reads its arguments as llama.cpp does (llamaFilter);
 //   - a macro call binds as many parameters as it has arguments, each to the keyword
 //     argument of its name or else the positional argument at its place (undefined if
 //     neither), and the others to their defaults (llamaBindMacro; ir.DirectCall's
@@ -306,9 +309,9 @@ func LlamaSetAttr(ns Value, name string, v Value) {
 	SetAttr(ns, name, v)
 }
 
-// LlamaCallMethod is CallMethod with llama.cpp's list methods that change the list:
-// append(x), which returns the list, and pop([i]).
-func LlamaCallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
+// llamaListMethod is llama.cpp's list methods that change the list: append(x), which
+// returns the list, and pop([i]).
+func llamaListMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 	if recv.kind != KindList || len(kwargs) > 0 {
 		return CallMethod(recv, name, args, kwargs)
 	}
@@ -358,9 +361,9 @@ var llamaCoerced = map[string]bool{
 	"title": true, "upper": true, "wordcount": true,
 }
 
-// HasLlamaFilter reports whether LlamaFilter implements the filter name otherwise than
+// hasLlamaFilter reports whether llamaFilter implements the filter name otherwise than
 // CallFilter does.
-func HasLlamaFilter(name string) bool {
+func hasLlamaFilter(name string) bool {
 	switch name {
 	case "map", "select", "reject", "selectattr", "rejectattr", "format", "safe":
 		return true
@@ -368,16 +371,13 @@ func HasLlamaFilter(name string) bool {
 	return llamaCoerced[name]
 }
 
-// IsLlamaTest reports whether llama.cpp's engine has the test name.
-func IsLlamaTest(name string) bool { return llamaTests[name] }
-
-// LlamaFilter is CallFilter for the filters llama.cpp implements otherwise: map, select,
+// llamaFilter is CallFilter for the filters llama.cpp implements otherwise: map, select,
 // reject, selectattr and rejectattr return lists (empty for none or undefined), map
 // takes no filter name, and the select family reads its arguments as llamaSelect does;
 // format substitutes {} placeholders (llamaFormat); safe makes no Markup (and writes
 // other values as JSON); and the filters of llamaCoerced take the string form of a value
 // that is not a str.
-func LlamaFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
+func llamaFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
 	switch {
 	case llamaCoerced[name]:
 		if v.kind != KindString && v.kind != KindUndefined {

@@ -73,7 +73,7 @@ func renderErrors(w *runtime.Writer, in *runtime.Input) {
 func renderErrorsLlama(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
-	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) {
+	if runtime.Eq(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
 		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("No messages provided.")))
 	}

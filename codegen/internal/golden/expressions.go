@@ -288,16 +288,16 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.Bool(!runtime.LlamaInStrs(runtime.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaGt(runtime.FilterLength(messages), runtime.Int(0))))
+	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
 	runtime.LlamaWrite(w, runtime.NewList(runtime.Int(1), runtime.Str("two"), runtime.None(), runtime.Bool(true), runtime.Float(2.5), runtime.NewTuple(runtime.Int(3)), runtime.DictOf(runtime.Str("k"), runtime.Str("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaFilter("map", messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
+	runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaCallFilter("map", messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	runtime.LlamaWrite(w, runtime.FilterLength(runtime.FilterList(runtime.LlamaFilter("selectattr", messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))))
+	runtime.LlamaWrite(w, runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil), nil, nil))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
 	runtime.LlamaWrite(w, runtime.LlamaMod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
@@ -306,22 +306,22 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	runtime.LlamaWrite(w, runtime.MethodSplitSep(runtime.Str("x,y,,z"), runtime.Str(",")))
+	runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.Str("x,y,,z"), "split", []runtime.Value{runtime.Str(",")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	runtime.LlamaWrite(w, runtime.MethodSplit(runtime.Str("  a b  ")))
+	runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.Str("  a b  "), "split", nil, nil))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	runtime.LlamaWrite(w, runtime.FilterTojson(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil))
+	runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	runtime.LlamaWrite(w, runtime.FilterTojson(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
+	runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	runtime.LlamaWrite(w, runtime.LlamaFilter("upper", runtime.Str("Straße İ"), nil, nil))
+	runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", runtime.Str("Straße İ"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	runtime.LlamaWrite(w, runtime.LlamaFilter("title", runtime.Str("ǅ héllo"), nil, nil))
+	runtime.LlamaWrite(w, runtime.LlamaCallFilter("title", runtime.Str("ǅ héllo"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
 	runtime.LlamaWrite(w, runtime.Str("abc").Slice(runtime.None(), runtime.None(), runtime.Int(-1)))

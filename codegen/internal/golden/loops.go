@@ -157,24 +157,25 @@ func renderLoopsLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(m, "content"), nil, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(m, "content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {
 		w.WriteString("no messages")
 	}
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
-	keys, values := runtime.DictItems(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)))
-	for i := range w.Count(len(keys)) {
-		k := keys[i]
-		v := values[i]
+	items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)), "items", nil, nil)))
+	for i := range items {
+		vals := runtime.Unpack(items[i], 2)
+		k := vals[0]
+		v := vals[1]
 		// loops.jinja:7:43 {{ k }}
 		runtime.LlamaWrite(w, k)
 		w.WriteString("=")
 		// loops.jinja:7:51 {{ v }}
 		runtime.LlamaWrite(w, v)
 		// loops.jinja:7:58 {{ ', ' if not loop.last }}
-		if !(i == len(keys)-1) {
+		if !(i == len(items)-1) {
 			w.WriteString(", ")
 		}
 	}
@@ -244,16 +245,16 @@ var spansLoops = []runtime.Span{
 	{From: 151, To: 153, Line: 3, Col: 48, Construct: "if"},
 	{From: 155, To: 158, Line: 3, Col: 86, Construct: "if"},
 	{From: 160, To: 161, Line: 3, Col: 124, Construct: "{{ }}"},
-	{From: 167, To: 180, Line: 7, Col: 1, Construct: "for"},
-	{From: 172, To: 173, Line: 7, Col: 43, Construct: "{{ }}"},
-	{From: 175, To: 175, Line: 7, Col: 51, Construct: "{{ }}"},
-	{From: 177, To: 179, Line: 7, Col: 58, Construct: "{{ }}"},
-	{From: 182, To: 197, Line: 8, Col: 1, Construct: "for"},
-	{From: 185, To: 189, Line: 8, Col: 25, Construct: "if"},
-	{From: 191, To: 194, Line: 8, Col: 68, Construct: "if"},
-	{From: 196, To: 196, Line: 8, Col: 104, Construct: "{{ }}"},
-	{From: 199, To: 206, Line: 9, Col: 1, Construct: "for"},
-	{From: 208, To: 215, Line: 10, Col: 1, Construct: "for"},
-	{From: 212, To: 212, Line: 10, Col: 23, Construct: "{{ }}"},
-	{From: 214, To: 214, Line: 10, Col: 49, Construct: "{{ }}"},
+	{From: 167, To: 181, Line: 7, Col: 1, Construct: "for"},
+	{From: 173, To: 174, Line: 7, Col: 43, Construct: "{{ }}"},
+	{From: 176, To: 176, Line: 7, Col: 51, Construct: "{{ }}"},
+	{From: 178, To: 180, Line: 7, Col: 58, Construct: "{{ }}"},
+	{From: 183, To: 198, Line: 8, Col: 1, Construct: "for"},
+	{From: 186, To: 190, Line: 8, Col: 25, Construct: "if"},
+	{From: 192, To: 195, Line: 8, Col: 68, Construct: "if"},
+	{From: 197, To: 197, Line: 8, Col: 104, Construct: "{{ }}"},
+	{From: 200, To: 207, Line: 9, Col: 1, Construct: "for"},
+	{From: 209, To: 216, Line: 10, Col: 1, Construct: "for"},
+	{From: 213, To: 213, Line: 10, Col: 23, Construct: "{{ }}"},
+	{From: 215, To: 215, Line: 10, Col: 49, Construct: "{{ }}"},
 }

@@ -187,10 +187,10 @@ func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		runtime.LlamaWrite(w, runtime.FilterJoin(varargs, []runtime.Value{runtime.Str(",")}, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", varargs, []runtime.Value{runtime.Str(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		runtime.LlamaWrite(w, runtime.FilterJoin(runtime.LlamaFilter("map", runtime.FilterDictsort(kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
+		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaCallFilter("map", runtime.LlamaCallFilter("dictsort", kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	var countdown func(runtime.Value)
@@ -223,7 +223,7 @@ func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
 			Name:      "caller",
 		}, func(_ []runtime.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("upper", runtime.LlamaAttr(m, "role"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", runtime.LlamaAttr(m, "role"), nil, nil))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}

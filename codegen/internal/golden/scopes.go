@@ -190,9 +190,9 @@ func renderScopesLlama(w *runtime.Writer, in *runtime.Input) {
 	mark2 := w.Mark()
 	w.WriteString("quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
-	runtime.LlamaWrite(w, runtime.FilterLength(messages))
+	runtime.LlamaWrite(w, runtime.LlamaCallFilter("length", messages, nil, nil))
 	// scopes.jinja:12:1 {% set shout | upper %}
-	shout = runtime.LlamaFilter("upper", w.Cut(mark2), nil, nil)
+	shout = runtime.LlamaCallFilter("upper", w.Cut(mark2), nil, nil)
 	// scopes.jinja:13:1 {{ shout }}
 	runtime.LlamaWrite(w, shout)
 	w.WriteString("\n")
@@ -206,7 +206,7 @@ func renderScopesLlama(w *runtime.Writer, in *runtime.Input) {
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	w.Write(runtime.LlamaFilter("trim", runtime.LlamaFilter("replace", w.Cut(mark3), []runtime.Value{runtime.Str("o"), runtime.Str("0")}, nil), nil, nil))
+	w.Write(runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("replace", w.Cut(mark3), []runtime.Value{runtime.Str("o"), runtime.Str("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}

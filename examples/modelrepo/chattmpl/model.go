@@ -170,7 +170,7 @@ func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
 				llama3Header(runtime.Str("system"))
 			}))
 			// model:34:1 {{- message.content | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
@@ -179,7 +179,7 @@ func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
 				llama3Header(runtime.Str("user"))
 			}))
 			// model:38:1 {{- message.content | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
@@ -191,7 +191,7 @@ func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
 			messageContent := runtime.LlamaAttr(message, "content")
 			if messageContent.Truthy() {
 				// model:43:1 {{- message.content | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaFilter("trim", messageContent, nil, nil))
+				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
 			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
@@ -223,7 +223,7 @@ func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						runtime.LlamaWrite(w, runtime.FilterTojson(runtime.DictOf(runtime.Str("name"), runtime.LlamaAttr(call, "name"), runtime.Str("arguments"), callArguments), nil, nil))
+						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.DictOf(runtime.Str("name"), runtime.LlamaAttr(call, "name"), runtime.Str("arguments"), callArguments), nil, nil))
 					}
 					w.WriteString("</tool_call>")
 				}
