@@ -10,7 +10,9 @@
 // datetime, continues a final assistant message (or the final message
 // ContinueFinalMessage names) as llama.cpp does, and post-processes the prompt (a
 // leading bos_token and a trailing eos_token removed when AddBOS and AddEOS say the
-// tokenizer adds them).
+// tokenizer adds them). A template llama-server would not start with (llama.cpp's
+// parser rejects it, its tool-call analysis throws, or the render of its load-time
+// thinking probe fails) gets that error for every request.
 //
 // A service that renders as transformers does (tmplgen's Template.Render) does not
 // compile this package in. Render, like Template.Render, is safe from many goroutines
@@ -22,6 +24,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/tmplgen/tmplgen/runtime"
 )
@@ -50,6 +54,14 @@ func Render(t *runtime.Template, in *runtime.Input) (string, error) {
 // answers instead of a prompt, or the template's own failure.
 func AppendRender(dst []byte, t *runtime.Template, in *runtime.Input) ([]byte, error) {
 	in = t.ModelInput(in)
+	if err := loadError(t, in); err != nil {
+		return dst, err
+	}
+	return appendRender(dst, t, in)
+}
+
+// appendRender is AppendRender of a template llama-server has loaded.
+func appendRender(dst []byte, t *runtime.Template, in *runtime.Input) ([]byte, error) {
 	rw, err := llamaServerRewrite(t, in)
 	if err != nil {
 		return dst, err
@@ -1042,3 +1054,54 @@ func str(v runtime.Value) string {
 	s, _ := v.AsString()
 	return s
 }
+
+// loadError is the error llama-server refuses to start with for t, or nil. When it
+// loads a template, llama-server renders it on one request of its own (the thinking
+// probe, common_chat_templates_support_enable_thinking: a user message "test", the
+// generation prompt, thinking on, reasoning_format deepseek) through the whole of
+// common_chat_templates_apply; when that render fails (a filter the engine lacks on the
+// path it takes, say), the server does not start. The answer depends only on the
+// template and the special tokens; it is kept for the first maxLoadChecks of those.
+func loadError(t *runtime.Template, in *runtime.Input) error {
+	key := loadKey{t, in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]}
+	if r, ok := loadChecks.Load(key); ok {
+		return r.(loadCheck).err
+	}
+	user := runtime.NewDict(2)
+	user.SetStr("role", runtime.Str("user"))
+	user.SetStr("content", runtime.Str("test"))
+	probe := &runtime.Input{
+		Messages:            runtime.NewList(runtime.DictValue(user)),
+		AddGenerationPrompt: true,
+		Kwargs:              map[string]runtime.Value{"enable_thinking": runtime.Bool(true)},
+		SpecialTokens:       map[string]string{"bos_token": key.bos, "eos_token": key.eos},
+		Server:              runtime.ServerFields{ReasoningFormat: runtime.Str("deepseek")},
+		Now:                 in.Now,
+	}
+	var r loadCheck
+	if _, err := appendRender(nil, t, probe); err != nil {
+		r.err = llamaError(t, "llama.cpp rejects the template when it loads it: Unable to generate parser for this template. Automatic parser generation failed: %v", err)
+	}
+	if loadCheckCount.Add(1) <= maxLoadChecks {
+		loadChecks.Store(key, r)
+	}
+	return r.err
+}
+
+// loadKey is what llama-server's load of a template depends on.
+type loadKey struct {
+	t        *runtime.Template
+	bos, eos string
+}
+
+// loadCheck is the answer of loadError.
+type loadCheck struct{ err error }
+
+// loadChecks keeps loadError's answers, for at most maxLoadChecks keys (special tokens
+// come with requests).
+var (
+	loadChecks     sync.Map
+	loadCheckCount atomic.Int64
+)
+
+const maxLoadChecks = 4096

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -29,6 +30,32 @@ func TestDifferential(t *testing.T) {
 	if _, err := os.Stat(oracle); err != nil {
 		t.Fatalf("the oracle's renderer is missing (%v): this test needs ../shared beside the repository", err)
 	}
+	cmd := exec.Command("python3", oracle)
+	cmd.Env = append(os.Environ(), "ORACLE_NOW=2026-11-30T12:00:00")
+	differential(t, cmd, "", "Python Jinja2")
+}
+
+// TestDifferentialLlama is TestDifferential against llama-server: the same programs and
+// requests rendered by llama_chat_driver (llama.cpp's own chat code, which
+// TMPLGEN_LLAMA_ORACLE's native/ holds, as for generated's live test) and by the
+// llama-server profile.
+func TestDifferentialLlama(t *testing.T) {
+	dir := os.Getenv("TMPLGEN_LLAMA_ORACLE")
+	driver := filepath.Join(dir, "native", "llama_chat_driver")
+	if _, err := os.Stat(driver); dir == "" || err != nil {
+		if os.Getenv("TMPLGEN_REQUIRE_ORACLES") != "" {
+			t.Fatalf("TMPLGEN_REQUIRE_ORACLES is set, but llama_chat_driver is not built in TMPLGEN_LLAMA_ORACLE=%q", dir)
+		}
+		t.Skipf("SKIPPED: llama_chat_driver is not built in TMPLGEN_LLAMA_ORACLE=%q (../shared/oracle/tools/setup.sh DIR and build_native.sh DIR)", dir)
+	}
+	differential(t, exec.Command(driver), "llama_server", "llama-server")
+}
+
+// differential renders TMPLGEN_DIFF_N random programs from seed TMPLGEN_DIFF_SEED,
+// three requests each, through the reference cmd (which reads the requests as JSON
+// lines with their id and template, and answers a JSON line each) and through tmplgen
+// under profile, and fails on each pair where they differ.
+func differential(t *testing.T, cmd *exec.Cmd, profile, reference string) {
 	n, seed := envInt(t, "TMPLGEN_DIFF_N", 40), envInt(t, "TMPLGEN_DIFF_SEED", 1)
 	const perTemplate = 3
 
@@ -59,15 +86,13 @@ func TestDifferential(t *testing.T) {
 		}
 	}
 
-	// Python Jinja2's answers
-	cmd := exec.Command("python3", oracle)
-	cmd.Env = append(os.Environ(), "ORACLE_NOW=2026-11-30T12:00:00")
+	// the reference's answers
 	cmd.Stdin = &oracleIn
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("python3 %s: %v\n%s", oracle, err, stderr.String())
+		t.Fatalf("%s: %v\n%s", cmd.Path, err, stderr.String())
 	}
 	answers := map[string]result{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -86,7 +111,7 @@ func TestDifferential(t *testing.T) {
 	for i := range pairs {
 		want, ok := answers[pairs[i].caseID]
 		if !ok {
-			t.Fatalf("the oracle gave no answer for %s", pairs[i].caseID)
+			t.Fatalf("%s gave no answer for %s", reference, pairs[i].caseID)
 		}
 		pairs[i].want = want
 	}
@@ -98,7 +123,7 @@ func TestDifferential(t *testing.T) {
 		compileErrs[f.Source.Name] = f.Err
 	}
 	var buildLog bytes.Buffer
-	got, failures, err := renderEach(units, pairs, compileErrs, nil, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), "", false, false, &buildLog)
+	got, failures, err := renderEach(units, pairs, compileErrs, nil, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), profile, false, false, &buildLog)
 	if err != nil {
 		t.Fatalf("rendering: %v\n%s", err, buildLog.String())
 	}
@@ -117,10 +142,10 @@ func TestDifferential(t *testing.T) {
 			continue
 		}
 		mismatches++
-		t.Errorf("%s differs from Python Jinja2\n\ttemplate: %s\n\trequest:  %s\n\twant:     %s\n\tgot:      %s",
-			p.caseID, strconv.Quote(texts[p.template]), p.request, showResult(p.want), showResult(got[i]))
+		t.Errorf("%s differs from %s\n\ttemplate: %s\n\trequest:  %s\n\twant:     %s\n\tgot:      %s",
+			p.caseID, reference, strconv.Quote(texts[p.template]), p.request, showResult(p.want), showResult(got[i]))
 	}
-	t.Logf("%d programs x %d requests (seed %d): %d differ; Jinja2 fails on %d", n, perTemplate, seed, mismatches, errs)
+	t.Logf("%d programs x %d requests (seed %d): %d differ; %s fails on %d", n, perTemplate, seed, mismatches, reference, errs)
 }
 
 // envInt returns the integer in the environment variable name, or def when it is unset.
