@@ -130,8 +130,15 @@ func LlamaBuiltin(id, jinjaName string, v Value, args []Value, kwargs []Kwarg, m
 			throw(EngineError, "tojson sort_keys=true not implemented")
 		}
 	}
-	if id == "default" {
+	switch {
+	case id == "default":
 		return llamaDefault(v, args, kwargs)
+	case id == "tojson", (id == "string" || id == "safe") && (k == "int" || k == "float"):
+		return llamaToJSON(v, args, kwargs)
+	case k == "str":
+		if r, ok := llamaStrBuiltin(id, v.str(), args, kwargs); ok {
+			return r
+		}
 	}
 	switch k {
 	case "undefined":
