@@ -11,7 +11,8 @@ import (
 // llama.cpp's str builtins and tojson where they differ from Jinja2's (value.cpp,
 // string.cpp): upper, lower, title and capitalize map ASCII letters only (C's toupper
 // and tolower byte by byte; title starts a word after C's isspace); split without a
-// separator splits at each single space (so ''.split() is ['']); tojson writes floats
+// separator splits at each single space (so ''.split() is ['']); length counts bytes
+// ('ü'|length is 2, as llama.cpp's strs are bytes); tojson writes floats
 // as C++'s ostream does (six significant digits: 3.0 is 3, 0.1 + 0.2 is 0.3), undefined
 // as null, escapes only quotes, backslashes and control characters, and indents as
 // Jinja2's.
@@ -41,6 +42,8 @@ func llamaStrBuiltin(id string, s string, args []Value, kwargs []Kwarg) (Value, 
 		if len(args) == 0 && len(kwargs) == 0 {
 			return llamaSplit(s), true
 		}
+	case "length":
+		return Int(int64(len(s))), true
 	}
 	return Value{}, false
 }
