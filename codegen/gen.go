@@ -219,6 +219,29 @@ func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 	return code
 }
 
+// llamaLostText is the text a template starts with that llama.cpp's lexer loses, as
+// Jinja2 renders it, or "": its lstrip_blocks, looking back from a {% or {# for the
+// start of the line, takes reaching the template's second byte through whitespace for
+// the start of the text (lexer.cpp: current == 1), so one character and whitespace at
+// the start of a template before a block tag are dropped ("{ {% if x %}" loses "{ ").
+func llamaLostText(src string) string {
+	if len(src) < 2 || src[0] == '{' && strings.IndexByte("{%#", src[1]) >= 0 {
+		return "" // the template starts with a tag
+	}
+	i := 1
+	for i < len(src) && strings.IndexByte(" \t\n\r\v\f", src[i]) >= 0 {
+		i++
+	}
+	if i+1 >= len(src) || src[i] != '{' || src[i+1] != '%' && src[i+1] != '#' {
+		return ""
+	}
+	lost := src[:i]
+	if i+2 < len(src) && src[i+2] == '-' {
+		lost = strings.TrimRight(lost, " \t\n\r") // Jinja2 strips it too
+	}
+	return lost
+}
+
 // startName is the name a variable starts from in the render's context (an input or
 // undefined), or "" when it starts from another variable, a global or is a parameter.
 func startName(v *ir.Var) string {

@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -33,7 +34,17 @@ func (g *gen) stmts(ss []ir.Stmt) []jen.Code {
 func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	switch s := s.(type) {
 	case *ir.Text:
-		return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s.Text))}
+		text := s.Text
+		if g.llama && s.P.Line == 1 && s.P.Col == 1 {
+			if lost := llamaLostText(g.t.Source); lost != "" && strings.HasPrefix(text, lost) {
+				text = text[len(lost):]
+				g.variants++
+			}
+		}
+		if text == "" {
+			return nil
+		}
+		return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(text))}
 	case *ir.Print:
 		// Jinja2's traceback names the line of the printed expression's node (of its
 		// last + or |, say), which is not the {{'s when it spans lines
