@@ -222,14 +222,15 @@ func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 // llamaLostText is the text a template starts with that llama.cpp's lexer loses, as
 // Jinja2 renders it, or "": its lstrip_blocks, looking back from a {% or {# for the
 // start of the line, takes reaching the template's second byte through whitespace for
-// the start of the text (lexer.cpp: current == 1), so one character and whitespace at
-// the start of a template before a block tag are dropped ("{ {% if x %}" loses "{ ").
+// the start of the text (lexer.cpp: current == 1), so one character and whitespace
+// other than newlines at the start of a template before a block tag are dropped
+// ("{ {% if x %}" loses "{ ", "x{% if y %}" loses "x").
 func llamaLostText(src string) string {
 	if len(src) < 2 || src[0] == '{' && strings.IndexByte("{%#", src[1]) >= 0 {
 		return "" // the template starts with a tag
 	}
 	i := 1
-	for i < len(src) && strings.IndexByte(" \t\n\r\v\f", src[i]) >= 0 {
+	for i < len(src) && strings.IndexByte(" \t\r\v\f", src[i]) >= 0 { // a newline stops it
 		i++
 	}
 	if i+1 >= len(src) || src[i] != '{' || src[i+1] != '%' && src[i+1] != '#' {
