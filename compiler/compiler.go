@@ -62,7 +62,7 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 			SHA256:  templatehash.SHA256(s.Text),
 			Aliases: aliases(s.Text),
 			IR:      t,
-			Caps:    interp.Capabilities(t),
+			Caps:    interp.CapabilitiesWithTokens(t, s.Tokens),
 			Tokens:  s.Tokens,
 			AddBOS:  s.AddBOS,
 			AddEOS:  s.AddEOS,

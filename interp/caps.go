@@ -18,6 +18,21 @@ import (
 // analysis, which renders the template on probe conversations); and the error, if any,
 // llama.cpp's own lexer and parser give when it loads the template (llamaLoadError).
 func Capabilities(t *ir.Template) runtime.Capabilities {
+	return CapabilitiesWithTokens(t, nil)
+}
+
+// CapabilitiesWithTokens is Capabilities for a template whose model names its special
+// tokens (bos_token, eos_token...): llama.cpp's analysis renders the template with the
+// model's bos and eos tokens, which Capabilities takes to be llama_chat_driver's
+// defaults, <s> and </s>, with which ../shared/oracle renders a template given alone.
+func CapabilitiesWithTokens(t *ir.Template, tokens map[string]string) runtime.Capabilities {
+	tok := probeTokens{bos: "<s>", eos: "</s>"}
+	if b, ok := tokens["bos_token"]; ok {
+		tok.bos = b
+	}
+	if e, ok := tokens["eos_token"]; ok {
+		tok.eos = e
+	}
 	c := probeCaps(t)
 	src := t.Source
 	c.Handler = handlerOf(src)
@@ -28,9 +43,9 @@ func Capabilities(t *ir.Template) runtime.Capabilities {
 	c.SortToolResults = c.Handler == "deepseek_v3_2" && !strings.Contains(src, "function_calls")
 	switch c.Handler {
 	case "generic":
-		r := analyzeReasoning(t, c.ToolCalls)
+		r := analyzeReasoning(t, tok, c.ToolCalls)
 		if c.ToolCalls && c.LoadError == "" {
-			if err := toolCallAnalysisError(t, r); err != "" {
+			if err := toolCallAnalysisError(t, tok, r); err != "" {
 				c.LoadError = "Unable to generate parser for this template. Automatic parser generation failed: " + err
 			}
 		}

@@ -40,15 +40,19 @@ var (
 	reTools = regexp.MustCompile(`(` + markerRE + ws + `*)` + regexp.QuoteMeta(thinkingMsg) + ws + `*(` + markerRE + ws + `*)`)
 )
 
+// probeTokens are the bos and eos tokens the autoparser's probes render with: the
+// model's (llama.cpp renders them with the template's own tokens).
+type probeTokens struct{ bos, eos string }
+
 // applyProbe renders raw probe messages as the autoparser does (no request handling):
-// messages, empty bos and eos tokens, enable_thinking, tools when given, and
+// messages, the bos and eos tokens, enable_thinking, tools when given, and
 // add_generation_prompt only when true, rendered as llama.cpp's engine renders (probe
 // mode, whose statistics are not read here). ok is false when the render fails.
-func applyProbe(t *ir.Template, messages, tools string, agp, thinking bool) (string, bool) {
+func applyProbe(t *ir.Template, tok probeTokens, messages, tools string, agp, thinking bool) (string, bool) {
 	vars := runtime.NewDict(6)
 	vars.SetStr("messages", mustJSON(messages))
-	vars.SetStr("bos_token", runtime.Str(""))
-	vars.SetStr("eos_token", runtime.Str(""))
+	vars.SetStr("bos_token", runtime.Str(tok.bos))
+	vars.SetStr("eos_token", runtime.Str(tok.eos))
 	vars.SetStr("enable_thinking", runtime.Bool(thinking))
 	if tools != "" {
 		vars.SetStr("tools", mustJSON(tools))
@@ -68,13 +72,13 @@ const autoTools = `[
 		"properties": {"AA_ARG_FST_AA": {"type": "string", "description": "First argument"}, "BB_ARG_SND_BB": {"type": "string", "description": "Second argument"}}, "required": []}}}]`
 
 // analyzeReasoning is analyze_reasoning (see reasoningWorkarounds for what follows).
-func analyzeReasoning(t *ir.Template, toolCalls bool) reasoning {
+func analyzeReasoning(t *ir.Template, tok probeTokens, toolCalls bool) reasoning {
 	r := reasoning{mode: "none"}
 	user := `{"role": "user", "content": "` + userMsg + `"}`
 
 	// R1: reasoning_content on a past assistant turn, absent vs present
-	a, okA := applyProbe(t, `[`+user+`, {"role": "assistant", "content": "`+assistantMsg+`"}]`, "", false, true)
-	b, okB := applyProbe(t, `[`+user+`, {"role": "assistant", "content": "`+assistantMsg+`", "reasoning_content": "`+thinkingMsg+`"}]`, "", false, true)
+	a, okA := applyProbe(t, tok, `[`+user+`, {"role": "assistant", "content": "`+assistantMsg+`"}]`, "", false, true)
+	b, okB := applyProbe(t, tok, `[`+user+`, {"role": "assistant", "content": "`+assistantMsg+`", "reasoning_content": "`+thinkingMsg+`"}]`, "", false, true)
 	if okA && okB {
 		d := diffSplit(a, b)
 		if d.right != "" && strings.Contains(d.right, thinkingMsg) {
@@ -87,8 +91,8 @@ func analyzeReasoning(t *ir.Template, toolCalls bool) reasoning {
 	}
 
 	// R2: the generation prompt with thinking off vs on
-	off, okA := applyProbe(t, `[`+user+`]`, "", true, false)
-	on, okB := applyProbe(t, `[`+user+`]`, "", true, true)
+	off, okA := applyProbe(t, tok, `[`+user+`]`, "", true, false)
+	on, okB := applyProbe(t, tok, `[`+user+`]`, "", true, true)
 	if okA && okB {
 		d := diffSplit(off, on)
 		lt, rt := trimSpace(d.left), trimSpace(d.right)
@@ -149,8 +153,8 @@ func analyzeReasoning(t *ir.Template, toolCalls bool) reasoning {
 	// R3: reasoning shown only next to tool calls
 	if toolCalls {
 		call := `{"id": "call00001", "type": "function", "function": {"name": "FFF_FIRST_FUN_F", "arguments": {"AA_ARG_FST_AA": "VVVV", "BB_ARG_SND_BB": "XXXX"}}}`
-		a, okA := applyProbe(t, `[`+user+`, {"role": "assistant", "content": "`+assistantMsg+`", "reasoning_content": "`+thinkingMsg+`"}]`, autoTools, false, true)
-		b, okB := applyProbe(t, `[`+user+`, {"role": "assistant", "content": null, "reasoning_content": "`+thinkingMsg+`", "tool_calls": [`+call+`]}]`, autoTools, false, true)
+		a, okA := applyProbe(t, tok, `[`+user+`, {"role": "assistant", "content": "`+assistantMsg+`", "reasoning_content": "`+thinkingMsg+`"}]`, autoTools, false, true)
+		b, okB := applyProbe(t, tok, `[`+user+`, {"role": "assistant", "content": null, "reasoning_content": "`+thinkingMsg+`", "tool_calls": [`+call+`]}]`, autoTools, false, true)
 		if okA && okB && !strings.Contains(a, thinkingMsg) && strings.Contains(b, thinkingMsg) {
 			r.mode = "tools_only"
 			if m := reTools.FindStringSubmatch(b); m != nil {

@@ -26,10 +26,10 @@ var reJSONName = regexp.MustCompile(`[{:][ \t\n\v\f\r]*"FFF_FIRST_FUN_F"`)
 
 // toolCallAnalysisError returns what analyze_tools throws for a template whose
 // reasoning analysis found r, or "".
-func toolCallAnalysisError(t *ir.Template, r reasoning) string {
+func toolCallAnalysisError(t *ir.Template, tok probeTokens, r reasoning) string {
 	user := `{"role": "user", "content": "` + userMsg + `"}`
-	text, okA := applyProbe(t, `[`+user+`, {"role": "assistant", "content": "`+assistantMsg+`"}]`, autoTools, false, true)
-	call, okB := applyProbe(t, `[`+user+`, {"role": "assistant", "content": "", "tool_calls": [`+firstToolCall+`]}]`, autoTools, false, true)
+	text, okA := applyProbe(t, tok, `[`+user+`, {"role": "assistant", "content": "`+assistantMsg+`"}]`, autoTools, false, true)
+	call, okB := applyProbe(t, tok, `[`+user+`, {"role": "assistant", "content": "", "tool_calls": [`+firstToolCall+`]}]`, autoTools, false, true)
 	if !okA || !okB {
 		return ""
 	}
