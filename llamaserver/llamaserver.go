@@ -340,7 +340,8 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 	if tools.Kind() == runtime.KindList && toolChoice != "none" && !in.Server.Grammar.IsUndefined() {
 		return nil, llamaError(t, "Cannot use custom grammar constraints with tools.")
 	}
-	enableThinking := caps.ThinkingStartTag != ""
+	// enable_thinking defaults to whether the template supports thinking (supports_thinking)
+	enableThinking := caps.Thinking
 	if v, ok := in.Kwargs["enable_thinking"]; ok {
 		switch v.Kind() {
 		case runtime.KindBool:
