@@ -135,6 +135,8 @@ func LlamaBuiltin(id, jinjaName string, v Value, args []Value, kwargs []Kwarg, m
 		return llamaDefault(v, args, kwargs)
 	case id == "tojson", (id == "string" || id == "safe") && (k == "int" || k == "float"):
 		return llamaToJSON(v, args, kwargs)
+	case id == "string" && (k == "list" || k == "dict"):
+		return Str(llamaString(v)) // its as_string, as + and ~ join it
 	case k == "str":
 		if r, ok := llamaStrBuiltin(id, v.str(), args, kwargs); ok {
 			return r
