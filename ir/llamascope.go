@@ -28,10 +28,8 @@ type CallerVar struct {
 // llamaScopes is the analysis of resolveLlamaScopes.
 type llamaScopes struct {
 	mc *MacroCalls
-	// owner is the macro whose body each scope belongs to (nil: the template's), and
-	// defs the definitions by their body's scope
+	// owner is the macro whose body each scope belongs to (nil: the template's)
 	owner map[*Scope]*MacroDef
-	defs  map[*Scope]*MacroDef
 	// varScope is the scope of each variable
 	varScope map[*Var]*Scope
 	// lexical are, for each macro, the names it reads from outside, each with the value
@@ -59,7 +57,6 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 	a := &llamaScopes{
 		mc:       mc,
 		owner:    map[*Scope]*MacroDef{},
-		defs:     map[*Scope]*MacroDef{},
 		varScope: map[*Var]*Scope{},
 		lexical:  map[*MacroDef]map[string]Expr{},
 		order:    map[*MacroDef][]string{},
@@ -159,7 +156,6 @@ func (a *llamaScopes) walk(stmts []Stmt, s *Scope) {
 			body := n.Macro.Body.Scope
 			if resolvable(n) && a.mc.Called[n.Var] {
 				a.macros[n.Var] = true
-				a.defs[body] = n
 				a.lexical[n] = map[string]Expr{}
 				a.dynamic[n] = map[string]bool{}
 				a.enter(body, n)

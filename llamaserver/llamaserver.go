@@ -25,7 +25,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/tmplgen/tmplgen/runtime"
 )
@@ -1062,12 +1061,25 @@ func str(v runtime.Value) string {
 // generation prompt, thinking on, reasoning_format deepseek) through the whole of
 // common_chat_templates_apply; when that render fails (a filter the engine lacks on the
 // path it takes, say), the server does not start. The answer depends only on the
-// template and the special tokens; it is kept for the first maxLoadChecks of those.
+// template and the special tokens: it is kept per template for the tokens it was first
+// asked with (a render with those looks it up without allocating), and computed again
+// for others.
 func loadError(t *runtime.Template, in *runtime.Input) error {
-	key := loadKey{t, in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]}
-	if r, ok := loadChecks.Load(key); ok {
-		return r.(loadCheck).err
+	bos, eos := in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]
+	if c, ok := loadChecks.Load(t); ok {
+		if c := c.(*loadCheck); c.bos == bos && c.eos == eos {
+			return c.err
+		}
+		return probeLoad(t, bos, eos, in)
 	}
+	c := &loadCheck{bos: bos, eos: eos, err: probeLoad(t, bos, eos, in)}
+	loadChecks.LoadOrStore(t, c)
+	return c.err
+}
+
+// probeLoad renders llama-server's load-time probe of t with the special tokens bos and
+// eos, and returns the error llama-server then refuses to start with, or nil.
+func probeLoad(t *runtime.Template, bos, eos string, in *runtime.Input) error {
 	user := runtime.NewDict(2)
 	user.SetStr("role", runtime.Str("user"))
 	user.SetStr("content", runtime.Str("test"))
@@ -1075,34 +1087,22 @@ func loadError(t *runtime.Template, in *runtime.Input) error {
 		Messages:            runtime.NewList(runtime.DictValue(user)),
 		AddGenerationPrompt: true,
 		Kwargs:              map[string]runtime.Value{"enable_thinking": runtime.Bool(true)},
-		SpecialTokens:       map[string]string{"bos_token": key.bos, "eos_token": key.eos},
+		SpecialTokens:       map[string]string{"bos_token": bos, "eos_token": eos},
 		Server:              runtime.ServerFields{ReasoningFormat: runtime.Str("deepseek")},
 		Now:                 in.Now,
 	}
-	var r loadCheck
 	if _, err := appendRender(nil, t, probe); err != nil {
-		r.err = llamaError(t, "llama.cpp rejects the template when it loads it: Unable to generate parser for this template. Automatic parser generation failed: %v", err)
+		return llamaError(t, "llama.cpp rejects the template when it loads it: Unable to generate parser for this template. Automatic parser generation failed: %v", err)
 	}
-	if loadCheckCount.Add(1) <= maxLoadChecks {
-		loadChecks.Store(key, r)
-	}
-	return r.err
+	return nil
 }
 
-// loadKey is what llama-server's load of a template depends on.
-type loadKey struct {
-	t        *runtime.Template
+// loadCheck is loadError's answer for a template and the special tokens it was asked
+// with first.
+type loadCheck struct {
 	bos, eos string
+	err      error
 }
 
-// loadCheck is the answer of loadError.
-type loadCheck struct{ err error }
-
-// loadChecks keeps loadError's answers, for at most maxLoadChecks keys (special tokens
-// come with requests).
-var (
-	loadChecks     sync.Map
-	loadCheckCount atomic.Int64
-)
-
-const maxLoadChecks = 4096
+// loadChecks keeps a *loadCheck per *runtime.Template.
+var loadChecks sync.Map

@@ -144,11 +144,9 @@ func LlamaBuiltin(id, jinjaName string, v Value, args []Value, kwargs []Kwarg, m
 	}
 	switch k {
 	case "undefined":
-		if id != "default" {
-			return llamaEmpty(id)
-		}
+		return llamaEmpty(id)
 	case "none":
-		if id != "default" && id != "tojson" && id != "string" && id != "safe" {
+		if id != "string" && id != "safe" {
 			return NewList()
 		}
 	case "list":

@@ -21,23 +21,13 @@ import (
 func llamaStrBuiltin(id string, s string, args []Value, kwargs []Kwarg) (Value, bool) {
 	switch id {
 	case "upper":
-		return Str(mapASCII(s, func(i int, c byte, prev byte) byte { return upperASCII(c) })), true
+		return Str(mapASCII(s, func(i int, prev byte) bool { return true })), true
 	case "lower":
-		return Str(mapASCII(s, func(i int, c byte, prev byte) byte { return lowerASCII(c) })), true
+		return Str(mapASCII(s, func(i int, prev byte) bool { return false })), true
 	case "capitalize":
-		return Str(mapASCII(s, func(i int, c byte, prev byte) byte {
-			if i == 0 {
-				return upperASCII(c)
-			}
-			return lowerASCII(c)
-		})), true
+		return Str(mapASCII(s, func(i int, prev byte) bool { return i == 0 })), true
 	case "title":
-		return Str(mapASCII(s, func(i int, c byte, prev byte) byte {
-			if i == 0 || isCSpace(prev) {
-				return upperASCII(c)
-			}
-			return lowerASCII(c)
-		})), true
+		return Str(mapASCII(s, func(i int, prev byte) bool { return i == 0 || isCSpace(prev) })), true
 	case "split":
 		if len(args) == 0 && len(kwargs) == 0 {
 			return llamaSplit(s), true
@@ -48,29 +38,21 @@ func llamaStrBuiltin(id string, s string, args []Value, kwargs []Kwarg) (Value, 
 	return Value{}, false
 }
 
-// mapASCII maps each byte of s with f, given its index and the byte before it.
-func mapASCII(s string, f func(i int, c, prev byte) byte) string {
+// mapASCII is s with each ASCII letter upper-cased where upper says so (given the
+// letter's index and the byte before it), lower-cased elsewhere.
+func mapASCII(s string, upper func(i int, prev byte) bool) string {
 	b := []byte(s)
 	var prev byte
 	for i, c := range b {
-		b[i] = f(i, c, prev)
+		switch {
+		case 'a' <= c && c <= 'z' && upper(i, prev):
+			b[i] = c - 'a' + 'A'
+		case 'A' <= c && c <= 'Z' && !upper(i, prev):
+			b[i] = c - 'A' + 'a'
+		}
 		prev = c
 	}
 	return string(b)
-}
-
-func upperASCII(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - 'a' + 'A'
-	}
-	return c
-}
-
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c - 'A' + 'a'
-	}
-	return c
 }
 
 // isCSpace is C's isspace.
@@ -272,18 +254,5 @@ func ostreamDouble(f float64) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
-	s := strconv.FormatFloat(f, 'g', 6, 64)
-	// Go writes the exponent with at least two digits, as C does, but without the
-	// trailing zeros of the fraction C's %g removes too
-	if i := strings.IndexAny(s, "e"); i >= 0 {
-		mant, exp := s[:i], s[i:]
-		if strings.Contains(mant, ".") {
-			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
-		}
-		return mant + exp
-	}
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+	return strconv.FormatFloat(f, 'g', 6, 64) // %g's digits, exponent and trimmed zeros
 }
