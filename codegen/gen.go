@@ -52,10 +52,9 @@ type gen struct {
 
 	// llama.cpp's macro scope (see ir/llamascope.go), in the function of a macro with
 	// free names: the Go parameter of each free name, and the variables around the
-	// macro that its parameters stand for; passed are the variables calls give macros
-	passed map[*ir.Var]bool
-	free   map[string]string
-	subst  map[*ir.Var]string
+	// macro that its parameters stand for
+	free  map[string]string
+	subst map[*ir.Var]string
 
 	// the statements whose cites start a span of the position table, by position (see
 	// spans.go)
@@ -105,7 +104,6 @@ func newGen(t *ir.Template, llama bool) *gen {
 		namespaces: findLocalNamespaces(t, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.Called[d.Var] }),
 		subst:      map[*ir.Var]string{},
 		free:       map[string]string{},
-		passed:     passed,
 
 		settable: settableNames(t),
 		reads:    readCache{},
