@@ -23,14 +23,30 @@ const MaxNesting = 1000
 // comparing bytes. The str carries the word's index in its flags, with flagPlainJSON, for
 // tojson to copy its ready-made JSON text (plainWordJSON) without looking for
 // characters to escape.
-func internStr(s string) Value {
-	if len(s) >= 2 && len(s) <= maxPlainWord {
-		if i := int(plainWordSlots[plainWordHash(s)]) - 1; i >= 0 && plainWords[i] == s {
+func internStr(s string) Value { return internHead(s, headOf(s)) }
+
+// headOf returns the first eight bytes of s (as many as it has, the others zero) as a
+// little-endian word.
+func headOf(s string) uint64 {
+	var head [8]byte
+	copy(head[:], s)
+	return binary.LittleEndian.Uint64(head[:])
+}
+
+// internHead is internStr for a str whose first eight bytes (as many as it has, the
+// others zero) are head, a little-endian word: the decoder has it at hand.
+func internHead(s string, head uint64) Value {
+	if n := len(s); n >= 2 && n <= maxPlainWord {
+		i := int(plainWordSlots[plainWordHash(head, n)]) - 1
+		if i >= 0 && plainWordHeads[i] == head && len(plainWords[i]) == n && (n <= 8 || s[8:] == plainWords[i][8:]) {
 			return makeStr(KindString, flagPlainJSON|uint32(i)<<plainWordShift, plainWords[i])
 		}
 	}
 	return Str(s)
 }
+
+// lowBytes returns the mask of the n low bytes of a word, n at most 8.
+func lowBytes(n int) uint64 { return ^uint64(0) >> (64 - 8*n) }
 
 // plainWords are the common keys and values of chat requests: message fields and roles,
 // the keywords and types of JSON Schema tools. None needs escaping in JSON.
@@ -52,25 +68,25 @@ const maxPlainWord = len("additionalProperties")
 
 // plainWordSlots finds a word in plainWords by its hash (plainWordHash): its slot holds
 // its index plus one, the slots of no word 0. The hash multiplier, plainWordMul, is the
-// first of a sequence for which the words' slots differ (init finds it).
+// first of a sequence for which the words' slots differ (init finds it). plainWordHeads
+// holds each word's first eight bytes as a little-endian word (zero where it is shorter).
 var (
 	plainWordSlots [256]uint8
-	plainWordMul   uint32
+	plainWordMul   uint64
+	plainWordHeads [len(plainWords)]uint64
 )
 
-// plainWordHash hashes a str of at least two bytes by its length and its first, second
-// and last bytes.
-func plainWordHash(s string) uint8 {
-	x := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[len(s)-1])<<16 | uint32(len(s))<<24
-	return uint8(x * plainWordMul >> 24)
+// plainWordHash hashes a str of length n whose first eight bytes are head.
+func plainWordHash(head uint64, n int) uint8 {
+	return uint8((head ^ uint64(n)<<56) * plainWordMul >> 56)
 }
 
 // setPlainWordSlots fills plainWordSlots with multiplier mul and reports whether no two
 // words share a slot.
-func setPlainWordSlots(mul uint32) bool {
+func setPlainWordSlots(mul uint64) bool {
 	plainWordMul, plainWordSlots = mul, [len(plainWordSlots)]uint8{}
 	for i, w := range plainWords {
-		h := plainWordHash(w)
+		h := plainWordHash(plainWordHeads[i], len(w))
 		if plainWordSlots[h] != 0 {
 			return false
 		}
@@ -92,12 +108,15 @@ type jsonWord struct {
 }
 
 func init() {
-	for k := uint32(1); !setPlainWordSlots(k * 0x9e3779b1); k++ {
-	}
 	for i, w := range plainWords {
 		if len(w) < 2 || len(w) > maxPlainWord {
 			panic("runtime: plain word of a length internStr does not look up: " + w)
 		}
+		plainWordHeads[i] = headOf(w)
+	}
+	for k := uint64(1); !setPlainWordSlots(k * 0x9e3779b97f4a7c15); k++ {
+	}
+	for i, w := range plainWords {
 		forms := &plainWordJSON[i]
 		forms.first.set(`"` + w + `": `)
 		forms.later.set(`, "` + w + `": `)

@@ -3,8 +3,10 @@ package runtime
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // jsonStringReference is json.dumps of a str written rune by rune, as Python's
@@ -127,5 +129,47 @@ func TestPlainJSONWords(t *testing.T) {
 	want := `{"role": "user", "content": "x", "type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}, "c": {"type": "number"}, "d": {"type": "boolean"}, "e": {"type": "array"}}, "required": ["a"]}}, "Role": "User", "role ": "user\n"}`
 	if got := string(AppendJSON(nil, v)); got != want {
 		t.Errorf("tojson: got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestInternWords: every one of plainWords is shared wherever the decoder meets it (a key,
+// a value, written with an escape, at the very end of the input) and through internStr,
+// and no text that differs from a word in one byte, or in its length, is.
+func TestInternWords(t *testing.T) {
+	isShared := func(v Value) bool {
+		return v.flags&flagPlainJSON != 0 && unsafe.StringData(v.str()) == unsafe.StringData(plainWords[v.flags>>plainWordShift&0xff])
+	}
+	for _, w := range plainWords {
+		escaped := `\u00` + strconv.FormatInt(int64(w[0]), 16) + w[1:]
+		for _, doc := range []string{`{"` + w + `": "` + w + `"}`, `{"` + escaped + `": "` + escaped + `"}`} {
+			v, err := ParseJSON([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := v.AsDict()
+			if k, val := d.Keys()[0], d.Values()[0]; !isShared(k) || !isShared(val) || k.str() != w || val.str() != w {
+				t.Errorf("%s: key %q shared %v, value %q shared %v", doc, k.str(), isShared(k), val.str(), isShared(val))
+			}
+		}
+		if v, err := ParseJSON([]byte(`"` + w + `"`)); err != nil || !isShared(v) {
+			t.Errorf("%q alone: shared %v (%v)", w, isShared(v), err)
+		}
+		if v := internStr(w); !isShared(v) {
+			t.Errorf("internStr(%q) is not shared", w)
+		}
+		variants := []string{w + "x", w[:len(w)-1], w[:len(w)-1] + "X", "X" + w[1:], w + "\u00e9"}
+		if len(w) > 8 {
+			variants = append(variants, w[:8]+"X"+w[9:])
+		}
+		for _, s := range variants {
+			v, err := ParseJSON([]byte(`{"` + s + `": "` + s + `"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := v.AsDict()
+			if k, val := d.Keys()[0], d.Values()[0]; isShared(k) || isShared(val) || isShared(internStr(s)) || k.str() != s || val.str() != s {
+				t.Errorf("%q is shared, or decoded as %q / %q", s, k.str(), val.str())
+			}
+		}
 	}
 }

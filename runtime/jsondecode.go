@@ -95,13 +95,12 @@ func decodeJSON(data []byte, limit int) (Value, *JSONError) {
 	}
 	d := decoders.Get().(*decoder)
 	defer d.release()
-	d.buf = make([]byte, len(data))
+	d.buf = make([]byte, len(data), len(data)+strPadding)
 	copy(d.buf, data)
-	v := d.value()
+	v, i := d.value(skipSpace(d.buf, 0))
 	if d.err == nil {
-		d.skipSpace()
-		if d.pos < len(d.buf) {
-			d.syntaxError(d.pos, "after top-level value")
+		if i = skipSpace(d.buf, i); i < len(d.buf) {
+			d.syntaxError(i, "after top-level value")
 		}
 	}
 	if e := d.err; e != nil {
@@ -122,10 +121,8 @@ func decodeJSON(data []byte, limit int) (Value, *JSONError) {
 //     (see take), which also hold the List and Dict structs.
 type decoder struct {
 	buf   []byte
-	pos   int
-	depth int        // containers open at pos
-	items valueStack // the items of the open lists and the values of the open dicts
-	keys  valueStack // the keys of the open dicts
+	depth int        // containers open where the decoder is
+	items valueStack // the items of the open lists, and the keys and values of the open dicts
 	esc   []byte     // where a str with escapes is decoded before it is copied back
 	cells []Value    // the rest of the last chunk of cells
 	taken int        // cells taken so far
@@ -151,12 +148,11 @@ const (
 // release drops what the decoded value holds and returns d to the pool.
 func (d *decoder) release() {
 	d.items.reset()
-	d.keys.reset()
 	if cap(d.esc) > maxPooledEsc {
 		d.esc = nil
 	}
 	clear(d.path)
-	d.buf, d.pos, d.depth, d.cells, d.taken, d.err, d.path = nil, 0, 0, nil, 0, nil, d.path[:0]
+	d.buf, d.depth, d.cells, d.taken, d.err, d.path = nil, 0, nil, 0, nil, d.path[:0]
 	decoders.Put(d)
 }
 
@@ -169,6 +165,9 @@ type valueStack struct {
 
 // push adds v on top.
 func (st *valueStack) push(v Value) { st.s = append(st.s, v) }
+
+// push2 adds v and w on top.
+func (st *valueStack) push2(v, w Value) { st.s = append(st.s, v, w) }
 
 // pop removes the items from base up and returns them, valid until the next push.
 func (st *valueStack) pop(base int) []Value {
@@ -198,11 +197,12 @@ const (
 	maxChunkCells = 64 << 10
 )
 
-// take returns n new cells, capped at n so that appending to them reallocates. A
-// request for more than half a chunk is allocated on its own.
-func (d *decoder) take(n int) []Value {
+// take returns n new cells, capped at n so that appending to them reallocates, for a
+// container that closes before pos. A request for more than half a chunk is allocated
+// on its own.
+func (d *decoder) take(n, pos int) []Value {
 	if n > len(d.cells) {
-		need := max(len(d.buf)/bytesPerCell-d.taken, (len(d.buf)-d.pos)/bytesPerCell)
+		need := max(len(d.buf)/bytesPerCell-d.taken, (len(d.buf)-pos)/bytesPerCell)
 		size := min(need+spareCells, maxChunkCells)
 		if n > size/2 {
 			d.taken += n
@@ -238,18 +238,20 @@ var (
 	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-2*cell] // the map on the third.
 )
 
-// newList returns a list of items, copied into new storage.
-func (d *decoder) newList(items []Value) Value {
-	cells := d.take(listCells + len(items))
+// newList returns a list of items, copied into new storage, for a list that closes
+// before pos.
+func (d *decoder) newList(items []Value, pos int) Value {
+	cells := d.take(listCells+len(items), pos)
 	l := (*List)(unsafe.Pointer(&cells[0]))
 	l.Items = cells[listCells:]
 	copy(l.Items, items)
 	return listValue(KindList, l)
 }
 
-// newDict returns an empty dict with room for n entries.
-func (d *decoder) newDict(n int) *Dict {
-	cells := d.take(dictCells + 2*n)
+// newDict returns an empty dict with room for n entries, for a dict that closes before
+// pos.
+func (d *decoder) newDict(n, pos int) *Dict {
+	cells := d.take(dictCells+2*n, pos)
 	dict := (*Dict)(unsafe.Pointer(&cells[0]))
 	kv := cells[dictCells:]
 	dict.keys, dict.vals = kv[:0:n], kv[n:n]
@@ -309,153 +311,172 @@ func (d *decoder) pathString() string {
 	return b.String()
 }
 
-// skipSpace moves past JSON whitespace: space, tab, newline and carriage return.
-func (d *decoder) skipSpace() {
-	for d.pos < len(d.buf) && isJSONSpace(d.buf[d.pos]) {
-		d.pos++
+// skipSpace returns the position of the first byte at or after i that is not JSON
+// whitespace (space, tab, newline, carriage return). Every byte that can start or end a
+// token is above the space: one comparison passes it in compact JSON.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
 	}
+	return i
 }
 
-// isJSONSpace reports whether c is JSON whitespace. Every byte that can start or end a
-// token is above the space: one comparison tells it in compact JSON.
-func isJSONSpace(c byte) bool {
-	return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-}
-
-// value decodes the value at d.pos, after any whitespace.
-func (d *decoder) value() Value {
-	d.skipSpace()
-	if d.pos < len(d.buf) {
-		switch d.buf[d.pos] {
+// value decodes the value that starts at i (whitespace before it passed) and returns it
+// and the position after it. On an error it records it in d.err, and what it returns
+// does not count.
+func (d *decoder) value(i int) (Value, int) {
+	b := d.buf
+	if i < len(b) {
+		switch b[i] {
 		case '"':
-			return internStr(d.str())
+			s, head, j := d.str(i)
+			return internHead(s, head), j
 		case '{':
-			return d.object()
+			return d.object(i)
 		case '[':
-			return d.array()
+			return d.array(i)
 		case 't':
-			return d.literal("true", Bool(true))
+			return d.literal(i, "true", Bool(true))
 		case 'f':
-			return d.literal("false", Bool(false))
+			return d.literal(i, "false", Bool(false))
 		case 'n':
-			return d.literal("null", None())
+			return d.literal(i, "null", None())
 		case 'N':
-			return d.literal("NaN", Float(math.NaN()))
+			return d.literal(i, "NaN", Float(math.NaN()))
 		case 'I':
-			return d.literal("Infinity", Float(math.Inf(1)))
+			return d.literal(i, "Infinity", Float(math.Inf(1)))
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			return d.number()
+			return d.number(i)
 		}
 	}
-	d.syntaxError(d.pos, "looking for beginning of value")
-	return Value{}
+	d.syntaxError(i, "looking for beginning of value")
+	return Value{}, i
 }
 
-// literal decodes the word at d.pos, which must be word, as v.
-func (d *decoder) literal(word string, v Value) Value {
-	for i := 0; i < len(word); i++ {
-		if d.pos >= len(d.buf) || d.buf[d.pos] != word[i] {
-			d.syntaxError(d.pos, "in literal "+word)
-			return Value{}
-		}
-		d.pos++
+// literal decodes the word at i, which must be word, as v.
+func (d *decoder) literal(i int, word string, v Value) (Value, int) {
+	b := d.buf
+	if len(b)-i >= len(word) && view(b[i:i+len(word)]) == word {
+		return v, i + len(word)
 	}
-	return v
+	for j := 0; i < len(b) && b[i] == word[j]; j++ {
+		i++
+	}
+	d.syntaxError(i, "in literal "+word)
+	return Value{}, i
 }
 
-// open enters the container whose bracket is at d.pos and reports whether items follow:
-// false when its closing bracket is next (and passed), or when it nests too deep.
-func (d *decoder) open(closing byte) bool {
+// enter counts a container opened at i, and reports whether it nests too deep.
+func (d *decoder) enter(i int) bool {
 	if d.depth++; d.depth > MaxNesting {
-		d.fail(d.pos, "nests more than the limit of %d levels", MaxNesting)
-		return false
-	}
-	d.pos++
-	d.skipSpace()
-	if d.pos < len(d.buf) && d.buf[d.pos] == closing {
-		d.pos++
+		d.fail(i, "nests more than the limit of %d levels", MaxNesting)
 		return false
 	}
 	return true
 }
 
-// next moves past the comma or the closing bracket after a container's item and
-// returns it, or 0 on an error (where says where, for its message).
-func (d *decoder) next(closing byte, where string) byte {
-	d.skipSpace()
-	if d.pos < len(d.buf) {
-		if c := d.buf[d.pos]; c == ',' || c == closing {
-			d.pos++
-			return c
-		}
+// array decodes the list whose bracket is at i.
+func (d *decoder) array(i int) (Value, int) {
+	if !d.enter(i) {
+		return Value{}, i
 	}
-	d.syntaxError(d.pos, where)
-	return 0
-}
-
-// array decodes the list at d.pos.
-func (d *decoder) array() Value {
+	b := d.buf
 	base := len(d.items.s)
-	if d.open(']') {
-		for c, n := byte(','), 0; c == ','; c, n = d.next(']', "after array element"), n+1 {
-			v := d.value()
+	if i = skipSpace(b, i+1); i < len(b) && b[i] == ']' {
+		i++
+	} else {
+		for n := 0; ; n++ {
+			v, j := d.value(i)
 			if d.err != nil {
 				d.path = append(d.path, pathStep{index: n})
-				return Value{}
+				return Value{}, j
 			}
 			d.items.push(v)
+			if i = skipSpace(b, j); i < len(b) && b[i] == ',' {
+				i = skipSpace(b, i+1)
+				continue
+			}
+			if i < len(b) && b[i] == ']' {
+				i++
+				break
+			}
+			d.syntaxError(i, "after array element")
+			return Value{}, i
 		}
 	}
-	if d.err != nil {
-		return Value{}
-	}
 	d.depth--
-	return d.newList(d.items.pop(base))
+	return d.newList(d.items.pop(base), i), i
 }
 
-// object decodes the dict at d.pos.
-func (d *decoder) object() Value {
-	base := len(d.keys.s)
-	if d.open('}') {
-		for c := byte(','); c == ','; c = d.next('}', "after object key:value pair") {
-			key := d.key()
-			if d.err != nil {
-				return Value{}
+// object decodes the dict whose brace is at i.
+func (d *decoder) object(i int) (Value, int) {
+	if !d.enter(i) {
+		return Value{}, i
+	}
+	b := d.buf
+	base := len(d.items.s)
+	if i = skipSpace(b, i+1); i < len(b) && b[i] == '}' {
+		i++
+	} else {
+		for {
+			if i >= len(b) || b[i] != '"' {
+				d.syntaxError(i, "looking for beginning of object key string")
+				return Value{}, i
 			}
-			v := d.value()
+			key, head, j := d.str(i)
+			if d.err != nil {
+				return Value{}, j
+			}
+			if i = skipSpace(b, j); i >= len(b) || b[i] != ':' {
+				d.syntaxError(i, "after object key")
+				return Value{}, i
+			}
+			v, j := d.value(skipSpace(b, i+1))
 			if d.err != nil {
 				d.path = append(d.path, pathStep{key: key, index: -1})
-				return Value{}
+				return Value{}, j
 			}
-			d.keys.push(internStr(key))
-			d.items.push(v)
+			d.items.push2(internHead(key, head), v)
+			if i = skipSpace(b, j); i < len(b) && b[i] == ',' {
+				i = skipSpace(b, i+1)
+				continue
+			}
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			d.syntaxError(i, "after object key:value pair")
+			return Value{}, i
 		}
 	}
-	if d.err != nil {
-		return Value{}
-	}
 	d.depth--
-	keys := d.keys.pop(base)
-	vals := d.items.pop(len(d.items.s) - len(keys))
-	dict := d.newDict(len(keys))
-	if len(keys) < indexThreshold && distinctStrs(keys) {
-		dict.keys = append(dict.keys, keys...)
-		dict.vals = append(dict.vals, vals...)
+	entries := d.items.pop(base)
+	n := len(entries) / 2
+	dict := d.newDict(n, i)
+	if n < indexThreshold && distinctKeys(entries) {
+		dict.keys, dict.vals = dict.keys[:n], dict.vals[:n]
+		for k := range n {
+			dict.keys[k], dict.vals[k] = entries[2*k], entries[2*k+1]
+		}
 	} else {
 		// Set keeps the first place and the last value of a key given twice, as
 		// Python does, and builds the index of a large dict.
-		for i := range keys {
-			dict.Set(keys[i], vals[i])
+		for k := 0; k < len(entries); k += 2 {
+			dict.Set(entries[k], entries[k+1])
 		}
 	}
-	return DictValue(dict)
+	return DictValue(dict), i
 }
 
-// distinctStrs reports whether no two of keys, which are strs, are equal.
-func distinctStrs(keys []Value) bool {
-	for i := 1; i < len(keys); i++ {
-		for j := range i {
-			if keys[i].n == keys[j].n && keys[i].str() == keys[j].str() {
+// distinctKeys reports whether no two of the keys of entries (key, value, key, value...),
+// which are strs of the decoder (never boxed), are equal. Equal words of plainWords share
+// their bytes.
+func distinctKeys(entries []Value) bool {
+	for i := 2; i < len(entries); i += 2 {
+		a := entries[i]
+		for j := 0; j < i; j += 2 {
+			b := entries[j]
+			if a.n == b.n && (a.ptr == b.ptr || a.n == 0 || unsafe.String((*byte)(a.ptr), int(a.n)) == unsafe.String((*byte)(b.ptr), int(b.n))) {
 				return false
 			}
 		}
@@ -463,76 +484,137 @@ func distinctStrs(keys []Value) bool {
 	return true
 }
 
-// key decodes an object's key and the colon after it.
-func (d *decoder) key() string {
-	d.skipSpace()
-	if d.pos >= len(d.buf) || d.buf[d.pos] != '"' {
-		d.syntaxError(d.pos, "looking for beginning of object key string")
-		return ""
-	}
-	key := d.str()
-	if d.err != nil {
-		return ""
-	}
-	d.skipSpace()
-	if d.pos >= len(d.buf) || d.buf[d.pos] != ':' {
-		d.syntaxError(d.pos, "after object key")
-		return ""
-	}
-	d.pos++
-	return key
-}
-
-// str decodes the str whose opening quote is at d.pos. Most strs are plain ASCII text,
-// found eight bytes at a time (jsonSpecialMask): they are the input's bytes as they are.
-// The others, and the last bytes of the input, are decodeStr's.
-func (d *decoder) str() string {
-	b, start := d.buf, d.pos+1
-	i := start
-	for i+8 <= len(b) {
-		if m := jsonSpecialMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+// str decodes the str whose opening quote is at i and returns it, its first eight bytes
+// as a little-endian word (zero past its end: see internHead) and the position after its
+// closing quote. Most strs are plain ASCII text, found eight bytes at a time
+// (jsonSpecialMask; the zero bytes of padding after the input stop the search): they are
+// the input's bytes as they are. The others are decodeStr's.
+func (d *decoder) str(i int) (string, uint64, int) {
+	b, start := d.buf, i+1
+	padded := b[:len(b)+strPadding]
+	head := binary.LittleEndian.Uint64(padded[start:])
+	x := head
+	for i = start; ; {
+		if m := jsonSpecialMask(x); m != 0 {
 			i += bits.TrailingZeros64(m) / 8
-			if b[i] == '"' {
-				d.pos = i + 1
-				return unsafe.String(&b[start], i-start)
+			if i >= len(b) || b[i] != '"' {
+				break
 			}
-			return d.decodeStr(start, i)
+			if n := i - start; n < 8 {
+				head &= lowBytes(n)
+			}
+			return unsafe.String(&b[start], i-start), head, i + 1
 		}
 		i += 8
+		x = binary.LittleEndian.Uint64(padded[i:])
 	}
-	return d.decodeStr(start, jsonPlainEnd(b, i, true))
+	s, j := d.decodeStr(start, min(i, len(b)))
+	return s, headOf(s), j
 }
+
+// strPadding is how many zero bytes follow the decoder's copy of the input: eight bytes
+// can be read from any position in the input, up to its end, and a search for the end of
+// a str eight bytes at a time stops in them.
+const strPadding = 8
 
 // view returns b as a string for a call that does not keep it: the bytes of b must not
 // change while the string is in use.
 func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // decodeStr decodes the rest of the str that starts at start, whose bytes before i are
-// plain ASCII text: a str with other characters, escapes or bytes that are not UTF-8
-// (each becomes U+FFFD), or one in the last bytes of the input. It decodes into d.esc,
-// then over the str's own text, which is never shorter unless invalid bytes make it
-// longer: such a str is allocated on its own.
-func (d *decoder) decodeStr(start, i int) string {
+// plain ASCII text: a str with other characters or escapes. It decodes in place, over the
+// str's own text, which an escape never makes longer; text that is not UTF-8 (each bad
+// byte becomes U+FFFD, which is longer) is decodeInvalid's.
+func (d *decoder) decodeStr(start, i int) (string, int) {
 	b := d.buf
-	out := append(d.esc[:0], b[start:i]...)
+	padded := b[:len(b)+strPadding]
+	w := i // where the next decoded byte goes
 	for i < len(b) {
-		c := b[i]
-		switch {
+		switch c := b[i]; {
 		case c == '"':
-			d.pos = i + 1
-			d.esc = out
-			if len(out) > i-start {
-				return string(out)
-			}
-			return unsafe.String(&b[start], copy(b[start:], out))
+			return unsafe.String(&b[start], w-start), i + 1
 		case c == '\\':
-			if out, i = d.escape(out, i+1); d.err != nil {
-				return ""
+			if e := simpleEscapes[padded[i+1]]; e != 0 {
+				b[w] = e
+				w, i = w+1, i+2
+				break
 			}
+			r, j := d.escape(i + 1)
+			if d.err != nil {
+				return "", j
+			}
+			if r < utf8.RuneSelf {
+				b[w] = byte(r)
+				w++
+			} else {
+				w += utf8.EncodeRune(b[w:], r)
+			}
+			i = j
 		case c < ' ':
 			d.syntaxError(i, "in string literal")
-			return ""
-		case c < utf8.RuneSelf: // DEL, or plain text up to the next special byte
+			return "", i
+		case c < utf8.RuneSelf:
+			// plain ASCII text, eight bytes at a time while no byte of the eight is
+			// special (the padding's zero bytes are), then a byte at a time
+			for {
+				x := binary.LittleEndian.Uint64(padded[i:])
+				m := jsonSpecialMask(x)
+				if m == 0 {
+					// the eight bytes are read before they are written over
+					binary.LittleEndian.PutUint64(b[w:], x)
+					w, i = w+8, i+8
+					continue
+				}
+				for end := i + bits.TrailingZeros64(m)/8; i < end; i++ {
+					b[w] = b[i]
+					w++
+				}
+				break
+			}
+		default: // text with other characters, up to the next quote, backslash or control
+			n := jsonPlainEnd(b, i, false)
+			if !utf8.Valid(b[i:n]) {
+				return d.decodeInvalid(start, w, i)
+			}
+			w += copy(b[w:], b[i:n])
+			i = n
+		}
+	}
+	d.syntaxError(i, "in string literal")
+	return "", i
+}
+
+// simpleEscapes holds the character of each one-letter escape (\n is a newline), 0 for
+// the others.
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// decodeInvalid decodes the rest of a str whose text holds bytes that are not UTF-8,
+// each of which becomes U+FFFD: the str's first w-start bytes are decoded, and i is where
+// the rest starts. It decodes into d.esc, then over the str's own text if that is long
+// enough, or else into a str of its own (padded as the input is).
+func (d *decoder) decodeInvalid(start, w, i int) (string, int) {
+	b := d.buf
+	out := append(d.esc[:0], b[start:w]...)
+	for i < len(b) {
+		switch c := b[i]; {
+		case c == '"':
+			d.esc = out
+			if len(out) > i-start {
+				own := make([]byte, len(out), len(out)+strPadding)
+				return unsafe.String(&own[0], copy(own, out)), i + 1
+			}
+			return unsafe.String(&b[start], copy(b[start:], out)), i + 1
+		case c == '\\':
+			r, j := d.escape(i + 1)
+			if d.err != nil {
+				return "", j
+			}
+			out = utf8.AppendRune(out, r)
+			i = j
+		case c < ' ':
+			d.syntaxError(i, "in string literal")
+			return "", i
+		case c < utf8.RuneSelf: // plain text up to the next special byte
 			n := max(jsonPlainEnd(b, i, true), i+1)
 			out = append(out, b[i:n]...)
 			i = n
@@ -547,68 +629,56 @@ func (d *decoder) decodeStr(start, i int) string {
 		}
 	}
 	d.syntaxError(i, "in string literal")
-	return ""
+	return "", i
 }
 
-// escape appends the character of the escape whose backslash is before i and returns
+// escape decodes the escape whose backslash is before i and returns its character and
 // the position after it. A \u escape of a surrogate half that is not followed by the
 // other half gives U+FFFD.
-func (d *decoder) escape(out []byte, i int) ([]byte, int) {
+func (d *decoder) escape(i int) (rune, int) {
 	b := d.buf
 	if i >= len(b) {
 		d.syntaxError(i, "in string escape code")
-		return out, i
+		return 0, i
 	}
-	switch c := b[i]; c {
-	case '"', '\\', '/':
-		return append(out, c), i + 1
-	case 'b':
-		return append(out, '\b'), i + 1
-	case 'f':
-		return append(out, '\f'), i + 1
-	case 'n':
-		return append(out, '\n'), i + 1
-	case 'r':
-		return append(out, '\r'), i + 1
-	case 't':
-		return append(out, '\t'), i + 1
-	case 'u':
-		r := d.hex4(i + 1)
-		i += 5
-		if d.err == nil && utf16.IsSurrogate(r) {
-			// the first half of a pair takes the second with it; any other half is
-			// left alone
-			half := r
-			r = utf8.RuneError
-			if i+1 < len(b) && b[i] == '\\' && b[i+1] == 'u' {
-				if pair := utf16.DecodeRune(half, d.hex4(i+2)); d.err == nil && pair != utf8.RuneError {
-					r = pair
-					i += 6
-				}
-			}
+	if e := simpleEscapes[b[i]]; e != 0 {
+		return rune(e), i + 1
+	}
+	if b[i] != 'u' {
+		d.syntaxError(i, "in string escape code")
+		return 0, i
+	}
+	r := d.hex4(i + 1)
+	i += 5
+	if d.err != nil || !utf16.IsSurrogate(r) {
+		return r, i
+	}
+	// the first half of a pair takes the second with it; any other half is left alone
+	if i+1 < len(b) && b[i] == '\\' && b[i+1] == 'u' {
+		if pair := utf16.DecodeRune(r, d.hex4(i+2)); d.err == nil && pair != utf8.RuneError {
+			return pair, i + 6
 		}
-		return utf8.AppendRune(out, r), i
 	}
-	d.syntaxError(i, "in string escape code")
-	return out, i
+	return utf8.RuneError, i
 }
 
 // hex4 decodes the four hexadecimal digits at i.
 func (d *decoder) hex4(i int) rune {
-	if i+4 > len(d.buf) {
-		d.syntaxError(len(d.buf), "")
+	b := d.buf
+	if i+4 > len(b) {
+		d.syntaxError(len(b), "")
 		return 0
 	}
-	var r rune
-	for j, c := range d.buf[i : i+4] {
-		v := hexDigits[c]
-		if v > 0xf {
-			d.syntaxError(i+j, "in \\u hexadecimal character escape")
-			return 0
+	h0, h1, h2, h3 := hexDigits[b[i]], hexDigits[b[i+1]], hexDigits[b[i+2]], hexDigits[b[i+3]]
+	if h0|h1|h2|h3 > 0xf {
+		for j := i; ; j++ {
+			if hexDigits[b[j]] > 0xf {
+				d.syntaxError(j, "in \\u hexadecimal character escape")
+				return 0
+			}
 		}
-		r = r<<4 | rune(v)
 	}
-	return r
+	return rune(h0)<<12 | rune(h1)<<8 | rune(h2)<<4 | rune(h3)
 }
 
 // hexDigits holds the value of each hexadecimal digit, and 0xff for other bytes.
@@ -628,17 +698,15 @@ var hexDigits = func() (t [256]byte) {
 	return t
 }()
 
-// number decodes the number at d.pos, or -Infinity: an int when it has neither fraction
-// nor exponent, else a float.
-func (d *decoder) number() Value {
+// number decodes the number at i, or -Infinity: an int when it has neither fraction nor
+// exponent, else a float.
+func (d *decoder) number(i int) (Value, int) {
 	b := d.buf
-	start := d.pos
-	i := start
+	start := i
 	if b[i] == '-' {
 		i++
 		if i < len(b) && b[i] == 'I' {
-			d.pos = i
-			return d.literal("Infinity", Float(math.Inf(-1)))
+			return d.literal(i, "Infinity", Float(math.Inf(-1)))
 		}
 	}
 	// the integer part, and its value while it has at most 18 digits
@@ -653,14 +721,14 @@ func (d *decoder) number() Value {
 		}
 	default:
 		d.syntaxError(i, "in numeric literal")
-		return Value{}
+		return Value{}, i
 	}
 	digits = i - digits
 	isFloat := false
 	if i < len(b) && b[i] == '.' {
 		isFloat = true
 		if i = d.digits(i+1, "after decimal point in numeric literal"); d.err != nil {
-			return Value{}
+			return Value{}, i
 		}
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
@@ -670,31 +738,30 @@ func (d *decoder) number() Value {
 			i++
 		}
 		if i = d.digits(i, "in exponent of numeric literal"); d.err != nil {
-			return Value{}
+			return Value{}, i
 		}
 	}
-	d.pos = i
 	switch {
 	case isFloat:
 		// The grammar is checked: the only error left is a range error, for which
 		// ParseFloat returns ±Inf or 0, as Python's float() does.
 		f, _ := strconv.ParseFloat(view(b[start:i]), 64)
-		return Float(f)
+		return Float(f), i
 	case digits <= 18:
 		if b[start] == '-' {
 			n = -n
 		}
-		return Int(n)
+		return Int(n), i
 	case digits > maxIntDigits:
 		d.fail(start, "Exceeds the limit (%d digits) for integer string conversion: value has %d digits", maxIntDigits, digits)
-		return Value{}
+		return Value{}, i
 	}
 	text := view(b[start:i])
 	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
-		return Int(n)
+		return Int(n), i
 	}
 	big, _ := new(big.Int).SetString(text, 10)
-	return BigInt(big)
+	return BigInt(big), i
 }
 
 // digits moves past the one or more digits at i (where says where for an error) and
