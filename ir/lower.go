@@ -30,7 +30,7 @@ func Compile(file, src string) (*Template, error) {
 
 // Lower turns a syntax tree into IR, resolving every name by Jinja2's scoping rules.
 func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
-	l := &lowerer{blocks: map[string]bool{}}
+	l := &lowerer{blocks: map[string]bool{}, blockDefs: map[string]*syntax.Block{}, selfBlocks: map[string]*Var{}}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -43,7 +43,11 @@ func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
 	root := l.newFrame(nil)
 	symbolVisitor{root}.stmts(t.Body)
 	root.finish(Pos{Line: 1, Col: 1})
+	l.root = root
+	collectBlocks(t.Body, l.blockDefs)
 	body := l.stmts(root, t.Body)
+	// the blocks self.NAME() renders exist from the start, as Jinja2's do
+	body = append(l.selfDefs, body...)
 	return &Template{File: file, Source: src, Body: &Block{Scope: root.scope, Stmts: body}, Vars: l.vars}, nil
 }
 
@@ -56,6 +60,12 @@ type lowerer struct {
 	constPrint bool
 	// blocks are the names of the blocks lowered so far (Jinja2 refuses a name twice)
 	blocks map[string]bool
+	// blockDefs are the template's blocks by name; selfBlocks the variables of the
+	// macros self.NAME() calls, which selfDefs define at the start of the template
+	blockDefs  map[string]*syntax.Block
+	selfBlocks map[string]*Var
+	selfDefs   []Stmt
+	root       *frame // the template's frame
 	// soft is set inside an if statement or an inline if of the function being lowered,
 	// where Jinja2 leaves an unknown filter or test to fail when it runs; elsewhere it
 	// is an error when the template is compiled
@@ -188,14 +198,11 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 		if n.Required {
 			return &Fail{At{p}, "block", "RuntimeError", fmt.Sprintf("Required block '%s' not found", n.Name)}
 		}
-		if !n.Scoped {
-			// a block renders in the template's context: the variables of the loops
-			// and blocks around it are not its
-			for f.parent != nil {
-				f = f.parent
-			}
+		if n.Scoped {
+			// a scoped block sees the variables around it
+			return l.scoped(f, p, n.Body)
 		}
-		return l.scoped(f, p, n.Body)
+		return &With{At: At{p}, Body: l.block(f, p, n.Body)}
 	case *syntax.Break:
 		if l.loopDepth == 0 {
 			l.fail(p, "'break' outside loop")
@@ -233,6 +240,108 @@ func constText(x Expr) (string, bool) {
 		return "False", true
 	}
 	return "", false
+}
+
+// block lowers the body of a block that is not scoped, which Jinja2 compiles into a
+// function of its own that looks its names up in the render's context: the variables of
+// the loops and blocks around it are not its, and a name the template assigns at its top
+// level is the value last assigned there (context.vars), or the context's own until then.
+// Its frame is a template of its own, in the scope of f's for the Go it becomes.
+func (l *lowerer) block(f *frame, p Pos, nodes []syntax.Node) *Block {
+	root := f
+	for root.parent != nil {
+		root = root.parent
+	}
+	bf := l.newFrame(nil)
+	bf.scope.Parent = f.scope
+	symbolVisitor{bf}.stmts(nodes)
+	bf.finish(p)
+	var entry []Stmt
+	for _, v := range bf.scope.Vars {
+		if ctx, resolved := v.Init.(*Input); resolved && root.sym.stores[v.Name] {
+			// the template's variable where a top-level assignment has set it (it is
+			// undefined until then), else the context's: x|default(<the context's x>)
+			v.Init = &Load{At{p}, root.variable(v.Name)}
+			v.Loads++
+			v.Stores++
+			entry = append(entry, &Assign{At{p}, &VarTarget{At{p}, v},
+				&Filter{At: At{p}, Name: "default", X: &Load{At{p}, v}, Args: Args{Args: []Expr{ctx}}}})
+		}
+	}
+	depth := l.loopDepth
+	l.loopDepth = 0
+	defer func() { l.loopDepth = depth }()
+	return &Block{Scope: bf.scope, Stmts: append(entry, l.hard(bf, nodes)...)}
+}
+
+// selfBlock returns the variable of the macro that renders the block x names, for
+// self.NAME where self is Jinja2's reference to the template and NAME one of its
+// blocks; nil for any other attribute. The first reference lowers the macro: a block
+// that self.NAME() renders is a function Jinja2 calls with the render's context, in any
+// scope (a scoped block too: the scope is where it is rendered in place).
+func (l *lowerer) selfBlock(f *frame, x *syntax.Getattr) *Var {
+	if name, ok := x.X.(*syntax.Name); !ok || name.Name != "self" {
+		return nil
+	}
+	if v, vf := f.findRefFrame("self"); v != nil {
+		if _, global := v.Init.(*Global); !global || vf.sym.stores["self"] {
+			return nil // a variable of the template's own named self
+		}
+	}
+	b := l.blockDefs[x.Attr]
+	if b == nil {
+		return nil
+	}
+	if v := l.selfBlocks[b.Name]; v != nil {
+		return v
+	}
+	v := l.newVar("self." + b.Name)
+	v.Init = &Undef{At{b.P}, v.Name}
+	v.Stores++
+	l.root.scope.Vars = append(l.root.scope.Vars, v)
+	l.selfBlocks[b.Name] = v
+	m := &Macro{At: At{b.P}, Name: b.Name}
+	constPrint := l.constPrint
+	l.constPrint = false
+	m.Body = l.block(l.root, b.P, b.Body)
+	l.constPrint = constPrint
+	l.selfDefs = append(l.selfDefs, &MacroDef{At{b.P}, v, m})
+	return v
+}
+
+// collectBlocks adds the blocks of nodes and of the statements in them to into, by name
+// (the first of a name: Jinja2 refuses a second one).
+func collectBlocks(nodes []syntax.Node, into map[string]*syntax.Block) {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *syntax.Block:
+			if into[n.Name] == nil {
+				into[n.Name] = n
+			}
+			collectBlocks(n.Body, into)
+		case *syntax.If:
+			collectBlocks(n.Body, into)
+			for _, e := range n.Elifs {
+				collectBlocks([]syntax.Node{e}, into)
+			}
+			collectBlocks(n.Else, into)
+		case *syntax.For:
+			collectBlocks(n.Body, into)
+			collectBlocks(n.Else, into)
+		case *syntax.SetBlock:
+			collectBlocks(n.Body, into)
+		case *syntax.Macro:
+			collectBlocks(n.Body, into)
+		case *syntax.CallBlock:
+			collectBlocks(n.Body, into)
+		case *syntax.FilterBlock:
+			collectBlocks(n.Body, into)
+		case *syntax.With:
+			collectBlocks(n.Body, into)
+		case *syntax.Generation:
+			collectBlocks(n.Body, into)
+		}
+	}
 }
 
 // scoped lowers a body that runs in a scope of its own.
@@ -548,6 +657,10 @@ func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 		}
 		return d
 	case *syntax.Getattr:
+		if v := l.selfBlock(f, x); v != nil {
+			v.Loads++
+			return &Load{At{p}, v}
+		}
 		return &Attr{At{p}, l.expr(f, x.X), x.Attr}
 	case *syntax.Getitem:
 		obj := l.expr(f, x.X)
