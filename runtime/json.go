@@ -39,10 +39,15 @@ func internHead(s string, head uint64) Value {
 	if n := len(s); n >= 2 && n <= maxPlainWord {
 		i := int(plainWordSlots[plainWordHash(head, n)]) - 1
 		if i >= 0 && plainWordHeads[i] == head && len(plainWords[i]) == n && (n <= 8 || s[8:] == plainWords[i][8:]) {
-			return makeStr(KindString, flagPlainJSON|uint32(i)<<plainWordShift, plainWords[i])
+			return plainWordStr(i)
 		}
 	}
 	return Str(s)
+}
+
+// plainWordStr returns plainWords[i] as a str that says which word it is.
+func plainWordStr(i int) Value {
+	return makeStr(KindString, flagPlainJSON|uint32(i)<<plainWordShift, plainWords[i])
 }
 
 // lowBytes returns the mask of the n low bytes of a word, n at most 8.

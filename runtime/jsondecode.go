@@ -329,8 +329,7 @@ func (d *decoder) value(i int) (Value, int) {
 	if i < len(b) {
 		switch b[i] {
 		case '"':
-			s, head, j := d.str(i)
-			return internHead(s, head), j
+			return d.str(i)
 		case '{':
 			return d.object(i)
 		case '[':
@@ -423,7 +422,7 @@ func (d *decoder) object(i int) (Value, int) {
 				d.syntaxError(i, "looking for beginning of object key string")
 				return Value{}, i
 			}
-			key, head, j := d.str(i)
+			key, j := d.str(i)
 			if d.err != nil {
 				return Value{}, j
 			}
@@ -433,10 +432,10 @@ func (d *decoder) object(i int) (Value, int) {
 			}
 			v, j := d.value(skipSpace(b, i+1))
 			if d.err != nil {
-				d.path = append(d.path, pathStep{key: key, index: -1})
+				d.path = append(d.path, pathStep{key: key.str(), index: -1})
 				return Value{}, j
 			}
-			d.items.push2(internHead(key, head), v)
+			d.items.push2(key, v)
 			if i = skipSpace(b, j); i < len(b) && b[i] == ',' {
 				i = skipSpace(b, i+1)
 				continue
@@ -484,32 +483,48 @@ func distinctKeys(entries []Value) bool {
 	return true
 }
 
-// str decodes the str whose opening quote is at i and returns it, its first eight bytes
-// as a little-endian word (zero past its end: see internHead) and the position after its
-// closing quote. Most strs are plain ASCII text, found eight bytes at a time
-// (jsonSpecialMask; the zero bytes of padding after the input stop the search): they are
-// the input's bytes as they are. The others are decodeStr's.
-func (d *decoder) str(i int) (string, uint64, int) {
-	b, start := d.buf, i+1
+// str decodes the str whose opening quote is at i and returns it (internStr's: one of
+// plainWords is the word's str) and the position after its closing quote. Most strs are
+// plain ASCII text, found eight bytes at a time (jsonSpecialMask; the zero bytes of
+// padding after the input stop the search): they are the input's bytes as they are. A
+// str of fewer than eight such bytes, most keys, takes one load; the others are
+// longStr's.
+func (d *decoder) str(i int) (Value, int) {
+	start := i + 1
+	first := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.buf)), start)) // in the padding at worst
+	x := binary.LittleEndian.Uint64(first[:])
+	if m := jsonSpecialMask(x); m != 0 {
+		if n := bits.TrailingZeros64(m) / 8; first[n] == '"' {
+			s := unsafe.String(&first[0], n)
+			if head := x & lowBytes(n); n >= 2 {
+				if k := int(plainWordSlots[plainWordHash(head, n)]) - 1; k >= 0 && plainWordHeads[k] == head && len(plainWords[k]) == n {
+					return plainWordStr(k), start + n + 1
+				}
+			}
+			return Str(s), start + n + 1
+		}
+	}
+	return d.longStr(start, x)
+}
+
+// longStr is str for the str whose text starts at start and whose first eight bytes are
+// x: a str of eight bytes or more, or one with escapes or other characters.
+func (d *decoder) longStr(start int, x uint64) (Value, int) {
+	b := d.buf
 	padded := b[:len(b)+strPadding]
-	head := binary.LittleEndian.Uint64(padded[start:])
-	x := head
-	for i = start; ; {
+	head := x
+	for i := start; ; {
 		if m := jsonSpecialMask(x); m != 0 {
 			i += bits.TrailingZeros64(m) / 8
 			if i >= len(b) || b[i] != '"' {
-				break
+				s, j := d.decodeStr(start, min(i, len(b)))
+				return internStr(s), j
 			}
-			if n := i - start; n < 8 {
-				head &= lowBytes(n)
-			}
-			return unsafe.String(&b[start], i-start), head, i + 1
+			return internHead(unsafe.String(&b[start], i-start), head), i + 1
 		}
 		i += 8
 		x = binary.LittleEndian.Uint64(padded[i:])
 	}
-	s, j := d.decodeStr(start, min(i, len(b)))
-	return s, headOf(s), j
 }
 
 // strPadding is how many zero bytes follow the decoder's copy of the input: eight bytes
