@@ -453,10 +453,11 @@ func (d *decoder) object(i int) (Value, int) {
 	n := len(entries) / 2
 	dict := d.newDict(n, i)
 	if n < indexThreshold && distinctKeys(entries) {
-		dict.keys, dict.vals = dict.keys[:n], dict.vals[:n]
-		for k := range n {
-			dict.keys[k], dict.vals[k] = entries[2*k], entries[2*k+1]
+		keys, vals := dict.keys[:n], dict.vals[:n]
+		for k := range keys {
+			keys[k], vals[k] = entries[2*k], entries[2*k+1]
 		}
+		dict.keys, dict.vals = keys, vals
 	} else {
 		// Set keeps the first place and the last value of a key given twice, as
 		// Python does, and builds the index of a large dict.
