@@ -369,7 +369,7 @@ func Pow(a, b Value) Value {
 	if x < 0 && y != math.Trunc(y) {
 		throw(ValueError, "complex result of %s ** %s is not supported", a.Repr(), b.Repr())
 	}
-	r := math.Pow(x, y)
+	r := floatPow(x, y)
 	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
 		throw(OverflowError, "(34, 'Numerical result out of range')")
 	}
