@@ -116,6 +116,10 @@ func FilterAbs(v Value) Value {
 		return BigInt(new(big.Int).Abs(v.bigInt()))
 	case KindFloat:
 		return Float(math.Abs(v.float()))
+	case KindObject:
+		if c, ok := v.object().(*complexNum); ok {
+			return Float(c.abs())
+		}
 	}
 	throw(TypeError, "bad operand type for abs(): '%s'", v.TypeName())
 	return Value{}

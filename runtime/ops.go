@@ -32,6 +32,9 @@ func Add(a, b Value) Value {
 		return addInt(a, b) // the commonest sum, before the general checks
 	}
 	checkUndefined(a, b)
+	if x, y, ok := complexOperands(a, b); ok {
+		return complexValue(x.re+y.re, x.im+y.im)
+	}
 	switch {
 	case a.isNumber() && b.isNumber():
 		if a.kind != KindFloat && b.kind != KindFloat {
@@ -108,6 +111,9 @@ func Sub(a, b Value) Value {
 		return subInt(a, b) // the commonest difference, before the general checks
 	}
 	checkUndefined(a, b)
+	if x, y, ok := complexOperands(a, b); ok {
+		return complexValue(x.re-y.re, x.im-y.im)
+	}
 	if !a.isNumber() || !b.isNumber() {
 		unsupported("-", a, b)
 	}
@@ -134,6 +140,10 @@ func subOverflows(x, y int64) (int64, bool) {
 // Mul is Python's a * b, including str and list repetition.
 func Mul(a, b Value) Value {
 	checkUndefined(a, b)
+	if x, y, ok := complexOperands(a, b); ok {
+		p := complexProd(x, y)
+		return objectValue(&p)
+	}
 	switch {
 	case a.isNumber() && b.isNumber():
 		if a.kind != KindFloat && b.kind != KindFloat {
@@ -232,6 +242,9 @@ func toFloat(v Value) float64 {
 // Div is Python's true division a / b.
 func Div(a, b Value) Value {
 	checkUndefined(a, b)
+	if x, y, ok := complexOperands(a, b); ok {
+		return complexQuo(x, y)
+	}
 	if !a.isNumber() || !b.isNumber() {
 		unsupported("/", a, b)
 	}
@@ -345,6 +358,9 @@ func floatDivMod(vx, wx float64) (float64, float64) {
 // Pow is Python's a ** b.
 func Pow(a, b Value) Value {
 	checkUndefined(a, b)
+	if x, y, ok := complexOperands(a, b); ok {
+		return complexIntPow(a, b, x, y)
+	}
 	if !a.isNumber() || !b.isNumber() {
 		unsupported("** or pow()", a, b)
 	}
@@ -366,8 +382,9 @@ func Pow(a, b Value) Value {
 	if x == 0 && y < 0 {
 		throw(ZeroDivision, "0.0 cannot be raised to a negative power")
 	}
-	if x < 0 && y != math.Trunc(y) {
-		throw(ValueError, "complex result of %s ** %s is not supported", a.Repr(), b.Repr())
+	if x < 0 && y != math.Trunc(y) && !math.IsNaN(y) {
+		// a negative number to a fractional power: Python makes it complex
+		return complexPow(x, y)
 	}
 	r := floatPow(x, y)
 	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
@@ -388,6 +405,10 @@ func Neg(a Value) Value {
 		return BigInt(new(big.Int).Neg(a.bigInt()))
 	case KindFloat:
 		return Float(-a.float())
+	case KindObject:
+		if c, ok := a.object().(*complexNum); ok {
+			return complexValue(-c.re, -c.im)
+		}
 	}
 	throw(TypeError, "bad operand type for unary -: '%s'", a.TypeName())
 	return Value{}
@@ -477,10 +498,16 @@ func Eq(a, b Value) bool {
 			}
 			return true
 		}
+		if x, y, ok := complexOperands(a, b); ok {
+			return x == y
+		}
 		return a.ptr == b.ptr
 	}
 	if a.isNumber() && b.isNumber() {
 		return compareNumbers(a, b) == 0
+	}
+	if x, y, ok := complexOperands(a, b); ok {
+		return x == y
 	}
 	return false
 }

@@ -188,6 +188,10 @@ func IsInteger(v Value) bool {
 
 // IsNumber is isinstance(value, numbers.Number).
 func IsNumber(v Value) bool {
+	if v.kind == KindObject {
+		_, ok := v.object().(*complexNum)
+		return ok
+	}
 	return v.isNumber()
 }
 

@@ -382,6 +382,10 @@ func (v Value) Truthy() bool {
 		return len(v.list().Items) > 0
 	case KindDict:
 		return v.dict().Len() > 0
+	case KindObject:
+		if c, ok := v.object().(*complexNum); ok {
+			return c.re != 0 || c.im != 0
+		}
 	}
 	return true
 }
