@@ -278,7 +278,7 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 		d, ok := directTests[x.Name]
 		args, kwargs := g.args(x.Args)
 		switch {
-		case g.llama && (!runtime.LlamaHasTest(x.Name) || x.Name == "in"):
+		case g.llama:
 			g.variants++
 			return rt("LlamaCallTest").Call(jen.Lit(x.Name), g.value(x.X), args, kwargs)
 		case !ok:

@@ -147,7 +147,8 @@ func (g *gen) dropCaptures() []jen.Code {
 // loopBlock returns a loop body: its block, in which a break or continue drops what the
 // set and filter blocks around it in the loop wrote (dropCaptures). With llama.cpp's
 // semantics it also drops what the loop body's statement it is in wrote: llama.cpp keeps
-// a statement's output only once the statement has run to its end.
+// a statement's output only once the statement has run to its end; and the body's
+// variables are not declared in it (see forLoop).
 func (g *gen) loopBlock(b *ir.Block) []jen.Code {
 	outerCaptures := g.loopCaptures
 	g.loopCaptures = len(g.captures)
@@ -155,7 +156,7 @@ func (g *gen) loopBlock(b *ir.Block) []jen.Code {
 	if !g.llama {
 		return g.block(b)
 	}
-	code := g.scopeDecls(b.Scope)
+	var code []jen.Code
 	for _, s := range b.Stmts {
 		if !hasLoopControl(s) {
 			code = append(code, g.stmts([]ir.Stmt{s})...)
@@ -490,6 +491,9 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 	if g.llama {
 		// llama.cpp's for loop refuses a str
 		iter = g.op("Iterable").Call(iter)
+		// and it runs every iteration in one scope, which starts as a copy of the
+		// scope around the loop: what one iteration assigns, the next one sees
+		code = append(code, g.scopeDecls(s.Body.Scope)...)
 	}
 	withLoop := s.Loop != nil && g.needed[s.Loop]
 	useLoop := withLoop || s.Filter != nil || rec != nil || reversed
@@ -574,7 +578,7 @@ func (g *gen) assign(t ir.Target, x ir.Expr) []jen.Code {
 	if l, ok := x.(*ir.Load); ok && isVar && l.Var == vt.Var {
 		return nil
 	}
-	if c, ok := x.(*ir.Cond); ok && c.Else != nil && isVar && g.needed[vt.Var] {
+	if c, ok := x.(*ir.Cond); ok && c.Else != nil && isVar {
 		then, els := g.assign(t, c.Then), g.assign(t, c.Else)
 		switch {
 		case len(then) == 0 && len(els) == 0:

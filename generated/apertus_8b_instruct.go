@@ -756,7 +756,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(runtime.LlamaItemInt(paramSpecType, 0)) {
+		} else if (((runtime.LlamaCallTest("defined", paramSpecType, nil, nil) && runtime.LlamaCallTest("iterable", paramSpecType, nil, nil)) && !runtime.LlamaCallTest("string", paramSpecType, nil, nil)) && !runtime.LlamaCallTest("mapping", paramSpecType, nil, nil)) && runtime.LlamaCallTest("defined", runtime.LlamaItemInt(paramSpecType, 0), nil, nil) {
 			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
 			if runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecType, nil, nil), runtime.Int(1)) {
@@ -801,7 +801,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
 					variantDefault := runtime.LlamaAttr(variant, "default")
-					if runtime.IsDefined(variantDefault) {
+					if runtime.LlamaCallTest("defined", variantDefault, nil, nil) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
 						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.LlamaCallFilter("tojson", variantDefault, nil, nil)))
@@ -923,7 +923,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
 					paramSpecDefault := runtime.LlamaAttr(paramSpec, "default")
-					if runtime.IsDefined(paramSpecDefault) {
+					if runtime.LlamaCallTest("defined", paramSpecDefault, nil, nil) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
 						if runtime.LlamaAttr(paramSpec, "enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
@@ -995,10 +995,10 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 		if runtime.LlamaIn(runtime.Str("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
 			messages0Content := runtime.LlamaAttr(messages0, "content")
-			if runtime.IsString(messages0Content) {
+			if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(systemToken, messages0Content), endSystemToken))
-			} else if runtime.IsMapping(messages0Content) && runtime.LlamaIn(runtime.Str("text"), messages0Content) {
+			} else if runtime.LlamaCallTest("mapping", messages0Content, nil, nil) && runtime.LlamaIn(runtime.Str("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(systemToken, runtime.LlamaAttr(messages0Content, "text")), endSystemToken))
@@ -1024,14 +1024,14 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
 	runtime.LlamaWrite(w, runtime.LlamaAdd(developerToken, runtime.Str("Deliberation: ")))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
-	if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+	if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
 		// Apertus-8B-Instruct.jinja:177:5 {%- else -%}
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools) && tools.Truthy() {
+	if runtime.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("Tool Capabilities:\n"), w.Capture(func() {
 			renderTools(tools)
@@ -1043,9 +1043,9 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 	// Apertus-8B-Instruct.jinja:185:1 {{ end_developer_token }}
 	runtime.LlamaWrite(w, endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
+	var parts runtime.Value
+	var blocks runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
-		var parts runtime.Value
-		var blocks runtime.Value
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
@@ -1070,10 +1070,10 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
 				messageContent := runtime.LlamaAttr(message, "content")
-				if runtime.IsString(messageContent) {
+				if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					runtime.LlamaWrite(w, messageContent)
-				} else if runtime.IsMapping(messageContent) && runtime.LlamaIn(runtime.Str("parts"), messageContent) {
+				} else if runtime.LlamaCallTest("mapping", messageContent, nil, nil) && runtime.LlamaIn(runtime.Str("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
 					parts = runtime.LlamaAttr(messageContent, "parts")
@@ -1108,10 +1108,10 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if runtime.LlamaIn(runtime.Str("content"), message) && !runtime.IsNone(runtime.LlamaAttr(message, "content")) {
+			if runtime.LlamaIn(runtime.Str("content"), message) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "content"), nil, nil) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				messageContent := runtime.LlamaAttr(message, "content")
-				if runtime.IsString(messageContent) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "string")) {
+				if runtime.LlamaCallTest("string", messageContent, nil, nil) && (runtime.LlamaCallTest("none", nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
 						w.WriteString("]")
@@ -1122,7 +1122,7 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 					nsAssistantFormat = runtime.Str("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
 					runtime.LlamaWrite(w, messageContent)
-				} else if (runtime.IsMapping(messageContent) && runtime.LlamaIn(runtime.Str("blocks"), messageContent)) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "mapping")) {
+				} else if (runtime.LlamaCallTest("mapping", messageContent, nil, nil) && runtime.LlamaIn(runtime.Str("blocks"), messageContent)) && (runtime.LlamaCallTest("none", nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
 					nsAssistantFormat = runtime.Str("mapping")
@@ -1238,10 +1238,10 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(toolCallsToken, runtime.Str("[")))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
+				var function runtime.Value
 				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls")))
 				for i := range items {
 					toolCall := items[i]
-					var function runtime.Value
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
 					toolCallType := runtime.LlamaAttr(toolCall, "type")
 					if runtime.EqStr(toolCallType, "function") {

@@ -386,26 +386,26 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
+	var sysContent runtime.Value
+	var systemMessage runtime.Value
+	addToolId2 := addToolId
+	var asstContent runtime.Value
+	var asstText runtime.Value
+	var toolCalls runtime.Value
+	trainingPrompt := trainingPromptInput
+	var toolContent runtime.Value
+	var toolMessage runtime.Value
+	var msgContent runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var sysContent runtime.Value
-		var systemMessage runtime.Value
-		addToolId2 := addToolId
-		var asstContent runtime.Value
-		var asstText runtime.Value
-		var toolCalls runtime.Value
-		trainingPrompt := trainingPromptInput
-		var toolContent runtime.Value
-		var toolMessage runtime.Value
-		var msgContent runtime.Value
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.IsString(messageContent) {
+			if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
 				for _, chunk := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
@@ -434,7 +434,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
 			if sysContent.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", sysContent, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
-				if runtime.IsString(sysContent) {
+				if runtime.LlamaCallTest("string", sysContent, nil, nil) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
 					systemMessage = sysContent
 				} else {
@@ -474,7 +474,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
 			if asstContent.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", asstContent, nil, nil), runtime.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
-				if !runtime.IsString(asstContent) {
+				if !runtime.LlamaCallTest("string", asstContent, nil, nil) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
 					asstText = runtime.LlamaItemStr(runtime.LlamaItemInt(asstContent, 0), "text")
 				} else {
@@ -522,7 +522,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:141:9 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
-			if !(runtime.IsDefined(trainingPrompt)) {
+			if !(runtime.LlamaCallTest("defined", trainingPrompt, nil, nil)) {
 				trainingPrompt = runtime.Bool(false)
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142:9 {%- if not loop.last or training_prompt -%}
@@ -534,7 +534,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
 			toolContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
-			if runtime.IsString(toolContent) {
+			if runtime.LlamaCallTest("string", toolContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
 				toolMessage = toolContent
 			} else {
@@ -554,7 +554,7 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
 			msgContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
-			if !runtime.IsString(msgContent) {
+			if !runtime.LlamaCallTest("string", msgContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin_content|>\n"), runtime.LlamaItemStr(runtime.LlamaItemInt(msgContent, 0), "text")), runtime.Str("\n")))
 			} else {

@@ -71,8 +71,8 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 func renderBailingLlama(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	// bailing.jinja:10:1 {%- for message in messages %}
+	var role runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var role runtime.Value
 		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {

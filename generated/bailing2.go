@@ -80,8 +80,8 @@ func renderBailing2Llama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14:1 {%- for message in messages %}
+	var role runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var role runtime.Value
 		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {

@@ -244,12 +244,12 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
+	var content runtime.Value
+	var reasoningContent runtime.Value
+	var reasoningParts runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(loopStartIndex, runtime.None(), runtime.None())))
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
-		var reasoningContent runtime.Value
-		var reasoningParts runtime.Value
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
@@ -290,7 +290,7 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", \"arguments\": ")), runtime.IfElse(runtime.IsString(runtime.LlamaAttr(toolCall, "arguments")), func() runtime.Value {
+					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", \"arguments\": ")), runtime.IfElse(runtime.LlamaCallTest("string", runtime.LlamaAttr(toolCall, "arguments"), nil, nil), func() runtime.Value {
 						return runtime.LlamaAttr(toolCall, "arguments")
 					}, func() runtime.Value {
 						return runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil)

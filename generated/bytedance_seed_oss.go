@@ -432,7 +432,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
 	budgetEndToken = runtime.Str("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
-	if !runtime.IsDefined(thinkingBudget) {
+	if !runtime.LlamaCallTest("defined", thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
 		thinkingBudget = runtime.Int(-1)
 	}
@@ -446,13 +446,13 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		k := vals[0]
 		v := vals[1]
 		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
-		if runtime.IsNone(nsInterval) && runtime.LlamaLe(thinkingBudget, k) {
+		if runtime.LlamaCallTest("none", nsInterval, nil, nil) && runtime.LlamaLe(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
 			nsInterval = v
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:32:1 {%- if ns.interval is none -%}
-	if runtime.IsNone(nsInterval) {
+	if runtime.LlamaCallTest("none", nsInterval, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:33:5 {%- set ns.interval = budget_reflections_v05[16384] -%}
 		nsInterval = runtime.LlamaItemInt(budgetReflectionsV05, 16384)
 	}
@@ -469,7 +469,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		loopMessages = messages
 	}
 	// ByteDance-Seed-OSS.jinja:43:1 {%- if not tools is defined or tools is none %}
-	if !runtime.IsDefined(tools) || runtime.IsNone(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) || runtime.LlamaCallTest("none", tools, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:44:1 {%- set tools = [] %}
 		tools = runtime.NewList()
 	}
@@ -494,19 +494,19 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
 		runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("system\n"), systemMessage))
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	if runtime.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
+	if runtime.LlamaCallTest("defined", useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
 		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
@@ -583,7 +583,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
 			item5Function := runtime.LlamaAttr(item, "function")
 			itemFunctionReturns := runtime.LlamaAttr(item5Function, "returns")
-			if (runtime.IsDefined(itemFunctionReturns) && runtime.IsDefined(runtime.LlamaAttr(itemFunctionReturns, "properties"))) && runtime.LlamaAttr(itemFunctionReturns, "properties").Truthy() {
+			if (runtime.LlamaCallTest("defined", itemFunctionReturns, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(itemFunctionReturns, "properties"), nil, nil)) && runtime.LlamaAttr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
 				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaAttr(itemFunctionReturns, "properties"), "items", nil, nil))) {
@@ -609,16 +609,16 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if runtime.IsDefined(systemMessage) || (runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0))) {
+	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) || (runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		runtime.LlamaWrite(w, eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
-	if runtime.IsDefined(thinkingBudget) {
+	if runtime.LlamaCallTest("defined", thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
 		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
@@ -648,18 +648,18 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := runtime.LlamaAttr(message, "role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)) {
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) && runtime.LlamaCallTest("iterable", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && runtime.LlamaCallTest("string", messageReasoningContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("string", messageContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
 			}
@@ -667,7 +667,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
 				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.IsDefined(toolCallFunction) {
+				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -675,7 +675,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n<function=")), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
 				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-				if runtime.IsDefined(toolCallArguments) {
+				if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
 						vals := runtime.Unpack(item, 2)
@@ -684,7 +684,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argName, runtime.Str(">")))
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
-						if !(runtime.IsString(argValue)) {
+						if !(runtime.LlamaCallTest("string", argValue, nil, nil)) {
 							argValue = runtime.LlamaCallFilter("string", argValue, nil, nil)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
@@ -706,13 +706,13 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && runtime.LlamaCallTest("string", messageReasoningContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("string", messageContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallFilter("trim", messageContent, nil, nil)), eosToken))
 			}

@@ -668,8 +668,8 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		platformInstructionOverride = w.Cut(mark)
 	}
 	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
-	if !(!runtime.IsUndefined(reasoning)) {
-		if runtime.IsDefined(reasoningEffort) && runtime.EqStr(runtime.LlamaCallFilter("lower", reasoningEffort, nil, nil), "none") {
+	if !(!runtime.LlamaCallTest("undefined", reasoning, nil, nil)) {
+		if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.EqStr(runtime.LlamaCallFilter("lower", reasoningEffort, nil, nil), "none") {
 			reasoning = runtime.Bool(false)
 		} else {
 			reasoning = runtime.Bool(true)
@@ -721,10 +721,10 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
 		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
+		var docVal runtime.Value
 		items := runtime.Iterate(w, runtime.LlamaIterable(documents))
 		for i := range items {
 			doc := items[i]
-			var docVal runtime.Value
 			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
 			docData := runtime.LlamaAttr(doc, "data")
 			if docData.Truthy() {
@@ -799,10 +799,10 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
 		toolMsgContent := runtime.LlamaAttr(toolMsg, "content")
-		if runtime.IsMapping(toolMsgContent) || runtime.IsString(toolMsgContent) {
+		if runtime.LlamaCallTest("mapping", toolMsgContent, nil, nil) || runtime.LlamaCallTest("string", toolMsgContent, nil, nil) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
-			if runtime.IsString(toolMsgContent) {
+			if runtime.LlamaCallTest("string", toolMsgContent, nil, nil) {
 				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
 				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsgContent)
 			} else {
@@ -863,12 +863,12 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		msg = runtime.Param(msg, "msg")
 		var lastWasText runtime.Value
 		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
-		if runtime.IsString(msg) {
+		if runtime.LlamaCallTest("string", msg, nil, nil) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:96:15 {{ msg }}
 			runtime.LlamaWrite(w, msg)
 			w.WriteString("<|END_TEXT|>")
-		} else if runtime.IsString(runtime.LlamaAttr(msg, "content")) {
+		} else if runtime.LlamaCallTest("string", runtime.LlamaAttr(msg, "content"), nil, nil) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
@@ -1089,10 +1089,10 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
+	var msgRoleDowncased runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var msgRoleDowncased runtime.Value
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
 		msgRoleDowncased = runtime.LlamaCallFilter("lower", runtime.LlamaAttr(message, "role"), nil, nil)
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}

@@ -407,7 +407,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if runtime.IsDefined(runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type"))) {
+		if runtime.LlamaCallTest("defined", runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
 			runtime.LlamaWrite(w, runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")))
 		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "array") {
@@ -422,7 +422,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Dict[str, "), w.Capture(func() {
 				jsonToPythonType(runtime.LlamaAttr(jsonSpec, "additionalProperties"))
 			})), runtime.Str("]")))
-		} else if runtime.IsIterable(runtime.LlamaAttr(jsonSpec, "type")) {
+		} else if runtime.LlamaCallTest("iterable", runtime.LlamaAttr(jsonSpec, "type"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
@@ -527,7 +527,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
 			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.IsDefined(toolFunction) {
+			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
@@ -625,7 +625,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
 	for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
-		if runtime.IsDefined(runtime.LlamaAttr(tool, "parameter_definitions")) {
+		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(tool, "parameter_definitions"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
@@ -645,8 +645,8 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153:1 {%- for message in loop_messages %}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
-		var content runtime.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
 		content = runtime.LlamaItemStr(message, "content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
@@ -658,12 +658,12 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.LlamaCallFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
-		} else if runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) {
+		} else if runtime.EqStr(messageRole, "assistant") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
 			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.IsDefined(messageContent) {
+			if runtime.LlamaCallTest("defined", messageContent, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
 				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
@@ -674,7 +674,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
 				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.IsDefined(toolCallFunction) {
+				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -686,7 +686,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 				runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-				if runtime.IsDefined(toolCallArguments) && runtime.LlamaGt(runtime.LlamaCallFilter("length", toolCallArguments, nil, nil), runtime.Int(0)) {
+				if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", toolCallArguments, nil, nil), runtime.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
 					runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.LlamaCallFilter("tojson", toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
 					w.WriteString("\n")

@@ -187,7 +187,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtim
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
@@ -209,8 +209,8 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtim
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
 	runtime.LlamaWrite(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
@@ -219,7 +219,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtim
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
@@ -239,7 +239,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtim
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}

@@ -193,7 +193,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *runtime.Writer, in *runtim
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
@@ -215,8 +215,8 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *runtime.Writer, in *runtim
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:28 {{ns.system_prompt}}
 	runtime.LlamaWrite(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11:3 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
@@ -245,7 +245,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *runtime.Writer, in *runtim
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}

@@ -226,14 +226,14 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.IsDefined(thinking) {
+	if !runtime.LlamaCallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.IsDefined(enableThinking) {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -270,8 +270,8 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
 	runtime.LlamaWrite(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
@@ -328,7 +328,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
 				messagePrefix := runtime.LlamaItemStr(message, "prefix")
-				if (runtime.IsDefined(messagePrefix) && messagePrefix.Truthy()) && thinking.Truthy() {
+				if (runtime.LlamaCallTest("defined", messagePrefix, nil, nil) && messagePrefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:49:13 {%- else -%}

@@ -384,14 +384,14 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.IsDefined(thinking) {
+	if !runtime.LlamaCallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.IsDefined(enableThinking) {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -435,7 +435,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools) && tools.Truthy() {
+	if runtime.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := runtime.Str("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
@@ -477,14 +477,14 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 	statePendingAsstMarker := false
 	statePendingToolMarker := false
 	// deepseek-ai-DeepSeek-V3.2.jinja:49:1 {%- for message in messages -%}
+	var isAfterLastUser runtime.Value
+	var outerIndex runtime.Value
+	var callOrder runtime.Value
+	var assistantMsg runtime.Value
+	var toolCallCount runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
-		var isAfterLastUser runtime.Value
-		var outerIndex runtime.Value
-		var callOrder runtime.Value
-		var assistantMsg runtime.Value
-		var toolCallCount runtime.Value
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
@@ -509,7 +509,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
-					if runtime.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+					if runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
 						runtime.LlamaWrite(w, messageReasoningContent)
 					}
@@ -528,7 +528,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n\n"), thinkingStartToken))
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
-					if runtime.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
+					if runtime.LlamaCallTest("defined", message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
 						runtime.LlamaWrite(w, message3ReasoningContent)
 					}
@@ -546,7 +546,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsDefined(messageContent) && messageContent.Truthy() {
+			if runtime.LlamaCallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
 				runtime.LlamaWrite(w, messageContent)
 			}
@@ -556,9 +556,9 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n\n<"), dsmlToken, runtime.Str("function_calls>\n")))
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
+				var func2 runtime.Value
+				var args runtime.Value
 				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var func2 runtime.Value
-					var args runtime.Value
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
 					func2 = runtime.LlamaItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
@@ -566,7 +566,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
 					args = runtime.LlamaItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
-					if runtime.IsString(args) {
+					if runtime.LlamaCallTest("string", args, nil, nil) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
 						args = runtime.LlamaCallFilter("from_json", args, nil, nil)
 					}
@@ -576,7 +576,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
-						if runtime.IsString(val) {
+						if runtime.LlamaCallTest("string", val, nil, nil) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
 						} else {

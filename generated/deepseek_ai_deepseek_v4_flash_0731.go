@@ -389,14 +389,14 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.IsDefined(thinking) {
+	if !runtime.LlamaCallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.IsDefined(enableThinking) {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -406,7 +406,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:11:1 {%- if not drop_thinking is defined -%}
-	if !runtime.IsDefined(dropThinking) {
+	if !runtime.LlamaCallTest("defined", dropThinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:12:3 {%- set drop_thinking = true -%}
 		dropThinking = runtime.Bool(true)
 	}
@@ -454,7 +454,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:34:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools) && tools.Truthy() {
+	if runtime.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
 		hasTools = runtime.Bool(true)
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
@@ -478,7 +478,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:48:1 {%- if response_format is defined -%}
-	if runtime.IsDefined(responseFormat) {
+	if runtime.LlamaCallTest("defined", responseFormat, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
@@ -490,10 +490,10 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
 	runtime.LlamaWrite(w, bosToken)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
-	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort)) && runtime.EqStr(reasoningEffort, "high") {
+	if ((messages.Truthy() && thinking.Truthy()) && runtime.LlamaCallTest("defined", reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "high") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56:3 {{- reasoning_effort_high -}}
 		runtime.LlamaWrite(w, reasoningEffortHigh)
-	} else if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort)) && runtime.EqStr(reasoningEffort, "max") {
+	} else if ((messages.Truthy() && thinking.Truthy()) && runtime.LlamaCallTest("defined", reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57:5 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58:3 {{- reasoning_effort_max -}}
 		runtime.LlamaWrite(w, reasoningEffortMax)
@@ -524,11 +524,11 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73:1 {%- for message in messages -%}
+	var isAfterLastUser runtime.Value
+	var keepReasoning runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
-		var isAfterLastUser runtime.Value
-		var keepReasoning runtime.Value
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
@@ -583,7 +583,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 				runtime.LlamaWrite(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
-				if runtime.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+				if runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
 					runtime.LlamaWrite(w, messageReasoningContent)
 				}
@@ -596,7 +596,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsDefined(messageContent) && messageContent.Truthy() {
+			if runtime.LlamaCallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
 				runtime.LlamaWrite(w, messageContent)
 			}
@@ -606,9 +606,9 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n\n<"), dsmlToken, runtime.Str("tool_calls>\n")))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
+				var func2 runtime.Value
+				var args runtime.Value
 				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var func2 runtime.Value
-					var args runtime.Value
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
 					func2 = runtime.LlamaItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
@@ -616,7 +616,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
 					args = runtime.LlamaItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
-					if runtime.IsString(args) {
+					if runtime.LlamaCallTest("string", args, nil, nil) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
 						args = runtime.LlamaCallFilter("from_json", args, nil, nil)
 					}
@@ -626,7 +626,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
-						if runtime.IsString(val) {
+						if runtime.LlamaCallTest("string", val, nil, nil) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
 						} else {

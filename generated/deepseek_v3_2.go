@@ -540,7 +540,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
 		arguments = runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "arguments")
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
-		if runtime.IsMapping(arguments) {
+		if runtime.LlamaCallTest("mapping", arguments, nil, nil) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
 			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(arguments, "items", nil, nil)))
 			for i := range items {
@@ -559,14 +559,14 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, key)
 				w.WriteString("\" string=\"")
 				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
-				if runtime.IsString(value) {
+				if runtime.LlamaCallTest("string", value, nil, nil) {
 					w.WriteString("true")
 				} else {
 					w.WriteString("false")
 				}
 				w.WriteString("\">")
 				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				if runtime.IsString(value) {
+				if runtime.LlamaCallTest("string", value, nil, nil) {
 					runtime.LlamaWrite(w, value)
 				} else {
 					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
@@ -657,12 +657,12 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		startIdx = runtime.Int(0)
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
+	var msgIndex runtime.Value
+	var toolCallOrder runtime.Value
+	var assistantMsg runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(startIdx, runtime.None(), runtime.None())))
 	for i := range items2 {
 		message := items2[i]
-		var msgIndex runtime.Value
-		var toolCallOrder runtime.Value
-		var assistantMsg runtime.Value
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
 		msgIndex = runtime.LlamaAdd(runtime.Int(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}

@@ -87,8 +87,8 @@ func renderExaone3Llama(w *runtime.Writer, in *runtime.Input) {
 	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// exaone3.jinja:14:1 {%- for message in messages %}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// exaone3.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
 		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone3.jinja:16:1 {%- if message['role'] == 'system' %}

@@ -93,8 +93,8 @@ func renderExaone4Llama(w *runtime.Writer, in *runtime.Input) {
 	// exaone4.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// exaone4.jinja:15:1 {%- for message in messages %}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
 		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}

@@ -172,13 +172,13 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *runtime.Writer, in *runtime.I
 		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
+	var messageRolesString runtime.Value
+	var msgContent runtime.Value
+	var systemPrompt runtime.Value
+	bosToken := bosTokenInput
 	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
-		var messageRolesString runtime.Value
-		var msgContent runtime.Value
-		var systemPrompt runtime.Value
-		bosToken := bosTokenInput
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
 		nsRole = runtime.LlamaCallFilter("lower", runtime.LlamaItemStr(message, "role"), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}

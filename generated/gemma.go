@@ -96,8 +96,8 @@ func renderGemmaLlama(w *runtime.Writer, in *runtime.Input) {
 	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}
 	nsSystemPrompt := runtime.Str("")
 	// gemma.jinja:16:1 {%- for message in messages %}
+	var role runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var role runtime.Value
 		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "system") {

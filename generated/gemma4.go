@@ -699,12 +699,12 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		var addComma runtime.Value
+		var nsItems runtime.Value
 		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", properties, nil, nil))) {
 			vals := runtime.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
-			var addComma runtime.Value
-			var nsItems runtime.Value
 			// gemma4.jinja:5:9 {%- set add_comma = false -%}
 			addComma = runtime.Bool(false)
 			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
@@ -765,12 +765,12 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := runtime.LlamaItemStr(value, "properties")
-					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
+					if runtime.LlamaCallTest("defined", valueProperties, nil, nil) && runtime.LlamaCallTest("mapping", valueProperties, nil, nil) {
 						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
 							formatParameters(valueProperties, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
-					} else if runtime.IsMapping(value) {
+					} else if runtime.LlamaCallTest("mapping", value, nil, nil) {
 						// gemma4.jinja:27:21 {%- elif value is mapping -%}
 						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
@@ -801,7 +801,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := runtime.LlamaItemStr(value, "items")
-					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
+					if runtime.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
@@ -811,7 +811,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
-							if !runtime.IsNone(itemValue) {
+							if !runtime.LlamaCallTest("none", itemValue, nil, nil) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
 								if runtime.LlamaAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
@@ -824,7 +824,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
-									if runtime.IsMapping(itemValue) {
+									if runtime.LlamaCallTest("mapping", itemValue, nil, nil) {
 										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										runtime.LlamaWrite(w, w.Capture(func() {
 											formatParameters(itemValue, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
@@ -851,7 +851,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 								} else if runtime.EqStr(itemKey, "type") {
 									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
 									// gemma4.jinja:61:33 {%- if item_value is string -%}
-									if runtime.IsString(itemValue) {
+									if runtime.LlamaCallTest("string", itemValue, nil, nil) {
 										w.WriteString("type:")
 										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
 										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
@@ -978,10 +978,10 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 		var ns runtime.Value
 		// gemma4.jinja:112:5 {%- if argument is string -%}
-		if runtime.IsString(argument) {
+		if runtime.LlamaCallTest("string", argument, nil, nil) {
 			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>")))
-		} else if runtime.IsBoolean(argument) {
+		} else if runtime.LlamaCallTest("boolean", argument, nil, nil) {
 			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
 			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -989,7 +989,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument) {
+		} else if runtime.LlamaCallTest("mapping", argument, nil, nil) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
@@ -1023,7 +1023,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument) {
+		} else if runtime.LlamaCallTest("sequence", argument, nil, nil) {
 			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// gemma4.jinja:132:9 {%- for item in argument -%}
@@ -1085,10 +1085,10 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 	// gemma4.jinja:155:1 {{ bos_token }}
 	runtime.LlamaWrite(w, bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	if ((runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
@@ -1122,8 +1122,8 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<turn|>\n")
 	}
 	// gemma4.jinja:184:1 {%- for message in loop_messages -%}
+	var role runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
-		var role runtime.Value
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%} (the namespace check)
 		runtime.LlamaCheckNamespace(ns)
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
@@ -1141,15 +1141,15 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
 		if messageToolCalls.Truthy() {
 			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
+			var function runtime.Value
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-				var function runtime.Value
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
 				function = runtime.LlamaItemStr(toolCall, "function")
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call>call:"), runtime.LlamaItemStr(function, "name")), runtime.Str("{")))
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := runtime.LlamaItemStr(function, "arguments")
-				if runtime.IsMapping(functionArguments) {
+				if runtime.LlamaCallTest("mapping", functionArguments, nil, nil) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
@@ -1171,7 +1171,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 							formatArgument(value, runtime.Bool(false))
 						}))
 					}
-				} else if runtime.IsString(functionArguments) {
+				} else if runtime.LlamaCallTest("string", functionArguments, nil, nil) {
 					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
 					// gemma4.jinja:201:25 {{- function['arguments'] -}}
 					runtime.LlamaWrite(w, functionArguments)
@@ -1191,7 +1191,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := runtime.LlamaItemStr(toolResponse, "response")
-				if runtime.IsMapping(toolResponseResponse) {
+				if runtime.LlamaCallTest("mapping", toolResponseResponse, nil, nil) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
@@ -1229,7 +1229,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
 		messageContent := runtime.LlamaItemStr(message, "content")
-		if runtime.IsString(messageContent) {
+		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if runtime.EqStr(role, "model") {
 				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
@@ -1241,7 +1241,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
 				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
-		} else if runtime.IsSequence(messageContent) {
+		} else if runtime.LlamaCallTest("sequence", messageContent, nil, nil) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {

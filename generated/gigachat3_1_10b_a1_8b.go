@@ -457,7 +457,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
 			required = runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)))
+			hasAdditionalProps = runtime.Bool(runtime.LlamaCallTest("defined", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil))
 			// GigaChat3.1-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 			additionalPropsType = runtime.None()
 			// GigaChat3.1-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
@@ -467,19 +467,19 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
 					// GigaChat3.1-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
-				} else if runtime.IsMapping(schemaAdditionalProperties) {
+				} else if runtime.LlamaCallTest("mapping", schemaAdditionalProperties, nil, nil) {
 					// GigaChat3.1-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
 					// GigaChat3.1-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
 					additionalPropsType = schemaAdditionalProperties
 				}
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
+			var typeStr runtime.Value
+			var default2 runtime.Value
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(props, "items", nil, nil))) {
 				vals := runtime.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
-				var typeStr runtime.Value
-				var default2 runtime.Value
 				// GigaChat3.1-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 				if runtime.LlamaIn(runtime.Str("description"), val) {
 					// GigaChat3.1-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
@@ -499,7 +499,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
 					if runtime.LlamaIn(addKey, ADDITIONALJSONKEYS) {
 						// GigaChat3.1-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
-						if runtime.IsString(addVal) {
+						if runtime.LlamaCallTest("string", addVal, nil, nil) {
 							// GigaChat3.1-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
 							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n")))
 						} else {
@@ -524,7 +524,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.1-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
 					default2 = runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
 					// GigaChat3.1-10B-A1.8B.jinja:58:5 {%- if default is string -%}
-					if runtime.IsString(default2) {
+					if runtime.LlamaCallTest("string", default2, nil, nil) {
 						// GigaChat3.1-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str(" // default: \""), default2, runtime.Str("\"")))
 					} else {
@@ -536,7 +536,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
-			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType) {
+			if hasAdditionalProps.Truthy() && !runtime.LlamaCallTest("none", additionalPropsType, nil, nil) {
 				// GigaChat3.1-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 				additionalTypeStr = w.Capture(func() {
 					jsonSchemaToTypescript(additionalPropsType, runtime.LlamaAdd(indent, runtime.Str("  ")))
@@ -606,13 +606,13 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.1-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.LlamaConcat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
 		// GigaChat3.1-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
+		var nsTool runtime.Value
+		var mainBody runtime.Value
+		var params runtime.Value
+		var paramType runtime.Value
+		var returnParams runtime.Value
+		var returnType runtime.Value
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
-			var nsTool runtime.Value
-			var mainBody runtime.Value
-			var params runtime.Value
-			var paramType runtime.Value
-			var returnParams runtime.Value
-			var returnType runtime.Value
 			// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
 			toolFunction := runtime.LlamaAttr(tool, "function")
 			if toolFunction.Truthy() {
@@ -697,7 +697,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.1-10B-A1.8B.jinja:182:5 {%- set arguments = call['arguments'] -%}
 		arguments = runtime.LlamaItemStr(call, "arguments")
 		// GigaChat3.1-10B-A1.8B.jinja:183:2 {%- if arguments is not string -%}
-		if !runtime.IsString(arguments) {
+		if !runtime.LlamaCallTest("string", arguments, nil, nil) {
 			// GigaChat3.1-10B-A1.8B.jinja:184:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
 			arguments = runtime.LlamaCallFilter("tojson", arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
@@ -721,7 +721,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			return runtime.Str("")
 		})
 		// GigaChat3.1-10B-A1.8B.jinja:197:5 {%- if message_content is not string -%}
-		if !runtime.IsString(messageContent) {
+		if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			// GigaChat3.1-10B-A1.8B.jinja:198:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
 			messageContent = runtime.LlamaCallFilter("tojson", messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
@@ -729,7 +729,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(role, runtime.LlamaAttr(addTokens, "role_sep")), messageContent))
 		// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
 		messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-		if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+		if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAttr(addTokens, "function_call"), w.Capture(func() {
 				renderFunctionCall(runtime.LlamaItemInt(messageToolCalls, 0))
@@ -771,10 +771,10 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		}))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:322:1 {%- for message in messages -%}
+	addGenerationPrompt := addGenerationPromptInput
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		addGenerationPrompt := addGenerationPromptInput
 		// GigaChat3.1-10B-A1.8B.jinja:325:5 {%- if message['role'] == 'tool' -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// GigaChat3.1-10B-A1.8B.jinja:326:9 {{- render_role_message(message, 'function result') -}}

@@ -1813,7 +1813,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		var nst runtime.Value
 		var el runtime.Value
 		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
-		if runtime.IsNone(schemaRoot) {
+		if runtime.LlamaCallTest("none", schemaRoot, nil, nil) {
 			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
 			root = schema
 		} else {
@@ -1822,7 +1822,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			root = schemaRoot
 		}
 		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
-		if runtime.IsNone(refNs) {
+		if runtime.LlamaCallTest("none", refNs, nil, nil) {
 			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
 			rns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
 		} else {
@@ -1833,9 +1833,9 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
 		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"), runtime.Str("minLength"), runtime.Str("maxLength"), runtime.Str("exclusiveMinimum"), runtime.Str("exclusiveMaximum"), runtime.Str("multipleOf"), runtime.Str("uniqueItems"), runtime.Str("minProperties"), runtime.Str("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
-		if !runtime.IsMapping(schema) {
+		if !runtime.LlamaCallTest("mapping", schema, nil, nil) {
 			w.WriteString("any")
-		} else if runtime.IsString(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil)) {
+		} else if runtime.LlamaCallTest("string", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil), nil, nil) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = runtime.LlamaItemStr(schema, "$ref")
@@ -1853,17 +1853,17 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
+				var seg runtime.Value
 				for _, rawSeg := range runtime.Iterate(w, runtime.LlamaIterable(segs)) {
-					var seg runtime.Value
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
 					seg = runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if runtime.IsMapping(runtime.LlamaAttr(nsP, "n")) && runtime.LlamaIn(seg, runtime.LlamaAttr(nsP, "n")) {
+					if runtime.LlamaCallTest("mapping", runtime.LlamaAttr(nsP, "n"), nil, nil) && runtime.LlamaIn(seg, runtime.LlamaAttr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
 						runtime.LlamaCheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
 						runtime.LlamaSetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), seg))
-					} else if (runtime.IsSequence(runtime.LlamaAttr(nsP, "n")) && !runtime.IsString(runtime.LlamaAttr(nsP, "n"))) && runtime.Eq(seg, runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("int", seg, nil, nil), nil, nil)) {
+					} else if (runtime.LlamaCallTest("sequence", runtime.LlamaAttr(nsP, "n"), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(nsP, "n"), nil, nil)) && runtime.Eq(seg, runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("int", seg, nil, nil), nil, nil)) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
 						runtime.LlamaCheckNamespace(nsP)
@@ -1878,7 +1878,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if runtime.IsMapping(runtime.LlamaAttr(nsP, "n")) {
+				if runtime.LlamaCallTest("mapping", runtime.LlamaAttr(nsP, "n"), nil, nil) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
 					rns2 = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.LlamaAdd(rnsChain, runtime.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
@@ -1890,13 +1890,13 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("any")
 				}
 			}
-		} else if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "anyOf")) {
+		} else if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "anyOf"), nil, nil) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
+			var t runtime.Value
 			for _, br := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "anyOf"))) {
-				var t runtime.Value
 				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
@@ -1908,13 +1908,13 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
 			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "oneOf")) {
+		} else if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "oneOf"), nil, nil) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
+			var t runtime.Value
 			for _, br := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "oneOf"))) {
-				var t runtime.Value
 				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
@@ -1926,13 +1926,13 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
 			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "allOf")) {
+		} else if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "allOf"), nil, nil) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
+			var t runtime.Value
 			for _, br := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "allOf"))) {
-				var t runtime.Value
 				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
@@ -1944,15 +1944,15 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
 			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" & ")}, nil))
-		} else if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "type")) {
+		} else if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "type"), nil, nil) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
+			var frag runtime.Value
+			var subO runtime.Value
+			var subA runtime.Value
 			for _, tname := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "type"))) {
-				var frag runtime.Value
-				var subO runtime.Value
-				var subA runtime.Value
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if runtime.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
@@ -2011,7 +2011,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.LlamaInStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if runtime.IsDefined(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)) {
+					if runtime.LlamaCallTest("defined", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
 						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
 							return runtime.DictOf()
@@ -2034,7 +2034,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				} else if runtime.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "prefixItems")) {
+					if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "prefixItems"), nil, nil) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
 						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), runtime.LlamaAttr(schema, "prefixItems"))
 					} else if runtime.LlamaIn(runtime.Str("items"), schema) {
@@ -2073,14 +2073,14 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (runtime.LlamaIn(runtime.Str("const"), schema) && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil)) {
+			if (runtime.LlamaIn(runtime.Str("const"), schema) && runtime.LlamaCallTest("none", ty, nil, nil)) && !runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
 				c = runtime.LlamaAttr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
-				if runtime.IsString(c) {
+				if runtime.LlamaCallTest("string", c, nil, nil) {
 					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
 					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\""), c, runtime.Str("\"")))
-				} else if runtime.IsBoolean(c) {
+				} else if runtime.LlamaCallTest("boolean", c, nil, nil) {
 					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
 					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
 					if c.Truthy() {
@@ -2088,7 +2088,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.WriteString("false")
 					}
-				} else if runtime.IsInteger(c) || runtime.IsFloat(c) {
+				} else if runtime.LlamaCallTest("integer", c, nil, nil) || runtime.LlamaCallTest("float", c, nil, nil) {
 					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
 					// GigaChat3.5.jinja:137:5 {{- c | string -}}
 					runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", c, nil, nil))
@@ -2096,14 +2096,14 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil)) {
+			} else if (runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.LlamaCallTest("none", ty, nil, nil)) && !runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
 				for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "enum"))) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
-					if runtime.IsString(en) {
+					if runtime.LlamaCallTest("string", en, nil, nil) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 						runtime.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
@@ -2118,7 +2118,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
 				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty) && runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil))) {
+			} else if runtime.EqStr(ty, "object") || (runtime.LlamaCallTest("none", ty, nil, nil) && runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
@@ -2134,7 +2134,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaSetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if runtime.IsDefined(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil)) {
+				if runtime.LlamaCallTest("defined", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := runtime.LlamaAttr(schema, "additionalProperties")
 					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
@@ -2142,7 +2142,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						runtime.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
 						runtime.LlamaSetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
-					} else if runtime.IsMapping(schemaAdditionalProperties) {
+					} else if runtime.LlamaCallTest("mapping", schemaAdditionalProperties, nil, nil) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
 						runtime.LlamaCheckNamespace(ns)
@@ -2153,12 +2153,12 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
 				required = runtime.LlamaAdd(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.NewList(runtime.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
+				var typeStr runtime.Value
+				var default2 runtime.Value
 				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "pairs"))) {
 					vals := runtime.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
-					var typeStr runtime.Value
-					var default2 runtime.Value
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
 					if runtime.LlamaIn(runtime.Str("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
@@ -2182,7 +2182,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						addKey := vals[0]
 						addVal := vals[1]
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
-						if runtime.IsString(addVal) {
+						if runtime.LlamaCallTest("string", addVal, nil, nil) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
 							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n")))
 						} else {
@@ -2206,7 +2206,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
 						default2 = runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
-						if runtime.IsString(default2) {
+						if runtime.LlamaCallTest("string", default2, nil, nil) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str(" // default: \""), default2, runtime.Str("\"")))
 						} else {
@@ -2225,10 +2225,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				if runtime.LlamaIn(runtime.Str("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
 					schemaConst := runtime.LlamaAttr(schema, "const")
-					if runtime.IsString(schemaConst) {
+					if runtime.LlamaCallTest("string", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
 						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\""), schemaConst, runtime.Str("\"")))
-					} else if runtime.IsBoolean(schemaConst) {
+					} else if runtime.LlamaCallTest("boolean", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -2236,7 +2236,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
+					} else if runtime.LlamaCallTest("integer", schemaConst, nil, nil) || runtime.LlamaCallTest("float", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
 						runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", schemaConst, nil, nil))
@@ -2270,10 +2270,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				if runtime.LlamaIn(runtime.Str("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
 					schemaConst := runtime.LlamaAttr(schema, "const")
-					if runtime.IsString(schemaConst) {
+					if runtime.LlamaCallTest("string", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
 						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\""), schemaConst, runtime.Str("\"")))
-					} else if runtime.IsBoolean(schemaConst) {
+					} else if runtime.LlamaCallTest("boolean", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -2281,7 +2281,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
+					} else if runtime.LlamaCallTest("integer", schemaConst, nil, nil) || runtime.LlamaCallTest("float", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
 						runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", schemaConst, nil, nil))
@@ -2315,7 +2315,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if runtime.LlamaIn(runtime.Str("const"), schema) && runtime.IsBoolean(runtime.LlamaAttr(schema, "const")) {
+				if runtime.LlamaIn(runtime.Str("const"), schema) && runtime.LlamaCallTest("boolean", runtime.LlamaAttr(schema, "const"), nil, nil) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
 					if runtime.LlamaAttr(schema, "const").Truthy() {
 						w.WriteString("true")
@@ -2332,7 +2332,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			} else if runtime.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil)) && !runtime.IsString(runtime.LlamaAttr(schema, "prefixItems")) {
+				if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "prefixItems"), nil, nil) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
@@ -2346,7 +2346,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.LlamaCallFilter("join", runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
-				} else if (runtime.IsSequence(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) && !runtime.IsString(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil))) && !runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) {
+				} else if (runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
@@ -2361,7 +2361,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.LlamaCallFilter("join", runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
-				} else if runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil)) {
+				} else if runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
@@ -2373,7 +2373,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if runtime.IsMapping(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil)) {
+			} else if runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -2390,13 +2390,13 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.LlamaConcat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
+		var nsTool runtime.Value
+		var mainBody runtime.Value
+		var params runtime.Value
+		var paramType runtime.Value
+		var returnParams runtime.Value
+		var returnType runtime.Value
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
-			var nsTool runtime.Value
-			var mainBody runtime.Value
-			var params runtime.Value
-			var paramType runtime.Value
-			var returnParams runtime.Value
-			var returnType runtime.Value
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
@@ -2475,12 +2475,12 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((runtime.IsSequence(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "anyOf"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(jsonSchema, "anyOf"), nil, nil), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+		if ((runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(jsonSchema, "anyOf"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(jsonSchema, "anyOf"), nil, nil), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, runtime.LlamaItemInt(runtime.LlamaAttr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((runtime.IsSequence(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil)) && !runtime.IsString(runtime.LlamaAttr(jsonSchema, "oneOf"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(jsonSchema, "oneOf"), nil, nil), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+		} else if ((runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(jsonSchema, "oneOf"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(jsonSchema, "oneOf"), nil, nil), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
@@ -2489,7 +2489,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
-			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
+			if runtime.LlamaCallTest("string", jsonObj, nil, nil) || runtime.LlamaCallTest("boolean", jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
@@ -2504,7 +2504,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			if runtime.IsMapping(jsonObj) {
+			if runtime.LlamaCallTest("mapping", jsonObj, nil, nil) {
 				keySet = runtime.LlamaCallMethod(jsonObj, "keys", nil, nil)
 			} else {
 				keySet = runtime.NewList()
@@ -2512,23 +2512,23 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
 			properties = runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(properties, "items", nil, nil))) {
-				vals := runtime.Unpack(item, 2)
+			var item runtime.Value
+			var alignedItem runtime.Value
+			for _, item2 := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(properties, "items", nil, nil))) {
+				vals := runtime.Unpack(item2, 2)
 				key := vals[0]
 				propSchema := vals[1]
-				var item runtime.Value
-				var alignedItem runtime.Value
 				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
 				if runtime.LlamaIn(key, keySet) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
 					item = runtime.LlamaItem(jsonObj, key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if runtime.IsMapping(item) || runtime.EqStr(runtime.LlamaCallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
+					if runtime.LlamaCallTest("mapping", item, nil, nil) || runtime.EqStr(runtime.LlamaCallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item, propSchema)
 						})
-					} else if runtime.IsString(item) || runtime.IsBoolean(item) {
+					} else if runtime.LlamaCallTest("string", item, nil, nil) || runtime.LlamaCallTest("boolean", item, nil, nil) {
 						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
 						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
 						alignedItem = runtime.LlamaCallFilter("tojson", item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
@@ -2562,7 +2562,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
-			if runtime.IsIterable(jsonObj) && !runtime.IsString(jsonObj) {
+			if runtime.LlamaCallTest("iterable", jsonObj, nil, nil) && !runtime.LlamaCallTest("string", jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
 				itemSchema = runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
@@ -2585,7 +2585,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
 				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
-				if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
+				if runtime.LlamaCallTest("string", jsonObj, nil, nil) || runtime.LlamaCallTest("boolean", jsonObj, nil, nil) {
 					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
 					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 				} else {
@@ -2597,7 +2597,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// GigaChat3.5.jinja:420:9 {%- else -%}
 			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
-			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
+			if runtime.LlamaCallTest("string", jsonObj, nil, nil) || runtime.LlamaCallTest("boolean", jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
 				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 			} else {
@@ -2626,14 +2626,14 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			for _, function := range runtime.Iterate(w, runtime.LlamaIterable(functions)) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
 				functionFewShotExamples := runtime.LlamaAttr(function, "few_shot_examples")
-				if runtime.IsDefined(functionFewShotExamples) {
+				if runtime.LlamaCallTest("defined", functionFewShotExamples, nil, nil) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
+					var params runtime.Value
+					var call runtime.Value
 					for _, example := range runtime.Iterate(w, runtime.LlamaIterable(functionFewShotExamples)) {
-						var params runtime.Value
-						var call runtime.Value
 						// GigaChat3.5.jinja:439:21 {%- if (
 						functionParameters := runtime.LlamaAttr(function, "parameters")
-						if runtime.IsDefined(functionParameters) && runtime.IsDefined(runtime.LlamaAttr(functionParameters, "properties")) {
+						if runtime.LlamaCallTest("defined", functionParameters, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(functionParameters, "properties"), nil, nil) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params = w.Capture(func() {
 								alignJsonOrderToSchema(runtime.LlamaItemStr(example, "params"), runtime.LlamaItemStr(function, "parameters"))
@@ -2687,13 +2687,13 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
 		messageContent2 := runtime.LlamaItemStr(message, "content")
-		if !runtime.IsNone(messageContent2) {
+		if !runtime.LlamaCallTest("none", messageContent2, nil, nil) {
 			messageContent = messageContent2
 		} else {
 			messageContent = runtime.Str("")
 		}
 		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
-		if !runtime.IsString(messageContent) {
+		if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
 			messageContent = runtime.LlamaCallFilter("tojson", messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 		}
@@ -2702,11 +2702,11 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
+			var tokenized runtime.Value
+			var placeholder runtime.Value
 			items := runtime.IterateReversed(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "embed_files")))
 			for i := range items {
 				f := items[len(items)-1-i]
-				var tokenized runtime.Value
-				var placeholder runtime.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
 				tokenized = runtime.LlamaConcat(runtime.LlamaAttr(addTokens, "file_start"), runtime.LlamaCallFilter("tojson", runtime.LlamaCallMissingGlobal(in, "dict", nil, []runtime.Kwarg{runtime.KW("id", runtime.LlamaCallFilter("string", runtime.LlamaAttr(f, "id"), nil, nil)), runtime.KW("name", runtime.LlamaCallFilter("string", runtime.LlamaAttr(f, "name"), nil, nil)), runtime.KW("type", runtime.LlamaCallFilter("string", runtime.LlamaAttr(f, "type"), nil, nil))}), nil, nil), runtime.IfElse(!runtime.EqStr(runtime.LlamaAttr(f, "type"), "doc"), func() runtime.Value {
 					return runtime.LlamaItem(addTokens, runtime.LlamaAttr(f, "type"))
@@ -2763,11 +2763,11 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
 		nsCurrentTools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tools", runtime.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
+		var toolId runtime.Value
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(FUNCTIONDESCRIPTIONS)) {
-			var toolId runtime.Value
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
 			tool2Id := runtime.LlamaAttr(tool, "id")
-			if runtime.IsDefined(tool2Id) {
+			if runtime.LlamaCallTest("defined", tool2Id, nil, nil) {
 				toolId = tool2Id
 			} else {
 				toolId = runtime.LlamaAttr(tool, "name")
@@ -2796,7 +2796,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		name = runtime.Param(name, "name")
 		value = runtime.Param(value, "value")
 		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
-		if runtime.IsString(value) {
+		if runtime.LlamaCallTest("string", value, nil, nil) {
 			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
 			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"true\">"), value, runtime.Str("</｜GCML｜parameter>")))
 		} else {
@@ -2822,7 +2822,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
 		args = runtime.LlamaCallMethod(inner, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
-		if runtime.IsString(args) {
+		if runtime.LlamaCallTest("string", args, nil, nil) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
 			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
@@ -2878,7 +2878,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		var nsBody runtime.Value
 		var body runtime.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
-		if runtime.IsMapping(item) {
+		if runtime.LlamaCallTest("mapping", item, nil, nil) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
 			nsStrip = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
@@ -2908,7 +2908,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
 			body = runtime.LlamaConcat(runtime.Str("{"), runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsBody, "parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
-		} else if runtime.IsString(item) {
+		} else if runtime.LlamaCallTest("string", item, nil, nil) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
 			body = item
@@ -2927,10 +2927,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		var items runtime.Value
 		var nsResp runtime.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
-		if (runtime.IsIterable(content) && !runtime.IsString(content)) && !runtime.IsMapping(content) {
+		if (runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("string", content, nil, nil)) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
 			items = content
-		} else if runtime.IsNone(content) {
+		} else if runtime.LlamaCallTest("none", content, nil, nil) {
 			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
 			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
 			items = runtime.NewList()
@@ -2993,27 +2993,27 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		FUNCTIONNAMES = runtime.NewList()
 	}
 	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
-	if !runtime.IsDefined(reasoning) {
+	if !runtime.LlamaCallTest("defined", reasoning, nil, nil) {
 		// GigaChat3.5.jinja:740:5 {%- set reasoning = False -%}
 		reasoning = runtime.Bool(false)
 	}
 	// GigaChat3.5.jinja:743:1 {%- if use_devsystem is not defined -%}
-	if !runtime.IsDefined(useDevsystem) {
+	if !runtime.LlamaCallTest("defined", useDevsystem, nil, nil) {
 		// GigaChat3.5.jinja:744:5 {%- set use_devsystem = True -%}
 		useDevsystem = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:747:1 {%- if use_suggester is not defined -%}
-	if !runtime.IsDefined(useSuggester) {
+	if !runtime.LlamaCallTest("defined", useSuggester, nil, nil) {
 		// GigaChat3.5.jinja:748:5 {%- set use_suggester = True -%}
 		useSuggester = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:751:1 {%- if use_system is not defined -%}
-	if !runtime.IsDefined(useSystem) {
+	if !runtime.LlamaCallTest("defined", useSystem, nil, nil) {
 		// GigaChat3.5.jinja:752:5 {%- set use_system = True -%}
 		useSystem = runtime.Bool(true)
 	}
 	// GigaChat3.5.jinja:761:1 {%- if drop_history_thinking is not defined -%}
-	if !runtime.IsDefined(dropHistoryThinking) {
+	if !runtime.LlamaCallTest("defined", dropHistoryThinking, nil, nil) {
 		// GigaChat3.5.jinja:762:5 {%- set drop_history_thinking = True -%}
 		dropHistoryThinking = runtime.Bool(true)
 	}
@@ -3057,7 +3057,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
-		if runtime.IsDefined(defaultDevsystem) {
+		if runtime.LlamaCallTest("defined", defaultDevsystem, nil, nil) {
 			devsystemContent = w.Capture(func() {
 				prepareDevsystem(defaultDevsystem, addTokens)
 			})
@@ -3113,18 +3113,18 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 	nsStateSkipRemaining := runtime.Int(0)
 	nsStatePreviousToolNames := runtime.NewList()
 	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
+	var frBody runtime.Value
+	var nextIsFr runtime.Value
+	var name runtime.Value
+	var gcmlBlock runtime.Value
+	var compositeContent runtime.Value
+	var lastEffectiveIdx runtime.Value
+	addGenerationPrompt := addGenerationPromptInput
+	var isFinalAssistant runtime.Value
+	eosToken := eosTokenInput
 	var loop runtime.Loop
 	for loop.Start(w, runtime.LlamaIterable(messages), nil); loop.Next(); {
 		message := loop.Item()
-		var frBody runtime.Value
-		var nextIsFr runtime.Value
-		var name runtime.Value
-		var gcmlBlock runtime.Value
-		var compositeContent runtime.Value
-		var lastEffectiveIdx runtime.Value
-		addGenerationPrompt := addGenerationPromptInput
-		var isFinalAssistant runtime.Value
-		eosToken := eosTokenInput
 		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
 		if runtime.LlamaGt(nsStateSkipRemaining, runtime.Int(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
@@ -3176,7 +3176,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if runtime.IsDefined(runtime.LlamaAttr(message, "functions")) && runtime.LlamaAttr(message, "functions").Truthy() {
+					if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "functions"), nil, nil) && runtime.LlamaAttr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
 							renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.LlamaAttr(message, "functions")), runtime.Missing(), runtime.Missing())
@@ -3202,7 +3202,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if runtime.IsDefined(runtime.LlamaAttr(message, "functions")) && runtime.LlamaAttr(message, "functions").Truthy() {
+				if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "functions"), nil, nil) && runtime.LlamaAttr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 					runtime.LlamaWrite(w, w.Capture(func() {
 						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.LlamaAttr(message, "functions")), runtime.Missing(), runtime.Missing())
@@ -3228,7 +3228,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			nsLaTrItems = runtime.LlamaAdd(nsLaTrItems, runtime.NewList(runtime.LlamaItemStr(message, "content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
 			messageName := runtime.LlamaAttr(message, "name")
-			if runtime.IsDefined(messageName) {
+			if runtime.LlamaCallTest("defined", messageName, nil, nil) {
 				name = messageName
 			} else {
 				if nsStatePreviousToolNames.Truthy() {
@@ -3240,8 +3240,8 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
 			nsLaTrNames = runtime.LlamaAdd(nsLaTrNames, runtime.NewList(name))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
+			var nm runtime.Value
 			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.LlamaCallFilter("length", messages, nil, nil)))) {
-				var nm runtime.Value
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
@@ -3249,7 +3249,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
 						nsLaTrItems = runtime.LlamaAdd(nsLaTrItems, runtime.NewList(runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if runtime.IsDefined(runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name")) {
+						if runtime.LlamaCallTest("defined", runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name"), nil, nil) {
 							nm = runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name")
 						} else {
 							if runtime.LlamaGt(runtime.LlamaCallFilter("length", nsStatePreviousToolNames, nil, nil), runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1))) {
@@ -3276,7 +3276,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:963:9 {%- for it in ns_la_tr.items -%}
 			for _, it := range runtime.Iterate(w, runtime.LlamaIterable(nsLaTrItems)) {
 				// GigaChat3.5.jinja:964:13 {%- if it is string -%}
-				if runtime.IsString(it) {
+				if runtime.LlamaCallTest("string", it, nil, nil) {
 					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
 					nsParsedItems = runtime.LlamaAdd(nsParsedItems, runtime.NewList(it))
 				} else {
@@ -3300,7 +3300,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.IsDefined(messageReasoningContent) && !runtime.IsNone(messageReasoningContent) {
+			if runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && !runtime.LlamaCallTest("none", messageReasoningContent, nil, nil) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				if dropHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), nsHistoryLastUserIdx) {
 				} else {
@@ -3312,20 +3312,20 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
-			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.IsString(nsThinkText) {
+			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.LlamaCallTest("string", nsThinkText, nil, nil) {
 				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
 				nsThinkText = runtime.LlamaCallFilter("tojson", nsThinkText, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := runtime.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && runtime.LlamaAttr(message, "tool_calls").Truthy() {
+			if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) && runtime.LlamaAttr(message, "tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
 				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = runtime.LlamaAdd(nsInlineToolCalls, runtime.NewList(tc))
 				}
-			} else if runtime.IsDefined(runtime.LlamaAttr(message, "function_call")) && runtime.LlamaAttr(message, "function_call").Truthy() {
+			} else if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "function_call"), nil, nil) && runtime.LlamaAttr(message, "function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
 				nsInlineToolCalls = runtime.LlamaAdd(nsInlineToolCalls, runtime.NewList(runtime.LlamaAttr(message, "function_call")))
@@ -3335,8 +3335,8 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			nsLaSkipCount := runtime.Int(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
+			var fcContent runtime.Value
 			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.LlamaCallFilter("length", messages, nil, nil)))) {
-				var fcContent runtime.Value
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
@@ -3344,10 +3344,10 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
 						fcContent = runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "content")
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
-						if runtime.IsMapping(fcContent) {
+						if runtime.LlamaCallTest("mapping", fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
 							nsLaToolCalls = runtime.LlamaAdd(nsLaToolCalls, runtime.NewList(fcContent))
-						} else if runtime.IsIterable(fcContent) && !runtime.IsString(fcContent) {
+						} else if runtime.LlamaCallTest("iterable", fcContent, nil, nil) && !runtime.LlamaCallTest("string", fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
 							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
 							for _, c := range runtime.Iterate(w, runtime.LlamaIterable(fcContent)) {
@@ -3379,13 +3379,13 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := runtime.IfElse(!runtime.IsNone(runtime.LlamaAttr(message, "content")), func() runtime.Value {
+			nsTextValue := runtime.IfElse(!runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "content"), nil, nil), func() runtime.Value {
 				return runtime.LlamaAttr(message, "content")
 			}, func() runtime.Value {
 				return runtime.Str("")
 			})
 			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
-			if !runtime.IsString(nsTextValue) {
+			if !runtime.LlamaCallTest("string", nsTextValue, nil, nil) {
 				// GigaChat3.5.jinja:1052:13 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
 				nsTextValue = runtime.LlamaCallFilter("tojson", nsTextValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 			}
@@ -3412,11 +3412,11 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				// GigaChat3.5.jinja:1068:13 {%- set ns_names_update = namespace(items=[]) -%}
 				nsNamesUpdateItems := runtime.NewList()
 				// GigaChat3.5.jinja:1069:13 {%- for c in ns_combined.calls -%}
+				var inner runtime.Value
 				for _, c := range runtime.Iterate(w, runtime.LlamaIterable(nsCombinedCalls)) {
-					var inner runtime.Value
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
 					cFunction := runtime.LlamaAttr(c, "function")
-					if runtime.IsDefined(cFunction) {
+					if runtime.LlamaCallTest("defined", cFunction, nil, nil) {
 						inner = cFunction
 					} else {
 						inner = c

@@ -299,18 +299,18 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// glm_4_5.jinja:24:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// glm_4_5.jinja:25:9 {{- content }}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
 					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.IsString(item) {
+				} else if runtime.LlamaCallTest("string", item, nil, nil) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
 					runtime.LlamaWrite(w, item)
@@ -335,17 +335,17 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// glm_4_5.jinja:44:1 {% for m in messages %}
+	var userContent runtime.Value
+	var reasoningContent runtime.Value
+	var content runtime.Value
+	var parts runtime.Value
+	var beforeFirstClose runtime.Value
+	var innerParts runtime.Value
+	var extractedReasoning runtime.Value
+	var afterLastClose runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		m := items2[i]
-		var userContent runtime.Value
-		var reasoningContent runtime.Value
-		var content runtime.Value
-		var parts runtime.Value
-		var beforeFirstClose runtime.Value
-		var innerParts runtime.Value
-		var extractedReasoning runtime.Value
-		var afterLastClose runtime.Value
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
 		mRole := runtime.LlamaAttr(m, "role")
 		if runtime.EqStr(mRole, "user") {
@@ -357,7 +357,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			runtime.LlamaWrite(w, userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.LlamaCallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
+			if (runtime.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.LlamaCallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -373,7 +373,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := runtime.LlamaAttr(m, "reasoning_content")
-			if runtime.IsString(mReasoningContent) {
+			if runtime.LlamaCallTest("string", mReasoningContent, nil, nil) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
@@ -413,8 +413,8 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
+				var tcObj runtime.Value
 				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(mToolCalls)) {
-					var tcObj runtime.Value
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
 					tcFunction := runtime.LlamaAttr(tc, "function")
 					if tcFunction.Truthy() {
@@ -429,7 +429,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<tool_call>"), runtime.LlamaAttr(tcObj, "name")))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
 					tcObjArguments := runtime.LlamaAttr(tcObj, "arguments")
-					if runtime.IsMapping(tcObjArguments) {
+					if runtime.LlamaCallTest("mapping", tcObjArguments, nil, nil) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
 						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(tcObjArguments, "items", nil, nil))) {
 							vals := runtime.Unpack(item, 2)
@@ -440,7 +440,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 							runtime.LlamaWrite(w, k)
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
-							if !runtime.IsString(v) {
+							if !runtime.LlamaCallTest("string", v, nil, nil) {
 								runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, nil))
 							} else {
 								runtime.LlamaWrite(w, v)
@@ -461,7 +461,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
 			mContent := runtime.LlamaAttr(m, "content")
-			if runtime.IsString(mContent) {
+			if runtime.LlamaCallTest("string", mContent, nil, nil) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
@@ -478,7 +478,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := runtime.LlamaAttr(tr, "output")
-					if runtime.IsDefined(trOutput) {
+					if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
 						runtime.LlamaWrite(w, trOutput)
 					} else {
 						runtime.LlamaWrite(w, tr)
@@ -499,7 +499,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// glm_4_5.jinja:118:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")

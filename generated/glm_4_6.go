@@ -279,18 +279,18 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// GLM-4.6.jinja:24:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// GLM-4.6.jinja:25:9 {{- content }}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
 					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.IsString(item) {
+				} else if runtime.LlamaCallTest("string", item, nil, nil) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
 					runtime.LlamaWrite(w, item)
@@ -315,11 +315,11 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GLM-4.6.jinja:44:1 {% for m in messages %}
+	var reasoningContent runtime.Value
+	var content runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		m := items2[i]
-		var reasoningContent runtime.Value
-		var content runtime.Value
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
 		mRole := runtime.LlamaAttr(m, "role")
 		if runtime.EqStr(mRole, "user") {
@@ -329,7 +329,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 				visibleText(runtime.LlamaAttr(m, "content"))
 			}))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.LlamaCallMethod(w.Capture(func() {
+			if (runtime.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.LlamaCallMethod(w.Capture(func() {
 				visibleText(runtime.LlamaAttr(m, "content"))
 			}), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
@@ -347,7 +347,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := runtime.LlamaAttr(m, "reasoning_content")
-			if runtime.IsString(mReasoningContent) {
+			if runtime.LlamaCallTest("string", mReasoningContent, nil, nil) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
@@ -377,8 +377,8 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
+				var args runtime.Value
 				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(mToolCalls)) {
-					var args runtime.Value
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
 					tcFunction := runtime.LlamaAttr(tc, "function")
 					if tcFunction.Truthy() {
@@ -393,7 +393,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 						return runtime.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
-					if !runtime.IsMapping(args) {
+					if !runtime.LlamaCallTest("mapping", args, nil, nil) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
 						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid tool call arguments passed: "), runtime.LlamaCallFilter("string", args, nil, nil))))
@@ -409,7 +409,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 						runtime.LlamaWrite(w, k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.IsString(v) {
+						if !runtime.LlamaCallTest("string", v, nil, nil) {
 							runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 						} else {
 							runtime.LlamaWrite(w, v)
@@ -423,7 +423,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
 			mContent := runtime.LlamaAttr(m, "content")
-			if runtime.IsString(mContent) {
+			if runtime.LlamaCallTest("string", mContent, nil, nil) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
@@ -440,7 +440,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := runtime.LlamaAttr(tr, "output")
-					if runtime.IsDefined(trOutput) {
+					if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
 						runtime.LlamaWrite(w, trOutput)
 					} else {
 						runtime.LlamaWrite(w, tr)
@@ -461,7 +461,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")

@@ -263,18 +263,18 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// GLM-4.7-Flash.jinja:19:9 {{- content }}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
 				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
 					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
 					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.IsString(item) {
+				} else if runtime.LlamaCallTest("string", item, nil, nil) {
 					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 					// GLM-4.7-Flash.jinja:25:17 {{- item }}
 					runtime.LlamaWrite(w, item)
@@ -299,12 +299,12 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GLM-4.7-Flash.jinja:38:1 {% for m in messages %}
+	var reasoningContent runtime.Value
+	var content runtime.Value
+	clearThinking := clearThinkingInput
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		m := items2[i]
-		var reasoningContent runtime.Value
-		var content runtime.Value
-		clearThinking := clearThinkingInput
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
 		mRole := runtime.LlamaAttr(m, "role")
 		if runtime.EqStr(mRole, "user") {
@@ -324,7 +324,7 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := runtime.LlamaAttr(m, "reasoning_content")
-			if runtime.IsString(mReasoningContent) {
+			if runtime.LlamaCallTest("string", mReasoningContent, nil, nil) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
@@ -338,7 +338,7 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			if ((runtime.IsDefined(clearThinking) && !clearThinking.Truthy()) || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
+			if ((runtime.LlamaCallTest("defined", clearThinking, nil, nil) && !clearThinking.Truthy()) || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("</think>")))
 			} else {
@@ -354,8 +354,8 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
+				var args runtime.Value
 				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(mToolCalls)) {
-					var args runtime.Value
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
 					tcFunction := runtime.LlamaAttr(tc, "function")
 					if tcFunction.Truthy() {
@@ -376,7 +376,7 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 						runtime.LlamaWrite(w, k)
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.IsString(v) {
+						if !runtime.LlamaCallTest("string", v, nil, nil) {
 							runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 						} else {
 							runtime.LlamaWrite(w, v)
@@ -390,7 +390,7 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
 			mContent := runtime.LlamaAttr(m, "content")
-			if runtime.IsString(mContent) {
+			if runtime.LlamaCallTest("string", mContent, nil, nil) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
 				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
@@ -407,7 +407,7 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
 					trOutput := runtime.LlamaAttr(tr, "output")
-					if runtime.IsDefined(trOutput) {
+					if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
 						runtime.LlamaWrite(w, trOutput)
 					} else {
 						runtime.LlamaWrite(w, tr)
@@ -428,7 +428,7 @@ func renderGLM47FlashLlama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.7-Flash.jinja:85:18 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
-		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {
 			w.WriteString("<think>")

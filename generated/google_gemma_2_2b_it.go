@@ -103,10 +103,10 @@ func renderGoogleGemma22bItLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
+	var role runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var role runtime.Value
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
 		if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}

@@ -860,12 +860,12 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		var addComma runtime.Value
+		var nsItems runtime.Value
 		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", properties, nil, nil))) {
 			vals := runtime.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
-			var addComma runtime.Value
-			var nsItems runtime.Value
 			// google-gemma-4-31B-it.jinja:5:9 {%- set add_comma = false -%}
 			addComma = runtime.Bool(false)
 			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
@@ -913,7 +913,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := runtime.LlamaItemStr(value, "items")
-					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
+					if runtime.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
 						// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
@@ -931,7 +931,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
-							if !runtime.IsNone(itemValue) {
+							if !runtime.LlamaCallTest("none", itemValue, nil, nil) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
 								if runtime.LlamaAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
@@ -944,7 +944,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it.jinja:30:33 {%- if item_value is mapping -%}
-									if runtime.IsMapping(itemValue) {
+									if runtime.LlamaCallTest("mapping", itemValue, nil, nil) {
 										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										runtime.LlamaWrite(w, w.Capture(func() {
 											formatParameters(itemValue, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
@@ -971,7 +971,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 								} else if runtime.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
-									if runtime.IsString(itemValue) {
+									if runtime.LlamaCallTest("string", itemValue, nil, nil) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
 										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
@@ -1010,7 +1010,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := runtime.LlamaItemStr(value, "properties")
-					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
+					if runtime.LlamaCallTest("defined", valueProperties, nil, nil) && runtime.LlamaCallTest("mapping", valueProperties, nil, nil) {
 						// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
@@ -1025,7 +1025,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 							formatParameters(valueProperties, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
 						w.WriteString("}")
-					} else if runtime.IsMapping(value) {
+					} else if runtime.LlamaCallTest("mapping", value, nil, nil) {
 						// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -1174,10 +1174,10 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		var ns runtime.Value
 		// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
-		if runtime.IsString(argument) {
+		if runtime.LlamaCallTest("string", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>")))
-		} else if runtime.IsBoolean(argument) {
+		} else if runtime.LlamaCallTest("boolean", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -1185,7 +1185,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument) {
+		} else if runtime.LlamaCallTest("mapping", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
@@ -1219,7 +1219,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument) {
+		} else if runtime.LlamaCallTest("sequence", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:137:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139:9 {%- for item in argument -%}
@@ -1280,7 +1280,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		response = runtime.Param(response, "response")
 		w.WriteString("<|tool_response>")
 		// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
-		if runtime.IsMapping(response) {
+		if runtime.LlamaCallTest("mapping", response, nil, nil) {
 			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("response:"), toolName, runtime.Str("{")))
 			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
@@ -1318,10 +1318,10 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
 	runtime.LlamaWrite(w, bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	if ((runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
@@ -1365,12 +1365,12 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214:1 {%- for message in loop_messages -%}
+	var role runtime.Value
+	var continueSameModelTurn runtime.Value
+	var thinkingText runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
-		var role runtime.Value
-		var continueSameModelTurn runtime.Value
-		var thinkingText runtime.Value
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
 		if !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
@@ -1424,15 +1424,15 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
+				var function runtime.Value
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var function runtime.Value
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
 					function = runtime.LlamaItemStr(toolCall, "function")
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call>call:"), runtime.LlamaItemStr(function, "name")), runtime.Str("{")))
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
 					functionArguments := runtime.LlamaItemStr(function, "arguments")
-					if runtime.IsMapping(functionArguments) {
+					if runtime.LlamaCallTest("mapping", functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
 						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
@@ -1454,7 +1454,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 								formatArgument(value, runtime.Bool(false))
 							}))
 						}
-					} else if runtime.IsString(functionArguments) {
+					} else if runtime.LlamaCallTest("string", functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
 						// google-gemma-4-31B-it.jinja:253:25 {{- function['arguments'] -}}
 						runtime.LlamaWrite(w, functionArguments)
@@ -1488,9 +1488,9 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
+				var follow runtime.Value
+				var toolBody runtime.Value
 				for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.LlamaCallFilter("length", loopMessages, nil, nil)))) {
-					var follow runtime.Value
-					var toolBody runtime.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
 					} else if !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, k), "role"), "tool") {
@@ -1514,12 +1514,12 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
 						toolBody = runtime.LlamaCallMethod(follow, "get", []runtime.Value{runtime.Str("content")}, nil)
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
-						if runtime.IsString(toolBody) {
+						if runtime.LlamaCallTest("string", toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							runtime.LlamaWrite(w, w.Capture(func() {
 								formatToolResponseBlock(nsTnameName, toolBody)
 							}))
-						} else if runtime.IsSequence(toolBody) && !runtime.IsString(toolBody) {
+						} else if runtime.LlamaCallTest("sequence", toolBody, nil, nil) && !runtime.LlamaCallTest("string", toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
 							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
 							nsTxtS := runtime.Str("")
@@ -1553,7 +1553,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
 				if runtime.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307:21 {{- strip_thinking(message['content']) -}}
@@ -1565,7 +1565,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
 					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 				}
-			} else if runtime.IsSequence(messageContent) {
+			} else if runtime.LlamaCallTest("sequence", messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
 				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {

@@ -724,12 +724,12 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
 		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
+		var addComma runtime.Value
+		var nsItems runtime.Value
 		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", properties, nil, nil))) {
 			vals := runtime.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
-			var addComma runtime.Value
-			var nsItems runtime.Value
 			// google-gemma-4-31B-it-interleaved.jinja:5:9 {%- set add_comma = false -%}
 			addComma = runtime.Bool(false)
 			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
@@ -790,12 +790,12 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					w.WriteString(",properties:{")
 					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := runtime.LlamaItemStr(value, "properties")
-					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
+					if runtime.LlamaCallTest("defined", valueProperties, nil, nil) && runtime.LlamaCallTest("mapping", valueProperties, nil, nil) {
 						// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
 							formatParameters(valueProperties, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
 						}))
-					} else if runtime.IsMapping(value) {
+					} else if runtime.LlamaCallTest("mapping", value, nil, nil) {
 						// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						runtime.LlamaWrite(w, w.Capture(func() {
@@ -826,7 +826,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := runtime.LlamaItemStr(value, "items")
-					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
+					if runtime.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
@@ -836,7 +836,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
-							if !runtime.IsNone(itemValue) {
+							if !runtime.LlamaCallTest("none", itemValue, nil, nil) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
 								if runtime.LlamaAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
@@ -849,7 +849,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 								if runtime.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it-interleaved.jinja:49:33 {%- if item_value is mapping -%}
-									if runtime.IsMapping(itemValue) {
+									if runtime.LlamaCallTest("mapping", itemValue, nil, nil) {
 										// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										runtime.LlamaWrite(w, w.Capture(func() {
 											formatParameters(itemValue, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
@@ -876,7 +876,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 								} else if runtime.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it-interleaved.jinja:60:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it-interleaved.jinja:61:33 {%- if item_value is string -%}
-									if runtime.IsString(itemValue) {
+									if runtime.LlamaCallTest("string", itemValue, nil, nil) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
 										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
@@ -1003,10 +1003,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		}
 		var ns runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
-		if runtime.IsString(argument) {
+		if runtime.LlamaCallTest("string", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>")))
-		} else if runtime.IsBoolean(argument) {
+		} else if runtime.LlamaCallTest("boolean", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -1014,7 +1014,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument) {
+		} else if runtime.LlamaCallTest("mapping", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
@@ -1048,7 +1048,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument) {
+		} else if runtime.LlamaCallTest("sequence", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it-interleaved.jinja:132:9 {%- for item in argument -%}
@@ -1110,10 +1110,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
 	runtime.LlamaWrite(w, bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	if ((runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
@@ -1159,10 +1159,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:191:1 {%- for message in loop_messages -%}
+	var role runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
 	for i := range items2 {
 		message := items2[i]
-		var role runtime.Value
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
@@ -1191,15 +1191,15 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				w.WriteString("<channel|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
+			var function runtime.Value
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-				var function runtime.Value
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
 				function = runtime.LlamaItemStr(toolCall, "function")
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call>call:"), runtime.LlamaItemStr(function, "name")), runtime.Str("{")))
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := runtime.LlamaItemStr(function, "arguments")
-				if runtime.IsMapping(functionArguments) {
+				if runtime.LlamaCallTest("mapping", functionArguments, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
@@ -1221,7 +1221,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 							formatArgument(value, runtime.Bool(false))
 						}))
 					}
-				} else if runtime.IsString(functionArguments) {
+				} else if runtime.LlamaCallTest("string", functionArguments, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
 					// google-gemma-4-31B-it-interleaved.jinja:217:25 {{- function['arguments'] -}}
 					runtime.LlamaWrite(w, functionArguments)
@@ -1241,7 +1241,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				w.WriteString("<|tool_response>")
 				// google-gemma-4-31B-it-interleaved.jinja:228:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := runtime.LlamaItemStr(toolResponse, "response")
-				if runtime.IsMapping(toolResponseResponse) {
+				if runtime.LlamaCallTest("mapping", toolResponseResponse, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
@@ -1279,7 +1279,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
 		messageContent := runtime.LlamaItemStr(message, "content")
-		if runtime.IsString(messageContent) {
+		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
 			if runtime.EqStr(role, "model") {
 				// google-gemma-4-31B-it-interleaved.jinja:245:21 {{- strip_thinking(message['content']) -}}
@@ -1291,7 +1291,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
 				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
-		} else if runtime.IsSequence(messageContent) {
+		} else if runtime.LlamaCallTest("sequence", messageContent, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
 			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {

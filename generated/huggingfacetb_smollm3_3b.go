@@ -174,7 +174,7 @@ func renderHuggingFaceTBSmolLM33BLlama(w *runtime.Writer, in *runtime.Input) {
 	customInstructions := in.Lookup("custom_instructions")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
-	if !runtime.IsDefined(enableThinking) {
+	if !runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}
 		enableThinking = runtime.Bool(true)
 	}
@@ -226,11 +226,11 @@ func renderHuggingFaceTBSmolLM33BLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("<|im_end|>\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:40:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.IsString(messageContent) {
+		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			content = messageContent
 		} else {
 			content = runtime.Str("")

@@ -237,10 +237,10 @@ func renderIbmGraniteGranite332BInstructLlama(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49:2 {%- for message in loop_messages %}
+	addGenerationPrompt := addGenerationPromptInput
 	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
-		addGenerationPrompt := addGenerationPromptInput
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_of_role|>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end_of_text|>\n")))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}

@@ -297,7 +297,7 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
 	g4DefaultSystemMessage = runtime.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
-	if runtime.IsDefined(availableTools) && availableTools.Truthy() {
+	if runtime.LlamaCallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -339,10 +339,10 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 	if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31:5 {%- if messages[0].content is string %}
 		messages0Content := runtime.LlamaAttr(messages0, "content")
-		if runtime.IsString(messages0Content) {
+		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:32:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if runtime.IsIterable(messages0Content) {
+		} else if runtime.LlamaCallTest("iterable", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:33:9 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.0.jinja:34:9 {%- for entry in messages[0].content %}
 			for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messages0Content)) {
@@ -404,13 +404,13 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 		contentVal := runtime.Str("")
 		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
 		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.IsString(messageContent) {
+		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:67:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
 			// ibm-granite-granite-4.0.jinja:68:9 {%- else %}
 			// ibm-granite-granite-4.0.jinja:69:9 {%- if message.content is iterable %}
-			if runtime.IsIterable(messageContent) {
+			if runtime.LlamaCallTest("iterable", messageContent, nil, nil) {
 				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
 				for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
 					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
@@ -458,7 +458,7 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.IsString(toolCallArguments) {
+					if runtime.LlamaCallTest("string", toolCallArguments, nil, nil) {
 						// ibm-granite-granite-4.0.jinja:96:21 {{- tool_call.arguments }}
 						runtime.LlamaWrite(w, toolCallArguments)
 					} else {

@@ -284,7 +284,7 @@ func renderIbmGraniteGranite41Llama(w *runtime.Writer, in *runtime.Input) {
 	// ibm-granite-granite-4.1.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
 	documentsSystemMessageSuffix = runtime.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.1.jinja:5:1 {%- if available_tools is defined and available_tools %}
-	if runtime.IsDefined(availableTools) && availableTools.Truthy() {
+	if runtime.LlamaCallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
 		// ibm-granite-granite-4.1.jinja:6:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -325,10 +325,10 @@ func renderIbmGraniteGranite41Llama(w *runtime.Writer, in *runtime.Input) {
 	if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
 		// ibm-granite-granite-4.1.jinja:29:5 {%- if messages[0].content is string %}
 		messages0Content := runtime.LlamaAttr(messages0, "content")
-		if runtime.IsString(messages0Content) {
+		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:30:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if runtime.IsIterable(messages0Content) {
+		} else if runtime.LlamaCallTest("iterable", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:31:9 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.1.jinja:32:9 {%- for entry in messages[0].content %}
 			for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messages0Content)) {
@@ -386,13 +386,13 @@ func renderIbmGraniteGranite41Llama(w *runtime.Writer, in *runtime.Input) {
 		contentVal := runtime.Str("")
 		// ibm-granite-granite-4.1.jinja:62:5 {%- if message.content is string %}
 		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.IsString(messageContent) {
+		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:63:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
 			// ibm-granite-granite-4.1.jinja:64:9 {%- else %}
 			// ibm-granite-granite-4.1.jinja:65:9 {%- if message.content is iterable %}
-			if runtime.IsIterable(messageContent) {
+			if runtime.LlamaCallTest("iterable", messageContent, nil, nil) {
 				// ibm-granite-granite-4.1.jinja:66:13 {%- for entry in message.content %}
 				for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
 					// ibm-granite-granite-4.1.jinja:67:17 {%- if entry.type== 'text' %}
@@ -440,7 +440,7 @@ func renderIbmGraniteGranite41Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.1.jinja:91:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.IsString(toolCallArguments) {
+					if runtime.LlamaCallTest("string", toolCallArguments, nil, nil) {
 						// ibm-granite-granite-4.1.jinja:92:21 {{- tool_call.arguments }}
 						runtime.LlamaWrite(w, toolCallArguments)
 					} else {

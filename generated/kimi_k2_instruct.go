@@ -196,10 +196,10 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
-		if runtime.IsString(c) {
+		if runtime.LlamaCallTest("string", c, nil, nil) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
 			runtime.LlamaWrite(w, c)
-		} else if !runtime.IsNone(c) {
+		} else if !runtime.LlamaCallTest("none", c, nil, nil) {
 			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
 			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(c)) {
@@ -226,11 +226,11 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
+	var roleName runtime.Value
+	var toolCallId runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var roleName runtime.Value
-		var toolCallId runtime.Value
 		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
 		if (i == 0) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
@@ -268,8 +268,8 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			}))
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
+			var formattedId runtime.Value
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
-				var formattedId runtime.Value
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 				formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
@@ -283,7 +283,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
 				toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
 				toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
-				if runtime.IsString(toolCallFunctionArguments) {
+				if runtime.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
 					runtime.LlamaWrite(w, toolCallFunctionArguments)
 				} else {
@@ -313,7 +313,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
 			runtime.LlamaWrite(w, w.Capture(func() {

@@ -275,10 +275,10 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if runtime.IsString(c) {
+		if runtime.LlamaCallTest("string", c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
 			runtime.LlamaWrite(w, c)
-		} else if !runtime.IsNone(c) {
+		} else if !runtime.LlamaCallTest("none", c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(c)) {
@@ -331,8 +331,8 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		message = runtime.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
+		var formattedId runtime.Value
 		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
-			var formattedId runtime.Value
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 			formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
@@ -346,7 +346,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
 			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
 			toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
-			if runtime.IsString(toolCallFunctionArguments) {
+			if runtime.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
 				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
 				runtime.LlamaWrite(w, toolCallFunctionArguments)
 			} else {
@@ -384,8 +384,8 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
+	var toolCallId runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(histMsgs)) {
-		var toolCallId runtime.Value
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
 		runtime.LlamaWrite(w, w.Capture(func() {
 			setRoles(message)
@@ -424,7 +424,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
 			runtime.LlamaWrite(w, w.Capture(func() {
@@ -434,9 +434,9 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
+	var rc runtime.Value
+	var toolCallId2 runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(suffixMsgs)) {
-		var rc runtime.Value
-		var toolCallId runtime.Value
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
 		runtime.LlamaWrite(w, w.Capture(func() {
 			setRoles(message)
@@ -466,21 +466,21 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = runtime.LlamaCallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId2 = runtime.LlamaCallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId2 = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
-			runtime.LlamaWrite(w, toolCallId)
+			runtime.LlamaWrite(w, toolCallId2)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
 			runtime.LlamaWrite(w, w.Capture(func() {

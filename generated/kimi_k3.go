@@ -758,7 +758,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	nextImage := func(state runtime.Value) {
 		state = runtime.Param(state, "state")
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
-		if runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts) {
+		if runtime.LlamaCallTest("defined", imagePrompts, nil, nil) && !runtime.LlamaCallTest("none", imagePrompts, nil, nil) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
 			if runtime.LlamaGe(runtime.LlamaAttr(state, "image_index"), runtime.LlamaCallFilter("length", imagePrompts, nil, nil)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
@@ -783,7 +783,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
 		text = runtime.LlamaCallFilter("string", text, nil, nil)
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.LlamaIn(runtime.Str("<|kimi_image_placeholder|>"), text) {
+		if (runtime.LlamaCallTest("defined", imagePrompts, nil, nil) && !runtime.LlamaCallTest("none", imagePrompts, nil, nil)) && runtime.LlamaIn(runtime.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
 			parts = runtime.LlamaCallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
@@ -811,12 +811,12 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.Param(content, "content")
 		state = runtime.Param(state, "state")
 		// Kimi-K3.jinja:43:1 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				renderText(content, state)
 			}))
-		} else if !runtime.IsNone(content) && runtime.IsDefined(content) {
+		} else if !runtime.LlamaCallTest("none", content, nil, nil) && runtime.LlamaCallTest("defined", content, nil, nil) {
 			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
 			for _, part := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
@@ -857,7 +857,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	jsonSorted = func(value runtime.Value) {
 		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
-		if runtime.IsMapping(value) {
+		if runtime.LlamaCallTest("mapping", value, nil, nil) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
 			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", value, nil, nil)))
@@ -878,7 +878,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if ((runtime.IsString(value) || runtime.IsNumber(value)) || runtime.IsBoolean(value)) || runtime.IsNone(value) {
+		} else if ((runtime.LlamaCallTest("string", value, nil, nil) || runtime.LlamaCallTest("number", value, nil, nil)) || runtime.LlamaCallTest("boolean", value, nil, nil)) || runtime.LlamaCallTest("none", value, nil, nil) {
 			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
 			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
 			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
@@ -933,18 +933,18 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	xtmlType := func(value runtime.Value) {
 		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
-		if runtime.IsBoolean(value) {
+		if runtime.LlamaCallTest("boolean", value, nil, nil) {
 			w.WriteString("boolean")
-		} else if runtime.IsNone(value) {
+		} else if runtime.LlamaCallTest("none", value, nil, nil) {
 			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
 			w.WriteString("null")
-		} else if runtime.IsNumber(value) {
+		} else if runtime.LlamaCallTest("number", value, nil, nil) {
 			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
 			w.WriteString("number")
-		} else if runtime.IsString(value) {
+		} else if runtime.LlamaCallTest("string", value, nil, nil) {
 			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
 			w.WriteString("string")
-		} else if runtime.IsMapping(value) {
+		} else if runtime.LlamaCallTest("mapping", value, nil, nil) {
 			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
@@ -956,7 +956,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	xtmlValue := func(value runtime.Value) {
 		value = runtime.Param(value, "value")
 		// Kimi-K3.jinja:109:1 {%- if value is string -%}
-		if runtime.IsString(value) {
+		if runtime.LlamaCallTest("string", value, nil, nil) {
 			// Kimi-K3.jinja:110:1 {{- value -}}
 			runtime.LlamaWrite(w, value)
 		} else {
@@ -982,7 +982,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				openTag(runtime.Str("think"), runtime.Missing())
 			}))
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !runtime.IsNone(reasoningContent) && runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("string", reasoningContent, nil, nil), nil, nil).Truthy() {
+			if !runtime.LlamaCallTest("none", reasoningContent, nil, nil) && runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("string", reasoningContent, nil, nil), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
 				runtime.LlamaWrite(w, w.Capture(func() {
 					renderText(reasoningContent, state)
@@ -1014,26 +1014,26 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				openTag(runtime.Str("tools"), runtime.Missing())
 			}))
 			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
+			var fn runtime.Value
+			var arguments runtime.Value
+			var jsonBlock runtime.Value
 			items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))
 			for i := range items {
 				toolCall := items[i]
-				var fn runtime.Value
-				var arguments runtime.Value
-				var jsonBlock runtime.Value
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
-				if !runtime.IsMapping(toolCall) {
+				if !runtime.LlamaCallTest("mapping", toolCall, nil, nil) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.IsDefined(toolCallFunction) && runtime.IsMapping(toolCallFunction) {
+				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) && runtime.LlamaCallTest("mapping", toolCallFunction, nil, nil) {
 					fn = toolCallFunction
 				} else {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if runtime.IsNone(runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil)) {
+				if runtime.LlamaCallTest("none", runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil), nil, nil) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls require a function name.")))
 				}
@@ -1046,7 +1046,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
 				jsonBlock = runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("_xtml_json_block")}, nil)
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
-				if !runtime.IsNone(jsonBlock) {
+				if !runtime.LlamaCallTest("none", jsonBlock, nil, nil) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
 					runtime.LlamaWrite(w, w.Capture(func() {
 						openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
@@ -1059,7 +1059,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, w.Capture(func() {
 						closeTag(runtime.Str("json"))
 					}))
-				} else if runtime.IsMapping(arguments) {
+				} else if runtime.LlamaCallTest("mapping", arguments, nil, nil) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
 					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(arguments, "items", nil, nil))) {
@@ -1083,7 +1083,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 							closeTag(runtime.Str("argument"))
 						}))
 					}
-				} else if runtime.IsString(arguments) && runtime.LlamaCallFilter("trim", arguments, nil, nil).Truthy() {
+				} else if runtime.LlamaCallTest("string", arguments, nil, nil) && runtime.LlamaCallFilter("trim", arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
 					runtime.LlamaWrite(w, w.Capture(func() {
@@ -1097,7 +1097,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, w.Capture(func() {
 						closeTag(runtime.Str("json"))
 					}))
-				} else if !runtime.IsNone(arguments) && !runtime.IsString(arguments) {
+				} else if !runtime.LlamaCallTest("none", arguments, nil, nil) && !runtime.LlamaCallTest("string", arguments, nil, nil) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
@@ -1128,7 +1128,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
 		runtime.LlamaSetAttr(state, "tool_index", runtime.LlamaAdd(runtime.LlamaAttr(state, "tool_index"), runtime.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
-		if !runtime.IsNone(resolvedName) {
+		if !runtime.LlamaCallTest("none", resolvedName, nil, nil) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
 		} else if runtime.LlamaIn(runtime.Str("tool"), message) {
@@ -1141,12 +1141,12 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 			toolName = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (runtime.IsNone(toolName) && !runtime.IsNone(runtime.LlamaAttr(state, "tool_calls"))) && runtime.LlamaLe(runtime.LlamaAttr(state, "tool_index"), runtime.LlamaCallFilter("length", runtime.LlamaAttr(state, "tool_calls"), nil, nil)) {
+		if (runtime.LlamaCallTest("none", toolName, nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(state, "tool_calls"), nil, nil)) && runtime.LlamaLe(runtime.LlamaAttr(state, "tool_index"), runtime.LlamaCallFilter("length", runtime.LlamaAttr(state, "tool_calls"), nil, nil)) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
 			fallbackCall = runtime.LlamaItem(runtime.LlamaAttr(state, "tool_calls"), runtime.LlamaSub(runtime.LlamaAttr(state, "tool_index"), runtime.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			fallbackCallFunction := runtime.LlamaAttr(fallbackCall, "function")
-			if runtime.IsDefined(fallbackCallFunction) && runtime.IsMapping(fallbackCallFunction) {
+			if runtime.LlamaCallTest("defined", fallbackCallFunction, nil, nil) && runtime.LlamaCallTest("mapping", fallbackCallFunction, nil, nil) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
@@ -1155,7 +1155,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 			toolName = runtime.LlamaAttr(fallbackFn, "name")
 		}
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
-		if runtime.IsNone(toolName) {
+		if runtime.LlamaCallTest("none", toolName, nil, nil) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
 			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
@@ -1174,24 +1174,24 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
-	if runtime.IsUndefined(thinking) {
+	if runtime.LlamaCallTest("undefined", thinking, nil, nil) {
 		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
 		thinking = runtime.Bool(true)
 	}
 	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
-	if runtime.IsUndefined(thinkingEffort) {
+	if runtime.LlamaCallTest("undefined", thinkingEffort, nil, nil) {
 		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
 		thinkingEffort = runtime.Str("max")
 	}
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
-	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort)) && !runtime.LlamaInStrs(thinkingEffort, "low", "high", "max") {
+	if (thinking.Truthy() && !runtime.LlamaCallTest("none", thinkingEffort, nil, nil)) && !runtime.LlamaInStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
 		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Unsupported thinking_effort="), runtime.LlamaCallFilter("string", thinkingEffort, nil, nil)), runtime.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools) && tools.Truthy() {
+	if runtime.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
 		runtime.LlamaWrite(w, w.Capture(func() {
 			renderToolDeclare(tools, runtime.Missing())
@@ -1205,12 +1205,12 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
+	var attrs runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var attrs runtime.Value
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
-		if runtime.IsMapping(message) {
+		if runtime.LlamaCallTest("mapping", message, nil, nil) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
 			if runtime.LlamaNotIn(runtime.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
@@ -1301,11 +1301,11 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				runToolMessages := runtime.NewList()
 				runResolvedCount := runtime.Int(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
+				var callId runtime.Value
 				for _, candidate := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.Int(int64(i)), runtime.None(), runtime.None()))) {
-					var callId runtime.Value
 					mark := w.Mark()
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !runtime.IsMapping(candidate) || !runtime.EqStr(runtime.LlamaAttr(candidate, "role"), "tool") {
+					if !runtime.LlamaCallTest("mapping", candidate, nil, nil) || !runtime.EqStr(runtime.LlamaAttr(candidate, "role"), "tool") {
 						w.Drop(mark)
 						break
 					}
@@ -1316,11 +1316,11 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !runtime.IsNone(callId) && !runtime.IsNone(runtime.LlamaAttr(state, "tool_calls")) {
+					if !runtime.LlamaCallTest("none", callId, nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(state, "tool_calls"), nil, nil) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
 						for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(state, "tool_calls"))) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && runtime.IsMapping(toolCall)) && !runtime.IsNone(runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil))) && runtime.Eq(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.LlamaCallFilter("string", callId, nil, nil)) {
+							if ((!matchFound && runtime.LlamaCallTest("mapping", toolCall, nil, nil)) && !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.Eq(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.LlamaCallFilter("string", callId, nil, nil)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -1337,26 +1337,26 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := runtime.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
+					var fn runtime.Value
 					for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(state, "tool_calls"))) {
-						var fn runtime.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (runtime.IsMapping(toolCall) && !runtime.IsNone(runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil))) && runtime.LlamaNotIn(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emittedIds) {
+						if (runtime.LlamaCallTest("mapping", toolCall, nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.LlamaNotIn(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
 							emittedIds = runtime.LlamaAdd(emittedIds, runtime.NewList(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-							if runtime.IsDefined(toolCallFunction) && runtime.IsMapping(toolCallFunction) {
+							if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) && runtime.LlamaCallTest("mapping", toolCallFunction, nil, nil) {
 								fn = toolCallFunction
 							} else {
 								fn = toolCall
 							}
 							// Kimi-K3.jinja:262:25 {%- for tool_message in run.tool_messages -%}
+							var resultId runtime.Value
 							for _, toolMessage := range runtime.Iterate(w, runtime.LlamaIterable(runToolMessages)) {
-								var resultId runtime.Value
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
 								resultId = runtime.LlamaCallMethod(toolMessage, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.LlamaCallMethod(toolMessage, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !runtime.IsNone(resultId) && runtime.Eq(runtime.LlamaCallFilter("string", resultId, nil, nil), runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
+								if !runtime.LlamaCallTest("none", resultId, nil, nil) && runtime.Eq(runtime.LlamaCallFilter("string", resultId, nil, nil), runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
 									runtime.LlamaWrite(w, w.Capture(func() {
 										renderToolMessage(toolMessage, state, runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil))
@@ -1379,12 +1379,12 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
-	if runtime.IsDefined(toolChoice) && runtime.EqStr(toolChoice, "required") {
+	if runtime.LlamaCallTest("defined", toolChoice, nil, nil) && runtime.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
 		runtime.LlamaWrite(w, w.Capture(func() {
 			internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
 		}))
-	} else if runtime.IsDefined(toolChoice) && runtime.EqStr(toolChoice, "none") {
+	} else if runtime.LlamaCallTest("defined", toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
 		runtime.LlamaWrite(w, w.Capture(func() {
@@ -1392,22 +1392,22 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
-	if runtime.IsDefined(responseSchema) {
+	if runtime.LlamaCallTest("defined", responseSchema, nil, nil) {
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%} (the namespace check)
 		runtime.LlamaCheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
 		runtime.LlamaSetAttr(state, "response_schema", responseSchema)
-	} else if (runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat)) && !runtime.IsNone(runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)) {
+	} else if (runtime.LlamaCallTest("defined", responseFormat, nil, nil) && runtime.LlamaCallTest("mapping", responseFormat, nil, nil)) && !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
 		schemaWrapper = runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		if runtime.IsMapping(schemaWrapper) && runtime.LlamaIn(runtime.Str("schema"), schemaWrapper) {
+		if runtime.LlamaCallTest("mapping", schemaWrapper, nil, nil) && runtime.LlamaIn(runtime.Str("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
 			runtime.LlamaCheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
 			runtime.LlamaSetAttr(state, "response_schema", runtime.LlamaCallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("schema")}, nil))
-		} else if runtime.IsMapping(schemaWrapper) && runtime.LlamaIn(runtime.Str("json_schema"), schemaWrapper) {
+		} else if runtime.LlamaCallTest("mapping", schemaWrapper, nil, nil) && runtime.LlamaIn(runtime.Str("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
 			runtime.LlamaCheckNamespace(state)
@@ -1424,10 +1424,10 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 	// Kimi-K3.jinja:298:1 {%- set response_format_type = none -%}
 	responseFormatType = runtime.None()
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
-	if runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat) {
+	if runtime.LlamaCallTest("defined", responseFormat, nil, nil) && runtime.LlamaCallTest("mapping", responseFormat, nil, nil) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
 		responseFormatType = runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("type")}, nil)
-	} else if runtime.IsDefined(responseFormat) {
+	} else if runtime.LlamaCallTest("defined", responseFormat, nil, nil) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
 		responseFormatType = responseFormat
@@ -1463,7 +1463,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}))
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.Ne(runtime.LlamaAttr(state, "image_index"), runtime.LlamaCallFilter("length", imagePrompts, nil, nil)) {
+	if (runtime.LlamaCallTest("defined", imagePrompts, nil, nil) && !runtime.LlamaCallTest("none", imagePrompts, nil, nil)) && runtime.Ne(runtime.LlamaAttr(state, "image_index"), runtime.LlamaCallFilter("length", imagePrompts, nil, nil)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
 		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("image prompt count "), runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("length", imagePrompts, nil, nil), nil, nil)), runtime.Str(" != consumed placeholder count ")), runtime.LlamaCallFilter("string", runtime.LlamaAttr(state, "image_index"), nil, nil))))
 	}

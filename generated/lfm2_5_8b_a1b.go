@@ -318,10 +318,10 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 	formatArgValue := func(argValue runtime.Value) {
 		argValue = runtime.Param(argValue, "arg_value")
 		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
-		if runtime.IsString(argValue) {
+		if runtime.LlamaCallTest("string", argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("'"), argValue, runtime.Str("'")))
-		} else if runtime.IsMapping(argValue) {
+		} else if runtime.LlamaCallTest("mapping", argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
 			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
 			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", argValue, nil, nil))
@@ -336,7 +336,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 		content = runtime.Param(content, "content")
 		var ns runtime.Value
 		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
 			runtime.LlamaWrite(w, content)
 		} else {
@@ -377,10 +377,10 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
 		toolCallsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
 		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
+		var funcName runtime.Value
+		var funcArgs runtime.Value
+		var argsNs runtime.Value
 		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(toolCalls)) {
-			var funcName runtime.Value
-			var funcArgs runtime.Value
-			var argsNs runtime.Value
 			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
 			funcName = runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
@@ -436,7 +436,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
-			if !runtime.IsString(tool) {
+			if !runtime.LlamaCallTest("string", tool, nil, nil) {
 				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
 				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
 			}
@@ -482,7 +482,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 				var truncLen runtime.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				messageThinking := runtime.LlamaAttr(message, "thinking")
-				if runtime.IsDefined(messageThinking) && (preserveThinking.Truthy() || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) {
+				if runtime.LlamaCallTest("defined", messageThinking, nil, nil) && (preserveThinking.Truthy() || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>"), messageThinking), runtime.Str("</think>")))
 				}
@@ -492,7 +492,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 				hasCfm = runtime.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
 				messageContent := runtime.LlamaAttr(message, "content")
-				if runtime.IsDefined(messageContent) {
+				if runtime.LlamaCallTest("defined", messageContent, nil, nil) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
 						parseContent(messageContent)
@@ -506,7 +506,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
+					if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = runtime.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
@@ -520,7 +520,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) {
+				if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
 					runtime.LlamaWrite(w, w.Capture(func() {
 						renderToolCalls(runtime.LlamaAttr(message, "tool_calls"))

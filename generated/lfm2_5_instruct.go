@@ -203,7 +203,7 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-Instruct.jinja:11:9 {%- if tool is not string -%}
-			if !runtime.IsString(tool) {
+			if !runtime.LlamaCallTest("string", tool, nil, nil) {
 				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
 				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
 			}
@@ -246,16 +246,16 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
+	var content runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")))
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
 		content = runtime.LlamaItemStr(message, "content")
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
-		if !runtime.IsString(content) {
+		if !runtime.LlamaCallTest("string", content, nil, nil) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
 			content = runtime.LlamaCallFilter("tojson", content, nil, nil)
 		}

@@ -162,7 +162,7 @@ func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 		for i := range items {
 			tool := items[i]
 			// LFM2-8B-A1B.jinja:11:3 {%- if tool is not string -%}
-			if !runtime.IsString(tool) {
+			if !runtime.LlamaCallTest("string", tool, nil, nil) {
 				// LFM2-8B-A1B.jinja:12:4 {%- set tool = tool | tojson -%}
 				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
 			}
@@ -183,14 +183,14 @@ func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), nsSystemPrompt), runtime.Str("<|im_end|>\n")))
 	}
 	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")))
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
 		content = runtime.LlamaItemStr(message, "content")
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
-		if !runtime.IsString(content) {
+		if !runtime.LlamaCallTest("string", content, nil, nil) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
 			content = runtime.LlamaCallFilter("tojson", content, nil, nil)
 		}

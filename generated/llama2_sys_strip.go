@@ -96,8 +96,8 @@ func renderLlama2SysStripLlama(w *runtime.Writer, in *runtime.Input) {
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys-strip.jinja:21:1 {%- for message in messages %}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
 		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}

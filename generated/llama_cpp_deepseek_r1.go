@@ -191,7 +191,7 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	// llama-cpp-deepseek-r1.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// llama-cpp-deepseek-r1.jinja:2:5 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = runtime.Bool(false)
 	}
@@ -233,8 +233,8 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 		flushToolOutputs()
 	}))
 	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
 		if !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
@@ -253,9 +253,9 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
+			var toolName runtime.Value
+			var toolArgs runtime.Value
 			for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
-				var toolName runtime.Value
-				var toolArgs runtime.Value
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if nsIsFirst {
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}

@@ -205,7 +205,7 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 		for i := range items {
 			tool := items[i]
 			// llama-cpp-lfm2.jinja:11:3 {%- if tool is not string -%}
-			if !runtime.IsString(tool) {
+			if !runtime.LlamaCallTest("string", tool, nil, nil) {
 				// llama-cpp-lfm2.jinja:12:4 {%- set tool = tool | tojson -%}
 				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
 			}
@@ -226,8 +226,8 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), nsSystemPrompt), runtime.Str("<|im_end|>\n")))
 	}
 	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")))
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
@@ -238,7 +238,7 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 			content = runtime.Str("")
 		}
 		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
-		if !runtime.IsString(content) {
+		if !runtime.LlamaCallTest("string", content, nil, nil) {
 			// llama-cpp-lfm2.jinja:28:3 {%- set content = content | tojson -%}
 			content = runtime.LlamaCallFilter("tojson", content, nil, nil)
 		}
@@ -252,10 +252,10 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := runtime.Str("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
+			var args runtime.Value
 			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls")))
 			for i := range items {
 				tc := items[i]
-				var args runtime.Value
 				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
 				if !(i == 0) {
 					// llama-cpp-lfm2.jinja:35:29 {%- set ns_tc.result = ns_tc.result + ", " -%}
@@ -266,7 +266,7 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
 				nsTcResult = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsTcResult, runtime.Str("{\"name\": \"")), runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name")), runtime.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
-				if runtime.IsString(args) {
+				if runtime.LlamaCallTest("string", args, nil, nil) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
 					nsTcResult = runtime.LlamaAdd(nsTcResult, args)
 				} else {

@@ -135,7 +135,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *runtime.Writer, in *runtime
 	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = runtime.LlamaItemStr(messages0, "content")
-	} else if runtime.IsDefined(tools) {
+	} else if runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
 		systemMessage = runtime.Str("You are a helpful assistant with access to tools.")
@@ -145,7 +145,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *runtime.Writer, in *runtime
 		systemMessage = runtime.Str("")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
-	if runtime.IsDefined(tools) {
+	if runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
 		systemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(systemMessage, runtime.Str("<|tool|>")), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
@@ -155,7 +155,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *runtime.Writer, in *runtime
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
-	if runtime.IsDefined(systemMessage) {
+	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>"), systemMessage, runtime.Str("<|end|>")))
 	}

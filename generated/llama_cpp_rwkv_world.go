@@ -122,7 +122,7 @@ func renderLlamaCppRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// llama-cpp-rwkv-world.jinja:2:5 {%- set add_generation_prompt = true -%}
 		addGenerationPrompt = runtime.Bool(true)
 	}
@@ -144,15 +144,15 @@ func renderLlamaCppRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("System: "), nsSystemPrompt), runtime.Str("\n\n")))
 	}
 	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n\n")))
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
 			content = runtime.LlamaItemStr(message, "content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
@@ -168,11 +168,11 @@ func renderLlamaCppRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("Assistant:")
 		// llama-cpp-rwkv-world.jinja:28:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && runtime.LlamaCallTest("false", enableThinking, nil, nil) {
 			w.WriteString(" <think>\n</think>")
 		}
 		// llama-cpp-rwkv-world.jinja:31:5 {%- if enable_thinking is defined and enable_thinking is true %}
-		if runtime.IsDefined(enableThinking) && runtime.IsTrue(enableThinking) {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && runtime.LlamaCallTest("true", enableThinking, nil, nil) {
 			w.WriteString(" <think>")
 		}
 	}

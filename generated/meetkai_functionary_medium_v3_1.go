@@ -151,7 +151,7 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
-	if !runtime.IsDefined(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}
 		tools = runtime.None()
 	}

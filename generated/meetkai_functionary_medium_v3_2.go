@@ -735,7 +735,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
 			rawParamType = runtime.LlamaItemStr(param, "type")
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			if runtime.IsIterable(rawParamType) && !runtime.IsString(rawParamType) {
+			if runtime.LlamaCallTest("iterable", rawParamType, nil, nil) && !runtime.LlamaCallTest("string", rawParamType, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
 				paramType = runtime.LlamaCallFilter("join", rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
 			} else {
@@ -863,7 +863,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
 		for _, v := range runtime.Iterate(w, runtime.LlamaIterable(enumOptions)) {
 			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
-			if runtime.IsString(v) {
+			if runtime.LlamaCallTest("string", v, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\""), v, runtime.Str("\"")))
 			} else {
@@ -953,7 +953,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 						getEnumOptionStr(runtime.LlamaItemStr(itemsInfo, "enum"))
 					})
 					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
-					if runtime.IsNone(paramName) {
+					if runtime.LlamaCallTest("none", paramName, nil, nil) {
 						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("("), itemType, runtime.Str(")[]")))
 					} else {
@@ -964,7 +964,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
-					if runtime.IsNone(paramName) {
+					if runtime.LlamaCallTest("none", paramName, nil, nil) {
 						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), arrayType, runtime.Str("[]")))
 					} else {
@@ -987,19 +987,19 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
 		_ = runtime.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
+		var commentInfo runtime.Value
+		var examplesInfo runtime.Value
+		var paramDeclaration runtime.Value
+		var paramType runtime.Value
+		var offset runtime.Value
+		var itemInfo runtime.Value
+		var arrayDeclaration runtime.Value
 		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(properties, "items", nil, nil))) {
 			vals := runtime.Unpack(item, 2)
 			paramName := vals[0]
 			param := vals[1]
-			var commentInfo runtime.Value
-			var examplesInfo runtime.Value
-			var paramDeclaration runtime.Value
-			var paramType runtime.Value
-			var offset runtime.Value
-			var itemInfo runtime.Value
-			var arrayDeclaration runtime.Value
 			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
-			if runtime.IsMapping(param) {
+			if runtime.LlamaCallTest("mapping", param, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
 				commentInfo = w.Capture(func() {
 					getParamInfo(param)
@@ -1016,7 +1016,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
 				paramDeclaration = paramName
 				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
-				if runtime.IsIterable(requiredParams) && runtime.LlamaNotIn(paramName, requiredParams) {
+				if runtime.LlamaCallTest("iterable", requiredParams, nil, nil) && runtime.LlamaNotIn(paramName, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
 					paramDeclaration = runtime.LlamaAdd(paramDeclaration, runtime.Str("?"))
 				}
@@ -1136,11 +1136,11 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("namespace "), namespace, runtime.Str(" {\n\n")))
 		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
+		var functionName runtime.Value
+		var description runtime.Value
+		var parameters runtime.Value
+		var requiredParams runtime.Value
 		for _, function := range runtime.Iterate(w, runtime.LlamaIterable(functions)) {
-			var functionName runtime.Value
-			var description runtime.Value
-			var parameters runtime.Value
-			var requiredParams runtime.Value
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
 			if runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}

@@ -242,22 +242,22 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:1:1 {{- bos_token }}
 	runtime.LlamaWrite(w, bosToken)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.IsDefined(customTools) {
+	if runtime.LlamaCallTest("defined", customTools, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !runtime.IsDefined(toolsInUserMessage) {
+	if !runtime.LlamaCallTest("defined", toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
 		toolsInUserMessage = runtime.Bool(true)
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !runtime.IsDefined(dateString) {
+	if !runtime.LlamaCallTest("defined", dateString, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:9:5 {%- set date_string = "26 Jul 2024" %}
 		dateString = runtime.Str("26 Jul 2024")
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:11:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:12:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
@@ -275,11 +275,11 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:25:1 {%- if builtin_tools is defined or tools is not none %}
-	if runtime.IsDefined(builtinTools) || !runtime.IsNone(tools) {
+	if runtime.LlamaCallTest("defined", builtinTools, nil, nil) || !runtime.LlamaCallTest("none", tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
-	if runtime.IsDefined(builtinTools) {
+	if runtime.LlamaCallTest("defined", builtinTools, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Tools: "), runtime.LlamaCallFilter("join", runtime.LlamaCallFilter("reject", builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("\n\n")))
 	}
@@ -287,7 +287,7 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
 	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n")))
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
-	if !runtime.IsNone(tools) && !toolsInUserMessage.Truthy() {
+	if !runtime.LlamaCallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:37:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
@@ -300,7 +300,7 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	runtime.LlamaWrite(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools) {
+	if toolsInUserMessage.Truthy() && !runtime.LlamaCallTest("none", tools, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
 		if runtime.Ne(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
@@ -323,8 +323,8 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 		runtime.LlamaWrite(w, runtime.LlamaAdd(firstUserMessage, runtime.Str("<|eot_id|>")))
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:66:1 {%- for message in messages %}
+	var toolCall runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var toolCall runtime.Value
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
@@ -341,7 +341,7 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = runtime.LlamaAttr(runtime.LlamaItemInt(messageToolCalls, 0), "function")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			if runtime.IsDefined(builtinTools) && runtime.LlamaIn(runtime.LlamaAttr(toolCall, "name"), builtinTools) {
+			if runtime.LlamaCallTest("defined", builtinTools, nil, nil) && runtime.LlamaIn(runtime.LlamaAttr(toolCall, "name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|python_tag|>"), runtime.LlamaAttr(toolCall, "name")), runtime.Str(".call(")))
@@ -370,7 +370,7 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
-			if runtime.IsDefined(builtinTools) {
+			if runtime.LlamaCallTest("defined", builtinTools, nil, nil) {
 				w.WriteString("<|eom_id|>")
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:94:13 {%- else %}
@@ -381,7 +381,7 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
 			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.IsMapping(messageContent) || runtime.IsIterable(messageContent) {
+			if runtime.LlamaCallTest("mapping", messageContent, nil, nil) || runtime.LlamaCallTest("iterable", messageContent, nil, nil) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100:13 {{- message.content | tojson }}
 				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", messageContent, nil, nil))
 			} else {

@@ -210,19 +210,19 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
 	runtime.LlamaWrite(w, bosToken)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.IsDefined(customTools) {
+	if runtime.LlamaCallTest("defined", customTools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !runtime.IsDefined(toolsInUserMessage) {
+	if !runtime.LlamaCallTest("defined", toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
 		toolsInUserMessage = runtime.Bool(true)
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !runtime.IsDefined(dateString) {
+	if !runtime.LlamaCallTest("defined", dateString, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
-		if runtime.IsDefined(runtime.Globals(in, "strftime_now")) {
+		if runtime.LlamaCallTest("defined", runtime.Globals(in, "strftime_now"), nil, nil) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
 			dateString = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%d %b %Y")}, nil)
 		} else {
@@ -232,7 +232,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:16:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
@@ -250,14 +250,14 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29:1 {%- if tools is not none %}
-	if !runtime.IsNone(tools) {
+	if !runtime.LlamaCallTest("none", tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33:1 {{- "Today Date: " + date_string + "\n\n" }}
 	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n")))
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
-	if !runtime.IsNone(tools) && !toolsInUserMessage.Truthy() {
+	if !runtime.LlamaCallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
 		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
@@ -270,7 +270,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 	runtime.LlamaWrite(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools) {
+	if toolsInUserMessage.Truthy() && !runtime.LlamaCallTest("none", tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
 		if runtime.Ne(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
@@ -293,8 +293,8 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 		runtime.LlamaWrite(w, runtime.LlamaAdd(firstUserMessage, runtime.Str("<|eot_id|>")))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
+	var toolCall runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var toolCall runtime.Value
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
@@ -322,7 +322,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
 			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.IsMapping(messageContent) || runtime.IsIterable(messageContent) {
+			if runtime.LlamaCallTest("mapping", messageContent, nil, nil) || runtime.LlamaCallTest("iterable", messageContent, nil, nil) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
 				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", messageContent, nil, nil))
 			} else {

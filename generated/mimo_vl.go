@@ -209,7 +209,7 @@ func renderMiMoVLLlama(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
 				// MiMo-VL.jinja:30:13 {%- if tool_call.function is defined %}
 				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.IsDefined(toolCallFunction) {
+				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// MiMo-VL.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}

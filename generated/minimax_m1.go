@@ -215,12 +215,12 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.IsDefined(customTools) {
+	if runtime.LlamaCallTest("defined", customTools, nil, nil) {
 		// MiniMax-M1.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// MiniMax-M1.jinja:5:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// MiniMax-M1.jinja:6:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
@@ -231,7 +231,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
 		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
 		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.IsString(messages0Content) {
+		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
 			nsSystemPrompt = runtime.LlamaCallFilter("trim", messages0Content, nil, nil)
 		} else {
@@ -244,7 +244,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// MiniMax-M1.jinja:18:5 {%- else %}
 		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
-		if !runtime.IsNone(tools) {
+		if !runtime.LlamaCallTest("none", tools, nil, nil) {
 			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		} else {
@@ -259,7 +259,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<beginning_of_sentence>system ai_setting=assistant\n"), nsSystemPrompt), runtime.Str("<end_of_sentence>\n")))
 	}
 	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
-	if !runtime.IsNone(tools) {
+	if !runtime.LlamaCallTest("none", tools, nil, nil) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
@@ -279,7 +279,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
 				messageContent := runtime.LlamaItemStr(message, "content")
-				if runtime.IsString(messageContent) {
+				if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
 					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 				} else {
@@ -299,7 +299,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
 				messageContent := runtime.LlamaItemStr(message, "content")
-				if runtime.IsString(messageContent) {
+				if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
 					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
 				} else {
@@ -327,7 +327,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
 			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("tool result: "), messageContent), runtime.Str("\n\n")))
 			} else {

@@ -382,18 +382,18 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// MiniMax-M2.jinja:12:9 {{ content }}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
 					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.IsString(item) {
+				} else if runtime.LlamaCallTest("string", item, nil, nil) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
 					runtime.LlamaWrite(w, item)
@@ -418,7 +418,7 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
-			if !runtime.IsDefined(modelIdentity) {
+			if !runtime.LlamaCallTest("defined", modelIdentity, nil, nil) {
 				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
@@ -489,11 +489,11 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := runtime.None()
 	// MiniMax-M2.jinja:82:1 {%- for message in conversation_messages -%}
+	var reasoningContent runtime.Value
+	var content runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
 	for i := range items2 {
 		message := items2[i]
-		var reasoningContent runtime.Value
-		var content runtime.Value
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
@@ -507,7 +507,7 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -536,8 +536,8 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
 				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
+				var args runtime.Value
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var args runtime.Value
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
 					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
@@ -557,7 +557,7 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter name=\""), k, runtime.Str("\">")))
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.IsString(v) {
+						if !runtime.LlamaCallTest("string", v, nil, nil) {
 							runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 						} else {
 							runtime.LlamaWrite(w, v)
@@ -581,7 +581,7 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
-			if runtime.IsNone(lastToolCallName) {
+			if runtime.LlamaCallTest("none", lastToolCallName, nil, nil) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
@@ -591,7 +591,7 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
 			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
 				runtime.LlamaWrite(w, messageContent)
@@ -603,10 +603,10 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := runtime.LlamaAttr(tr, "output")
-					if runtime.IsDefined(trOutput) {
+					if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
 						runtime.LlamaWrite(w, trOutput)
 					} else {
-						if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.IsDefined(runtime.LlamaAttr(tr, "text")) {
+						if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "text"), nil, nil) {
 							runtime.LlamaWrite(w, runtime.LlamaAttr(tr, "text"))
 						} else {
 							runtime.LlamaWrite(w, tr)

@@ -597,14 +597,14 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		val = runtime.Param(val, "val")
 		ns = runtime.Param(ns, "ns")
 		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
-		if runtime.IsMapping(val) {
+		if runtime.LlamaCallTest("mapping", val, nil, nil) {
 			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
 			var loop runtime.Loop
 			for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(val, "items", nil, nil)), func(item runtime.Value) bool {
 				vals := runtime.Unpack(item, 2)
 				_ = vals[0]
 				v := vals[1]
-				return !runtime.IsNone(v)
+				return !runtime.LlamaCallTest("none", v, nil, nil)
 			}); loop.Next(); {
 				vals := runtime.Unpack(loop.Item(), 2)
 				k := vals[0]
@@ -626,7 +626,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, k)
 				w.WriteString(">")
 			}
-		} else if runtime.IsIterable(val) && !runtime.IsString(val) {
+		} else if runtime.LlamaCallTest("iterable", val, nil, nil) && !runtime.LlamaCallTest("string", val, nil, nil) {
 			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
 			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(val)) {
@@ -641,9 +641,9 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, ns)
 				w.WriteString("</item>")
 			}
-		} else if runtime.IsNone(val) {
+		} else if runtime.LlamaCallTest("none", val, nil, nil) {
 			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
-		} else if runtime.IsBoolean(val) {
+		} else if runtime.LlamaCallTest("boolean", val, nil, nil) {
 			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
 			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
 			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", val, nil, nil))
@@ -668,32 +668,32 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// MiniMax-M3.jinja:45:9 {{ content }}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
 					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "image") {
+				} else if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
 					runtime.LlamaWrite(w, imageToken)
-				} else if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "video") {
+				} else if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
 					runtime.LlamaWrite(w, videoToken)
-				} else if runtime.IsString(item) {
+				} else if runtime.LlamaCallTest("string", item, nil, nil) {
 					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
 					// MiniMax-M3.jinja:55:17 {{- item }}
 					runtime.LlamaWrite(w, item)
 				}
 			}
-		} else if runtime.IsNone(content) {
+		} else if runtime.LlamaCallTest("none", content, nil, nil) {
 			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
 		} else {
 			// MiniMax-M3.jinja:60:9 {%- else -%}
@@ -718,7 +718,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
 		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, runtime.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, runtime.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")))
 		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
-		if runtime.IsDefined(thinkingMode) {
+		if runtime.LlamaCallTest("defined", thinkingMode, nil, nil) {
 			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
 			if runtime.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
@@ -748,7 +748,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
-			if !runtime.IsDefined(modelIdentity) {
+			if !runtime.LlamaCallTest("defined", modelIdentity, nil, nil) {
 				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
@@ -844,11 +844,11 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := runtime.None()
 	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
+	var reasoningContent runtime.Value
+	var content runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
 	for i := range items {
 		message := items[i]
-		var reasoningContent runtime.Value
-		var content runtime.Value
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
@@ -862,7 +862,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -895,8 +895,8 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
 				runtime.LlamaWrite(w, runtime.LlamaConcat(toolcallBeginToken, runtime.Str("\n")))
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
+				var args runtime.Value
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var args runtime.Value
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
 					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
@@ -913,7 +913,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 						vals := runtime.Unpack(item, 2)
 						_ = vals[0]
 						v := vals[1]
-						return !runtime.IsNone(v)
+						return !runtime.LlamaCallTest("none", v, nil, nil)
 					}); loop.Next(); {
 						vals := runtime.Unpack(loop.Item(), 2)
 						k := vals[0]
@@ -953,7 +953,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
-			if runtime.IsNone(lastToolCallName) {
+			if runtime.LlamaCallTest("none", lastToolCallName, nil, nil) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
@@ -965,7 +965,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
 			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
 				runtime.LlamaWrite(w, messageContent)
 			} else {
@@ -973,10 +973,10 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
 				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (runtime.IsMapping(tr) && runtime.IsDefined(runtime.LlamaAttr(tr, "type"))) && runtime.EqStr(runtime.LlamaAttr(tr, "type"), "image") {
+					if (runtime.LlamaCallTest("mapping", tr, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "type"), nil, nil)) && runtime.EqStr(runtime.LlamaAttr(tr, "type"), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
 						runtime.LlamaWrite(w, imageToken)
-					} else if (runtime.IsMapping(tr) && runtime.IsDefined(runtime.LlamaAttr(tr, "type"))) && runtime.EqStr(runtime.LlamaAttr(tr, "type"), "video") {
+					} else if (runtime.LlamaCallTest("mapping", tr, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "type"), nil, nil)) && runtime.EqStr(runtime.LlamaAttr(tr, "type"), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
 						runtime.LlamaWrite(w, videoToken)
@@ -984,10 +984,10 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 						// MiniMax-M3.jinja:217:21 {%- else -%}
 						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 						trOutput := runtime.LlamaAttr(tr, "output")
-						if runtime.IsDefined(trOutput) {
+						if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
 							runtime.LlamaWrite(w, trOutput)
 						} else {
-							if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.IsDefined(runtime.LlamaAttr(tr, "text")) {
+							if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "text"), nil, nil) {
 								runtime.LlamaWrite(w, runtime.LlamaAttr(tr, "text"))
 							} else {
 								runtime.LlamaWrite(w, tr)
@@ -1019,12 +1019,12 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
 		runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("ai"), runtime.Str("\n")))
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
-		if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "disabled") {
+		if runtime.LlamaCallTest("defined", thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
 			runtime.LlamaWrite(w, thinkEndToken)
-		} else if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "adaptive") {
+		} else if runtime.LlamaCallTest("defined", thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "adaptive") {
 			// MiniMax-M3.jinja:239:5 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
-		} else if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "enabled") {
+		} else if runtime.LlamaCallTest("defined", thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "enabled") {
 			// MiniMax-M3.jinja:241:5 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
 			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
 			runtime.LlamaWrite(w, thinkBeginToken)

@@ -267,7 +267,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
@@ -276,7 +276,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := runtime.LlamaItemInt(messages, 0)
 		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.IsString(messages0Content) {
+		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
@@ -307,15 +307,15 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
 	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), systemPrompt, runtime.Str("[/SYSTEM_PROMPT]")))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
+	eosToken := eosTokenInput
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
-		eosToken := eosTokenInput
-		var content runtime.Value
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), messageContent), runtime.Str("[/SYSTEM_PROMPT]")))
 			} else {
@@ -326,14 +326,14 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 		} else if runtime.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
+			if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]")))
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
 			message2Content := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(message2Content) {
+			if runtime.LlamaCallTest("string", message2Content, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
 				runtime.LlamaWrite(w, message2Content)
 			} else {
@@ -366,7 +366,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[TOOL_CALLS]"), runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name")))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := runtime.LlamaAttr(toolCall, "id")
-					if (!runtime.IsDefined(toolCallId) || !runtime.IsString(toolCallId)) || runtime.Ne(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
+					if (!runtime.LlamaCallTest("defined", toolCallId, nil, nil) || !runtime.LlamaCallTest("string", toolCallId, nil, nil)) || runtime.Ne(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
@@ -377,7 +377,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				runtime.LlamaWrite(w, eosToken)
-			} else if runtime.IsString(runtime.LlamaItemStr(message, "content")) {
+			} else if runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), eosToken))
@@ -406,7 +406,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
 			message2Content := runtime.LlamaAttr(message, "content")
-			if runtime.IsDefined(message2Content) && runtime.IsDefined(runtime.LlamaAttr(message2Content, "content")) {
+			if runtime.LlamaCallTest("defined", message2Content, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message2Content, "content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
 				content = runtime.LlamaAttr(message2Content, "content")
 			} else {
@@ -416,7 +416,7 @@ func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Inp
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if (!runtime.IsDefined(messageToolCallId) || !runtime.IsString(messageToolCallId)) || runtime.Ne(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "tool_call_id"), nil, nil), runtime.Int(9)) {
+			if (!runtime.LlamaCallTest("defined", messageToolCallId, nil, nil) || !runtime.LlamaCallTest("string", messageToolCallId, nil, nil)) || runtime.Ne(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "tool_call_id"), nil, nil), runtime.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}

@@ -266,7 +266,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
 		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.IsString(messages0Content) {
+		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
 			runtime.LlamaWrite(w, messages0Content)
 		} else {
@@ -307,7 +307,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = runtime.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if (runtime.LlamaCallTest("defined", tools, nil, nil) && !runtime.LlamaCallTest("none", tools, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = runtime.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
@@ -321,7 +321,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) || runtime.IsNone(runtime.LlamaAttr(message, "tool_calls"))) || runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)))) {
+		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) || runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) || runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
@@ -332,15 +332,15 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
+	var blocks runtime.Value
+	eosToken := eosTokenInput
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
-		var blocks runtime.Value
-		eosToken := eosTokenInput
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), messageContent), runtime.Str("[/INST]")))
 			} else if runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
@@ -381,12 +381,12 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content := runtime.LlamaItemStr(message, "content")
-			if ((runtime.IsNone(message2Content) || runtime.EqStr(message2Content, "")) || runtime.Eq(runtime.LlamaCallFilter("length", message2Content, nil, nil), runtime.Int(0))) && ((!runtime.IsDefined(runtime.LlamaItemStr(message, "tool_calls")) || runtime.IsNone(runtime.LlamaItemStr(message, "tool_calls"))) || runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "tool_calls"), nil, nil), runtime.Int(0))) {
+			if ((runtime.LlamaCallTest("none", message2Content, nil, nil) || runtime.EqStr(message2Content, "")) || runtime.Eq(runtime.LlamaCallFilter("length", message2Content, nil, nil), runtime.Int(0))) && ((!runtime.LlamaCallTest("defined", runtime.LlamaItemStr(message, "tool_calls"), nil, nil) || runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "tool_calls"), nil, nil)) || runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "tool_calls"), nil, nil), runtime.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
-			if runtime.IsString(message2Content) && !runtime.EqStr(message2Content, "") {
+			if runtime.LlamaCallTest("string", message2Content, nil, nil) && !runtime.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
 				runtime.LlamaWrite(w, message2Content)
 			} else if runtime.LlamaGt(runtime.LlamaCallFilter("length", message2Content, nil, nil), runtime.Int(0)) {
@@ -411,18 +411,18 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && !runtime.LlamaCallTest("none", messageToolCalls, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
+				var name runtime.Value
+				var arguments runtime.Value
 				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var name runtime.Value
-					var arguments runtime.Value
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
 					name = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
 					arguments = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
-					if !runtime.IsString(arguments) {
+					if !runtime.LlamaCallTest("string", arguments, nil, nil) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
 						arguments = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", arguments, nil, nil), nil, nil)
 					} else if runtime.EqStr(arguments, "") {

@@ -270,7 +270,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8:5 {%- set tools = none %}
 		tools = runtime.None()
 	}
@@ -286,7 +286,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
 		messageRole := runtime.LlamaAttr(message, "role")
-		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && !runtime.IsNone(runtime.LlamaAttr(message, "tool_calls")))) {
+		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "tool_calls"), nil, nil))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
 			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(runtime.LlamaAttr(ns, "index"), runtime.Int(2)), runtime.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
@@ -301,16 +301,16 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
 	runtime.LlamaWrite(w, bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
+	eosToken := eosTokenInput
+	var content runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
-		eosToken := eosTokenInput
-		var content runtime.Value
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
+			if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
 				items := runtime.Iterate(w, runtime.LlamaIterable(tools))
@@ -331,7 +331,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
-						if runtime.IsString(val) {
+						if runtime.LlamaCallTest("string", val, nil, nil) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": \""), val, runtime.Str("\"")))
 						} else {
@@ -356,7 +356,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
-			if (i == len(items)-1) && runtime.IsDefined(systemMessage) {
+			if (i == len(items)-1) && runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("[INST]"), systemMessage, runtime.Str("\n\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
 			} else {
@@ -364,21 +364,21 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
 			}
-		} else if runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) && !runtime.IsNone(runtime.LlamaAttr(message, "tool_calls")) {
+		} else if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "tool_calls"), nil, nil) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
+			var out runtime.Value
 			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls")))
 			for i := range items {
 				toolCall := items[i]
-				var out runtime.Value
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
 				out = runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
 				runtime.LlamaWrite(w, out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := runtime.LlamaAttr(toolCall, "id")
-				if !runtime.IsDefined(toolCallId) || runtime.Ne(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
+				if !runtime.LlamaCallTest("defined", toolCallId, nil, nil) || runtime.Ne(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
@@ -401,7 +401,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
 			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.IsDefined(messageContent) && runtime.IsDefined(runtime.LlamaAttr(messageContent, "content")) {
+			if runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(messageContent, "content"), nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
 				content = runtime.LlamaAttr(messageContent, "content")
 			} else {
@@ -413,7 +413,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]{\"content\": "), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str(", ")))
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if !runtime.IsDefined(messageToolCallId) || runtime.Ne(runtime.LlamaCallFilter("length", messageToolCallId, nil, nil), runtime.Int(9)) {
+			if !runtime.LlamaCallTest("defined", messageToolCallId, nil, nil) || runtime.Ne(runtime.LlamaCallFilter("length", messageToolCallId, nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}

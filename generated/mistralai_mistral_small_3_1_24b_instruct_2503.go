@@ -334,7 +334,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
 		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.IsString(messages0Content) {
+		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
@@ -354,15 +354,15 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19:5 {%- set tools = none %}
 		tools = runtime.None()
-	} else if !runtime.IsNone(tools) {
+	} else if !runtime.LlamaCallTest("none", tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20:5 {%- elif tools is not none %}
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21:5 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
 		parallelToolPrompt = runtime.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22:5 {%- if system_message is defined %}
-		if runtime.IsDefined(systemMessage) {
+		if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23:9 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
 			systemMessage = runtime.LlamaSum(parallelToolPrompt, runtime.Str("\n\n"), systemMessage)
 		} else {
@@ -378,8 +378,8 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
 	filteredMessages = runtime.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
+	filteredMessages2 := filteredMessages
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
-		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
 		if !runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "tool", "tool_results") && !runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
@@ -397,15 +397,15 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
+	var toolCalls runtime.Value
+	eosToken := eosTokenInput
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
-		var toolCalls runtime.Value
-		eosToken := eosTokenInput
-		var content runtime.Value
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
+			if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
 				items := runtime.Iterate(w, runtime.LlamaIterable(tools))
@@ -426,7 +426,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
-						if runtime.IsString(val) {
+						if runtime.LlamaCallTest("string", val, nil, nil) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": \""), val, runtime.Str("\"")))
 						} else {
@@ -452,7 +452,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), messageContent), runtime.Str("[/INST]")))
 			} else {
@@ -476,11 +476,11 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(messageRole, "tool_calls") || runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls")) {
+		} else if runtime.EqStr(messageRole, "tool_calls") || runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if runtime.IsDefined(messageToolCalls) {
+			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
@@ -490,17 +490,17 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
+			var out runtime.Value
 			items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))
 			for i := range items {
 				toolCall := items[i]
-				var out runtime.Value
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
 				out = runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
 				runtime.LlamaWrite(w, out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := runtime.LlamaAttr(toolCall, "id")
-				if !runtime.IsDefined(toolCallId) || runtime.LlamaLt(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
+				if !runtime.LlamaCallTest("defined", toolCallId, nil, nil) || runtime.LlamaLt(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
@@ -519,7 +519,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
 			message3Content := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(message3Content) {
+			if runtime.LlamaCallTest("string", message3Content, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(message3Content, eosToken))
 			} else {
@@ -531,7 +531,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
 			message3Content := runtime.LlamaAttr(message, "content")
-			if runtime.IsDefined(message3Content) && runtime.IsDefined(runtime.LlamaAttr(message3Content, "content")) {
+			if runtime.LlamaCallTest("defined", message3Content, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message3Content, "content"), nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
 				content = runtime.LlamaAttr(message3Content, "content")
 			} else {
@@ -543,7 +543,7 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS] {\"content\": "), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str(", ")))
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if !runtime.IsDefined(messageToolCallId) || runtime.LlamaLt(runtime.LlamaCallFilter("length", messageToolCallId, nil, nil), runtime.Int(9)) {
+			if !runtime.LlamaCallTest("defined", messageToolCallId, nil, nil) || runtime.LlamaLt(runtime.LlamaCallFilter("length", messageToolCallId, nil, nil), runtime.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}

@@ -187,11 +187,11 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
+			var funcName runtime.Value
+			var formattedId runtime.Value
 			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls")))
 			for i := range items {
 				toolCall := items[i]
-				var funcName runtime.Value
-				var formattedId runtime.Value
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
 				funcName = runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
@@ -213,11 +213,11 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
 			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
-		} else if runtime.IsString(runtime.LlamaItemStr(message, "content")) {
+		} else if runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
 			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
-		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
 			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "content"))) {

@@ -252,10 +252,10 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
 		c = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if runtime.IsString(c) {
+		if runtime.LlamaCallTest("string", c, nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
 			runtime.LlamaWrite(w, c)
-		} else if !runtime.IsNone(c) {
+		} else if !runtime.LlamaCallTest("none", c, nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(c)) {
@@ -304,8 +304,8 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		message = runtime.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
+		var formattedId runtime.Value
 		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
-			var formattedId runtime.Value
 			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
 			formattedId = runtime.LlamaItemStr(toolCall, "id")
 			w.WriteString("<|tool_call_begin|>")
@@ -315,7 +315,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
 			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
 			toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
-			if runtime.IsString(toolCallFunctionArguments) {
+			if runtime.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
 				runtime.LlamaWrite(w, toolCallFunctionArguments)
 			} else {
@@ -356,8 +356,8 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
+	var toolCallId runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(histMsgs)) {
-		var toolCallId runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
 		runtime.LlamaWrite(w, w.Capture(func() {
 			setRoles(message)
@@ -389,7 +389,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
 			runtime.LlamaWrite(w, w.Capture(func() {
@@ -399,9 +399,9 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
+	var rc runtime.Value
+	var toolCallId2 runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(suffixMsgs)) {
-		var rc runtime.Value
-		var toolCallId runtime.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
 		runtime.LlamaWrite(w, w.Capture(func() {
 			setRoles(message)
@@ -429,16 +429,16 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = runtime.LlamaAttr(message, "tool_call_id")
+			toolCallId2 = runtime.LlamaAttr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
-			runtime.LlamaWrite(w, toolCallId)
+			runtime.LlamaWrite(w, toolCallId2)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
 			runtime.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.IsNone(runtime.LlamaItemStr(message, "content")) {
+		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
 			runtime.LlamaWrite(w, w.Capture(func() {

@@ -491,10 +491,10 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 	renderContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// muse-glimmer.jinja:12:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// muse-glimmer.jinja:13:9 {{- content -}}
 			runtime.LlamaWrite(w, content)
-		} else if !runtime.IsNone(content) {
+		} else if !runtime.LlamaCallTest("none", content, nil, nil) {
 			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
 			// muse-glimmer.jinja:15:9 {%- for part in content -%}
 			for _, part := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
@@ -521,7 +521,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		tcFunction := runtime.LlamaAttr(tc, "function")
 		args = runtime.LlamaAttr(tcFunction, "arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
-		if !runtime.IsMapping(args) {
+		if !runtime.LlamaCallTest("mapping", args, nil, nil) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
 			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
@@ -535,7 +535,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<atem:parameter name=\""), k, runtime.Str("\">")))
 			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
-			if runtime.IsBoolean(v) {
+			if runtime.LlamaCallTest("boolean", v, nil, nil) {
 				// muse-glimmer.jinja:35:13 {%- if v -%}
 				if v.Truthy() {
 					w.WriteString("true")
@@ -543,10 +543,10 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 					// muse-glimmer.jinja:37:17 {%- else -%}
 					w.WriteString("false")
 				}
-			} else if runtime.IsNone(v) {
+			} else if runtime.LlamaCallTest("none", v, nil, nil) {
 				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
 				w.WriteString("null")
-			} else if runtime.IsMapping(v) || (runtime.IsIterable(v) && !runtime.IsString(v)) {
+			} else if runtime.LlamaCallTest("mapping", v, nil, nil) || (runtime.LlamaCallTest("iterable", v, nil, nil) && !runtime.LlamaCallTest("string", v, nil, nil)) {
 				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
 				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, nil))
@@ -569,12 +569,12 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
 		nsns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("seen", runtime.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
+		var fn runtime.Value
+		var tns runtime.Value
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
-			var fn runtime.Value
-			var tns runtime.Value
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.IsDefined(toolFunction) {
+			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
 				fn = toolFunction
 			} else {
 				fn = tool
@@ -590,7 +590,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		if runtime.IsDefined(toolNamespaceDescriptions) {
+		if runtime.LlamaCallTest("defined", toolNamespaceDescriptions, nil, nil) {
 			nd = toolNamespaceDescriptions
 		} else {
 			nd = runtime.DictOf()
@@ -606,17 +606,17 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("// Function schemas")
 		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
+		var fn2 runtime.Value
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
-			var fn runtime.Value
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.IsDefined(toolFunction) {
-				fn = toolFunction
+			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
+				fn2 = toolFunction
 			} else {
-				fn = tool
+				fn2 = tool
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n{\"name\": "), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn, "name"), nil, nil)), runtime.Str(", \"description\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn, "description"), nil, nil)), runtime.Str(", \"parameters\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn, "parameters"), nil, nil)), runtime.Str("}")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n{\"name\": "), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn2, "name"), nil, nil)), runtime.Str(", \"description\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn2, "description"), nil, nil)), runtime.Str(", \"parameters\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn2, "parameters"), nil, nil)), runtime.Str("}")))
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
 	}
@@ -625,7 +625,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		reasoningStrength := reasoningStrengthInput
 		var rs runtime.Value
 		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		if runtime.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
+		if runtime.LlamaCallTest("defined", reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
 			rs = runtime.Str("high")
@@ -642,12 +642,12 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
+			var fn runtime.Value
+			var tns runtime.Value
 			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
-				var fn runtime.Value
-				var tns runtime.Value
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
 				toolFunction := runtime.LlamaAttr(tool, "function")
-				if runtime.IsDefined(toolFunction) {
+				if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
 					fn = toolFunction
 				} else {
 					fn = tool
@@ -693,7 +693,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 	if !nsHasSystem {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113:5 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
-		if runtime.IsDefined(knowledgeCutoff) && knowledgeCutoff.Truthy() {
+		if runtime.LlamaCallTest("defined", knowledgeCutoff, nil, nil) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
 			kc = runtime.Str("2026-01-04")
@@ -701,10 +701,10 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\nKnowledge cutoff: "), kc, runtime.Str(".")))
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
-		if runtime.IsDefined(currentDate) && currentDate.Truthy() {
+		if runtime.LlamaCallTest("defined", currentDate, nil, nil) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\nCurrent date: "), currentDate, runtime.Str(".")))
-		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now")) {
+		} else if runtime.LlamaCallTest("defined", runtime.Globals(in, "strftime_now"), nil, nil) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str(".")))
@@ -730,16 +730,16 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|eot|>")
 	}
 	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
+	var role runtime.Value
+	var endToken runtime.Value
+	var sysText runtime.Value
+	var tname runtime.Value
+	var tcid runtime.Value
+	var recipient runtime.Value
+	var endTurn runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var role runtime.Value
-		var endToken runtime.Value
-		var sysText runtime.Value
-		var tname runtime.Value
-		var tcid runtime.Value
-		var recipient runtime.Value
-		var endTurn runtime.Value
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
 		role = runtime.LlamaItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
@@ -808,7 +808,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(m, "tool_calls"))) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!runtime.IsNone(tcid) && runtime.IsDefined(runtime.LlamaAttr(tc, "id"))) && runtime.Eq(runtime.LlamaAttr(tc, "id"), tcid) {
+							if (!runtime.LlamaCallTest("none", tcid, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tc, "id"), nil, nil)) && runtime.Eq(runtime.LlamaAttr(tc, "id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
 								rnsName = runtime.LlamaAttr(runtime.LlamaAttr(tc, "function"), "name")
 							}
@@ -862,7 +862,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
 				endTurn = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("end_turn")}, nil)
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
-				if runtime.IsNone(endTurn) {
+				if runtime.LlamaCallTest("none", endTurn, nil, nil) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
 					endTurn = runtime.Bool(!(recipient.Truthy() && !runtime.EqStr(recipient, "user")))
 				}

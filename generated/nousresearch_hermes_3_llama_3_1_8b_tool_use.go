@@ -295,7 +295,7 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if runtime.IsDefined(runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type"))) {
+		if runtime.LlamaCallTest("defined", runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
 			runtime.LlamaWrite(w, runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")))
 		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "array") {
@@ -308,7 +308,7 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
 			jsonSpecAdditionalProperties := runtime.LlamaAttr(jsonSpec, "additionalProperties")
-			if runtime.IsDefined(jsonSpecAdditionalProperties) {
+			if runtime.LlamaCallTest("defined", jsonSpecAdditionalProperties, nil, nil) {
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("dict[str, "), w.Capture(func() {
 					jsonToPythonType(jsonSpecAdditionalProperties)
@@ -317,7 +317,7 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if runtime.IsIterable(runtime.LlamaAttr(jsonSpec, "type")) {
+		} else if runtime.LlamaCallTest("iterable", runtime.LlamaAttr(jsonSpec, "type"), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
@@ -348,7 +348,7 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 		tool := items[i]
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
 		toolFunction := runtime.LlamaAttr(tool, "function")
-		if runtime.IsDefined(toolFunction) {
+		if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
@@ -375,7 +375,7 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 		w.WriteString(")")
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
 		toolReturn := runtime.LlamaAttr(tool, "return")
-		if runtime.IsDefined(toolReturn) {
+		if runtime.LlamaCallTest("defined", toolReturn, nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" -> "), w.Capture(func() {
 				jsonToPythonType(toolReturn)
@@ -400,7 +400,7 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 		}
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
 		toolReturn2 := runtime.LlamaAttr(tool, "return")
-		if runtime.IsDefined(toolReturn2) && runtime.IsDefined(runtime.LlamaAttr(toolReturn2, "description")) {
+		if runtime.LlamaCallTest("defined", toolReturn2, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(toolReturn2, "description"), nil, nil) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:66:9 {{- "
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n    Returns:\n        "), runtime.LlamaAttr(toolReturn2, "description")))
 		}
@@ -427,7 +427,7 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 		message := loop.Item()
 		// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
 		messageRole := runtime.LlamaAttr(message, "role")
-		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) {
+		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) {
 			// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
 		} else if runtime.EqStr(messageRole, "assistant") {
@@ -439,7 +439,7 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
 				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.IsDefined(toolCallFunction) {
+				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -449,10 +449,10 @@ func renderNousResearchHermes3Llama318BToolUseLlama(w *runtime.Writer, in *runti
 				w.WriteString("\", ")
 				// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-				if runtime.IsDefined(toolCallArguments) {
+				if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
-					if runtime.IsString(toolCallArguments) {
+					if runtime.LlamaCallTest("string", toolCallArguments, nil, nil) {
 						// NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja:115:21 {{- tool_call.arguments }}
 						runtime.LlamaWrite(w, toolCallArguments)
 					} else {

@@ -321,7 +321,7 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := runtime.LlamaAttr(tool, "function")
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.LlamaCallTest("defined", toolFunction, nil, nil), func() runtime.Value {
 				return toolFunction
 			}, func() runtime.Value {
 				return tool
@@ -338,10 +338,10 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:194 {{- eot -}}
 	runtime.LlamaWrite(w, eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:205 {%- for message in messages -%}
+	var content runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.Eq(messageRole, userToken) {
@@ -372,13 +372,13 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
+				var fn runtime.Value
 				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
 				for i := range items {
 					call := items[i]
-					var fn runtime.Value
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := runtime.LlamaAttr(call, "function")
-					if runtime.IsDefined(callFunction) {
+					if runtime.LlamaCallTest("defined", callFunction, nil, nil) {
 						fn = callFunction
 					} else {
 						fn = call
@@ -387,7 +387,7 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(fn, "name")), runtime.Str("\", \"arguments\": ")))
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
 					fnArguments := runtime.LlamaAttr(fn, "arguments")
-					if runtime.IsString(fnArguments) {
+					if runtime.LlamaCallTest("string", fnArguments, nil, nil) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
 						runtime.LlamaWrite(w, fnArguments)
 					} else {

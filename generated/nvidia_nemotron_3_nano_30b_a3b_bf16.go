@@ -464,7 +464,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		jsonDict = runtime.Param(jsonDict, "json_dict")
 		handledKeys = runtime.Param(handledKeys, "handled_keys")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
-		if runtime.IsMapping(jsonDict) {
+		if runtime.LlamaCallTest("mapping", jsonDict, nil, nil) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop runtime.Loop
 			for loop.Start(w, runtime.LlamaIterable(jsonDict), func(item runtime.Value) bool {
@@ -473,7 +473,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if runtime.IsMapping(runtime.LlamaItem(jsonDict, jsonKey)) || (runtime.IsSequence(runtime.LlamaItem(jsonDict, jsonKey)) && !runtime.IsString(runtime.LlamaItem(jsonDict, jsonKey))) {
+				if runtime.LlamaCallTest("mapping", runtime.LlamaItem(jsonDict, jsonKey), nil, nil) || (runtime.LlamaCallTest("sequence", runtime.LlamaItem(jsonDict, jsonKey), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaItem(jsonDict, jsonKey), nil, nil)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
 				} else {
@@ -485,11 +485,11 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12:1 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
-	if !(runtime.IsDefined(enableThinking)) {
+	if !(runtime.LlamaCallTest("defined", enableThinking, nil, nil)) {
 		enableThinking = runtime.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13:1 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
-	if !(runtime.IsDefined(truncateHistoryThinking)) {
+	if !(runtime.LlamaCallTest("defined", truncateHistoryThinking, nil, nil)) {
 		truncateHistoryThinking = runtime.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
@@ -523,7 +523,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		loopMessages = messages
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31:5 {%- set tools = [] %}
 		tools = runtime.NewList()
 	}
@@ -542,29 +542,29 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), systemMessage))
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
-		if runtime.IsDefined(systemMessage) && runtime.LlamaGt(runtime.LlamaCallFilter("length", systemMessage, nil, nil), runtime.Int(0)) {
+		if runtime.LlamaCallTest("defined", systemMessage, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", systemMessage, nil, nil), runtime.Int(0)) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53:5 {%- for tool in tools %}
+		handledKeys := runtime.Undefined("handled_keys")
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
-			handledKeys := runtime.Undefined("handled_keys")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
 			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.IsDefined(toolFunction) {
+			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
@@ -572,38 +572,38 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<function>\n<name>"), runtime.LlamaAttr(tool, "name"), runtime.Str("</name>")))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
 			toolDescription := runtime.LlamaAttr(tool, "description")
-			if runtime.IsDefined(toolDescription) {
+			if runtime.LlamaCallTest("defined", toolDescription, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", toolDescription, nil, nil), runtime.Str("</description>")))
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := runtime.LlamaAttr(tool, "parameters")
-			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(runtime.LlamaAttr(toolParameters, "properties"))) && runtime.IsMapping(runtime.LlamaAttr(toolParameters, "properties")) {
+			if ((runtime.LlamaCallTest("defined", toolParameters, nil, nil) && runtime.LlamaCallTest("mapping", toolParameters, nil, nil)) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(toolParameters, "properties"), nil, nil)) && runtime.LlamaCallTest("mapping", runtime.LlamaAttr(toolParameters, "properties"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				var handledKeys runtime.Value
 				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolParameters, "properties"), nil, nil))) {
 					vals := runtime.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
-					var handledKeys runtime.Value
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>")))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
 					paramFieldsType := runtime.LlamaAttr(paramFields, "type")
-					if runtime.IsDefined(paramFieldsType) {
+					if runtime.LlamaCallTest("defined", paramFieldsType, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.LlamaCallFilter("string", paramFieldsType, nil, nil), runtime.Str("</type>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := runtime.LlamaAttr(paramFields, "description")
-					if runtime.IsDefined(paramFieldsDescription) {
+					if runtime.LlamaCallTest("defined", paramFieldsDescription, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), runtime.Str("</description>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
 					paramFieldsEnum := runtime.LlamaAttr(paramFields, "enum")
-					if runtime.IsDefined(paramFieldsEnum) {
+					if runtime.LlamaCallTest("defined", paramFieldsEnum, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<enum>"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", paramFieldsEnum, nil, nil), nil, nil), runtime.Str("</enum>")))
 					}
@@ -624,7 +624,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			}))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
 			toolParameters2 := runtime.LlamaAttr(tool, "parameters")
-			if runtime.IsDefined(toolParameters2) && runtime.IsDefined(runtime.LlamaAttr(toolParameters2, "required")) {
+			if runtime.LlamaCallTest("defined", toolParameters2, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(toolParameters2, "required"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<required>"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolParameters2, "required"), nil, nil), nil, nil), runtime.Str("</required>")))
 			}
@@ -640,28 +640,28 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:96:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104:1 {%- for message in loop_messages %}
+	var content runtime.Value
+	var includeContent runtime.Value
+	var c runtime.Value
 	var loop runtime.Loop
 	for loop.Start(w, runtime.LlamaIterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
-		var content runtime.Value
-		var includeContent runtime.Value
-		var c runtime.Value
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && runtime.LlamaCallTest("string", messageReasoningContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
 				content = runtime.LlamaConcat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
 			} else {
@@ -669,7 +669,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
 				content = runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
-				if runtime.IsString(content) {
+				if runtime.LlamaCallTest("string", content, nil, nil) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
 					if runtime.LlamaNotIn(runtime.Str("<think>"), content) && runtime.LlamaNotIn(runtime.Str("</think>"), content) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114:21 {%- set content = "<think></think>" ~ content -%}
@@ -682,12 +682,12 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && runtime.IsIterable(messageToolCalls)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && runtime.LlamaCallTest("iterable", messageToolCalls, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if runtime.IsString(content) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", content, nil, nil), nil, nil), runtime.Int(0)) {
+				if runtime.LlamaCallTest("string", content, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", content, nil, nil), nil, nil), runtime.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
@@ -721,7 +721,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
 					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-					if runtime.IsDefined(toolCallFunction) {
+					if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -729,7 +729,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name"), runtime.Str(">\n")))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.IsDefined(toolCallArguments) {
+					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
 						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
 							vals := runtime.Unpack(item, 2)
@@ -738,7 +738,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
 							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+							if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
 								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)

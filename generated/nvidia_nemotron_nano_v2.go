@@ -336,8 +336,8 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
 	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enable_thinking", runtime.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
 		content = runtime.LlamaItemStr(message, "content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
@@ -379,7 +379,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		if runtime.IsDefined(runtime.LlamaAttr(ns, "non_tool_system_content")) && !runtime.EqStr(runtime.LlamaAttr(ns, "non_tool_system_content"), "") {
+		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "non_tool_system_content"), nil, nil) && !runtime.EqStr(runtime.LlamaAttr(ns, "non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
@@ -389,7 +389,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := runtime.LlamaAttr(tool, "function")
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
+			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.LlamaCallTest("defined", toolFunction, nil, nil), func() runtime.Value {
 				return toolFunction
 			}, func() runtime.Value {
 				return tool
@@ -427,17 +427,17 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 		messages = messages.Slice(runtime.None(), runtime.Int(-1), runtime.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
+	var content2 runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
-		content = runtime.LlamaItemStr(message, "content")
+		content2 = runtime.LlamaItemStr(message, "content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil)), runtime.Str("\n")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil)), runtime.Str("\n")))
 		} else if runtime.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
@@ -460,13 +460,13 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
-			if content.Truthy() && runtime.LlamaIn(runtime.Str("</think>"), content) {
+			if content2.Truthy() && runtime.LlamaIn(runtime.Str("</think>"), content2) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content = runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
+				content2 = runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", runtime.LlamaItemInt(runtime.LlamaCallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil), 1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_11>Assistant\n"), runtime.IfElse(!runtime.IsNone(content), func() runtime.Value {
-				return runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_11>Assistant\n"), runtime.IfElse(!runtime.LlamaCallTest("none", content2, nil, nil), func() runtime.Value {
+				return runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
 			}, func() runtime.Value {
 				return runtime.Str("")
 			})))
@@ -474,18 +474,18 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
+				if !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90:7 {%- for call in message.tool_calls -%}
+				var fn runtime.Value
 				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
 				for i := range items {
 					call := items[i]
-					var fn runtime.Value
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := runtime.LlamaAttr(call, "function")
-					if runtime.IsDefined(callFunction) {
+					if runtime.LlamaCallTest("defined", callFunction, nil, nil) {
 						fn = callFunction
 					} else {
 						fn = call
@@ -494,7 +494,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(fn, "name")), runtime.Str("\", \"arguments\": ")))
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
 					fnArguments := runtime.LlamaAttr(fn, "arguments")
-					if runtime.IsString(fnArguments) {
+					if runtime.LlamaCallTest("string", fnArguments, nil, nil) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
 						runtime.LlamaWrite(w, fnArguments)
 					} else {
@@ -518,24 +518,24 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		if runtime.IsDefined(runtime.LlamaAttr(ns, "enable_thinking")) && runtime.IsFalse(runtime.LlamaAttr(ns, "enable_thinking")) {
+		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "enable_thinking"), nil, nil) && runtime.LlamaCallTest("false", runtime.LlamaAttr(ns, "enable_thinking"), nil, nil) {
 			w.WriteString("<think></think>")
 		} else {
 			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_content")) && !runtime.EqStr(runtime.LlamaAttr(ns, "last_turn_assistant_content"), "") {
+		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "last_turn_assistant_content"), nil, nil) && !runtime.EqStr(runtime.LlamaAttr(ns, "last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
 			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_content")) && !runtime.EqStr(runtime.LlamaAttr(ns, "last_turn_assistant_content"), "") {
+		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "last_turn_assistant_content"), nil, nil) && !runtime.EqStr(runtime.LlamaAttr(ns, "last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			if runtime.IsDefined(runtime.LlamaAttr(ns, "enable_thinking")) && runtime.IsFalse(runtime.LlamaAttr(ns, "enable_thinking")) {
+			if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "enable_thinking"), nil, nil) && runtime.LlamaCallTest("false", runtime.LlamaAttr(ns, "enable_thinking"), nil, nil) {
 				w.WriteString("<think></think>")
 			} else {
 				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
@@ -544,9 +544,9 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
 			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
-			if runtime.IsDefined(continueFinalMessage) {
+			if runtime.LlamaCallTest("defined", continueFinalMessage, nil, nil) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
-				if runtime.IsFalse(continueFinalMessage) {
+				if runtime.LlamaCallTest("false", continueFinalMessage, nil, nil) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
 			} else {
@@ -555,16 +555,16 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if runtime.IsDefined(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil), runtime.Int(0)) {
+		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil), runtime.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
+			var fn runtime.Value
 			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")))
 			for i := range items {
 				call := items[i]
-				var fn runtime.Value
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
 				callFunction := runtime.LlamaAttr(call, "function")
-				if runtime.IsDefined(callFunction) {
+				if runtime.LlamaCallTest("defined", callFunction, nil, nil) {
 					fn = callFunction
 				} else {
 					fn = call
@@ -573,7 +573,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(fn, "name")), runtime.Str("\", \"arguments\": ")))
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
 				fnArguments := runtime.LlamaAttr(fn, "arguments")
-				if runtime.IsString(fnArguments) {
+				if runtime.LlamaCallTest("string", fnArguments, nil, nil) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
 					runtime.LlamaWrite(w, fnArguments)
 				} else {

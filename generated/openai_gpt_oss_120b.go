@@ -634,7 +634,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(runtime.LlamaItemInt(paramSpecType, 0)) {
+		} else if (((runtime.LlamaCallTest("defined", paramSpecType, nil, nil) && runtime.LlamaCallTest("iterable", paramSpecType, nil, nil)) && !runtime.LlamaCallTest("string", paramSpecType, nil, nil)) && !runtime.LlamaCallTest("mapping", paramSpecType, nil, nil)) && runtime.LlamaCallTest("defined", runtime.LlamaItemInt(paramSpecType, 0), nil, nil) {
 			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
 			if runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecType, nil, nil), runtime.Int(1)) {
@@ -679,7 +679,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
 					variantDefault := runtime.LlamaAttr(variant, "default")
-					if runtime.IsDefined(variantDefault) {
+					if runtime.LlamaCallTest("defined", variantDefault, nil, nil) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
 						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.LlamaCallFilter("tojson", variantDefault, nil, nil)))
@@ -805,7 +805,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
 					paramSpecDefault := runtime.LlamaAttr(paramSpec, "default")
-					if runtime.IsDefined(paramSpecDefault) {
+					if runtime.LlamaCallTest("defined", paramSpecDefault, nil, nil) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
 						if runtime.LlamaAttr(paramSpec, "enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
@@ -857,7 +857,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 		builtinTools := builtinToolsInput
 		var availableBuiltinTools runtime.Value
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
-		if !runtime.IsDefined(modelIdentity) {
+		if !runtime.LlamaCallTest("defined", modelIdentity, nil, nil) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
 			modelIdentity = runtime.Str("You are ChatGPT, a large language model trained by OpenAI.")
 		}
@@ -867,7 +867,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Current date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str("\n\n")))
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
-		if !runtime.IsDefined(reasoningEffort) {
+		if !runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
 			reasoningEffort = runtime.Str("medium")
 		}
@@ -949,10 +949,10 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 	// openai-gpt-oss-120b.jinja:258:1 {%- set last_tool_call = namespace(name=none) %}
 	lastToolCallName := runtime.None()
 	// openai-gpt-oss-120b.jinja:259:1 {%- for message in loop_messages -%}
+	var toolCall runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
-		var toolCall runtime.Value
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
@@ -1013,7 +1013,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaAttr(toolCall, "name")), runtime.Str("<|channel|>commentary ")))
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				toolCallContentType := runtime.LlamaAttr(toolCall, "content_type")
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.IfElse(runtime.IsDefined(toolCallContentType), func() runtime.Value {
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.IfElse(runtime.LlamaCallTest("defined", toolCallContentType, nil, nil), func() runtime.Value {
 					return toolCallContentType
 				}, func() runtime.Value {
 					return runtime.Str("json")
@@ -1042,7 +1042,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// openai-gpt-oss-120b.jinja:317:9 {%- elif message.role == 'tool' -%}
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
-			if runtime.IsNone(lastToolCallName) {
+			if runtime.LlamaCallTest("none", lastToolCallName, nil, nil) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}

@@ -485,14 +485,14 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 	nsMultiStepTool := true
 	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
 	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
+	var index runtime.Value
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.IsString(runtime.LlamaAttr(message, "content"))) && !(runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.LlamaCallTest("string", runtime.LlamaAttr(message, "content"), nil, nil)) && !(runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -500,19 +500,19 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:35:1 {%- for message in messages %}
+	var content runtime.Value
+	var reasoningContent runtime.Value
+	var contentParts runtime.Value
+	var processedContent runtime.Value
+	var toolCallsCount runtime.Value
+	var toolSepCount runtime.Value
+	hasToolSep := hasToolSepInput
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
-		var reasoningContent runtime.Value
-		var contentParts runtime.Value
-		var processedContent runtime.Value
-		var toolCallsCount runtime.Value
-		var toolSepCount runtime.Value
-		hasToolSep := hasToolSepInput
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
 		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.IsString(messageContent) {
+		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
 		} else {
@@ -531,7 +531,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -558,11 +558,11 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
 				_ = runtime.LlamaCallFilter("min", runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
+				var toolIndex runtime.Value
+				var toolCall runtime.Value
+				singleToolXml := singleToolXmlInput
+				processedContent2 := processedContent
 				for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Int(1), runtime.LlamaCallFilter("length", contentParts, nil, nil)))) {
-					var toolIndex runtime.Value
-					var toolCall runtime.Value
-					singleToolXml := singleToolXmlInput
-					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
 					toolIndex = runtime.LlamaSub(i, runtime.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
@@ -593,7 +593,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
 								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if runtime.IsString(paramValue) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
+								if runtime.LlamaCallTest("string", paramValue, nil, nil) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>")))
 								} else {
@@ -618,10 +618,10 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
 				if runtime.LlamaGt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
+					var toolCall runtime.Value
+					remainingToolXml := runtime.Undefined("remaining_tool_xml")
+					processedContent2 := processedContent
 					for _, remainingIndex := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, toolSepCount, toolCallsCount))) {
-						var toolCall runtime.Value
-						remainingToolXml := runtime.Undefined("remaining_tool_xml")
-						processedContent2 := processedContent
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall = runtime.LlamaItem(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
@@ -648,7 +648,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
 								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if runtime.IsString(paramValue) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
+								if runtime.LlamaCallTest("string", paramValue, nil, nil) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>")))
 								} else {
@@ -688,10 +688,10 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
 			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130:13 {%- for tool_call in message.tool_calls %}
+				var argsDict runtime.Value
 				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
-					var argsDict runtime.Value
 					// openbmb-MiniCPM5-1B.jinja:131:17 {%- if (loop.first and content) or (not loop.first) %}
 					if ((i == 0) && content.Truthy()) || !(i == 0) {
 						w.WriteString("\n")
@@ -717,7 +717,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
 							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							if runtime.IsString(paramValue) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
+							if runtime.LlamaCallTest("string", paramValue, nil, nil) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
 								runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>")))
 							} else {
@@ -741,7 +741,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
 			message2Content := runtime.LlamaAttr(message, "content")
-			if runtime.IsString(message2Content) {
+			if runtime.LlamaCallTest("string", message2Content, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
 				runtime.LlamaWrite(w, content)
 			} else {
@@ -760,11 +760,11 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// openbmb-MiniCPM5-1B.jinja:172:5 {%- if enable_thinking is defined %}
-		if runtime.IsDefined(enableThinking) {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:173:9 {%- if enable_thinking is false %}
-			if runtime.IsFalse(enableThinking) {
+			if runtime.LlamaCallTest("false", enableThinking, nil, nil) {
 				w.WriteString("<think>\n\n</think>\n\n")
-			} else if runtime.IsTrue(enableThinking) {
+			} else if runtime.LlamaCallTest("true", enableThinking, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:175:13 {%- elif enable_thinking is true %}
 				w.WriteString("<think>\n")
 			}

@@ -267,11 +267,11 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</system>\n")
 	}
 	// poolside-Laguna-S-2.1.jinja:40:1 {%- for message in messages -%}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.IsString(messageContent) {
+		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			content = messageContent
 		} else {
 			content = runtime.Str("")
@@ -291,10 +291,10 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 				reasoningContent = runtime.Str("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
 				messageReasoning := runtime.LlamaAttr(message, "reasoning")
-				if runtime.IsString(messageReasoning) {
+				if runtime.LlamaCallTest("string", messageReasoning, nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if runtime.IsString(runtime.LlamaAttr(message, "reasoning_content")) {
+				} else if runtime.LlamaCallTest("string", runtime.LlamaAttr(message, "reasoning_content"), nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
 					reasoningContent = runtime.LlamaAttr(message, "reasoning_content")
@@ -316,9 +316,9 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 				messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
+					var functionData runtime.Value
+					var args runtime.Value
 					for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-						var functionData runtime.Value
-						var args runtime.Value
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
 						functionData = runtime.LlamaAttr(toolCall, "function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
@@ -334,7 +334,7 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>")))
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
-							if !runtime.IsString(v) {
+							if !runtime.LlamaCallTest("string", v, nil, nil) {
 								runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 							} else {
 								runtime.LlamaWrite(w, v)

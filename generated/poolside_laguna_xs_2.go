@@ -312,13 +312,13 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</system>\n")
 	}
 	// poolside-Laguna-XS.2.jinja:50:1 {%- for message in messages -%}
+	var content runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
 		// poolside-Laguna-XS.2.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.IsString(messageContent) {
+		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			content = messageContent
 		} else {
 			content = runtime.Str("")
@@ -363,10 +363,10 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 					reasoningContent = runtime.Str("")
 					// poolside-Laguna-XS.2.jinja:79:9 {%- if message.reasoning is string %}
 					messageReasoning := runtime.LlamaAttr(message, "reasoning")
-					if runtime.IsString(messageReasoning) {
+					if runtime.LlamaCallTest("string", messageReasoning, nil, nil) {
 						// poolside-Laguna-XS.2.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if runtime.IsString(runtime.LlamaAttr(message, "reasoning_content")) {
+					} else if runtime.LlamaCallTest("string", runtime.LlamaAttr(message, "reasoning_content"), nil, nil) {
 						// poolside-Laguna-XS.2.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS.2.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
 						reasoningContent = runtime.LlamaAttr(message, "reasoning_content")
@@ -398,9 +398,9 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 					messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS.2.jinja:102:11 {%- for tool_call in message.tool_calls -%}
+						var functionData runtime.Value
+						var args runtime.Value
 						for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-							var functionData runtime.Value
-							var args runtime.Value
 							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
 							functionData = runtime.LlamaAttr(toolCall, "function")
 							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
@@ -417,7 +417,7 @@ func renderPoolsideLagunaXS2Llama(w *runtime.Writer, in *runtime.Input) {
 								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n")))
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-								if !runtime.IsString(v) {
+								if !runtime.LlamaCallTest("string", v, nil, nil) {
 									runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
 								} else {
 									runtime.LlamaWrite(w, v)

@@ -366,14 +366,14 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 			isSystemContent = runtime.Bool(false)
 		}
 		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// Qwen3.5-4B.jinja:5:9 {{- content }}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
 			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
+			addVisionId := addVisionIdInput
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
-				addVisionId := addVisionIdInput
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
 				if (runtime.LlamaIn(runtime.Str("image"), item) || runtime.LlamaIn(runtime.Str("image_url"), item)) || runtime.EqStr(runtime.LlamaAttr(item, "type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
@@ -420,7 +420,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unexpected item type in content.")))
 				}
 			}
-		} else if runtime.IsNone(content) || runtime.IsUndefined(content) {
+		} else if runtime.LlamaCallTest("none", content, nil, nil) || runtime.LlamaCallTest("undefined", content, nil, nil) {
 			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
@@ -434,7 +434,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
-	if (tools.Truthy() && runtime.IsIterable(tools)) && !runtime.IsMapping(tools) {
+	if (tools.Truthy() && runtime.LlamaCallTest("iterable", tools, nil, nil)) && !runtime.LlamaCallTest("mapping", tools, nil, nil) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// Qwen3.5-4B.jinja:48:5 {%- for tool in tools %}
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
@@ -474,21 +474,21 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 	nsMultiStepTool := true
 	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
+	var index runtime.Value
+	var content2 runtime.Value
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
-		var content runtime.Value
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
-			content = runtime.LlamaCallFilter("trim", w.Capture(func() {
+			content2 = runtime.LlamaCallFilter("trim", w.Capture(func() {
 				renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(false), runtime.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(runtime.LlamaCallMethod(content, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+			if !(runtime.LlamaCallMethod(content2, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(content2, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -502,13 +502,13 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
+	var content3 runtime.Value
+	var reasoningContent runtime.Value
 	var loop runtime.Loop
 	for loop.Start(w, runtime.LlamaIterable(messages), nil); loop.Next(); {
 		message := loop.Item()
-		var content runtime.Value
-		var reasoningContent runtime.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
-		content = runtime.LlamaCallFilter("trim", w.Capture(func() {
+		content3 = runtime.LlamaCallFilter("trim", w.Capture(func() {
 			renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(true), runtime.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
@@ -522,24 +522,24 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
+			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content3, runtime.Str("<|im_end|>"), runtime.Str("\n")))
 		} else if runtime.EqStr(messageRole, "assistant") {
 			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = runtime.Str("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// Qwen3.5-4B.jinja:93:13 {%- else %}
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if runtime.LlamaIn(runtime.Str("</think>"), content3) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content3, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content3 = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content3, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
@@ -547,29 +547,29 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
 			if runtime.LlamaGt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content))
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content3))
 			} else {
 				// Qwen3.5-4B.jinja:102:13 {%- else %}
 				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content3))
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if (messageToolCalls.Truthy() && runtime.IsIterable(messageToolCalls)) && !runtime.IsMapping(messageToolCalls) {
+			if (messageToolCalls.Truthy() && runtime.LlamaCallTest("iterable", messageToolCalls, nil, nil)) && !runtime.LlamaCallTest("mapping", messageToolCalls, nil, nil) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
 				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
 					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-					if runtime.IsDefined(toolCallFunction) {
+					if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
 					if i == 0 {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
-						if runtime.LlamaCallFilter("trim", content, nil, nil).Truthy() {
+						if runtime.LlamaCallFilter("trim", content3, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
 						} else {
@@ -584,7 +584,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.IsDefined(toolCallArguments) {
+					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
 						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
 							vals := runtime.Unpack(item, 2)
@@ -593,7 +593,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+							if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
 								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
 							} else {
 								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)
@@ -615,7 +615,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen3.5-4B.jinja:136:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			runtime.LlamaWrite(w, content3)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !loop.Last().Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
@@ -634,7 +634,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen3.5-4B.jinja:149:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && runtime.LlamaCallTest("false", enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		} else {
 			// Qwen3.5-4B.jinja:151:9 {%- else %}

@@ -296,7 +296,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 		jsonDict = runtime.Param(jsonDict, "json_dict")
 		handledKeys = runtime.Param(handledKeys, "handled_keys")
 		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
-		if runtime.IsMapping(jsonDict) {
+		if runtime.LlamaCallTest("mapping", jsonDict, nil, nil) {
 			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop runtime.Loop
 			for loop.Start(w, runtime.LlamaIterable(jsonDict), func(item runtime.Value) bool {
@@ -305,7 +305,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if runtime.IsMapping(runtime.LlamaItem(jsonDict, jsonKey)) || (runtime.IsSequence(runtime.LlamaItem(jsonDict, jsonKey)) && !runtime.IsString(runtime.LlamaItem(jsonDict, jsonKey))) {
+				if runtime.LlamaCallTest("mapping", runtime.LlamaItem(jsonDict, jsonKey), nil, nil) || (runtime.LlamaCallTest("sequence", runtime.LlamaItem(jsonDict, jsonKey), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaItem(jsonDict, jsonKey), nil, nil)) {
 					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
 				} else {
@@ -329,30 +329,30 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 		loopMessages = messages
 	}
 	// Qwen3-Coder.jinja:20:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
 		// Qwen3-Coder.jinja:21:5 {%- set tools = [] %}
 		tools = runtime.NewList()
 	}
 	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
 		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), systemMessage))
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
 	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
+		handledKeys := runtime.Undefined("handled_keys")
 		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
-			handledKeys := runtime.Undefined("handled_keys")
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
 			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.IsDefined(toolFunction) {
+			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
@@ -360,32 +360,32 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<function>\n<name>"), runtime.LlamaAttr(tool, "name"), runtime.Str("</name>")))
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
 			toolDescription := runtime.LlamaAttr(tool, "description")
-			if runtime.IsDefined(toolDescription) {
+			if runtime.LlamaCallTest("defined", toolDescription, nil, nil) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", toolDescription, nil, nil), runtime.Str("</description>")))
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := runtime.LlamaAttr(tool, "parameters")
-			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(runtime.LlamaAttr(toolParameters, "properties"))) && runtime.IsMapping(runtime.LlamaAttr(toolParameters, "properties")) {
+			if ((runtime.LlamaCallTest("defined", toolParameters, nil, nil) && runtime.LlamaCallTest("mapping", toolParameters, nil, nil)) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(toolParameters, "properties"), nil, nil)) && runtime.LlamaCallTest("mapping", runtime.LlamaAttr(toolParameters, "properties"), nil, nil) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
+				var handledKeys runtime.Value
 				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolParameters, "properties"), nil, nil))) {
 					vals := runtime.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
-					var handledKeys runtime.Value
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>")))
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
 					paramFieldsType := runtime.LlamaAttr(paramFields, "type")
-					if runtime.IsDefined(paramFieldsType) {
+					if runtime.LlamaCallTest("defined", paramFieldsType, nil, nil) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.LlamaCallFilter("string", paramFieldsType, nil, nil), runtime.Str("</type>")))
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := runtime.LlamaAttr(paramFields, "description")
-					if runtime.IsDefined(paramFieldsDescription) {
+					if runtime.LlamaCallTest("defined", paramFieldsDescription, nil, nil) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), runtime.Str("</description>")))
 					}
@@ -416,12 +416,12 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// Qwen3-Coder.jinja:68:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// Qwen3-Coder.jinja:70:5 {%- else %}
 		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -431,12 +431,12 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		messageRole := runtime.LlamaAttr(message, "role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(runtime.LlamaAttr(message, "tool_calls"))) && runtime.IsIterable(runtime.LlamaAttr(message, "tool_calls"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)) {
+		if ((runtime.EqStr(messageRole, "assistant") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) && runtime.LlamaCallTest("iterable", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("string", messageContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
 			}
@@ -444,7 +444,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
 				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.IsDefined(toolCallFunction) {
+				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -452,7 +452,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-				if runtime.IsDefined(toolCallArguments) {
+				if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
 					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
 						vals := runtime.Unpack(item, 2)
@@ -461,7 +461,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-						if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+						if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
 							argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
 						} else {
 							argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)

@@ -259,10 +259,10 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 	nsMultiStepTool := true
 	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
 	// Qwen-Qwen3-0.6B.jinja:18:1 {%- for message in messages[::-1] %}
+	var index runtime.Value
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
@@ -274,11 +274,11 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:25:1 {%- for message in messages %}
+	var content runtime.Value
+	var reasoningContent runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
-		var reasoningContent runtime.Value
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
@@ -293,7 +293,7 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 			reasoningContent = runtime.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.IsDefined(messageReasoningContent) && !runtime.IsNone(messageReasoningContent) {
+			if runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && !runtime.LlamaCallTest("none", messageReasoningContent, nil, nil) {
 				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -345,7 +345,7 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.IsString(toolCallArguments) {
+					if runtime.LlamaCallTest("string", toolCallArguments, nil, nil) {
 						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
 						runtime.LlamaWrite(w, toolCallArguments)
 					} else {
@@ -377,7 +377,7 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen-Qwen3-0.6B.jinja:82:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
+		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && runtime.LlamaCallTest("false", enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}
 	}

@@ -210,10 +210,10 @@ func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Qwen-QwQ-32B.jinja:19:1 {%- for message in messages %}
+	var content runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
@@ -252,7 +252,7 @@ func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
 			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
 				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.IsDefined(toolCallFunction) {
+				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}

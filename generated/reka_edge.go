@@ -413,22 +413,22 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		numVideoFrames = runtime.Param(numVideoFrames, "num_video_frames")
 		var ns runtime.Value
 		// Reka-Edge.jinja:2:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// Reka-Edge.jinja:3:9 {{- content -}}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsSequence(content) {
+		} else if runtime.LlamaCallTest("sequence", content, nil, nil) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
 			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
+			var itemType runtime.Value
+			var text runtime.Value
+			var repeatTokens runtime.Value
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
-				var itemType runtime.Value
-				var text runtime.Value
-				var repeatTokens runtime.Value
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
 				itemType = runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("type")}, nil)
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text")}, nil)) {
+				if runtime.EqStr(itemType, "text") || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
 					text = runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
 					// Reka-Edge.jinja:10:17 {%- if text -%}
@@ -449,7 +449,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
 					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if (runtime.LlamaInStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("image")}, nil))) || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("image_url")}, nil)) {
+				} else if (runtime.LlamaInStrs(itemType, "image", "image_url") || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
 					runtime.LlamaCheckNamespace(ns)
@@ -459,7 +459,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
 					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.LlamaInStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("video")}, nil))) || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("video_url")}, nil)) {
+				} else if (runtime.LlamaInStrs(itemType, "video", "video_url") || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
 					repeatTokens = runtime.LlamaMul(numImgTokens, numVideoFrames)
@@ -480,11 +480,11 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
 	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
+	var idx runtime.Value
+	var content runtime.Value
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		msg := items[len(items)-1-i]
-		var idx runtime.Value
-		var content runtime.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
 		idx = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		mark := w.Mark()
@@ -493,7 +493,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
 			content = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((runtime.IsString(content) && runtime.LlamaCallMethod(content, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+			if !((runtime.LlamaCallTest("string", content, nil, nil) && runtime.LlamaCallMethod(content, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
 				runtime.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
@@ -558,34 +558,34 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), preambleNsText, runtime.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
+	var message runtime.Value
+	var role runtime.Value
+	var content2 runtime.Value
+	var toolCalls runtime.Value
+	var contentText runtime.Value
+	var reasoningText runtime.Value
+	var includeThinking runtime.Value
+	continueFinalMessage := continueFinalMessageInput
+	var responseText runtime.Value
 	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, startIdx, runtime.LlamaCallFilter("length", messages, nil, nil)))) {
-		var message runtime.Value
-		var role runtime.Value
-		var content runtime.Value
-		var toolCalls runtime.Value
-		var contentText runtime.Value
-		var reasoningText runtime.Value
-		var includeThinking runtime.Value
-		continueFinalMessage := continueFinalMessageInput
-		var responseText runtime.Value
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = runtime.LlamaItem(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
 		role = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("role")}, nil)
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil)
+		content2 = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil)
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
 		if runtime.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
 			prefixNsValue := runtime.Str("human: ")
 			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
-			if runtime.IsSequence(content) && !runtime.IsString(content) {
+			if runtime.LlamaCallTest("sequence", content2, nil, nil) && !runtime.LlamaCallTest("string", content2, nil, nil) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
-					var text runtime.Value
+				var text runtime.Value
+				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content2)) {
 					mark := w.Mark()
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if runtime.EqStr(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.IsNone(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text")}, nil)) {
+					if runtime.EqStr(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
 						text = runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
 						// Reka-Edge.jinja:86:21 {%- if text -%}
@@ -606,7 +606,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), prefixNsValue, w.Capture(func() {
-				renderContent(content, numImgTokens, numVideoFrames)
+				renderContent(content2, numImgTokens, numVideoFrames)
 			}), runtime.Str("<sep>")))
 		} else if runtime.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
@@ -614,12 +614,12 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			toolCalls = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
-				renderContent(content, numImgTokens, numVideoFrames)
+				renderContent(content2, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = runtime.Str("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if runtime.IsString(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)) {
+			if runtime.LlamaCallTest("string", runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), nil, nil) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
 				reasoningText = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
 			} else if runtime.LlamaIn(runtime.Str("</think>"), contentText) {
@@ -634,7 +634,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
 			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
-			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking)), func() runtime.Value {
+			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.LlamaCallTest("true", enableThinking, nil, nil)), func() runtime.Value {
 				return runtime.Bool(runtime.LlamaGt(idx, lastQueryIndex))
 			}), func() runtime.Value {
 				return runtime.Or(runtime.Bool(runtime.Eq(idx, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
@@ -662,21 +662,21 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
+				var arguments runtime.Value
+				var argumentsJson runtime.Value
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(toolCalls)) {
-					var arguments runtime.Value
-					var argumentsJson runtime.Value
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !runtime.IsNone(runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)) {
+					if !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil), nil, nil) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
 						toolCall = runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
 					arguments = runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
-					if runtime.IsString(arguments) {
+					if runtime.LlamaCallTest("string", arguments, nil, nil) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
 						argumentsJson = arguments
-					} else if runtime.IsMapping(arguments) {
+					} else if runtime.LlamaCallTest("mapping", arguments, nil, nil) {
 						// Reka-Edge.jinja:126:21 {%- elif arguments is mapping -%}
 						// Reka-Edge.jinja:127:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
 						argumentsJson = runtime.LlamaCallFilter("tojson", arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
@@ -709,7 +709,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
-				renderContent(content, numImgTokens, numVideoFrames)
+				renderContent(content2, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
@@ -727,7 +727,7 @@ func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
 	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaItemInt(messages, -1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
-		if runtime.IsTrue(enableThinking) {
+		if runtime.LlamaCallTest("true", enableThinking, nil, nil) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
 			runtime.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}

@@ -190,13 +190,13 @@ func renderRokaLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
+				var call runtime.Value
 				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var call runtime.Value
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
 					tcFunction := runtime.LlamaAttr(tc, "function")
-					if runtime.IsDefined(tcFunction) {
+					if runtime.LlamaCallTest("defined", tcFunction, nil, nil) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -207,7 +207,7 @@ func renderRokaLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
 					callArguments := runtime.LlamaAttr(call, "arguments")
-					if runtime.IsString(callArguments) {
+					if runtime.LlamaCallTest("string", callArguments, nil, nil) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
 						runtime.LlamaWrite(w, runtime.LlamaAttr(call, "name"))

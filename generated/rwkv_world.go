@@ -92,10 +92,10 @@ func renderRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
 	// rwkv-world.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14:1 {%- for message in messages %}
+	var content runtime.Value
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
 		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}

@@ -81,8 +81,8 @@ func renderSeedOssLlama(w *runtime.Writer, in *runtime.Input) {
 	// seed_oss.jinja:11:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = runtime.Str(" \t\n\v\f\r")
 	// seed_oss.jinja:12:1 {%- for message in messages %}
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		var content runtime.Value
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}

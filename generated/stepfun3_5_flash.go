@@ -271,12 +271,12 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 	renderContent := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
-		if runtime.IsNone(content) {
-		} else if runtime.IsString(content) {
+		if runtime.LlamaCallTest("none", content, nil, nil) {
+		} else if runtime.LlamaCallTest("string", content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
 			// StepFun3.5-Flash.jinja:1:97 {{- content }}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsMapping(content) {
+		} else if runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
 			if runtime.LlamaIn(runtime.Str("value"), content) {
@@ -284,7 +284,7 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
 			}
-		} else if runtime.IsIterable(content) {
+		} else if runtime.LlamaCallTest("iterable", content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
@@ -340,16 +340,16 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 	nsMultiStepTool := true
 	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
 	// StepFun3.5-Flash.jinja:19:1 {%- for message in messages[::-1] %}
+	var index runtime.Value
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.IsString(w.Capture(func() {
+		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.LlamaCallTest("string", w.Capture(func() {
 			renderContent(runtime.LlamaAttr(message, "content"))
-		}))) && !(runtime.LlamaCallMethod(w.Capture(func() {
+		}), nil, nil)) && !(runtime.LlamaCallMethod(w.Capture(func() {
 			renderContent(runtime.LlamaAttr(message, "content"))
 		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(w.Capture(func() {
 			renderContent(runtime.LlamaAttr(message, "content"))
@@ -361,12 +361,12 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// StepFun3.5-Flash.jinja:26:1 {%- for message in messages %}
+	var content runtime.Value
+	var roleName runtime.Value
+	var reasoningContent runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
-		var roleName runtime.Value
-		var reasoningContent runtime.Value
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
 			renderContent(runtime.LlamaAttr(message, "content"))
@@ -386,7 +386,7 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
 					renderContent(messageReasoningContent)
@@ -418,11 +418,11 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
+				var arguments runtime.Value
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var arguments runtime.Value
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
 					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-					if runtime.IsDefined(toolCallFunction) {
+					if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -430,7 +430,7 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.IsDefined(toolCallArguments) {
+					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
@@ -441,7 +441,7 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+							if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
 								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
 							} else {
 								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)

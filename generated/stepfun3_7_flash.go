@@ -318,12 +318,12 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 		var ns runtime.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
 		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.IsNone(messageContent) {
-		} else if runtime.IsString(messageContent) {
+		if runtime.LlamaCallTest("none", messageContent, nil, nil) {
+		} else if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
 			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
 			runtime.LlamaWrite(w, messageContent)
-		} else if runtime.IsMapping(messageContent) {
+		} else if runtime.LlamaCallTest("mapping", messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
 			if runtime.LlamaIn(runtime.Str("value"), messageContent) {
@@ -331,7 +331,7 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				runtime.LlamaWrite(w, runtime.LlamaItemStr(messageContent, "text"))
 			}
-		} else if runtime.IsIterable(messageContent) {
+		} else if runtime.LlamaCallTest("iterable", messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
 			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
@@ -371,7 +371,7 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
-		if runtime.IsDefined(reasoningEffort) {
+		if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n")))
 		}
@@ -398,7 +398,7 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
-			if runtime.IsDefined(reasoningEffort) {
+			if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n")))
 			}
@@ -406,7 +406,7 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
 				renderMessageContent(messages0)
 			}), runtime.Str("<|im_end|>\n")))
-		} else if runtime.IsDefined(reasoningEffort) {
+		} else if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
 			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n")))
@@ -415,16 +415,16 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
+	var index runtime.Value
 	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((runtime.LlamaAttr(ns, "multi_step_tool").Truthy() && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.IsString(w.Capture(func() {
+		if ((runtime.LlamaAttr(ns, "multi_step_tool").Truthy() && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.LlamaCallTest("string", w.Capture(func() {
 			renderMessageContent(message)
-		}))) && !(runtime.LlamaCallMethod(w.Capture(func() {
+		}), nil, nil)) && !(runtime.LlamaCallMethod(w.Capture(func() {
 			renderMessageContent(message)
 		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(w.Capture(func() {
 			renderMessageContent(message)
@@ -440,13 +440,13 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
+	var content runtime.Value
+	var roleName runtime.Value
+	var reasoningContent runtime.Value
+	preserveThinking := preserveThinkingInput
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
-		var roleName runtime.Value
-		var reasoningContent runtime.Value
-		preserveThinking := preserveThinkingInput
 		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
 		content = w.Capture(func() {
 			renderMessageContent(message)
@@ -466,7 +466,7 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -484,7 +484,7 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if runtime.LlamaGt(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_query_index")) || (runtime.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
+			if runtime.LlamaGt(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_query_index")) || (runtime.LlamaCallTest("defined", preserveThinking, nil, nil) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content))
 			} else {
@@ -496,11 +496,11 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
+				var arguments runtime.Value
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var arguments runtime.Value
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
 					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-					if runtime.IsDefined(toolCallFunction) {
+					if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -508,9 +508,9 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.IsDefined(toolCallArguments) {
+					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
-						if runtime.IsString(toolCallArguments) {
+						if runtime.LlamaCallTest("string", toolCallArguments, nil, nil) {
 							arguments = runtime.LlamaCallFilter("fromjson", toolCallArguments, nil, nil)
 						} else {
 							arguments = toolCallArguments
@@ -523,7 +523,7 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
+							if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
 								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
 							} else {
 								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)

@@ -566,12 +566,12 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
 	reasoningModeToken = runtime.LlamaCallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:29:1 {%- if not preserved_thinking is defined %}
-	if !runtime.IsDefined(preservedThinking) {
+	if !runtime.LlamaCallTest("defined", preservedThinking, nil, nil) {
 		// tencent-Hy3.jinja:30:5 {%- if not tools %}
 		if !tools.Truthy() {
 			// tencent-Hy3.jinja:31:9 {%- set preserved_thinking = false %}
@@ -583,18 +583,18 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:36:1 {%- if not is_training is defined %}
-	if !runtime.IsDefined(isTraining) {
+	if !runtime.LlamaCallTest("defined", isTraining, nil, nil) {
 		// tencent-Hy3.jinja:37:5 {%- set is_training = false %}
 		isTraining = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
-	if !runtime.IsDefined(reasoningEffort) {
+	if !runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
 		reasoningEffort = runtime.Str("no_think")
 	} else if !runtime.LlamaInStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
-		if runtime.IsNone(reasoningEffort) {
+		if runtime.LlamaCallTest("none", reasoningEffort, nil, nil) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
 			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
@@ -604,14 +604,14 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
-	if runtime.IsDefined(fallbackStrategy) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
+	if runtime.LlamaCallTest("defined", fallbackStrategy, nil, nil) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
 		reasoningEffort = runtime.Str("high")
 		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = runtime.Bool(false)
 	}
 	// tencent-Hy3.jinja:54:1 {%- if not raw_last_assistant is defined %}
-	if !runtime.IsDefined(rawLastAssistant) {
+	if !runtime.LlamaCallTest("defined", rawLastAssistant, nil, nil) {
 		// tencent-Hy3.jinja:55:5 {%- set raw_last_assistant = false %}
 		rawLastAssistant = runtime.Bool(false)
 	}
@@ -619,24 +619,24 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// tencent-Hy3.jinja:60:9 {{- content }}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
 					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.IsString(item) {
+				} else if runtime.LlamaCallTest("string", item, nil, nil) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}
 					runtime.LlamaWrite(w, item)
 				}
 			}
-		} else if runtime.IsNone(content) {
+		} else if runtime.LlamaCallTest("none", content, nil, nil) {
 			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
 		} else {
 			// tencent-Hy3.jinja:71:9 {%- else -%}
@@ -666,7 +666,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
-	if ((runtime.IsDefined(reasoningEffort) && runtime.IsString(reasoningEffort)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
+	if ((runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.LlamaCallTest("string", reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
 		spNsSystemPrompt = runtime.LlamaSum(spNsSystemPrompt, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort)
 	}
@@ -713,7 +713,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
 		runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallEndToken, runtime.Str("\n")))
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
-		if (runtime.IsDefined(reasoningEffort) && runtime.IsString(reasoningEffort)) && !runtime.EqStr(reasoningEffort, "") {
+		if (runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.LlamaCallTest("string", reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
 			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort))
 		} else {
@@ -728,11 +728,11 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:123:1 {%- set last_ns = namespace(last_is_assistant=false) %}
 	lastNsLastIsAssistant := false
 	// tencent-Hy3.jinja:124:1 {%- for message in messages %}
+	var rc runtime.Value
+	var content runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
-		var rc runtime.Value
-		var content runtime.Value
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
 		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
 			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
@@ -752,10 +752,10 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if runtime.LlamaIn(runtime.Str("reasoning_content"), message) && runtime.IsString(runtime.LlamaItemStr(message, "reasoning_content")) {
+				if runtime.LlamaIn(runtime.Str("reasoning_content"), message) && runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "reasoning_content"), nil, nil) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
 					rc = runtime.LlamaItemStr(message, "reasoning_content")
-				} else if runtime.LlamaIn(runtime.Str("reasoning"), message) && runtime.IsString(runtime.LlamaItemStr(message, "reasoning")) {
+				} else if runtime.LlamaIn(runtime.Str("reasoning"), message) && runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "reasoning"), nil, nil) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
 					rc = runtime.LlamaItemStr(message, "reasoning")
@@ -765,7 +765,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 					rc = runtime.None()
 				}
 				// tencent-Hy3.jinja:141:13 {%- if rc is not none %}
-				if !runtime.IsNone(rc) {
+				if !runtime.LlamaCallTest("none", rc, nil, nil) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					content = runtime.LlamaAdd(runtime.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 						visibleText(runtime.LlamaItemStr(message, "content"))
@@ -780,12 +780,12 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (runtime.IsDefined(preservedThinking) && preservedThinking.Truthy()) || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) {
+				if (runtime.LlamaCallTest("defined", preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if runtime.LlamaIn(runtime.Str("reasoning_content"), message) && runtime.IsString(runtime.LlamaItemStr(message, "reasoning_content")) {
+					if runtime.LlamaIn(runtime.Str("reasoning_content"), message) && runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "reasoning_content"), nil, nil) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
 						rc = runtime.LlamaItemStr(message, "reasoning_content")
-					} else if runtime.LlamaIn(runtime.Str("reasoning"), message) && runtime.IsString(runtime.LlamaItemStr(message, "reasoning")) {
+					} else if runtime.LlamaIn(runtime.Str("reasoning"), message) && runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "reasoning"), nil, nil) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
 						rc = runtime.LlamaItemStr(message, "reasoning")
@@ -795,7 +795,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 						rc = runtime.None()
 					}
 					// tencent-Hy3.jinja:155:17 {%- if rc is not none %}
-					if !runtime.IsNone(rc) {
+					if !runtime.LlamaCallTest("none", rc, nil, nil) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 						content = runtime.LlamaAdd(runtime.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 							visibleText(runtime.LlamaItemStr(message, "content"))
@@ -824,7 +824,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 			runtime.LlamaWrite(w, assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
 			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170:13 {{- content }}
@@ -832,8 +832,8 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallsBeginToken, runtime.Str("\n")))
 				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
+				var arguments runtime.Value
 				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var arguments runtime.Value
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
 					arguments = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
@@ -846,7 +846,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
 						runtime.LlamaWrite(w, runtime.LlamaSum(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n")))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
-						if !runtime.IsString(value) {
+						if !runtime.LlamaCallTest("string", value, nil, nil) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
 							value = runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
 						}
@@ -911,10 +911,10 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 		// tencent-Hy3.jinja:213:5 {%- if not last_ns.last_is_assistant %}
 		if !lastNsLastIsAssistant {
 			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
-			if runtime.IsDefined(reasoningEffort) && runtime.LlamaInStrs(reasoningEffort, "low", "high") {
+			if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.LlamaInStrs(reasoningEffort, "low", "high") {
 				// tencent-Hy3.jinja:215:13 {{- assistant_token + think_begin_token }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(assistantToken, thinkBeginToken))
-			} else if runtime.IsDefined(reasoningEffort) && runtime.EqStr(reasoningEffort, "no_think") {
+			} else if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.EqStr(reasoningEffort, "no_think") {
 				// tencent-Hy3.jinja:216:13 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
 				// tencent-Hy3.jinja:217:13 {{- assistant_token + think_begin_token + think_end_token }}
 				runtime.LlamaWrite(w, runtime.LlamaSum(assistantToken, thinkBeginToken, thinkEndToken))

@@ -322,7 +322,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
 	toolOutputFormat = runtime.Str("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !runtime.IsNone(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
@@ -337,7 +337,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 		availableToolsString = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:16:1 {%- if tool_output_format is none or tool_output_format == "default" -%}
-	if runtime.IsNone(toolOutputFormat) || runtime.EqStr(toolOutputFormat, "default") {
+	if runtime.LlamaCallTest("none", toolOutputFormat, nil, nil) || runtime.EqStr(toolOutputFormat, "default") {
 		// unsloth-Apriel-1.5.jinja:17:1 {%- set tool_output_instructions -%}
 		mark := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
@@ -361,7 +361,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if (!runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") && !runtime.LlamaCallTest("none", tools, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, availableToolsString, runtime.Str("\n"), toolOutputInstructions, runtime.Str("\n<|end|>\n")))
 	}
@@ -371,21 +371,21 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, runtime.Str("\n<|end|>\n")))
 	}
 	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
+	var systemMessage runtime.Value
+	addToolId2 := addToolId
+	eosToken := eosTokenInput
+	var toolMessage runtime.Value
+	addGenerationPrompt := addGenerationPromptInput
 	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
-		var systemMessage runtime.Value
-		addToolId2 := addToolId
-		eosToken := eosTokenInput
-		var toolMessage runtime.Value
-		addGenerationPrompt := addGenerationPromptInput
 		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.IsString(messageContent) {
+			if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
 				for _, chunk := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
 					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
@@ -412,7 +412,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.IsString(messageContent) {
+			if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|content|>\n"), runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")), runtime.Str("\n<|end|>\n")))
 			} else {
@@ -424,9 +424,9 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.IsNone(messageContent) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
+			if !runtime.LlamaCallTest("none", messageContent, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
-				if runtime.IsString(messageContent) {
+				if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
 					systemMessage = messageContent
 				} else {
@@ -440,7 +440,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 				systemMessage = runtime.Str("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !runtime.IsNone(tools) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+			if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n"), availableToolsString, runtime.Str("\n<|end|>\n")))
 			} else {
@@ -458,9 +458,9 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if (runtime.IsDefined(messageContent) && !runtime.IsNone(messageContent)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageContent, nil, nil) && !runtime.LlamaCallTest("none", messageContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !runtime.IsString(messageContent) && !runtime.IsNone(runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")) {
+				if !runtime.LlamaCallTest("string", messageContent, nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text"), nil, nil) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
 					runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text"))
 				} else {
@@ -468,19 +468,19 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
 					runtime.LlamaWrite(w, messageContent)
 				}
-			} else if (runtime.IsDefined(runtime.LlamaItemStr(message, "chosen")) && !runtime.IsNone(runtime.LlamaItemStr(message, "chosen"))) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "chosen"), nil, nil), runtime.Int(0)) {
+			} else if (runtime.LlamaCallTest("defined", runtime.LlamaItemStr(message, "chosen"), nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "chosen"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "chosen"), nil, nil), runtime.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
 				runtime.LlamaWrite(w, runtime.LlamaItemInt(runtime.LlamaItemStr(message, "chosen"), 0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && runtime.LlamaIn(runtime.Str("thought"), message)) && !runtime.IsNone(runtime.LlamaItemStr(message, "thought")) {
+			if (addThoughts.Truthy() && runtime.LlamaIn(runtime.Str("thought"), message)) && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "thought"), nil, nil) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<thinking>"), runtime.LlamaItemStr(message, "thought")), runtime.Str("</thinking>")))
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
+			if (runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && !runtime.LlamaCallTest("none", messageToolCalls, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
 				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
@@ -508,7 +508,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent
 			} else {

@@ -404,18 +404,18 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 	visibleText := func(content runtime.Value) {
 		content = runtime.Param(content, "content")
 		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if runtime.LlamaCallTest("string", content, nil, nil) {
 			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
 			runtime.LlamaWrite(w, content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
 			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
 			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
 					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.IsString(item) {
+				} else if runtime.LlamaCallTest("string", item, nil, nil) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
 					runtime.LlamaWrite(w, item)
@@ -440,7 +440,7 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
-			if !runtime.IsDefined(modelIdentity) {
+			if !runtime.LlamaCallTest("defined", modelIdentity, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = runtime.Str("You are a helpful assistant.")
 			}
@@ -511,12 +511,12 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := runtime.None()
 	// unsloth-MiniMax-M2.jinja:83:1 {%- for message in conversation_messages -%}
+	var reasoningContent runtime.Value
+	var content runtime.Value
+	var parts runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
 	for i := range items2 {
 		message := items2[i]
-		var reasoningContent runtime.Value
-		var content runtime.Value
-		var parts runtime.Value
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "assistant") {
@@ -530,7 +530,7 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
@@ -540,10 +540,10 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
 					parts = runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
+					var reasoningContent runtime.Value
 					items := runtime.Iterate(w, runtime.LlamaIterable(parts))
 					for i := range items {
 						part := items[i]
-						var reasoningContent runtime.Value
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
 						if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
@@ -576,8 +576,8 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
 				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
+				var args runtime.Value
 				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var args runtime.Value
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
 					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
@@ -588,7 +588,7 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<invoke name=\""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\">\n")))
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.IsDefined(toolCallArguments) && runtime.IsMapping(toolCallArguments) {
+					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) && runtime.LlamaCallTest("mapping", toolCallArguments, nil, nil) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
@@ -599,7 +599,7 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
 							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter name=\""), k, runtime.Str("\">")))
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
-							if !runtime.IsString(v) {
+							if !runtime.LlamaCallTest("string", v, nil, nil) {
 								runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("tojson", v, nil, nil), nil, nil))
 							} else {
 								runtime.LlamaWrite(w, v)
@@ -625,7 +625,7 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 		} else if runtime.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
-			if runtime.IsNone(lastToolCallName) {
+			if runtime.LlamaCallTest("none", lastToolCallName, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
 				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
@@ -635,7 +635,7 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
 			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
 				runtime.LlamaWrite(w, messageContent)
@@ -647,10 +647,10 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := runtime.LlamaAttr(tr, "output")
-					if runtime.IsDefined(trOutput) {
+					if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
 						runtime.LlamaWrite(w, trOutput)
 					} else {
-						if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.IsDefined(runtime.LlamaAttr(tr, "text")) {
+						if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "text"), nil, nil) {
 							runtime.LlamaWrite(w, runtime.LlamaAttr(tr, "text"))
 						} else {
 							runtime.LlamaWrite(w, tr)

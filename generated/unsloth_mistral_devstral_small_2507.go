@@ -235,7 +235,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9:5 {%- if messages[0]['content'] is string %}
 		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.IsString(messages0Content) {
+		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 		} else {
@@ -259,7 +259,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
 	_ = runtime.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if (runtime.LlamaCallTest("defined", tools, nil, nil) && !runtime.LlamaCallTest("none", tools, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
 		_ = runtime.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
@@ -268,15 +268,15 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 		runtime.LlamaWrite(w, toolsDescription)
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:36:1 {%- for message in loop_messages %}
+	eosToken := eosTokenInput
+	var content runtime.Value
 	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
-		eosToken := eosTokenInput
-		var content runtime.Value
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := runtime.LlamaItemStr(message, "role")
 		if runtime.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39:9 {%- if message['content'] is string %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), messageContent), runtime.Str("[/INST]")))
 			} else {
@@ -289,7 +289,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 					if runtime.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47:21 {%- if block['text'] is defined %}
 						blockText := runtime.LlamaItemStr(block, "text")
-						if runtime.IsDefined(blockText) {
+						if runtime.LlamaCallTest("defined", blockText, nil, nil) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48:25 {{- block['text'] }}
 							runtime.LlamaWrite(w, blockText)
 						} else {
@@ -312,7 +312,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), messageContent), runtime.Str("[/SYSTEM_PROMPT]")))
 			} else {
@@ -324,7 +324,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
 			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.IsString(messageContent) {
+			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
 				runtime.LlamaWrite(w, messageContent)
 			} else {
@@ -334,14 +334,14 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
 			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls) {
+			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && !runtime.LlamaCallTest("none", messageToolCalls, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80:13 {%- for tool in message['tool_calls'] %}
+				var arguments runtime.Value
 				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var arguments runtime.Value
 					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
 					arguments = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
-					if !runtime.IsString(arguments) {
+					if !runtime.LlamaCallTest("string", arguments, nil, nil) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
 						arguments = runtime.LlamaCallFilter("tojson", arguments, nil, nil)
 					}
@@ -355,7 +355,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
 			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.IsDefined(messageContent) && runtime.IsDefined(runtime.LlamaAttr(messageContent, "content")) {
+			if runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(messageContent, "content"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
 				content = runtime.LlamaAttr(messageContent, "content")
 			} else {

@@ -320,19 +320,19 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
-	if !(runtime.IsDefined(addGenerationPrompt)) {
+	if !(runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil)) {
 		addGenerationPrompt = runtime.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:3:1 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
-	if !(runtime.IsDefined(defaultSystemPrompt)) {
+	if !(runtime.LlamaCallTest("defined", defaultSystemPrompt, nil, nil)) {
 		defaultSystemPrompt = runtime.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
-	if !(runtime.IsDefined(reasoningEffort)) {
+	if !(runtime.LlamaCallTest("defined", reasoningEffort, nil, nil)) {
 		reasoningEffort = runtime.Str("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
-	if !(runtime.IsDefined(thinkRenderOption)) {
+	if !(runtime.LlamaCallTest("defined", thinkRenderOption, nil, nil)) {
 		thinkRenderOption = runtime.Str("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
@@ -436,7 +436,7 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 	renderToolArguments := func(toolArguments runtime.Value) {
 		toolArguments = runtime.Param(toolArguments, "tool_arguments")
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
-		if runtime.IsMapping(toolArguments) {
+		if runtime.LlamaCallTest("mapping", toolArguments, nil, nil) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
 			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolArguments, nil, nil))
 		} else {
@@ -479,11 +479,11 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|end|>")
 	}
 	// upstage-Solar-Open-100B.jinja:107:1 {%- for message in messages -%}
+	var prevIsTool runtime.Value
+	var nextIsTool runtime.Value
 	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
-		var prevIsTool runtime.Value
-		var nextIsTool runtime.Value
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
 		messageRole := runtime.LlamaAttr(message, "role")
 		if runtime.EqStr(messageRole, "user") {

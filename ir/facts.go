@@ -109,10 +109,21 @@ func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool, llama bool)
 				markInits(n.Scope)
 				return true
 			case *Assign:
-				if l, ok := n.Value.(*Load); ok {
-					if vt, isVar := n.Target.(*VarTarget); isVar && vt.Var == l.Var {
-						return false // {% set x = x %} compiles to nothing: it reads nothing
+				vt, isVar := n.Target.(*VarTarget)
+				self := func(x Expr) bool { l, ok := x.(*Load); return ok && isVar && l.Var == vt.Var }
+				if self(n.Value) {
+					return false // {% set x = x %} compiles to nothing: it reads nothing
+				}
+				if c, ok := n.Value.(*Cond); ok && c.Else != nil && (self(c.Then) || self(c.Else)) {
+					// {% set x = x if c else y %} compiles to if not c: x = y, which
+					// reads x no more than the Go assignment does
+					InspectExpr(c.Test, visit)
+					for _, branch := range []Expr{c.Then, c.Else} {
+						if !self(branch) {
+							InspectExpr(branch, visit)
+						}
 					}
+					return false
 				}
 			case *Load:
 				mark(n.Var)

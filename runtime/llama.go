@@ -261,8 +261,14 @@ func LlamaWrite(w *Writer, v Value) {
 // llamaFloatString is llama.cpp's string form of a float: C's %f (six decimals) without
 // its trailing zeros, but one.
 func llamaFloatString(f float64) string {
+	if math.IsNaN(f) {
+		if math.Signbit(f) {
+			return "-nan" // C's %f writes the sign of a NaN
+		}
+		return "nan"
+	}
 	s := strconv.FormatFloat(f, 'f', 6, 64)
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+	if math.IsInf(f, 0) {
 		return strings.ToLower(strings.TrimPrefix(s, "+"))
 	}
 	s = strings.TrimRight(s, "0")

@@ -240,9 +240,6 @@ func llamaList(v Value) Value {
 	return v
 }
 
-// LlamaHasTest reports whether llama.cpp's engine has the test name.
-func LlamaHasTest(name string) bool { return llamaTests[name] }
-
 // LlamaCallTest is CallTest as llama.cpp's engine runs a test: an error for a test it
 // lacks, and anything in an undefined value is false.
 func LlamaCallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
@@ -255,5 +252,39 @@ func LlamaCallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 	if name == "in" && len(args) == 1 && args[0].kind == KindUndefined {
 		return false
 	}
+	// the tests whose llama.cpp semantics differ from Jinja2's: its types (a bool is not
+	// a number; a dict is neither iterable nor a sequence, an undefined value is both),
+	// the arguments its tests take (ints for odd, even and divisibleby, strs for lower
+	// and upper), and its comparisons
+	llamaArg := func(want Kind, x Value) {
+		if x.kind != want {
+			throw(EngineError, "Function 'test_is_%s' expected value of type %s, got %s", name, Value{kind: want}.TypeName(), llamaTypeName(x))
+		}
+	}
+	switch name {
+	case "number":
+		return v.kind == KindInt || v.kind == KindFloat
+	case "iterable", "sequence":
+		return v.kind == KindList || v.kind == KindTuple || v.kind == KindString || v.kind == KindUndefined
+	case "odd", "even":
+		llamaArg(KindInt, v)
+		return (Mod(v, Int(2)).n != 0) == (name == "odd")
+	case "divisibleby":
+		llamaArg(KindInt, v)
+		if len(args) == 1 {
+			llamaArg(KindInt, args[0])
+		}
+	case "lower", "upper":
+		llamaArg(KindString, v)
+	case "lt", "lessthan", "gt", "greaterthan", "ge":
+		if len(args) == 1 && len(kwargs) == 0 {
+			return llamaCompareTests[name](v, args[0])
+		}
+	}
 	return CallTest(name, v, args, kwargs)
+}
+
+// llamaCompareTests are llama.cpp's ordering tests, which compare as its operators do.
+var llamaCompareTests = map[string]func(a, b Value) bool{
+	"lt": LlamaLt, "lessthan": LlamaLt, "gt": LlamaGt, "greaterthan": LlamaGt, "ge": LlamaGe,
 }

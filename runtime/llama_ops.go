@@ -75,7 +75,7 @@ func llamaBinary(op string, a, b Value) Value {
 		case "/":
 			return Float(x / y)
 		case "%":
-			return number(math.Mod(x, y))
+			return number(llamaFmod(x, y))
 		case "<":
 			return Bool(x < y)
 		case "<=":
@@ -163,4 +163,16 @@ func llamaTypeName(v Value) string {
 		return "Function"
 	}
 	return "Object"
+}
+
+// llamaFmod is C's fmod as glibc computes it: where the result is NaN (a zero divisor,
+// an infinite dividend, a NaN operand) it is (x*y)/(x*y), whose sign the hardware gives
+// (on x86 a new NaN is negative, which llama.cpp prints as -nan), where math.Mod returns
+// a positive NaN.
+func llamaFmod(x, y float64) float64 {
+	if y == 0 || math.IsInf(x, 0) || math.IsNaN(x) || math.IsNaN(y) {
+		p := x * y
+		return p / p
+	}
+	return math.Mod(x, y)
 }

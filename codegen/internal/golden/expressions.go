@@ -330,19 +330,19 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.NewList(runtime.Int(1), runtime.Int(2), runtime.Int(3), runtime.Int(4)).Slice(runtime.Int(1), runtime.None(), runtime.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.IsDefined(tools)))
+	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("defined", tools, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:24 {{ tools is none }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.IsNone(tools)))
+	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("none", tools, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:44 {{ messages is sequence }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.IsSequence(messages)))
+	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("sequence", messages, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.IsDivisibleby(runtime.Int(5), runtime.Int(5))))
+	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("divisibleby", runtime.Int(5), []runtime.Value{runtime.Int(5)}, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.IsUpper(runtime.Str("A"))))
+	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("upper", runtime.Str("A"), nil, nil)))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
 	runtime.LlamaWrite(w, runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d %A %B %-d")}, nil))

@@ -183,7 +183,7 @@ func renderLoopsLlama(w *runtime.Writer, in *runtime.Input) {
 	for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Int(10)))) {
 		mark := w.Mark()
 		// loops.jinja:8:25 {% if i is even %}
-		if runtime.IsEven(i) {
+		if runtime.LlamaCallTest("even", i, nil, nil) {
 			w.Drop(mark)
 			continue
 		}

@@ -152,8 +152,8 @@ func renderScopesLlama(w *runtime.Writer, in *runtime.Input) {
 	nsCount := runtime.Int(0)
 	nsRoles := runtime.NewList()
 	// scopes.jinja:4:1 {%- for m in messages -%}
+	count2 := count
 	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
-		count2 := count
 		// scopes.jinja:5:1 {%- set count = count + 1 -%}
 		count2 = runtime.LlamaAdd(count2, runtime.Int(1))
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
@@ -214,7 +214,7 @@ func renderScopesLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
-	if runtime.IsDefined(first) {
+	if runtime.LlamaCallTest("defined", first, nil, nil) {
 		runtime.LlamaWrite(w, runtime.LlamaAttr(first, "role"))
 	} else {
 		w.WriteString("none")

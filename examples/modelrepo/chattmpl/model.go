@@ -195,13 +195,13 @@ func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// model:46:1 {%- for tc in message.tool_calls -%}
+				var call runtime.Value
 				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
-					var call runtime.Value
 					// model:47:1 {%- if tc.function is defined -%}
 					tcFunction := runtime.LlamaAttr(tc, "function")
-					if runtime.IsDefined(tcFunction) {
+					if runtime.LlamaCallTest("defined", tcFunction, nil, nil) {
 						// model:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -212,7 +212,7 @@ func renderModelLlama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<tool_call>")
 					// model:53:1 {%- if call.arguments is string %}
 					callArguments := runtime.LlamaAttr(call, "arguments")
-					if runtime.IsString(callArguments) {
+					if runtime.LlamaCallTest("string", callArguments, nil, nil) {
 						w.WriteString("{\"name\": \"")
 						// model:54:11 {{ call.name }}
 						runtime.LlamaWrite(w, runtime.LlamaAttr(call, "name"))
