@@ -254,8 +254,8 @@ func LlamaCallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 	}
 	// the tests whose llama.cpp semantics differ from Jinja2's: its types (a bool is not
 	// a number; a dict is neither iterable nor a sequence, an undefined value is both),
-	// the arguments its tests take (ints for odd, even and divisibleby, strs for lower
-	// and upper), and its comparisons
+	// and the arguments its tests take (ints for odd, even and divisibleby, strs for lower
+	// and upper)
 	llamaArg := func(want Kind, x Value) {
 		if x.kind != want {
 			throw(EngineError, "Function 'test_is_%s' expected value of type %s, got %s", name, Value{kind: want}.TypeName(), llamaTypeName(x))
@@ -276,15 +276,6 @@ func LlamaCallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 		}
 	case "lower", "upper":
 		llamaArg(KindString, v)
-	case "lt", "lessthan", "gt", "greaterthan", "ge":
-		if len(args) == 1 && len(kwargs) == 0 {
-			return llamaCompareTests[name](v, args[0])
-		}
 	}
 	return CallTest(name, v, args, kwargs)
-}
-
-// llamaCompareTests are llama.cpp's ordering tests, which compare as its operators do.
-var llamaCompareTests = map[string]func(a, b Value) bool{
-	"lt": LlamaLt, "lessthan": LlamaLt, "gt": LlamaGt, "greaterthan": LlamaGt, "ge": LlamaGe,
 }
