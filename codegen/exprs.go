@@ -104,6 +104,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		}
 		return rt("Bool").Call(g.cond(x))
 	case *ir.Binary:
+		if c, ok := ir.LlamaConcat(x); ok && g.llama {
+			return g.value(c)
+		}
 		switch x.Op {
 		case "and", "or":
 			fn := "And"

@@ -277,6 +277,9 @@ func isReversal(x ir.Expr) bool {
 // addOperands flattens a left-associated chain of + into its operands.
 func addOperands(x ir.Expr) []ir.Expr {
 	if b, ok := x.(*ir.Binary); ok && b.Op == "+" {
+		if l, ok := b.L.(*ir.Binary); ok && l.ConcatR {
+			return []ir.Expr{b.L, b.R} // llama.cpp reads a + b ~ c + d as ((a + b) ~ c) + d
+		}
 		return append(addOperands(b.L), b.R)
 	}
 	return []ir.Expr{x}

@@ -514,7 +514,7 @@ func renderGigaChat310BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
 							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(indent, runtime.Str("// "), addKey), runtime.LlamaConcat(runtime.Str(": "), addVal, runtime.Str("\n"))))
+							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": ")), addVal, runtime.Str("\n")))
 						}
 					}
 				}

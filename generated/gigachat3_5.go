@@ -2188,7 +2188,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// GigaChat3.5.jinja:184:10 {%- else -%}
 							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(indent, runtime.Str("// "), addKey), runtime.LlamaConcat(runtime.Str(": "), addVal, runtime.Str("\n"))))
+							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": ")), addVal, runtime.Str("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
@@ -2648,7 +2648,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 						runtime.LlamaCheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						runtime.LlamaSetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("\n//"), indent), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(example, "request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.LlamaConcat(runtime.Str(" -> "), call)))
+						runtime.LlamaSetAttr(nsPrompt, "prompt", runtime.LlamaConcat(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("\n//"), indent), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(example, "request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Str(" -> ")), call))
 					}
 				}
 			}

@@ -849,7 +849,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
 				if runtime.LlamaIn(field, param) {
 					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaConcat(fieldName, runtime.Str("="), runtime.LlamaItem(param, field))))
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaAdd(runtime.Str(" "), fieldName), runtime.Str("="), runtime.LlamaItem(param, field)))
 				}
 			}
 		} else {

@@ -928,7 +928,7 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 						runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("</"), k, runtime.Str(">")))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.LlamaConcat(runtime.Str("</invoke>"), runtime.Str("\n"))))
+					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaAdd(nsToken, runtime.Str("</invoke>")), runtime.Str("\n")))
 				}
 				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
 				runtime.LlamaWrite(w, toolcallEndToken)

@@ -300,11 +300,11 @@ func renderPoolsideLagunaXS21Llama(w *runtime.Writer, in *runtime.Input) {
 			// poolside-Laguna-XS-2.1.jinja:30:5 {%- if enable_thinking -%}
 			if enableThinking.Truthy() {
 				// poolside-Laguna-XS-2.1.jinja:31:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = runtime.LlamaAdd(nsToolString, runtime.LlamaConcat(runtime.Str("</available_tools>\n\n"), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
+				toolString = runtime.LlamaConcat(runtime.LlamaAdd(nsToolString, runtime.Str("</available_tools>\n\n")), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>"))
 			} else {
 				// poolside-Laguna-XS-2.1.jinja:36:9 {%- else -%}
 				// poolside-Laguna-XS-2.1.jinja:37:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = runtime.LlamaAdd(nsToolString, runtime.LlamaConcat(runtime.Str("</available_tools>\n\n"), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
+				toolString = runtime.LlamaConcat(runtime.LlamaAdd(nsToolString, runtime.Str("</available_tools>\n\n")), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>"))
 			}
 			// poolside-Laguna-XS-2.1.jinja:43:5 {{- tool_string -}}
 			runtime.LlamaWrite(w, toolString)

@@ -178,6 +178,9 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
 		}
 		return obj.Slice(start, stop, step), true
 	case *ir.Binary:
+		if c, ok := ir.LlamaConcat(x); ok {
+			return m.expr(e, c), true
+		}
 		switch x.Op {
 		case "+":
 			return llamaAdd(m.expr(e, x.L), m.expr(e, x.R)), true

@@ -284,6 +284,22 @@ type Binary struct {
 	At
 	Op   string
 	L, R Expr
+	// ConcatR reports that R is a ~ chain written without parentheses around it, which
+	// llama.cpp reads differently (see LlamaConcat).
+	ConcatR bool
+}
+
+// LlamaConcat returns x as llama.cpp's parser reads it when R is a ~ chain written
+// without parentheses: its ~ has the precedence of + and -, and all three associate to
+// the left, so a + b ~ c is (a + b) ~ c, where Jinja2 reads a + (b ~ c). ok is false
+// for any other x.
+func LlamaConcat(x *Binary) (c *Concat, ok bool) {
+	r, isConcat := x.R.(*Concat)
+	if !x.ConcatR || !isConcat {
+		return nil, false
+	}
+	items := append([]Expr{&Binary{At: x.At, Op: x.Op, L: x.L, R: r.Items[0]}}, r.Items[1:]...)
+	return &Concat{At: r.At, Items: items}, true
 }
 
 // Concat is a ~ b ~ ...

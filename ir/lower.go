@@ -707,7 +707,7 @@ func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 		}
 		return &Unary{At{p}, x.Op, operand}
 	case *syntax.Binary:
-		return &Binary{At{p}, x.Op, l.expr(f, x.L), l.expr(f, x.R)}
+		return &Binary{At{p}, x.Op, l.expr(f, x.L), l.expr(f, x.R), x.ConcatR}
 	case *syntax.Concat:
 		return &Concat{At{p}, l.exprs(f, x.Items)}
 	case *syntax.Compare:

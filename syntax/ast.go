@@ -275,6 +275,10 @@ type Binary struct {
 	At
 	Op   string
 	L, R Expr
+	// ConcatR reports that R is a ~ chain written without parentheses around it
+	// (a + b ~ c), which llama.cpp's parser, giving ~ the precedence of + and -, reads
+	// as (a + b) ~ c.
+	ConcatR bool
 }
 
 // Concat is a ~ b ~ c.

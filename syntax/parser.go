@@ -544,7 +544,7 @@ func (p *parser) parseOr() Expr {
 	x := p.parseAnd()
 	for p.cur().is("or") {
 		p.next()
-		x = &Binary{At{pos}, OpOr, x, p.parseAnd()}
+		x = &Binary{At: At{pos}, Op: OpOr, L: x, R: p.parseAnd()}
 		pos = p.cur().pos
 	}
 	return x
@@ -555,7 +555,7 @@ func (p *parser) parseAnd() Expr {
 	x := p.parseNot()
 	for p.cur().is("and") {
 		p.next()
-		x = &Binary{At{pos}, OpAnd, x, p.parseNot()}
+		x = &Binary{At: At{pos}, Op: OpAnd, L: x, R: p.parseNot()}
 		pos = p.cur().pos
 	}
 	return x
@@ -599,25 +599,28 @@ func (p *parser) parseCompare() Expr {
 
 func (p *parser) parseMath1() Expr {
 	pos := p.cur().pos
-	x := p.parseConcat()
+	x, _ := p.parseConcat()
 	for p.cur().isOp("+") || p.cur().isOp("-") {
 		t := p.next()
-		x = &Binary{At{pos}, t.text, x, p.parseConcat()}
+		r, chain := p.parseConcat()
+		x = &Binary{At{pos}, t.text, x, r, chain}
 		pos = p.cur().pos
 	}
 	return x
 }
 
-func (p *parser) parseConcat() Expr {
+// parseConcat parses a ~ b ~ ...; chain reports that it read a ~ (not one operand,
+// which may be a ~ chain in parentheses).
+func (p *parser) parseConcat() (x Expr, chain bool) {
 	pos := p.cur().pos
 	items := []Expr{p.parseMath2()}
 	for p.skipOp("~") {
 		items = append(items, p.parseMath2())
 	}
 	if len(items) == 1 {
-		return items[0]
+		return items[0], false
 	}
-	return &Concat{At{pos}, items}
+	return &Concat{At{pos}, items}, true
 }
 
 func (p *parser) parseMath2() Expr {
@@ -629,7 +632,7 @@ func (p *parser) parseMath2() Expr {
 			return x
 		}
 		p.next()
-		x = &Binary{At{pos}, t.text, x, p.parsePow()}
+		x = &Binary{At: At{pos}, Op: t.text, L: x, R: p.parsePow()}
 		pos = p.cur().pos
 	}
 }
@@ -639,7 +642,7 @@ func (p *parser) parsePow() Expr {
 	x := p.parseUnary(true)
 	for p.cur().isOp("**") {
 		p.next()
-		x = &Binary{At{pos}, OpPow, x, p.parseUnary(true)}
+		x = &Binary{At: At{pos}, Op: OpPow, L: x, R: p.parseUnary(true)}
 		pos = p.cur().pos
 	}
 	return x
