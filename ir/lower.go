@@ -313,34 +313,36 @@ func (l *lowerer) selfBlock(f *frame, x *syntax.Getattr) *Var {
 // (the first of a name: Jinja2 refuses a second one).
 func collectBlocks(nodes []syntax.Node, into map[string]*syntax.Block) {
 	for _, n := range nodes {
+		var body []syntax.Node // the statements n holds
 		switch n := n.(type) {
 		case *syntax.Block:
 			if into[n.Name] == nil {
 				into[n.Name] = n
 			}
-			collectBlocks(n.Body, into)
+			body = n.Body
 		case *syntax.If:
-			collectBlocks(n.Body, into)
 			for _, e := range n.Elifs {
 				collectBlocks([]syntax.Node{e}, into)
 			}
 			collectBlocks(n.Else, into)
+			body = n.Body
 		case *syntax.For:
-			collectBlocks(n.Body, into)
 			collectBlocks(n.Else, into)
+			body = n.Body
 		case *syntax.SetBlock:
-			collectBlocks(n.Body, into)
+			body = n.Body
 		case *syntax.Macro:
-			collectBlocks(n.Body, into)
+			body = n.Body
 		case *syntax.CallBlock:
-			collectBlocks(n.Body, into)
+			body = n.Body
 		case *syntax.FilterBlock:
-			collectBlocks(n.Body, into)
+			body = n.Body
 		case *syntax.With:
-			collectBlocks(n.Body, into)
+			body = n.Body
 		case *syntax.Generation:
-			collectBlocks(n.Body, into)
+			body = n.Body
 		}
+		collectBlocks(body, into)
 	}
 }
 
