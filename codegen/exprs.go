@@ -78,11 +78,19 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		}
 		return g.method(g.value(x.X), "Item", g.value(x.Key))
 	case *ir.Slice:
+		missing := "None"
+		if g.llama {
+			missing = "Missing" // llama.cpp's defaults depend on which parts are given
+		}
 		part := func(e ir.Expr) jen.Code {
 			if e == nil {
-				return rt("None").Call()
+				return rt(missing).Call()
 			}
 			return g.value(e)
+		}
+		if g.llama {
+			g.variants++
+			return rt("LlamaSlice").Call(g.value(x.X), part(x.Start), part(x.Stop), part(x.Step))
 		}
 		return g.value(x.X).Dot("Slice").Call(part(x.Start), part(x.Stop), part(x.Step))
 	case *ir.List:

@@ -247,7 +247,7 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 	var content runtime.Value
 	var reasoningContent runtime.Value
 	var reasoningParts runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(loopStartIndex, runtime.None(), runtime.None())))
+	items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, loopStartIndex, runtime.Missing(), runtime.Missing())))
 	for i := range items {
 		message := items[i]
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
@@ -269,7 +269,7 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
 				reasoningContent = runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaItemInt(reasoningParts, 0), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = runtime.LlamaCallFilter("join", reasoningParts.Slice(runtime.Int(1), runtime.None(), runtime.None()), []runtime.Value{runtime.Str("</think>")}, nil)
+				content = runtime.LlamaCallFilter("join", runtime.LlamaSlice(reasoningParts, runtime.Int(1), runtime.Missing(), runtime.Missing()), []runtime.Value{runtime.Str("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {

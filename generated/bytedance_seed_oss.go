@@ -462,7 +462,7 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
 		systemMessage = runtime.LlamaItemStr(messages0, "content")
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	} else {
 		// ByteDance-Seed-OSS.jinja:39:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:40:1 {%- set loop_messages = messages %}

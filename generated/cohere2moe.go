@@ -1202,7 +1202,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 				formatToolMessage(messages, message)
 			}))
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None()))) {
+			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.Missing(), runtime.Missing()))) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
 				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(msg, "role"), nil, nil), "tool") {

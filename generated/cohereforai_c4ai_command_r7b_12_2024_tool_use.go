@@ -496,7 +496,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 				formatToolMessage(messages, message)
 			}))
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None()))) {
+			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.Missing(), runtime.Missing()))) {
 				mark := w.Mark()
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(msg, "role"), nil, nil), "tool") {

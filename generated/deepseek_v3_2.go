@@ -660,7 +660,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 	var msgIndex runtime.Value
 	var toolCallOrder runtime.Value
 	var assistantMsg runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(startIdx, runtime.None(), runtime.None())))
+	items2 := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, startIdx, runtime.Missing(), runtime.Missing())))
 	for i := range items2 {
 		message := items2[i]
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}

@@ -1101,7 +1101,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
 			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 		}
 		// gemma4.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {

@@ -545,7 +545,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 				runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n")))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(indent.Slice(runtime.None(), runtime.LlamaSub(runtime.LlamaCallFilter("length", indent, nil, nil), runtime.LlamaCallFilter("length", runtime.Str("  "), nil, nil)), runtime.None()), runtime.Str("}")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSlice(indent, runtime.Missing(), runtime.LlamaSub(runtime.LlamaCallFilter("length", indent, nil, nil), runtime.LlamaCallFilter("length", runtime.Str("  "), nil, nil)), runtime.Missing()), runtime.Str("}")))
 		} else if runtime.EqStr(ty, "string") {
 			// GigaChat3.1-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3.1-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
@@ -757,7 +757,7 @@ func renderGigaChat3110BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 			renderRoleMessage(runtime.LlamaItemInt(messages, 0), runtime.Missing())
 		}))
 		// GigaChat3.1-10B-A1.8B.jinja:309:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:313:1 {%- if tools -%}
 	if tools.Truthy() {

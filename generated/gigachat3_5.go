@@ -1849,7 +1849,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = runtime.LlamaCallMethod(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), "split", []runtime.Value{runtime.Str("/")}, nil)
+				segs = runtime.LlamaCallMethod(runtime.LlamaSlice(refstr, runtime.Int(2), runtime.Missing(), runtime.Missing()), "split", []runtime.Value{runtime.Str("/")}, nil)
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
@@ -2218,7 +2218,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}")))
+				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSlice(indent, runtime.Missing(), runtime.Int(-2), runtime.Missing()), runtime.Str("}")))
 			} else if runtime.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
@@ -3073,7 +3073,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
@@ -3085,7 +3085,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
 		}))
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
@@ -3094,7 +3094,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			renderRoleMessage(runtime.LlamaItemInt(messages, 0), runtime.Missing(), runtime.Missing())
 		}))
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}

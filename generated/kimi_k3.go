@@ -1302,7 +1302,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				runResolvedCount := runtime.Int(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
 				var callId runtime.Value
-				for _, candidate := range runtime.Iterate(w, runtime.LlamaIterable(messages.Slice(runtime.Int(int64(i)), runtime.None(), runtime.None()))) {
+				for _, candidate := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, runtime.Int(int64(i)), runtime.Missing(), runtime.Missing()))) {
 					mark := w.Mark()
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					if !runtime.LlamaCallTest("mapping", candidate, nil, nil) || !runtime.EqStr(runtime.LlamaAttr(candidate, "role"), "tool") {

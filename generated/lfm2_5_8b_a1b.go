@@ -421,7 +421,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -512,7 +512,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
 						truncLen = runtime.LlamaSub(runtime.LlamaCallFilter("length", content, nil, nil), runtime.LlamaCallFilter("length", cfmTag, nil, nil))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
-						runtime.LlamaWrite(w, content.Slice(runtime.None(), truncLen, runtime.None()))
+						runtime.LlamaWrite(w, runtime.LlamaSlice(content, runtime.Missing(), truncLen, runtime.Missing()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}

@@ -147,7 +147,7 @@ func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = runtime.LlamaItemStr(messages0, "content")
 		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	}
 	// LFM2-8B-A1B.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {

@@ -190,7 +190,7 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = runtime.LlamaItemStr(messages0, "content")
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	}
 	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {

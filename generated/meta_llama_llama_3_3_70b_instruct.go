@@ -267,7 +267,7 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
 		systemMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	} else {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:19:5 {%- else %}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:20:5 {%- set system_message = "" %}
@@ -306,7 +306,7 @@ func renderMetaLlamaLlama3370BInstructLlama(w *runtime.Writer, in *runtime.Input
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
-			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 		} else {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…

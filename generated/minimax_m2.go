@@ -445,7 +445,7 @@ func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = runtime.LlamaItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		conversationMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	}
 	// MiniMax-M2.jinja:54:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := runtime.Int(-1)

@@ -767,20 +767,20 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
 		systemMessage = runtime.LlamaItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		conversationMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
 		if conversationMessages.Truthy() && runtime.LlamaInStrs(runtime.LlamaAttr(runtime.LlamaItemInt(conversationMessages, 0), "role"), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
 			developerMessage = runtime.LlamaItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
-			conversationMessages = conversationMessages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			conversationMessages = runtime.LlamaSlice(conversationMessages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 		}
 	} else if messages.Truthy() && runtime.LlamaInStrs(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
 		developerMessage = runtime.LlamaItemInt(messages, 0)
 		// MiniMax-M3.jinja:112:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		conversationMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
 	runtime.LlamaWrite(w, runtime.LlamaConcat(bodToken, bosToken, runtime.Str("system"), runtime.Str("\n")))

@@ -291,7 +291,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runti
 		}
 		w.WriteString("[/SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	} else {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26:5 {%- else %}
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27:5 {%- set loop_messages = messages %}

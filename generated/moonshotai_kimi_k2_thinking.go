@@ -341,9 +341,9 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:48:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = messages.Slice(runtime.None(), runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None())
+	histMsgs = runtime.LlamaSlice(messages, runtime.Missing(), runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:49:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = messages.Slice(runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None(), runtime.None())
+	suffixMsgs = runtime.LlamaSlice(messages, runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.Missing(), runtime.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:51:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")

@@ -406,7 +406,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55:1 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
 	if runtime.EqStr(messages0Role, "system") {
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
 	messagesMinus1 := runtime.LlamaItemInt(messages, -1)
@@ -424,7 +424,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			return runtime.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59:3 {%- set messages = messages[:-1] -%}
-		messages = messages.Slice(runtime.None(), runtime.Int(-1), runtime.None())
+		messages = runtime.LlamaSlice(messages, runtime.Missing(), runtime.Int(-1), runtime.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
 	var content2 runtime.Value

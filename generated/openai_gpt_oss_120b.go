@@ -918,7 +918,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
 		developerMessage = runtime.LlamaAttr(messages0, "content")
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	} else {
 		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
 		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
@@ -979,7 +979,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
-				for _, futureMessage := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages.Slice(runtime.Int(int64(i+1)), runtime.None(), runtime.None()))) {
+				for _, futureMessage := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(loopMessages, runtime.Int(int64(i+1)), runtime.Missing(), runtime.Missing()))) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
 					if runtime.EqStr(runtime.LlamaAttr(futureMessage, "role"), "assistant") && runtime.LlamaNotIn(runtime.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}

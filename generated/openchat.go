@@ -82,7 +82,7 @@ func renderOpenchatLlama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("GPT4 Correct "), runtime.LlamaCallFilter("upper", messageRole.Slice(runtime.None(), runtime.Int(1), runtime.None()), nil, nil)), messageRole.Slice(runtime.Int(1), runtime.None(), runtime.None())), runtime.Str(": ")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end_of_turn|>")))
+			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("GPT4 Correct "), runtime.LlamaCallFilter("upper", runtime.LlamaSlice(messageRole, runtime.Missing(), runtime.Int(1), runtime.Missing()), nil, nil)), runtime.LlamaSlice(messageRole, runtime.Int(1), runtime.Missing(), runtime.Missing())), runtime.Str(": ")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end_of_turn|>")))
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")

@@ -322,7 +322,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = runtime.LlamaItemStr(messages0, "content")
 		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	} else {
 		// Qwen3-Coder.jinja:16:5 {%- else %}
 		// Qwen3-Coder.jinja:17:5 {%- set loop_messages = messages %}

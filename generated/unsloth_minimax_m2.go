@@ -467,7 +467,7 @@ func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
 		systemMessage = runtime.LlamaItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		conversationMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	}
 	// unsloth-MiniMax-M2.jinja:55:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := runtime.Int(-1)

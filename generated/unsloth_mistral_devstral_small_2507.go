@@ -244,7 +244,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 			systemMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text")
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
 	} else {
 		// unsloth-mistral-Devstral-Small-2507.jinja:15:5 {%- else %}
 		// unsloth-mistral-Devstral-Small-2507.jinja:16:5 {%- set system_message = default_system_message %}

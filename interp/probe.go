@@ -167,7 +167,7 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
 		obj := m.expr(e, x.X)
 		part := func(q ir.Expr) runtime.Value {
 			if q == nil {
-				return runtime.None()
+				return runtime.Missing()
 			}
 			return m.expr(e, q)
 		}
@@ -176,7 +176,7 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
 		if !runtime.LlamaHasBuiltin(obj, "slice") {
 			llamaFail("Unknown (built-in) filter 'slice' for type %s", obj.TypeName())
 		}
-		return obj.Slice(start, stop, step), true
+		return runtime.LlamaSlice(obj, start, stop, step), true
 	case *ir.Binary:
 		if c, ok := ir.LlamaConcat(x); ok {
 			return m.expr(e, c), true
@@ -290,10 +290,7 @@ func (m *machine) probeItem(obj, key runtime.Value) runtime.Value {
 	case "list", "str":
 		switch key.Kind() {
 		case runtime.KindInt:
-			v = obj.Item(key)
-			if n, _ := key.AsInt(); obj.Kind() == runtime.KindString && n < 0 {
-				v = runtime.Undefined("")
-			}
+			v = runtime.LlamaItem(obj, key) // a str by bytes: undefined below 0 and past its end
 		case runtime.KindString:
 			s, _ := key.AsString()
 			p.op(obj, s)

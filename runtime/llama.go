@@ -59,10 +59,13 @@ func LlamaAttr(v Value, name string) Value {
 	return v.Attr(name)
 }
 
-// LlamaItem is Item with llama.cpp's lenient undefined.
+// LlamaItem is Item with llama.cpp's lenient undefined, and a str indexed by bytes.
 func LlamaItem(v, key Value) Value {
-	if v.kind == KindUndefined {
+	switch {
+	case v.kind == KindUndefined:
 		return Undefined("object_property")
+	case v.kind == KindString && key.kind == KindInt && key.ptr == nil:
+		return llamaStrIndex(v.str(), key.n)
 	}
 	return v.Item(key)
 }
@@ -75,10 +78,13 @@ func LlamaItemStr(v Value, key string) Value {
 	return v.ItemStr(key)
 }
 
-// LlamaItemInt is ItemInt with llama.cpp's lenient undefined.
+// LlamaItemInt is ItemInt with llama.cpp's lenient undefined, and a str indexed by bytes.
 func LlamaItemInt(v Value, i int64) Value {
-	if v.kind == KindUndefined {
+	switch v.kind {
+	case KindUndefined:
 		return Undefined("object_property")
+	case KindString:
+		return llamaStrIndex(v.str(), i)
 	}
 	return v.ItemInt(i)
 }

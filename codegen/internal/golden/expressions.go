@@ -324,10 +324,10 @@ func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
 	runtime.LlamaWrite(w, runtime.LlamaCallFilter("title", runtime.Str("ǅ héllo"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	runtime.LlamaWrite(w, runtime.Str("abc").Slice(runtime.None(), runtime.None(), runtime.Int(-1)))
+	runtime.LlamaWrite(w, runtime.LlamaSlice(runtime.Str("abc"), runtime.Missing(), runtime.Missing(), runtime.Int(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	runtime.LlamaWrite(w, runtime.NewList(runtime.Int(1), runtime.Int(2), runtime.Int(3), runtime.Int(4)).Slice(runtime.Int(1), runtime.None(), runtime.Int(2)))
+	runtime.LlamaWrite(w, runtime.LlamaSlice(runtime.NewList(runtime.Int(1), runtime.Int(2), runtime.Int(3), runtime.Int(4)), runtime.Int(1), runtime.Missing(), runtime.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
 	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("defined", tools, nil, nil)))
