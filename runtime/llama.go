@@ -54,7 +54,7 @@ func isNull(v Value) bool { return v.kind == KindNone || v.kind == KindUndefined
 // LlamaAttr is Attr with llama.cpp's lenient undefined.
 func LlamaAttr(v Value, name string) Value {
 	if v.kind == KindUndefined {
-		return Undefined(name)
+		return Undefined("object_property")
 	}
 	return v.Attr(name)
 }
@@ -192,6 +192,9 @@ func llamaString(v Value) string {
 // str in single quotes, unescaped, or as JSON when it has a single quote; other values
 // in their string form.
 func llamaRepr(v Value) string {
+	if v.kind == KindUndefined {
+		return llamaUndefinedType(v)
+	}
 	if v.kind != KindString {
 		return llamaString(v)
 	}
@@ -199,6 +202,24 @@ func llamaRepr(v Value) string {
 		return "'" + s + "'"
 	}
 	return string(appendJSONString(nil, v.str(), false))
+}
+
+// llamaUndefinedType is how llama.cpp writes an undefined value inside a list or dict:
+// its type, "Undefined (hint: 'x')", whose hint is the name looked up: a variable's, an
+// attribute's or a dict key's, or object_property for an index out of range or anything
+// looked up in an undefined value.
+func llamaUndefinedType(v Value) string {
+	hint := v.str()
+	switch v.hint() {
+	case hintElement:
+		hint = "object_property"
+	case hintMessage:
+		hint = ""
+	}
+	if hint == "" {
+		return "Undefined"
+	}
+	return "Undefined (hint: '" + hint + "')"
 }
 
 // nullOperand raises llama.cpp's error for a binary operator with an undefined or none
