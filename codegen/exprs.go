@@ -78,21 +78,25 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		}
 		return g.method(g.value(x.X), "Item", g.value(x.Key))
 	case *ir.Slice:
-		missing := "None"
+		// a part left out is None, or Missing for llama.cpp, whose defaults depend on
+		// which parts are given
+		left := rt("None").Call()
 		if g.llama {
-			missing = "Missing" // llama.cpp's defaults depend on which parts are given
+			left = rt("Missing").Call()
 		}
 		part := func(e ir.Expr) jen.Code {
 			if e == nil {
-				return rt(missing).Call()
+				return left
 			}
 			return g.value(e)
 		}
+		obj := g.value(x.X)
+		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
 		if g.llama {
 			g.variants++
-			return rt("LlamaSlice").Call(g.value(x.X), part(x.Start), part(x.Stop), part(x.Step))
+			return rt("LlamaSlice").Call(obj, start, stop, step)
 		}
-		return g.value(x.X).Dot("Slice").Call(part(x.Start), part(x.Stop), part(x.Step))
+		return obj.Dot("Slice").Call(start, stop, step)
 	case *ir.List:
 		return rt("NewList").Call(g.values(x.Items)...)
 	case *ir.Tuple:

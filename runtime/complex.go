@@ -96,7 +96,7 @@ func complexIntPow(a, b Value, x, y complexNum) Value {
 	if math.IsInf(r.re, 0) || math.IsInf(r.im, 0) {
 		throw(OverflowError, "complex exponentiation")
 	}
-	return objectValue(&r)
+	return complexValue(r.re, r.im)
 }
 
 // complexProd is x * y as Python multiplies complexes (_Py_c_prod), each product rounded

@@ -76,7 +76,6 @@ func (e *JSONError) Error() string {
 	return b.String()
 }
 
-// decodeJSON is ParseJSON for input of at most limit bytes.
 // ParseJSONLimit is ParseJSON for a text of at most limit bytes instead of MaxJSONSize
 // (a model's tokenizer_config.json may be larger than any request).
 func ParseJSONLimit(data []byte, limit int) (Value, error) {
@@ -87,6 +86,7 @@ func ParseJSONLimit(data []byte, limit int) (Value, error) {
 	return v, nil
 }
 
+// decodeJSON is ParseJSON for input of at most limit bytes.
 func decodeJSON(data []byte, limit int) (Value, *JSONError) {
 	if len(data) > limit {
 		e := &JSONError{Offset: limit, Msg: fmt.Sprintf("the JSON text of %d bytes exceeds the limit of %d bytes", len(data), limit)}
@@ -123,7 +123,7 @@ type decoder struct {
 	buf   []byte
 	depth int        // containers open where the decoder is
 	items valueStack // the items of the open lists, and the keys and values of the open dicts
-	esc   []byte     // where a str with escapes is decoded before it is copied back
+	esc   []byte     // where a str with invalid UTF-8 is decoded (decodeInvalid)
 	cells []Value    // the rest of the last chunk of cells
 	taken int        // cells taken so far
 	err   *JSONError // the first error; then every level returns at once

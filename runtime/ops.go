@@ -32,9 +32,6 @@ func Add(a, b Value) Value {
 		return addInt(a, b) // the commonest sum, before the general checks
 	}
 	checkUndefined(a, b)
-	if x, y, ok := complexOperands(a, b); ok {
-		return complexValue(x.re+y.re, x.im+y.im)
-	}
 	switch {
 	case a.isNumber() && b.isNumber():
 		if a.kind != KindFloat && b.kind != KindFloat {
@@ -58,6 +55,9 @@ func Add(a, b Value) Value {
 		items := make([]Value, 0, len(x)+len(y))
 		items = append(append(items, x...), y...)
 		return listValue(a.kind, &List{Items: items})
+	}
+	if x, y, ok := complexOperands(a, b); ok {
+		return complexValue(x.re+y.re, x.im+y.im)
 	}
 	unsupported("+", a, b)
 	return Value{}
@@ -111,10 +111,10 @@ func Sub(a, b Value) Value {
 		return subInt(a, b) // the commonest difference, before the general checks
 	}
 	checkUndefined(a, b)
-	if x, y, ok := complexOperands(a, b); ok {
-		return complexValue(x.re-y.re, x.im-y.im)
-	}
 	if !a.isNumber() || !b.isNumber() {
+		if x, y, ok := complexOperands(a, b); ok {
+			return complexValue(x.re-y.re, x.im-y.im)
+		}
 		unsupported("-", a, b)
 	}
 	if a.kind != KindFloat && b.kind != KindFloat {
@@ -140,10 +140,6 @@ func subOverflows(x, y int64) (int64, bool) {
 // Mul is Python's a * b, including str and list repetition.
 func Mul(a, b Value) Value {
 	checkUndefined(a, b)
-	if x, y, ok := complexOperands(a, b); ok {
-		p := complexProd(x, y)
-		return objectValue(&p)
-	}
 	switch {
 	case a.isNumber() && b.isNumber():
 		if a.kind != KindFloat && b.kind != KindFloat {
@@ -170,6 +166,10 @@ func Mul(a, b Value) Value {
 			other = a
 		}
 		throw(TypeError, "can't multiply sequence by non-int of type '%s'", other.TypeName())
+	}
+	if x, y, ok := complexOperands(a, b); ok {
+		p := complexProd(x, y)
+		return complexValue(p.re, p.im)
 	}
 	unsupported("*", a, b)
 	return Value{}
@@ -242,10 +242,10 @@ func toFloat(v Value) float64 {
 // Div is Python's true division a / b.
 func Div(a, b Value) Value {
 	checkUndefined(a, b)
-	if x, y, ok := complexOperands(a, b); ok {
-		return complexQuo(x, y)
-	}
 	if !a.isNumber() || !b.isNumber() {
+		if x, y, ok := complexOperands(a, b); ok {
+			return complexQuo(x, y)
+		}
 		unsupported("/", a, b)
 	}
 	if a.kind != KindFloat && b.kind != KindFloat {
@@ -358,10 +358,10 @@ func floatDivMod(vx, wx float64) (float64, float64) {
 // Pow is Python's a ** b.
 func Pow(a, b Value) Value {
 	checkUndefined(a, b)
-	if x, y, ok := complexOperands(a, b); ok {
-		return complexIntPow(a, b, x, y)
-	}
 	if !a.isNumber() || !b.isNumber() {
+		if x, y, ok := complexOperands(a, b); ok {
+			return complexIntPow(a, b, x, y)
+		}
 		unsupported("** or pow()", a, b)
 	}
 	if a.kind != KindFloat && b.kind != KindFloat {
