@@ -97,6 +97,7 @@ func decodeJSON(data []byte, limit int) (Value, *JSONError) {
 	defer d.release()
 	d.buf = make([]byte, len(data), len(data)+strPadding)
 	copy(d.buf, data)
+	d.bound = cellBound(data)
 	v, i := d.value(skipSpace(d.buf, 0))
 	if d.err == nil {
 		if i = skipSpace(d.buf, i); i < len(d.buf) {
@@ -126,6 +127,7 @@ type decoder struct {
 	esc   []byte     // where a str with invalid UTF-8 is decoded (decodeInvalid)
 	cells []Value    // the rest of the last chunk of cells
 	taken int        // cells taken so far
+	bound int        // cellBound of the input
 	err   *JSONError // the first error; then every level returns at once
 	path  []pathStep // where the error is, innermost step first
 }
@@ -152,7 +154,7 @@ func (d *decoder) release() {
 		d.esc = nil
 	}
 	clear(d.path)
-	d.buf, d.depth, d.cells, d.taken, d.err, d.path = nil, 0, nil, 0, nil, d.path[:0]
+	d.buf, d.depth, d.cells, d.taken, d.bound, d.err, d.path = nil, 0, nil, 0, 0, nil, d.path[:0]
 	decoders.Put(d)
 }
 
@@ -186,24 +188,26 @@ func (st *valueStack) reset() {
 	}
 }
 
-// Chunks of cells are sized for what the input is likely to need: chat requests take a
-// cell for every 5 to 12 bytes. A container takes its cells when it closes, after its
-// items, so the outer containers of a nested text come last, when few bytes are left: a
-// chunk holds what the whole text is likely to need less what was taken, or what the rest
-// of it is likely to need if that is more, and a few cells to spare.
-const (
-	bytesPerCell  = 5
-	spareCells    = 4
-	maxChunkCells = 64 << 10
-)
+// Cells are taken in chunks of at most maxChunkCells, sized by cellBound: a request
+// decodes with one allocation of cells, not many more than it needs.
+const maxChunkCells = 64 << 10
 
-// take returns n new cells, capped at n so that appending to them reallocates, for a
-// container that closes before pos. A request for more than half a chunk is allocated
-// on its own.
-func (d *decoder) take(n, pos int) []Value {
+// cellBound returns at least as many cells as the containers of a JSON text b take
+// (listCells and dictCells of each, one for each item of a list, two for each entry of
+// a dict), counting its brackets, colons and commas. A dict of n > 0 entries has n colons
+// and n-1 commas, a list of n > 0 items n-1 commas, so each container takes at most
+// listCells+1 or dictCells+1 cells more than its bracket, colons and commas count
+// (counted in strs too, which only makes the bound larger).
+func cellBound(b []byte) int {
+	return (dictCells+1)*bytes.Count(b, []byte{'{'}) + (listCells+1)*bytes.Count(b, []byte{'['}) +
+		bytes.Count(b, []byte{':'}) + bytes.Count(b, []byte{','})
+}
+
+// take returns n new cells, capped at n so that appending to them reallocates. A request
+// for more than half a chunk is allocated on its own.
+func (d *decoder) take(n int) []Value {
 	if n > len(d.cells) {
-		need := max(len(d.buf)/bytesPerCell-d.taken, (len(d.buf)-pos)/bytesPerCell)
-		size := min(need+spareCells, maxChunkCells)
+		size := min(max(d.bound-d.taken, n), maxChunkCells)
 		if n > size/2 {
 			d.taken += n
 			return make([]Value, n)
@@ -238,20 +242,18 @@ var (
 	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-2*cell] // the map on the third.
 )
 
-// newList returns a list of items, copied into new storage, for a list that closes
-// before pos.
-func (d *decoder) newList(items []Value, pos int) Value {
-	cells := d.take(listCells+len(items), pos)
+// newList returns a list of items, copied into new storage.
+func (d *decoder) newList(items []Value) Value {
+	cells := d.take(listCells + len(items))
 	l := (*List)(unsafe.Pointer(&cells[0]))
 	l.Items = cells[listCells:]
 	copy(l.Items, items)
 	return listValue(KindList, l)
 }
 
-// newDict returns an empty dict with room for n entries, for a dict that closes before
-// pos.
-func (d *decoder) newDict(n, pos int) *Dict {
-	cells := d.take(dictCells+2*n, pos)
+// newDict returns an empty dict with room for n entries.
+func (d *decoder) newDict(n int) *Dict {
+	cells := d.take(dictCells + 2*n)
 	dict := (*Dict)(unsafe.Pointer(&cells[0]))
 	kv := cells[dictCells:]
 	dict.keys, dict.vals = kv[:0:n], kv[n:n]
@@ -404,7 +406,7 @@ func (d *decoder) array(i int) (Value, int) {
 		}
 	}
 	d.depth--
-	return d.newList(d.items.pop(base), i), i
+	return d.newList(d.items.pop(base)), i
 }
 
 // object decodes the dict whose brace is at i.
@@ -451,7 +453,7 @@ func (d *decoder) object(i int) (Value, int) {
 	d.depth--
 	entries := d.items.pop(base)
 	n := len(entries) / 2
-	dict := d.newDict(n, i)
+	dict := d.newDict(n)
 	if n < indexThreshold && distinctKeys(entries) {
 		keys, vals := dict.keys[:n], dict.vals[:n]
 		for k := range keys {
