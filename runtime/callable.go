@@ -347,8 +347,7 @@ func NewNamespace(in *Input, args []Value, kwargs []Kwarg) Value {
 		return Call(v, args, kwargs)
 	}
 	ns := &Namespace{}
-	ns.attrs.keys = ns.inline[:0:namespaceInline]
-	ns.attrs.vals = ns.inline[namespaceInline : namespaceInline : 2*namespaceInline]
+	ns.attrs.kv = ns.inline[:0]
 	dictFromArgs("namespace", args, kwargs, &ns.attrs)
 	return NamespaceValue(ns)
 }
@@ -367,15 +366,15 @@ func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 	if len(args) > 1 {
 		throw(TypeError, "%s expected at most 1 argument, got %d", name, len(args))
 	}
-	if cap(d.keys) < len(kwargs) {
+	if cap(d.kv)/2 < len(kwargs) {
 		d.init(len(kwargs))
 	}
 	if len(args) == 1 {
 		switch a := args[0]; a.kind {
 		case KindDict:
 			src := a.dict()
-			for i, k := range src.keys {
-				d.Set(k, src.vals[i])
+			for i, k := range src.keys() {
+				d.Set(k, src.vals()[i])
 			}
 		case KindNamespace:
 			throw(TypeError, "'Namespace' object is not iterable")

@@ -6,8 +6,10 @@ import "unsafe"
 // once the dict is large; other keys (int, float, bool, None, tuple) are compared with
 // Python equality, so 1, 1.0 and True are the same key as in Python.
 type Dict struct {
-	keys  []Value
-	vals  []Value
+	// kv holds the keys in kv[:len(kv)] and their values in the second half of its
+	// storage, from cap(kv)/2: one allocation, and a header of two Values' size, in
+	// which a decoded dict is stored with its entries (see the decoder's newDict).
+	kv    []Value
 	index map[string]int // position of each str key; built when the dict grows large
 }
 
@@ -24,9 +26,38 @@ func NewDict(n int) *Dict {
 // init gives an empty dict room for n entries, keys and values in one allocation.
 func (d *Dict) init(n int) {
 	if n > 0 {
-		buf := make([]Value, 2*n)
-		d.keys, d.vals = buf[:0:n], buf[n:n:2*n]
+		d.kv = make([]Value, 0, 2*n)
 	}
+}
+
+// keys returns the keys in order, capped so that an append copies them.
+func (d *Dict) keys() []Value { return d.kv[:len(d.kv):len(d.kv)] }
+
+// vals returns the values in key order, capped so that an append copies them.
+func (d *Dict) vals() []Value {
+	half := cap(d.kv) / 2
+	return d.kv[half : half+len(d.kv) : half+len(d.kv)]
+}
+
+// add appends an entry without looking for its key: key is not in d.
+func (d *Dict) add(key, v Value) {
+	n := len(d.kv)
+	if half := cap(d.kv) / 2; n == half {
+		d.grow(max(4, 2*half))
+	}
+	d.kv = d.kv[:n+1]
+	d.kv[n], *d.val(n) = key, v
+}
+
+// val returns where the value of entry i is.
+func (d *Dict) val(i int) *Value { return &d.kv[:cap(d.kv)][cap(d.kv)/2+i] }
+
+// grow moves the entries to storage for n.
+func (d *Dict) grow(n int) {
+	kv := make([]Value, len(d.kv), 2*n)
+	copy(kv, d.kv)
+	copy(kv[n:2*n], d.vals())
+	d.kv = kv
 }
 
 // DictValue wraps d as a Value.
@@ -44,20 +75,20 @@ func DictOf(kv ...Value) Value {
 }
 
 // Len returns the number of entries.
-func (d *Dict) Len() int { return len(d.keys) }
+func (d *Dict) Len() int { return len(d.kv) }
 
 // Keys returns the keys in order (shared, not copied).
-func (d *Dict) Keys() []Value { return d.keys }
+func (d *Dict) Keys() []Value { return d.keys() }
 
 // Values returns the values in key order (shared, not copied).
-func (d *Dict) Values() []Value { return d.vals }
+func (d *Dict) Values() []Value { return d.vals() }
 
 // find returns the position of key, or -1.
 func (d *Dict) find(key Value) int {
 	if key.kind == KindString {
 		return d.findStr(key.str())
 	}
-	for i, k := range d.keys {
+	for i, k := range d.kv {
 		if k.kind != KindString && Eq(k, key) {
 			return i
 		}
@@ -68,7 +99,7 @@ func (d *Dict) find(key Value) int {
 // GetStr returns the value of a str key.
 func (d *Dict) GetStr(key string) (Value, bool) {
 	if i := d.findStr(key); i >= 0 {
-		return d.vals[i], true
+		return *d.val(i), true
 	}
 	return Value{}, false
 }
@@ -81,8 +112,8 @@ func (d *Dict) findStr(key string) int {
 		}
 		return -1
 	}
-	for i := range d.keys {
-		k := &d.keys[i]
+	for i := range d.kv {
+		k := &d.kv[i]
 		if k.kind != KindString {
 			continue
 		}
@@ -99,7 +130,7 @@ func (d *Dict) findStr(key string) int {
 // Get returns the value of key.
 func (d *Dict) Get(key Value) (Value, bool) {
 	if i := d.find(key); i >= 0 {
-		return d.vals[i], true
+		return *d.val(i), true
 	}
 	return Value{}, false
 }
@@ -116,10 +147,16 @@ func (d *Dict) Delete(key Value) {
 	if i < 0 {
 		return
 	}
-	d.keys = append(d.keys[:i:i], d.keys[i+1:]...)
-	d.vals = append(d.vals[:i:i], d.vals[i+1:]...)
+	keys, vals := d.keys(), d.vals()
+	d.kv = nil
+	d.init(len(keys) - 1)
+	for j := range keys {
+		if j != i {
+			d.add(keys[j], vals[j])
+		}
+	}
 	d.index = nil
-	if len(d.keys) >= indexThreshold {
+	if len(d.kv) >= indexThreshold {
 		d.buildIndex()
 	}
 }
@@ -127,25 +164,24 @@ func (d *Dict) Delete(key Value) {
 // Set sets the value of key, appending it when it is new.
 func (d *Dict) Set(key, v Value) {
 	if i := d.find(key); i >= 0 {
-		d.vals[i] = v
+		*d.val(i) = v
 		return
 	}
-	d.keys = append(d.keys, key)
-	d.vals = append(d.vals, v)
+	d.add(key, v)
 	switch {
 	case d.index != nil:
 		if key.kind == KindString {
-			d.index[key.str()] = len(d.keys) - 1
+			d.index[key.str()] = len(d.kv) - 1
 		}
-	case len(d.keys) >= indexThreshold:
+	case len(d.kv) >= indexThreshold:
 		d.buildIndex()
 	}
 }
 
 // buildIndex indexes the str keys of a large dict.
 func (d *Dict) buildIndex() {
-	d.index = make(map[string]int, len(d.keys)*2)
-	for i, k := range d.keys {
+	d.index = make(map[string]int, len(d.kv)*2)
+	for i, k := range d.kv {
 		if k.kind == KindString {
 			d.index[k.str()] = i
 		}
@@ -154,9 +190,10 @@ func (d *Dict) buildIndex() {
 
 // Copy returns a shallow copy.
 func (d *Dict) Copy() *Dict {
-	c := NewDict(len(d.keys))
-	for i, k := range d.keys {
-		c.Set(k, d.vals[i])
+	c := NewDict(len(d.kv))
+	vals := d.vals()
+	for i, k := range d.kv {
+		c.Set(k, vals[i])
 	}
 	return c
 }

@@ -202,7 +202,7 @@ func FilterDictsort(v Value, args []Value, kwargs []Kwarg) Value {
 	d, order := dictsortOrder(v, args, kwargs)
 	items := make([]Value, len(order))
 	for i, j := range order {
-		items[i] = NewTuple(d.keys[j], d.vals[j])
+		items[i] = NewTuple(d.keys()[j], d.vals()[j])
 	}
 	return ListOf(items)
 }
@@ -216,12 +216,12 @@ func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
 		throw(TypeError, "dictsort needs a mapping, not %s", v.TypeName())
 	}
 	d := v.dict()
-	by := d.keys
+	by := d.keys()
 	if given(a[1]) {
 		switch a[1].String() {
 		case "key":
 		case "value":
-			by = d.vals
+			by = d.vals()
 		default:
 			throw(RuntimeError, "You can only sort by either \"key\" or \"value\"")
 		}
@@ -1270,8 +1270,8 @@ func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
 		throw(AttributeError, "'%s' object has no attribute 'items'", v.TypeName())
 	}
 	var parts []string
-	for i, k := range d.keys {
-		val := d.vals[i]
+	for i, k := range d.keys() {
+		val := d.vals()[i]
 		if val.kind == KindNone || val.kind == KindUndefined {
 			continue
 		}

@@ -95,8 +95,7 @@ func (c *converter) dict(mark int) Value {
 	}
 	d := NewDict(len(kv) / 2)
 	for i := 0; i < len(kv); i += 2 {
-		d.keys = append(d.keys, kv[i])
-		d.vals = append(d.vals, kv[i+1])
+		d.add(kv[i], kv[i+1])
 	}
 	return DictValue(d)
 }

@@ -195,8 +195,8 @@ func ParseRequest(data []byte) (*Request, error) {
 		}
 	}
 	r.Messages = msgs
-	for i, k := range d.keys {
-		val := d.vals[i]
+	for i, k := range d.keys() {
+		val := d.vals()[i]
 		switch k.str() {
 		case "tools", "documents":
 			if val.kind != KindList && val.kind != KindNone {
@@ -244,8 +244,8 @@ func ParseRequest(data []byte) (*Request, error) {
 			if sd == nil {
 				return nil, fmt.Errorf("request: \"special_tokens\" must be an object")
 			}
-			for j, sk := range sd.keys {
-				s, ok := sd.vals[j].AsString()
+			for j, sk := range sd.keys() {
+				s, ok := sd.vals()[j].AsString()
 				if !ok {
 					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.str())
 				}
@@ -268,8 +268,8 @@ func ParseRequest(data []byte) (*Request, error) {
 			// messages, tools, documents and add_generation_prompt are kwargs too:
 			// transformers' apply_chat_template passes its own under those names
 			// (Lookup reads them first), llama-server lets kwargs replace its variables
-			for j, kk := range kd.keys {
-				r.Kwargs[kk.str()] = kd.vals[j]
+			for j, kk := range kd.keys() {
+				r.Kwargs[kk.str()] = kd.vals()[j]
 			}
 		default:
 			if f := r.Server.field(k.str()); f != nil {

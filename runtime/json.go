@@ -330,7 +330,7 @@ func (o *jsonOptions) newline(b []byte, depth int) []byte {
 
 func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 	checkJSONDepth(depth)
-	keys, vals := d.keys, d.vals[:len(d.keys)]
+	keys, vals := d.keys(), d.vals()
 	if len(keys) == 0 {
 		return append(b, "{}"...)
 	}
@@ -595,8 +595,8 @@ func CopyJSON(v Value) Value {
 	case KindDict:
 		d := v.AsDict()
 		out := NewDict(d.Len())
-		for i, k := range d.keys {
-			out.Set(k, CopyJSON(d.vals[i]))
+		for i, k := range d.keys() {
+			out.Set(k, CopyJSON(d.vals()[i]))
 		}
 		return DictValue(out)
 	}

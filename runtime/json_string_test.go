@@ -116,9 +116,9 @@ func TestPlainJSONWords(t *testing.T) {
 				walk(it)
 			}
 		case KindDict:
-			for i, k := range v.dict().keys {
+			for i, k := range v.dict().keys() {
 				check(k)
-				walk(v.dict().vals[i])
+				walk(v.dict().vals()[i])
 			}
 		}
 	}

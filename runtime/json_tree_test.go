@@ -47,11 +47,11 @@ func jsonTreeReference(v Value, o *jsonOptions, depth int) string {
 			order[i] = i
 		}
 		if o.sortKeys {
-			sort.SliceStable(order, func(i, j int) bool { return d.keys[order[i]].str() < d.keys[order[j]].str() })
+			sort.SliceStable(order, func(i, j int) bool { return d.keys()[order[i]].str() < d.keys()[order[j]].str() })
 		}
 		parts := make([]string, len(order))
 		for n, i := range order {
-			parts[n] = newline(depth+1) + jsonStringReference(d.keys[i].str(), o.ensureASCII) + o.keySep + jsonTreeReference(d.vals[i], o, depth+1)
+			parts[n] = newline(depth+1) + jsonStringReference(d.keys()[i].str(), o.ensureASCII) + o.keySep + jsonTreeReference(d.vals()[i], o, depth+1)
 		}
 		return "{" + strings.Join(parts, o.itemSep) + newline(depth) + "}"
 	}

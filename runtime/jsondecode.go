@@ -220,26 +220,25 @@ func (d *decoder) take(n int) []Value {
 	return cells
 }
 
-// A List takes two cells and a Dict three. The words of a Value are a pointer and two
-// scalars, and the pointers of a List (of its items and name) and of a Dict (of its keys,
-// values and index) fall on the cells' pointer words, so that the memory holds what the
+// A List takes two cells and a Dict two. The words of a Value are a pointer and two
+// scalars, and the pointers of a List (of its items and name) and of a Dict (of its
+// entries and index) fall on the cells' pointer words, so that the memory holds what the
 // garbage collector takes it for. Each index below is 0 exactly when the layout this
 // needs holds: a change of the types that breaks it fails to compile.
 const (
 	listCells = 2
-	dictCells = 3
+	dictCells = 2
 	wordSize  = unsafe.Sizeof(uintptr(0))
 	cell      = unsafe.Sizeof(Value{})
 )
 
 var (
-	_ = [1]int{}[cell-3*wordSize]                      // a Value is three words,
-	_ = [1]int{}[unsafe.Offsetof(Value{}.ptr)]         // its pointer first;
-	_ = [1]int{}[unsafe.Sizeof(List{})-5*wordSize]     // a List is a slice and a string,
-	_ = [1]int{}[unsafe.Offsetof(List{}.name)-cell]    // the string on the second cell;
-	_ = [1]int{}[unsafe.Sizeof(Dict{})-7*wordSize]     // a Dict is two slices and a map,
-	_ = [1]int{}[unsafe.Offsetof(Dict{}.vals)-cell]    // the second slice on the second cell,
-	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-2*cell] // the map on the third.
+	_ = [1]int{}[cell-3*wordSize]                    // a Value is three words,
+	_ = [1]int{}[unsafe.Offsetof(Value{}.ptr)]       // its pointer first;
+	_ = [1]int{}[unsafe.Sizeof(List{})-5*wordSize]   // a List is a slice and a string,
+	_ = [1]int{}[unsafe.Offsetof(List{}.name)-cell]  // the string on the second cell;
+	_ = [1]int{}[unsafe.Sizeof(Dict{})-4*wordSize]   // a Dict is a slice and a map,
+	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-cell] // the map on the second cell.
 )
 
 // newList returns a list of items, copied into new storage.
@@ -255,8 +254,7 @@ func (d *decoder) newList(items []Value) Value {
 func (d *decoder) newDict(n int) *Dict {
 	cells := d.take(dictCells + 2*n)
 	dict := (*Dict)(unsafe.Pointer(&cells[0]))
-	kv := cells[dictCells:]
-	dict.keys, dict.vals = kv[:0:n], kv[n:n]
+	dict.kv = cells[dictCells:dictCells]
 	return dict
 }
 
@@ -455,11 +453,12 @@ func (d *decoder) object(i int) (Value, int) {
 	n := len(entries) / 2
 	dict := d.newDict(n)
 	if n < indexThreshold && distinctKeys(entries) {
-		keys, vals := dict.keys[:n], dict.vals[:n]
-		for k := range keys {
-			keys[k], vals[k] = entries[2*k], entries[2*k+1]
+		kv := dict.kv[:n]
+		vals := kv[n : 2*n : 2*n]
+		for k := range kv {
+			kv[k], vals[k] = entries[2*k], entries[2*k+1]
 		}
-		dict.keys, dict.vals = keys, vals
+		dict.kv = kv
 	} else {
 		// Set keeps the first place and the last value of a key given twice, as
 		// Python does, and builds the index of a large dict.

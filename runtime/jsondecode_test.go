@@ -327,7 +327,7 @@ func TestParseJSONStorage(t *testing.T) {
 		t.Errorf("role: %v %v", got.Repr(), ok)
 	}
 	d.SetStr("new", Int(1))
-	if got, ok := d.GetStr("new"); !ok || !Eq(got, Int(1)) || d.keys[d.Len()-1].str() != "new" {
+	if got, ok := d.GetStr("new"); !ok || !Eq(got, Int(1)) || d.keys()[d.Len()-1].str() != "new" {
 		t.Errorf("Set on an indexed dict: %v %v", got.Repr(), ok)
 	}
 }

@@ -174,13 +174,13 @@ func llamaString(v Value) string {
 		var b strings.Builder
 		b.WriteString("{")
 		d := v.dict()
-		for i, k := range d.keys {
+		for i, k := range d.keys() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			b.WriteString(llamaRepr(k))
 			b.WriteString(": ")
-			b.WriteString(llamaRepr(d.vals[i]))
+			b.WriteString(llamaRepr(d.vals()[i]))
 		}
 		b.WriteString("}")
 		return b.String()

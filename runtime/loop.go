@@ -14,7 +14,7 @@ func iterate(v Value) []Value {
 	case KindList, KindTuple:
 		return v.list().Items
 	case KindDict:
-		return v.dict().keys
+		return v.dict().keys()
 	case KindString:
 		return chars(v.str())
 	case KindUndefined:
@@ -306,7 +306,7 @@ func (l *Loop) callMethod(name string, args []Value, kwargs []Kwarg) (Value, boo
 func DictItems(x Value) (keys, values []Value) {
 	if x.kind == KindDict {
 		d := x.dict()
-		return d.keys, d.vals
+		return d.keys(), d.vals()
 	}
 	return unpackPairs(iterate(CallMethod(x, "items", nil, nil)))
 }
@@ -315,7 +315,7 @@ func DictItems(x Value) (keys, values []Value) {
 func ItemsFilterPairs(x Value) (keys, values []Value) {
 	if x.kind == KindDict {
 		d := x.dict()
-		return d.keys, d.vals
+		return d.keys(), d.vals()
 	}
 	return unpackPairs(iterate(FilterItems(x)))
 }
@@ -326,7 +326,7 @@ func DictsortPairs(x Value, args []Value, kwargs []Kwarg) (keys, values []Value)
 	d, order := dictsortOrder(x, args, kwargs)
 	keys, values = make([]Value, len(order)), make([]Value, len(order))
 	for i, j := range order {
-		keys[i], values[i] = d.keys[j], d.vals[j]
+		keys[i], values[i] = d.keys()[j], d.vals()[j]
 	}
 	return keys, values
 }

@@ -103,11 +103,11 @@ var dictMethods = map[string]method{
 	"items": func(r Value, a []Value, k []Kwarg) Value { noArgs("items", a, k); return dictItems(r.dict()) },
 	"keys": func(r Value, a []Value, k []Kwarg) Value {
 		noArgs("keys", a, k)
-		return dictView("dict_keys", r.dict().keys)
+		return dictView("dict_keys", r.dict().keys())
 	},
 	"values": func(r Value, a []Value, k []Kwarg) Value {
 		noArgs("values", a, k)
-		return dictView("dict_values", r.dict().vals)
+		return dictView("dict_values", r.dict().vals())
 	},
 	"copy":       func(r Value, a []Value, k []Kwarg) Value { noArgs("copy", a, k); return DictValue(r.dict().Copy()) },
 	"pop":        nil,
@@ -1009,9 +1009,9 @@ func dictGet(r Value, args []Value, kwargs []Kwarg) Value {
 
 // dictItems returns d.items(): a dict_items view of (key, value) tuples.
 func dictItems(d *Dict) Value {
-	items := make([]Value, len(d.keys))
-	for i, k := range d.keys {
-		items[i] = NewTuple(k, d.vals[i])
+	items := make([]Value, len(d.keys()))
+	for i, k := range d.keys() {
+		items[i] = NewTuple(k, d.vals()[i])
 	}
 	return dictView("dict_items", items)
 }

@@ -490,9 +490,9 @@ func Eq(a, b Value) bool {
 			if x.Len() != y.Len() {
 				return false
 			}
-			for i, k := range x.keys {
+			for i, k := range x.keys() {
 				v, ok := y.Get(k)
-				if !ok || !Eq(x.vals[i], v) {
+				if !ok || !Eq(x.vals()[i], v) {
 					return false
 				}
 			}
@@ -744,11 +744,11 @@ func SpreadKwargs(kwargs []Kwarg, v Value) []Kwarg {
 		throw(TypeError, "argument after ** must be a mapping, not %s", v.TypeName())
 	}
 	out := append([]Kwarg(nil), kwargs...)
-	for i, k := range d.keys {
+	for i, k := range d.keys() {
 		if k.kind != KindString {
 			throw(TypeError, "keywords must be strings")
 		}
-		out = append(out, Kwarg{Name: k.str(), Value: d.vals[i]})
+		out = append(out, Kwarg{Name: k.str(), Value: d.vals()[i]})
 	}
 	return out
 }

@@ -35,7 +35,7 @@ func safeRepr(v Value, depth int) string {
 		}
 		parts := make([]string, 0, d.Len())
 		for _, i := range sortedDictItems(d) {
-			parts = append(parts, safeRepr(d.keys[i], depth+1)+": "+safeRepr(d.vals[i], depth+1))
+			parts = append(parts, safeRepr(d.keys()[i], depth+1)+": "+safeRepr(d.vals()[i], depth+1))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	case isPlainSeq(v):
@@ -70,7 +70,7 @@ func sortedDictItems(d *Dict) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(i, j int) bool { return safeLess(d.keys[idx[i]], d.keys[idx[j]]) })
+	sort.SliceStable(idx, func(i, j int) bool { return safeLess(d.keys()[idx[i]], d.keys()[idx[j]]) })
 	return idx
 }
 
@@ -127,14 +127,14 @@ func (pp *prettyPrinter) dict(d *Dict, indent, allowance, level int) {
 	indent++
 	for n, i := range order {
 		last := n == len(order)-1
-		rep := safeRepr(d.keys[i], 0)
+		rep := safeRepr(d.keys()[i], 0)
 		pp.b.WriteString(rep)
 		pp.b.WriteString(": ")
 		allow := 1
 		if last {
 			allow = allowance + 1
 		}
-		pp.format(d.vals[i], indent+utf8.RuneCountInString(rep)+2, allow, level)
+		pp.format(d.vals()[i], indent+utf8.RuneCountInString(rep)+2, allow, level)
 		if !last {
 			pp.b.WriteString(",\n" + strings.Repeat(" ", indent))
 		}

@@ -146,13 +146,13 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 
 func appendDictRepr(b []byte, d *Dict, depth int) []byte {
 	b = append(b, '{')
-	for i, k := range d.keys {
+	for i, k := range d.keys() {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
 		b = appendRepr(b, k, depth+1)
 		b = append(b, ": "...)
-		b = appendRepr(b, d.vals[i], depth+1)
+		b = appendRepr(b, d.vals()[i], depth+1)
 	}
 	return append(b, '}')
 }
