@@ -91,7 +91,9 @@ type Tool struct {
 // Other template variables go in Input.Kwargs (ValueOf converts them) and documents in
 // Input.Documents.
 func MessagesValue(msgs []Message) (Value, error) {
-	v, err := chatList(newConverter(), msgs, 0)
+	c := getConverter(chatCells(msgs))
+	defer c.release()
+	v, err := chatList(c, msgs, 0)
 	if err != nil {
 		return Value{}, fmt.Errorf("runtime.MessagesValue: %w", err.at("messages"))
 	}
@@ -104,7 +106,9 @@ func ToolsValue(tools []Tool) (Value, error) {
 	if tools == nil {
 		return None(), nil
 	}
-	v, err := chatList(newConverter(), tools, 0)
+	c := getConverter(chatCells(tools))
+	defer c.release()
+	v, err := chatList(c, tools, 0)
 	if err != nil {
 		return Value{}, fmt.Errorf("runtime.ToolsValue: %w", err.at("tools"))
 	}
@@ -115,19 +119,77 @@ func ToolsValue(tools []Tool) (Value, error) {
 // reflection, with c, nested depth levels deep.
 type chatValuer interface {
 	chatValue(c *converter, depth int) (Value, *convError)
+	// cells returns how many cells its containers take, but those ValueOf converts.
+	cells() int
 }
 
 // chatList returns the list of the values of xs, nested depth levels deep.
 func chatList[T chatValuer](c *converter, xs []T, depth int) (Value, *convError) {
-	items := make([]Value, len(xs))
+	mark := len(c.pairs)
 	for i, x := range xs {
 		v, err := x.chatValue(c, depth+1)
 		if err != nil {
 			return Value{}, err.at(indexStep(i))
 		}
-		items[i] = v
+		c.pairs = append(c.pairs, v)
 	}
-	return ListOf(items), nil
+	return c.list(mark), nil
+}
+
+// chatCells returns how many cells the list of xs takes, but the values ValueOf
+// converts.
+func chatCells[T chatValuer](xs []T) int {
+	n := listCells + len(xs)
+	for _, x := range xs {
+		n += x.cells()
+	}
+	return n
+}
+
+// dictCellsOf returns how many cells a dict of n entries takes.
+func dictCellsOf(n int) int { return dictCells + 2*n }
+
+// ifSet returns 1 if s is set, else 0.
+func ifSet(s string) int {
+	if s != "" {
+		return 1
+	}
+	return 0
+}
+
+func (m Message) cells() int {
+	n := dictCellsOf(2 + ifSet(m.ToolCallID) + ifSet(m.Name) + ifSet(m.ReasoningContent) + min(len(m.ToolCalls), 1))
+	if len(m.Parts) > 0 {
+		n += chatCells(m.Parts)
+	}
+	if len(m.ToolCalls) > 0 {
+		n += chatCells(m.ToolCalls)
+	}
+	return n
+}
+
+func (p ContentPart) cells() int {
+	n := dictCellsOf(1 + ifSet(p.Text) + ifSet(p.ImageURL))
+	if p.ImageURL != "" {
+		n += dictCellsOf(1)
+	}
+	return n
+}
+
+func (tc ToolCall) cells() int {
+	n := dictCellsOf(2+ifSet(tc.ID)) + dictCellsOf(2)
+	if tc.Arguments == nil {
+		n += dictCellsOf(0)
+	}
+	return n
+}
+
+func (t Tool) cells() int {
+	params := 0
+	if t.Parameters != nil {
+		params = 1
+	}
+	return dictCellsOf(2) + dictCellsOf(1+ifSet(t.Description)+params)
 }
 
 func (m Message) chatValue(c *converter, depth int) (Value, *convError) {

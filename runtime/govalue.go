@@ -58,47 +58,69 @@ import (
 // MaxNesting levels (counting every pointer, interface, collection and struct on the
 // way) or contains itself.
 func ValueOf(x any) (Value, error) {
-	v, err := newConverter().anyValue(x, 0)
+	c := getConverter(0)
+	defer c.release()
+	v, err := c.anyValue(x, 0)
 	if err != nil {
 		return Value{}, fmt.Errorf("runtime.ValueOf: %w", err)
 	}
 	return v, nil
 }
 
-// A converter converts Go values into Values.
+// A converter converts Go values into Values. Its containers take their storage from
+// chunks of cells, a few allocations for a whole conversion.
 type converter struct {
-	// pairs are the keys and values, in turn, of the dicts being made: each conversion
-	// pushes the entries of its dict above those of the dicts that hold it, then makes
-	// its dict of them, at its size, and pops them.
+	// pairs are the keys and values, in turn, of the dicts being made, and the items of
+	// the lists: each conversion pushes the entries of its dict (or the items of its
+	// list) above those of the containers that hold it, then makes its container of
+	// them, at its size, and pops them.
 	pairs []Value
-	buf   [16]Value // the first pairs: a message's, or a tool's
+	peak  int // the most pairs held at once, which release clears
+	cells cellChunks
 }
 
-// newConverter returns a converter.
-func newConverter() *converter {
-	c := &converter{}
-	c.pairs = c.buf[:0]
+// converters keeps converters' stacks for reuse.
+var converters = sync.Pool{New: func() any { return new(converter) }}
+
+// getConverter returns a converter whose first chunk of cells holds cells Values (when
+// that is more than a small chunk's).
+func getConverter(cells int) *converter {
+	c := converters.Get().(*converter)
+	c.cells.bound = max(cells, minConverterCells)
 	return c
+}
+
+// minConverterCells is the size of the first chunk of cells of a converter.
+const minConverterCells = 32
+
+// release returns c to the pool, without the storage of the values it made.
+func (c *converter) release() {
+	clear(c.pairs[:c.peak])
+	c.pairs, c.peak, c.cells = c.pairs[:0], 0, cellChunks{}
+	if cap(c.pairs) > maxPooledStack {
+		c.pairs = nil
+	}
+	converters.Put(c)
 }
 
 // push pushes an entry of the dict being made.
 func (c *converter) push(key, v Value) { c.pairs = append(c.pairs, key, v) }
 
-// dict returns a dict of the entries pushed since mark, and pops them. Their keys are
-// distinct strs (a struct's fields, a map's keys, a chat type's keys), which a small dict
-// takes without looking for an equal one; a large one indexes them as DictOf does.
-func (c *converter) dict(mark int) Value {
+// pop returns the pairs pushed since mark, valid until the next push, and pops them.
+func (c *converter) pop(mark int) []Value {
+	c.peak = max(c.peak, len(c.pairs))
 	kv := c.pairs[mark:]
 	c.pairs = c.pairs[:mark]
-	if len(kv)/2 >= indexThreshold {
-		return DictOf(kv...)
-	}
-	d := NewDict(len(kv) / 2)
-	for i := 0; i < len(kv); i += 2 {
-		d.add(kv[i], kv[i+1])
-	}
-	return DictValue(d)
+	return kv
 }
+
+// dict returns a dict of the entries pushed since mark, and pops them. Their keys are
+// distinct strs (a struct's fields, a map's keys, a chat type's keys).
+func (c *converter) dict(mark int) Value { return c.cells.dictOf(c.pop(mark), true) }
+
+// list returns a list of the items pushed (with c.pairs = append(c.pairs, item))
+// since mark, and pops them.
+func (c *converter) list(mark int) Value { return c.cells.newList(c.pop(mark)) }
 
 // anyValue converts x, nested depth levels deep; nil, a Value and a string skip
 // reflection.
@@ -424,15 +446,15 @@ func (c *converter) listValue(v reflect.Value, elem *typeInfo, depth int) (Value
 	if v.Kind() == reflect.Slice && v.IsNil() {
 		return None(), nil
 	}
-	items := make([]Value, v.Len())
-	for i := range items {
+	mark := len(c.pairs)
+	for i := range v.Len() {
 		item, err := c.goValue(v.Index(i), elem, depth+1)
 		if err != nil {
 			return Value{}, err.at(indexStep(i))
 		}
-		items[i] = item
+		c.pairs = append(c.pairs, item)
 	}
-	return ListOf(items), nil
+	return c.list(mark), nil
 }
 
 // mapValue converts a map, of the type info describes, into a dict, keys sorted bytewise

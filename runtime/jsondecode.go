@@ -97,7 +97,7 @@ func decodeJSON(data []byte, limit int) (Value, *JSONError) {
 	defer d.release()
 	d.buf = make([]byte, len(data), len(data)+strPadding)
 	copy(d.buf, data)
-	d.bound = cellBound(data)
+	d.cells.bound = cellBound(data)
 	v, i := d.value(skipSpace(d.buf, 0))
 	if d.err == nil {
 		if i = skipSpace(d.buf, i); i < len(d.buf) {
@@ -119,15 +119,14 @@ func decodeJSON(data []byte, limit int) (Value, *JSONError) {
 //     longer: such a str is allocated on its own).
 //   - The items of each container are gathered on stacks shared by all levels, so that
 //     the container's storage is taken once, at its exact size, from chunks of cells
-//     (see take), which also hold the List and Dict structs.
+//     (cellChunks), which also hold the List and Dict structs: sized by cellBound, a
+//     request takes one chunk.
 type decoder struct {
 	buf   []byte
 	depth int        // containers open where the decoder is
 	items valueStack // the items of the open lists, and the keys and values of the open dicts
 	esc   []byte     // where a str with invalid UTF-8 is decoded (decodeInvalid)
-	cells []Value    // the rest of the last chunk of cells
-	taken int        // cells taken so far
-	bound int        // cellBound of the input
+	cells cellChunks // where the containers are stored (bound: cellBound of the input)
 	err   *JSONError // the first error; then every level returns at once
 	path  []pathStep // where the error is, innermost step first
 }
@@ -154,7 +153,7 @@ func (d *decoder) release() {
 		d.esc = nil
 	}
 	clear(d.path)
-	d.buf, d.depth, d.cells, d.taken, d.bound, d.err, d.path = nil, 0, nil, 0, 0, nil, d.path[:0]
+	d.buf, d.depth, d.cells, d.err, d.path = nil, 0, cellChunks{}, nil, d.path[:0]
 	decoders.Put(d)
 }
 
@@ -188,10 +187,6 @@ func (st *valueStack) reset() {
 	}
 }
 
-// Cells are taken in chunks of at most maxChunkCells, sized by cellBound: a request
-// decodes with one allocation of cells, not many more than it needs.
-const maxChunkCells = 64 << 10
-
 // cellBound returns at least as many cells as the containers of a JSON text b take
 // (listCells and dictCells of each, one for each item of a list, two for each entry of
 // a dict), counting its brackets, colons and commas. A dict of n > 0 entries has n colons
@@ -201,61 +196,6 @@ const maxChunkCells = 64 << 10
 func cellBound(b []byte) int {
 	return (dictCells+1)*bytes.Count(b, []byte{'{'}) + (listCells+1)*bytes.Count(b, []byte{'['}) +
 		bytes.Count(b, []byte{':'}) + bytes.Count(b, []byte{','})
-}
-
-// take returns n new cells, capped at n so that appending to them reallocates. A request
-// for more than half a chunk is allocated on its own.
-func (d *decoder) take(n int) []Value {
-	if n > len(d.cells) {
-		size := min(max(d.bound-d.taken, n), maxChunkCells)
-		if n > size/2 {
-			d.taken += n
-			return make([]Value, n)
-		}
-		d.cells = make([]Value, size)
-	}
-	d.taken += n
-	cells := d.cells[:n:n]
-	d.cells = d.cells[n:]
-	return cells
-}
-
-// A List takes two cells and a Dict two. The words of a Value are a pointer and two
-// scalars, and the pointers of a List (of its items and name) and of a Dict (of its
-// entries and index) fall on the cells' pointer words, so that the memory holds what the
-// garbage collector takes it for. Each index below is 0 exactly when the layout this
-// needs holds: a change of the types that breaks it fails to compile.
-const (
-	listCells = 2
-	dictCells = 2
-	wordSize  = unsafe.Sizeof(uintptr(0))
-	cell      = unsafe.Sizeof(Value{})
-)
-
-var (
-	_ = [1]int{}[cell-3*wordSize]                    // a Value is three words,
-	_ = [1]int{}[unsafe.Offsetof(Value{}.ptr)]       // its pointer first;
-	_ = [1]int{}[unsafe.Sizeof(List{})-5*wordSize]   // a List is a slice and a string,
-	_ = [1]int{}[unsafe.Offsetof(List{}.name)-cell]  // the string on the second cell;
-	_ = [1]int{}[unsafe.Sizeof(Dict{})-4*wordSize]   // a Dict is a slice and a map,
-	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-cell] // the map on the second cell.
-)
-
-// newList returns a list of items, copied into new storage.
-func (d *decoder) newList(items []Value) Value {
-	cells := d.take(listCells + len(items))
-	l := (*List)(unsafe.Pointer(&cells[0]))
-	l.Items = cells[listCells:]
-	copy(l.Items, items)
-	return listValue(KindList, l)
-}
-
-// newDict returns an empty dict with room for n entries.
-func (d *decoder) newDict(n int) *Dict {
-	cells := d.take(dictCells + 2*n)
-	dict := (*Dict)(unsafe.Pointer(&cells[0]))
-	dict.kv = cells[dictCells:dictCells]
-	return dict
 }
 
 // fail records an error at offset off, unless there is one already. (Errors are rare:
@@ -404,7 +344,7 @@ func (d *decoder) array(i int) (Value, int) {
 		}
 	}
 	d.depth--
-	return d.newList(d.items.pop(base)), i
+	return d.cells.newList(d.items.pop(base)), i
 }
 
 // object decodes the dict whose brace is at i.
@@ -450,23 +390,7 @@ func (d *decoder) object(i int) (Value, int) {
 	}
 	d.depth--
 	entries := d.items.pop(base)
-	n := len(entries) / 2
-	dict := d.newDict(n)
-	if n < indexThreshold && distinctKeys(entries) {
-		kv := dict.kv[:n]
-		vals := kv[n : 2*n : 2*n]
-		for k := range kv {
-			kv[k], vals[k] = entries[2*k], entries[2*k+1]
-		}
-		dict.kv = kv
-	} else {
-		// Set keeps the first place and the last value of a key given twice, as
-		// Python does, and builds the index of a large dict.
-		for k := 0; k < len(entries); k += 2 {
-			dict.Set(entries[k], entries[k+1])
-		}
-	}
-	return DictValue(dict), i
+	return d.cells.dictOf(entries, len(entries) < 2*indexThreshold && distinctKeys(entries)), i
 }
 
 // distinctKeys reports whether no two of the keys of entries (key, value, key, value...),
