@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"fmt"
 	"sync"
 )
@@ -185,12 +186,21 @@ func (tc ToolCall) cells() int {
 }
 
 func (t Tool) cells() int {
-	params := 0
-	if t.Parameters != nil {
-		params = 1
+	n := dictCellsOf(2) + dictCellsOf(1+ifSet(t.Description))
+	switch t.Parameters.(type) {
+	case nil:
+	case Value, json.RawMessage:
+		n++ // a Value is shared; ParseJSON stores what it decodes
+	default:
+		n += 1 + schemaCells
 	}
-	return dictCellsOf(2) + dictCellsOf(1+ifSet(t.Description)+params)
+	return n
 }
+
+// schemaCells is a guess at how many cells the JSON Schema of a function's parameters
+// takes, when ValueOf converts it from a Go value: about that of a schema of two or
+// three properties.
+const schemaCells = 48
 
 func (m Message) chatValue(c *converter, depth int) (Value, *convError) {
 	w := chatWords()

@@ -74,9 +74,17 @@ type converter struct {
 	// the lists: each conversion pushes the entries of its dict (or the items of its
 	// list) above those of the containers that hold it, then makes its container of
 	// them, at its size, and pops them.
-	pairs []Value
-	peak  int // the most pairs held at once, which release clears
-	cells cellChunks
+	pairs   []Value
+	peak    int // the most pairs held at once, which release clears
+	cells   cellChunks
+	entries []mapEntry    // the entries of the maps being converted (see mapValue)
+	key     reflect.Value // a settable map key of the last key type mapValue met
+}
+
+// A mapEntry is a map's key, as a str's text, and value.
+type mapEntry struct {
+	key string
+	val reflect.Value
 }
 
 // converters keeps converters' stacks for reuse.
@@ -96,9 +104,13 @@ const minConverterCells = 32
 // release returns c to the pool, without the storage of the values it made.
 func (c *converter) release() {
 	clear(c.pairs[:c.peak])
-	c.pairs, c.peak, c.cells = c.pairs[:0], 0, cellChunks{}
+	clear(c.entries[:cap(c.entries)])
+	c.pairs, c.peak, c.cells, c.entries, c.key = c.pairs[:0], 0, cellChunks{}, c.entries[:0], reflect.Value{}
 	if cap(c.pairs) > maxPooledStack {
 		c.pairs = nil
+	}
+	if cap(c.entries) > maxPooledStack {
+		c.entries = nil
 	}
 	converters.Put(c)
 }
@@ -463,34 +475,38 @@ func (c *converter) mapValue(v reflect.Value, info *typeInfo, depth int) (Value,
 	if v.IsNil() {
 		return None(), nil
 	}
-	type entry struct {
-		key string
-		val reflect.Value
-	}
-	entries := make([]entry, 0, v.Len())
+	// the entries go on c.entries above those of the maps that hold this one
+	base := len(c.entries)
 	var iter reflect.MapIter
 	iter.Reset(v)
-	k := reflect.New(v.Type().Key()).Elem() // each key in turn, without a copy of its own
+	if kt := v.Type().Key(); !c.key.IsValid() || c.key.Type() != kt {
+		c.key = reflect.New(kt).Elem() // each key in turn, without a copy of its own
+	}
+	k := c.key
 	for iter.Next() {
 		k.SetIterKey(&iter)
 		ks, err := mapKey(k, info.key)
 		if err != nil {
 			return Value{}, err
 		}
-		entries = append(entries, entry{ks, iter.Value()})
+		c.entries = append(c.entries, mapEntry{ks, iter.Value()})
 	}
-	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	entries := c.entries[base:]
+	slices.SortFunc(entries, func(a, b mapEntry) int { return strings.Compare(a.key, b.key) })
 	// Two keys may marshal to the same text: json.loads keeps one of them, and so does
 	// this (which one is arbitrary with encoding/json too, its sort being unstable).
-	entries = slices.CompactFunc(entries, func(a, b entry) bool { return a.key == b.key })
+	entries = slices.CompactFunc(entries, func(a, b mapEntry) bool { return a.key == b.key })
 	mark := len(c.pairs)
-	for _, e := range entries {
+	for i := range entries {
+		e := c.entries[base+i] // c.entries may have moved: the values convert maps too
 		val, err := c.goValue(e.val, info.elem, depth+1)
 		if err != nil {
 			return Value{}, err.at(keyStep(e.key))
 		}
 		c.push(strValue(e.key), val)
 	}
+	clear(c.entries[base:])
+	c.entries = c.entries[:base]
 	return c.dict(mark), nil
 }
 
