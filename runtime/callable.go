@@ -347,7 +347,7 @@ func NewNamespace(in *Input, args []Value, kwargs []Kwarg) Value {
 		return Call(v, args, kwargs)
 	}
 	ns := &Namespace{}
-	ns.attrs.kv = ns.inline[:0]
+	ns.attrs.kv = ns.inline[:]
 	dictFromArgs("namespace", args, kwargs, &ns.attrs)
 	return NamespaceValue(ns)
 }
@@ -366,7 +366,7 @@ func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 	if len(args) > 1 {
 		throw(TypeError, "%s expected at most 1 argument, got %d", name, len(args))
 	}
-	if cap(d.kv)/2 < len(kwargs) {
+	if len(d.kv)/2 < len(kwargs) {
 		d.init(len(kwargs))
 	}
 	if len(args) == 1 {

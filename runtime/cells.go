@@ -51,7 +51,7 @@ var (
 	_ = [1]int{}[unsafe.Offsetof(Value{}.ptr)]       // its pointer first;
 	_ = [1]int{}[unsafe.Sizeof(List{})-5*wordSize]   // a List is a slice and a string,
 	_ = [1]int{}[unsafe.Offsetof(List{}.name)-cell]  // the string on the second cell;
-	_ = [1]int{}[unsafe.Sizeof(Dict{})-4*wordSize]   // a Dict is a slice and a map,
+	_ = [1]int{}[unsafe.Sizeof(Dict{})-5*wordSize]   // a Dict is a slice, a map and an int,
 	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-cell] // the map on the second cell.
 )
 
@@ -68,7 +68,7 @@ func (c *cellChunks) newList(items []Value) Value {
 func (c *cellChunks) newDict(n int) *Dict {
 	cells := c.take(dictCells + 2*n)
 	dict := (*Dict)(unsafe.Pointer(&cells[0]))
-	dict.kv = cells[dictCells:dictCells]
+	dict.kv = cells[dictCells:]
 	return dict
 }
 
@@ -80,12 +80,11 @@ func (c *cellChunks) dictOf(entries []Value, distinct bool) Value {
 	n := len(entries) / 2
 	dict := c.newDict(n)
 	if n < indexThreshold && distinct {
-		kv := dict.kv[:n]
-		vals := kv[n : 2*n : 2*n]
-		for k := range kv {
-			kv[k], vals[k] = entries[2*k], entries[2*k+1]
+		vals, keys := dict.kv[:n], dict.kv[n:]
+		for k := range keys {
+			keys[k], vals[k] = entries[2*k], entries[2*k+1]
 		}
-		dict.kv = kv
+		dict.n = n
 		return DictValue(dict)
 	}
 	for k := 0; k < len(entries); k += 2 {

@@ -6,11 +6,13 @@ import "unsafe"
 // once the dict is large; other keys (int, float, bool, None, tuple) are compared with
 // Python equality, so 1, 1.0 and True are the same key as in Python.
 type Dict struct {
-	// kv holds the keys in kv[:len(kv)] and their values in the second half of its
-	// storage, from cap(kv)/2: one allocation, and a header of two Values' size, in
-	// which a decoded dict is stored with its entries (see the decoder's newDict).
+	// kv holds the n values in kv[:n] and their keys in its second half, from
+	// len(kv)/2: one allocation, and a header of two Values' size, in which a decoded
+	// dict is stored with its entries (cellChunks.newDict). A value is found by its
+	// key's position i as kv[i].
 	kv    []Value
 	index map[string]int // position of each str key; built when the dict grows large
+	n     int            // how many entries there are
 }
 
 // indexThreshold is the size from which a dict keeps an index of its str keys.
@@ -26,37 +28,34 @@ func NewDict(n int) *Dict {
 // init gives an empty dict room for n entries, keys and values in one allocation.
 func (d *Dict) init(n int) {
 	if n > 0 {
-		d.kv = make([]Value, 0, 2*n)
+		d.kv = make([]Value, 2*n)
 	}
 }
 
 // keys returns the keys in order, capped so that an append copies them.
-func (d *Dict) keys() []Value { return d.kv[:len(d.kv):len(d.kv)] }
+func (d *Dict) keys() []Value {
+	half := len(d.kv) / 2
+	return d.kv[half : half+d.n : half+d.n]
+}
 
 // vals returns the values in key order, capped so that an append copies them.
-func (d *Dict) vals() []Value {
-	half := cap(d.kv) / 2
-	return d.kv[half : half+len(d.kv) : half+len(d.kv)]
-}
+func (d *Dict) vals() []Value { return d.kv[:d.n:d.n] }
 
 // add appends an entry without looking for its key: key is not in d.
 func (d *Dict) add(key, v Value) {
-	n := len(d.kv)
-	if half := cap(d.kv) / 2; n == half {
-		d.grow(max(4, 2*half))
+	n := d.n
+	if n == len(d.kv)/2 {
+		d.grow(max(4, 2*n))
 	}
-	d.kv = d.kv[:n+1]
-	d.kv[n], *d.val(n) = key, v
+	d.kv[len(d.kv)/2+n], d.kv[n] = key, v
+	d.n++
 }
-
-// val returns where the value of entry i is.
-func (d *Dict) val(i int) *Value { return &d.kv[:cap(d.kv)][cap(d.kv)/2+i] }
 
 // grow moves the entries to storage for n.
 func (d *Dict) grow(n int) {
-	kv := make([]Value, len(d.kv), 2*n)
-	copy(kv, d.kv)
-	copy(kv[n:2*n], d.vals())
+	kv := make([]Value, 2*n)
+	copy(kv, d.vals())
+	copy(kv[n:], d.keys())
 	d.kv = kv
 }
 
@@ -75,7 +74,7 @@ func DictOf(kv ...Value) Value {
 }
 
 // Len returns the number of entries.
-func (d *Dict) Len() int { return len(d.kv) }
+func (d *Dict) Len() int { return d.n }
 
 // Keys returns the keys in order (shared, not copied).
 func (d *Dict) Keys() []Value { return d.keys() }
@@ -88,7 +87,7 @@ func (d *Dict) find(key Value) int {
 	if key.kind == KindString {
 		return d.findStr(key.str())
 	}
-	for i, k := range d.kv {
+	for i, k := range d.keys() {
 		if k.kind != KindString && Eq(k, key) {
 			return i
 		}
@@ -99,7 +98,7 @@ func (d *Dict) find(key Value) int {
 // GetStr returns the value of a str key.
 func (d *Dict) GetStr(key string) (Value, bool) {
 	if i := d.findStr(key); i >= 0 {
-		return *d.val(i), true
+		return d.kv[i], true
 	}
 	return Value{}, false
 }
@@ -112,8 +111,9 @@ func (d *Dict) findStr(key string) int {
 		}
 		return -1
 	}
-	for i := range d.kv {
-		k := &d.kv[i]
+	keys := d.keys()
+	for i := range keys {
+		k := &keys[i]
 		if k.kind != KindString {
 			continue
 		}
@@ -130,7 +130,7 @@ func (d *Dict) findStr(key string) int {
 // Get returns the value of key.
 func (d *Dict) Get(key Value) (Value, bool) {
 	if i := d.find(key); i >= 0 {
-		return *d.val(i), true
+		return d.kv[i], true
 	}
 	return Value{}, false
 }
@@ -148,7 +148,7 @@ func (d *Dict) Delete(key Value) {
 		return
 	}
 	keys, vals := d.keys(), d.vals()
-	d.kv = nil
+	d.kv, d.n = nil, 0
 	d.init(len(keys) - 1)
 	for j := range keys {
 		if j != i {
@@ -156,7 +156,7 @@ func (d *Dict) Delete(key Value) {
 		}
 	}
 	d.index = nil
-	if len(d.kv) >= indexThreshold {
+	if d.n >= indexThreshold {
 		d.buildIndex()
 	}
 }
@@ -164,24 +164,24 @@ func (d *Dict) Delete(key Value) {
 // Set sets the value of key, appending it when it is new.
 func (d *Dict) Set(key, v Value) {
 	if i := d.find(key); i >= 0 {
-		*d.val(i) = v
+		d.kv[i] = v
 		return
 	}
 	d.add(key, v)
 	switch {
 	case d.index != nil:
 		if key.kind == KindString {
-			d.index[key.str()] = len(d.kv) - 1
+			d.index[key.str()] = d.n - 1
 		}
-	case len(d.kv) >= indexThreshold:
+	case d.n >= indexThreshold:
 		d.buildIndex()
 	}
 }
 
 // buildIndex indexes the str keys of a large dict.
 func (d *Dict) buildIndex() {
-	d.index = make(map[string]int, len(d.kv)*2)
-	for i, k := range d.kv {
+	d.index = make(map[string]int, d.n*2)
+	for i, k := range d.keys() {
 		if k.kind == KindString {
 			d.index[k.str()] = i
 		}
@@ -190,9 +190,9 @@ func (d *Dict) buildIndex() {
 
 // Copy returns a shallow copy.
 func (d *Dict) Copy() *Dict {
-	c := NewDict(len(d.kv))
+	c := NewDict(d.n)
 	vals := d.vals()
-	for i, k := range d.kv {
+	for i, k := range d.keys() {
 		c.Set(k, vals[i])
 	}
 	return c
