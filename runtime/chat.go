@@ -186,13 +186,14 @@ func (tc ToolCall) cells() int {
 }
 
 func (t Tool) cells() int {
-	n := dictCellsOf(2) + dictCellsOf(1+ifSet(t.Description))
+	if t.Parameters == nil {
+		return dictCellsOf(2) + dictCellsOf(1+ifSet(t.Description))
+	}
+	n := dictCellsOf(2) + dictCellsOf(2+ifSet(t.Description))
 	switch t.Parameters.(type) {
-	case nil:
-	case Value, json.RawMessage:
-		n++ // a Value is shared; ParseJSON stores what it decodes
+	case Value, json.RawMessage: // a Value is shared; ParseJSON stores what it decodes
 	default:
-		n += 1 + schemaCells
+		n += schemaCells
 	}
 	return n
 }

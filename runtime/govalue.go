@@ -75,7 +75,7 @@ type converter struct {
 	// list) above those of the containers that hold it, then makes its container of
 	// them, at its size, and pops them.
 	pairs   []Value
-	peak    int // the most pairs held at once, which release clears
+	peak    int // the most pairs popped at once, which release clears
 	cells   cellChunks
 	entries []mapEntry    // the entries of the maps being converted (see mapValue)
 	key     reflect.Value // a settable map key of the last key type mapValue met
@@ -103,8 +103,8 @@ const minConverterCells = 32
 
 // release returns c to the pool, without the storage of the values it made.
 func (c *converter) release() {
-	clear(c.pairs[:c.peak])
-	clear(c.entries[:cap(c.entries)])
+	clear(c.pairs[:max(c.peak, len(c.pairs))]) // a failed conversion leaves some
+	clear(c.entries)
 	c.pairs, c.peak, c.cells, c.entries, c.key = c.pairs[:0], 0, cellChunks{}, c.entries[:0], reflect.Value{}
 	if cap(c.pairs) > maxPooledStack {
 		c.pairs = nil
