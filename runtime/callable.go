@@ -374,7 +374,7 @@ func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 		case KindDict:
 			src := a.dict()
 			for i, k := range src.keys() {
-				d.Set(k, src.vals()[i])
+				d.Set(k, src.kv[i])
 			}
 		case KindNamespace:
 			throw(TypeError, "'Namespace' object is not iterable")

@@ -200,9 +200,9 @@ func FilterDefault(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterDictsort is dictsort(value, case_sensitive=False, by='key', reverse=False).
 func FilterDictsort(v Value, args []Value, kwargs []Kwarg) Value {
 	d, order := dictsortOrder(v, args, kwargs)
-	items := make([]Value, len(order))
+	items, keys := make([]Value, len(order)), d.keys()
 	for i, j := range order {
-		items[i] = NewTuple(d.keys()[j], d.vals()[j])
+		items[i] = NewTuple(keys[j], d.kv[j])
 	}
 	return ListOf(items)
 }
@@ -1271,7 +1271,7 @@ func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
 	}
 	var parts []string
 	for i, k := range d.keys() {
-		val := d.vals()[i]
+		val := d.kv[i]
 		if val.kind == KindNone || val.kind == KindUndefined {
 			continue
 		}

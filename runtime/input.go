@@ -196,7 +196,7 @@ func ParseRequest(data []byte) (*Request, error) {
 	}
 	r.Messages = msgs
 	for i, k := range d.keys() {
-		val := d.vals()[i]
+		val := d.kv[i]
 		switch k.str() {
 		case "tools", "documents":
 			if val.kind != KindList && val.kind != KindNone {
@@ -245,7 +245,7 @@ func ParseRequest(data []byte) (*Request, error) {
 				return nil, fmt.Errorf("request: \"special_tokens\" must be an object")
 			}
 			for j, sk := range sd.keys() {
-				s, ok := sd.vals()[j].AsString()
+				s, ok := sd.kv[j].AsString()
 				if !ok {
 					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.str())
 				}
@@ -269,7 +269,7 @@ func ParseRequest(data []byte) (*Request, error) {
 			// transformers' apply_chat_template passes its own under those names
 			// (Lookup reads them first), llama-server lets kwargs replace its variables
 			for j, kk := range kd.keys() {
-				r.Kwargs[kk.str()] = kd.vals()[j]
+				r.Kwargs[kk.str()] = kd.kv[j]
 			}
 		default:
 			if f := r.Server.field(k.str()); f != nil {

@@ -596,7 +596,7 @@ func CopyJSON(v Value) Value {
 		d := v.AsDict()
 		out := NewDict(d.Len())
 		for i, k := range d.keys() {
-			out.Set(k, CopyJSON(d.vals()[i]))
+			out.Set(k, CopyJSON(d.kv[i]))
 		}
 		return DictValue(out)
 	}

@@ -118,7 +118,7 @@ func TestPlainJSONWords(t *testing.T) {
 		case KindDict:
 			for i, k := range v.dict().keys() {
 				check(k)
-				walk(v.dict().vals()[i])
+				walk(v.dict().kv[i])
 			}
 		}
 	}

@@ -51,7 +51,7 @@ func jsonTreeReference(v Value, o *jsonOptions, depth int) string {
 		}
 		parts := make([]string, len(order))
 		for n, i := range order {
-			parts[n] = newline(depth+1) + jsonStringReference(d.keys()[i].str(), o.ensureASCII) + o.keySep + jsonTreeReference(d.vals()[i], o, depth+1)
+			parts[n] = newline(depth+1) + jsonStringReference(d.keys()[i].str(), o.ensureASCII) + o.keySep + jsonTreeReference(d.kv[i], o, depth+1)
 		}
 		return "{" + strings.Join(parts, o.itemSep) + newline(depth) + "}"
 	}

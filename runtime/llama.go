@@ -180,7 +180,7 @@ func llamaString(v Value) string {
 			}
 			b.WriteString(llamaRepr(k))
 			b.WriteString(": ")
-			b.WriteString(llamaRepr(d.vals()[i]))
+			b.WriteString(llamaRepr(d.kv[i]))
 		}
 		b.WriteString("}")
 		return b.String()

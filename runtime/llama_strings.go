@@ -224,14 +224,14 @@ func writeLlamaJSON(b *strings.Builder, v Value, level, indent int, itemSep, key
 	case KindDict:
 		d := v.dict()
 		b.WriteByte('{')
-		if len(d.keys()) > 0 {
+		if d.Len() > 0 {
 			newline()
 			for i, k := range d.keys() {
 				pad(level + 1)
 				writeLlamaJSON(b, Str(llamaString(k)), level+1, indent, itemSep, keySep)
 				b.WriteString(keySep)
-				writeLlamaJSON(b, d.vals()[i], level+1, indent, itemSep, keySep)
-				if i < len(d.keys())-1 {
+				writeLlamaJSON(b, d.kv[i], level+1, indent, itemSep, keySep)
+				if i < d.Len()-1 {
 					b.WriteString(itemSep)
 				}
 				newline()

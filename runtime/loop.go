@@ -325,8 +325,9 @@ func ItemsFilterPairs(x Value) (keys, values []Value) {
 func DictsortPairs(x Value, args []Value, kwargs []Kwarg) (keys, values []Value) {
 	d, order := dictsortOrder(x, args, kwargs)
 	keys, values = make([]Value, len(order)), make([]Value, len(order))
+	dkeys := d.keys()
 	for i, j := range order {
-		keys[i], values[i] = d.keys()[j], d.vals()[j]
+		keys[i], values[i] = dkeys[j], d.kv[j]
 	}
 	return keys, values
 }

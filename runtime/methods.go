@@ -1009,9 +1009,9 @@ func dictGet(r Value, args []Value, kwargs []Kwarg) Value {
 
 // dictItems returns d.items(): a dict_items view of (key, value) tuples.
 func dictItems(d *Dict) Value {
-	items := make([]Value, len(d.keys()))
+	items := make([]Value, d.Len())
 	for i, k := range d.keys() {
-		items[i] = NewTuple(k, d.vals()[i])
+		items[i] = NewTuple(k, d.kv[i])
 	}
 	return dictView("dict_items", items)
 }

@@ -492,7 +492,7 @@ func Eq(a, b Value) bool {
 			}
 			for i, k := range x.keys() {
 				v, ok := y.Get(k)
-				if !ok || !Eq(x.vals()[i], v) {
+				if !ok || !Eq(x.kv[i], v) {
 					return false
 				}
 			}
@@ -748,7 +748,7 @@ func SpreadKwargs(kwargs []Kwarg, v Value) []Kwarg {
 		if k.kind != KindString {
 			throw(TypeError, "keywords must be strings")
 		}
-		out = append(out, Kwarg{Name: k.str(), Value: d.vals()[i]})
+		out = append(out, Kwarg{Name: k.str(), Value: d.kv[i]})
 	}
 	return out
 }

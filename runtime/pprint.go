@@ -33,9 +33,9 @@ func safeRepr(v Value, depth int) string {
 		if d.Len() == 0 {
 			return "{}"
 		}
-		parts := make([]string, 0, d.Len())
+		parts, keys := make([]string, 0, d.Len()), d.keys()
 		for _, i := range sortedDictItems(d) {
-			parts = append(parts, safeRepr(d.keys()[i], depth+1)+": "+safeRepr(d.vals()[i], depth+1))
+			parts = append(parts, safeRepr(keys[i], depth+1)+": "+safeRepr(d.kv[i], depth+1))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	case isPlainSeq(v):
@@ -70,7 +70,8 @@ func sortedDictItems(d *Dict) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(i, j int) bool { return safeLess(d.keys()[idx[i]], d.keys()[idx[j]]) })
+	keys := d.keys()
+	sort.SliceStable(idx, func(i, j int) bool { return safeLess(keys[idx[i]], keys[idx[j]]) })
 	return idx
 }
 
@@ -123,18 +124,18 @@ func (pp *prettyPrinter) format(v Value, indent, allowance, level int) {
 // dict is pprint's _pprint_dict and _format_dict_items.
 func (pp *prettyPrinter) dict(d *Dict, indent, allowance, level int) {
 	pp.b.WriteByte('{')
-	order := sortedDictItems(d)
+	order, keys := sortedDictItems(d), d.keys()
 	indent++
 	for n, i := range order {
 		last := n == len(order)-1
-		rep := safeRepr(d.keys()[i], 0)
+		rep := safeRepr(keys[i], 0)
 		pp.b.WriteString(rep)
 		pp.b.WriteString(": ")
 		allow := 1
 		if last {
 			allow = allowance + 1
 		}
-		pp.format(d.vals()[i], indent+utf8.RuneCountInString(rep)+2, allow, level)
+		pp.format(d.kv[i], indent+utf8.RuneCountInString(rep)+2, allow, level)
 		if !last {
 			pp.b.WriteString(",\n" + strings.Repeat(" ", indent))
 		}

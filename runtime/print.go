@@ -152,7 +152,7 @@ func appendDictRepr(b []byte, d *Dict, depth int) []byte {
 		}
 		b = appendRepr(b, k, depth+1)
 		b = append(b, ": "...)
-		b = appendRepr(b, d.vals()[i], depth+1)
+		b = appendRepr(b, d.kv[i], depth+1)
 	}
 	return append(b, '}')
 }
