@@ -12,13 +12,13 @@ import (
 // looked up. Attributes of undefined values raise UndefinedError, except those Python's
 // Undefined object has (its special attributes), which the sandbox refuses.
 func (v Value) Attr(name string) Value {
-	if v.kind == KindUndefined {
+	if v.kind() == KindUndefined {
 		if undefinedDunders[name] {
 			return unsafeAttr(v, name)
 		}
 		v.undefinedError()
 	}
-	if v.kind == KindDict && !mayBeDictAttribute(name) {
+	if v.kind() == KindDict && !mayBeDictAttribute(name) {
 		// the common case, message.role: not a dict method, so the item
 		if r, ok := v.dict().GetStr(name); ok {
 			return r
@@ -28,7 +28,7 @@ func (v Value) Attr(name string) Value {
 	if r, ok := v.pyAttr(name); ok {
 		return r
 	}
-	if v.kind == KindDict {
+	if v.kind() == KindDict {
 		if r, ok := v.dict().GetStr(name); ok {
 			return r
 		}
@@ -69,7 +69,7 @@ func mayBeDictAttribute(name string) bool {
 // SecurityError when used), the attributes of a namespace, the loop variable, a macro,
 // a cycler or a groupby tuple, and the numeric attributes of int and float.
 func (v Value) pyAttr(name string) (Value, bool) {
-	switch v.kind {
+	switch v.kind() {
 	case KindNamespace:
 		r, ok := v.namespace().attrs.GetStr(name)
 		if (ok && strings.HasPrefix(name, "_")) || name == "__class__" || name == "_Namespace__attrs" {
@@ -90,13 +90,13 @@ func (v Value) pyAttr(name string) (Value, bool) {
 		}
 	case KindTuple:
 		if v.list().name == groupTuple && (name == "grouper" || name == "list") {
-			return v.list().Items[map[string]int{"grouper": 0, "list": 1}[name]], true
+			return v.list().items()[map[string]int{"grouper": 0, "list": 1}[name]], true
 		}
 	case KindInt, KindBool:
 		switch name {
 		case "real", "numerator":
-			if v.kind == KindBool {
-				return Int(v.n), true
+			if v.kind() == KindBool {
+				return Int(v.num()), true
 			}
 			return v, true
 		case "imag":
@@ -119,13 +119,13 @@ func (v Value) pyAttr(name string) (Value, bool) {
 // key the attribute of that name, otherwise an undefined value. Items of undefined
 // values raise UndefinedError.
 func (v Value) Item(key Value) Value {
-	if v.kind == KindUndefined {
+	if v.kind() == KindUndefined {
 		v.undefinedError()
 	}
 	if r, ok := v.lookupItem(key); ok {
 		return r
 	}
-	if key.kind == KindString {
+	if key.kind() == KindString {
 		if r, ok := v.pyAttr(key.str()); ok {
 			return r
 		}
@@ -135,7 +135,7 @@ func (v Value) Item(key Value) Value {
 
 // ItemStr is v.Item(Str(key)).
 func (v Value) ItemStr(key string) Value {
-	if v.kind == KindDict {
+	if v.kind() == KindDict {
 		if r, ok := v.dict().GetStr(key); ok {
 			return r
 		}
@@ -145,8 +145,8 @@ func (v Value) ItemStr(key string) Value {
 
 // ItemInt is v.Item(Int(i)).
 func (v Value) ItemInt(i int64) Value {
-	if (v.kind == KindList || v.kind == KindTuple) && !isDictView(v) {
-		items := v.list().Items
+	if (v.kind() == KindList || v.kind() == KindTuple) && !isDictView(v) {
+		items := v.list().items()
 		pos := i
 		if pos < 0 {
 			pos += int64(len(items))
@@ -161,9 +161,9 @@ func (v Value) ItemInt(i int64) Value {
 // lookupItem is Python's x[key] without the attribute fallback. Where Python raises
 // TypeError (an unhashable key), the sandbox's getitem finds nothing.
 func (v Value) lookupItem(key Value) (Value, bool) {
-	switch v.kind {
+	switch v.kind() {
 	case KindDict:
-		if key.kind == KindList || key.kind == KindDict {
+		if key.kind() == KindList || key.kind() == KindDict {
 			return Value{}, false
 		}
 		return v.dict().Get(key)
@@ -171,7 +171,7 @@ func (v Value) lookupItem(key Value) (Value, bool) {
 		if isDictView(v) {
 			return Value{}, false // dict views are not subscriptable
 		}
-		items := v.list().Items
+		items := v.list().items()
 		if i, ok := index(key, len(items)); ok {
 			return items[i], true
 		}
@@ -192,7 +192,7 @@ func index(key Value, n int) (int, bool) {
 	if !key.isIntegral() || key.isBig() {
 		return 0, false
 	}
-	i := key.n
+	i := key.num()
 	if i < 0 {
 		i += int64(n)
 	}
@@ -217,7 +217,7 @@ func runeAt(s string, i int) string {
 // Slice is Python's x[start:stop:step]; a missing bound is passed as None (or
 // Undefined). It works on str (by character), list and tuple.
 func (v Value) Slice(start, stop, step Value) Value {
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		v.undefinedError()
 	case KindString:
@@ -244,7 +244,7 @@ func (v Value) Slice(start, stop, step Value) Value {
 		if isDictView(v) {
 			break
 		}
-		items := v.list().Items
+		items := v.list().items()
 		lo, hi, st, n := sliceIndices(start, stop, step, len(items))
 		var out []Value
 		if st == 1 {
@@ -256,13 +256,13 @@ func (v Value) Slice(start, stop, step Value) Value {
 				out = append(out, items[i])
 			}
 		}
-		l := &List{Items: out}
+		l := newListStorage(out)
 		if isRange(v) {
 			// a slice of a range is a range
 			rs, _, rstep := rangeParams(v)
 			l.name = rangeRepr(rs+int64(lo)*rstep, rs+int64(hi)*rstep, rstep*int64(st))
 		}
-		return listValue(v.kind, l)
+		return listValue(v.kind(), l)
 	}
 	throw(TypeError, "'%s' object is not subscriptable", v.TypeName())
 	return Value{}
@@ -320,28 +320,28 @@ func sliceIndices(start, stop, step Value, length int) (lo, hi, st, n int) {
 	return lo, hi, st, n
 }
 
-func isNone(v Value) bool { return v.kind == KindNone || v.kind == KindUndefined }
+func isNone(v Value) bool { return v.kind() == KindNone || v.kind() == KindUndefined }
 
 // sliceInt converts a slice bound to an int, clamping huge values as Python does.
 func sliceInt(v Value) int {
 	if !v.isIntegral() {
 		throw(TypeError, "slice indices must be integers or None or have an __index__ method")
 	}
-	if b := v.big(); v.kind == KindInt && b != nil {
+	if b := v.big(); v.kind() == KindInt && b != nil {
 		if b.Sign() < 0 {
 			return -MaxValueSize * 4
 		}
 		return MaxValueSize * 4
 	}
 	const limit = MaxValueSize * 4
-	return int(max(min(v.n, limit), -limit))
+	return int(max(min(v.num(), limit), -limit))
 }
 
 // Call calls a macro, a builtin function or a bound method with positional and keyword
 // arguments. Calling an undefined value raises its error; calling anything else is a
 // TypeError.
 func Call(fn Value, args []Value, kwargs []Kwarg) Value {
-	if fn.kind == KindCallable {
+	if fn.kind() == KindCallable {
 		if c := fn.callable(); c.spec != nil {
 			return c.callMacro(args, kwargs) // it copies what it keeps
 		}
@@ -349,7 +349,7 @@ func Call(fn Value, args []Value, kwargs []Kwarg) Value {
 	// args is copied before it reaches code the compiler cannot see through, so that a
 	// call's argument list can live on the caller's stack
 	owned := slices.Clone(args)
-	switch fn.kind {
+	switch fn.kind() {
 	case KindUndefined:
 		fn.undefinedError()
 	case KindCallable:
@@ -369,7 +369,7 @@ func Call(fn Value, args []Value, kwargs []Kwarg) Value {
 
 // CallMethod is x.name(args): the method of that name, or calling the attribute.
 func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
-	if recv.kind == KindLoop {
+	if recv.kind() == KindLoop {
 		if r, ok := recv.loop().callMethod(name, args, kwargs); ok {
 			return r
 		}
@@ -379,18 +379,18 @@ func CallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 			return r
 		}
 	}
-	if recv.kind == KindDict && name == "get" {
+	if recv.kind() == KindDict && name == "get" {
 		return dictGet(recv, args, kwargs)
 	}
 	// args is copied before it reaches code the compiler cannot see through, so that a
 	// call's argument list can live on the caller's stack
 	owned := slices.Clone(args)
-	if recv.kind == KindObject {
+	if recv.kind() == KindObject {
 		if r, ok := recv.object().callMethod(name, owned, kwargs); ok {
 			return r
 		}
 	}
-	if m, ok := methodFor(recv, name); ok && recv.kind != KindUndefined {
+	if m, ok := methodFor(recv, name); ok && recv.kind() != KindUndefined {
 		if isUnsafeMethod(recv, name) {
 			throw(SecurityError, "access to attribute '%s' of '%s' object is unsafe.", name, recv.TypeName())
 		}

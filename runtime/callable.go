@@ -48,11 +48,11 @@ func builtinFunc(name string, fn func(args []Value, kwargs []Kwarg) Value) Value
 }
 
 // callableValue returns the value of a callable.
-func callableValue(c *Callable) Value { return Value{kind: KindCallable, ptr: unsafe.Pointer(c)} }
+func callableValue(c *Callable) Value { return pointerValue(KindCallable, unsafe.Pointer(c)) }
 
 // objectValue returns the value of an object.
 func objectValue(o object) Value {
-	return Value{kind: KindObject, ptr: unsafe.Pointer(&objectBox{obj: o})}
+	return pointerValue(KindObject, unsafe.Pointer(&objectBox{obj: o}))
 }
 
 func (c *Callable) typeName() string {
@@ -347,7 +347,7 @@ func NewNamespace(in *Input, args []Value, kwargs []Kwarg) Value {
 		return Call(v, args, kwargs)
 	}
 	ns := &Namespace{}
-	ns.attrs.kv = ns.inline[:]
+	ns.attrs.setSlots(ns.inline[:])
 	dictFromArgs("namespace", args, kwargs, &ns.attrs)
 	return NamespaceValue(ns)
 }
@@ -366,15 +366,15 @@ func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 	if len(args) > 1 {
 		throw(TypeError, "%s expected at most 1 argument, got %d", name, len(args))
 	}
-	if len(d.kv)/2 < len(kwargs) {
+	if d.half < len(kwargs) {
 		d.init(len(kwargs))
 	}
 	if len(args) == 1 {
-		switch a := args[0]; a.kind {
+		switch a := args[0]; a.kind() {
 		case KindDict:
 			src := a.dict()
 			for i, k := range src.keys() {
-				d.Set(k, src.kv[i])
+				d.Set(k, src.at(i))
 			}
 		case KindNamespace:
 			throw(TypeError, "'Namespace' object is not iterable")
@@ -403,7 +403,7 @@ func SetAttr(ns Value, name string, v Value) {
 // CheckNamespace fails as Jinja2 does when a set statement assigns an attribute of ns
 // and ns is not a namespace.
 func CheckNamespace(ns Value) {
-	if ns.kind != KindNamespace {
+	if ns.kind() != KindNamespace {
 		throw(RuntimeError, "cannot assign attribute on non-namespace object")
 	}
 }
@@ -419,21 +419,22 @@ func Range(in *Input, args ...Value) Value {
 	}
 	for _, a := range args {
 		if !a.isIntegral() {
-			if a.kind == KindUndefined {
+			if a.kind() == KindUndefined {
 				a.undefinedError()
 			}
 			throw(TypeError, "'%s' object cannot be interpreted as an integer", a.TypeName())
 		}
-		if a.isBig() {
+		if _, ok := a.AsInt(); !ok {
 			throw(OverflowError, "Python int too large to convert to C ssize_t")
 		}
 	}
-	start, stop, step := int64(0), args[0].n, int64(1)
+	arg := func(i int) int64 { n, _ := args[i].AsInt(); return n }
+	start, stop, step := int64(0), arg(0), int64(1)
 	if len(args) >= 2 {
-		start, stop = args[0].n, args[1].n
+		start, stop = arg(0), arg(1)
 	}
 	if len(args) == 3 {
-		step = args[2].n
+		step = arg(2)
 	}
 	if step == 0 {
 		throw(ValueError, "range() arg 3 must not be zero")
@@ -451,7 +452,7 @@ func Range(in *Input, args ...Value) Value {
 	for i := range items {
 		items[i] = Int(start + int64(i)*step)
 	}
-	return listValue(KindList, &List{Items: items, name: rangeRepr(start, stop, step)})
+	return listValue(KindList, newListNamed(items, rangeRepr(start, stop, step)))
 }
 
 func rangeRepr(start, stop, step int64) string {
@@ -462,7 +463,7 @@ func rangeRepr(start, stop, step int64) string {
 }
 
 // isRange reports whether a list value is the result of range() (it prints as one).
-func isRange(v Value) bool { return v.kind == KindList && strings.HasPrefix(v.list().name, "range(") }
+func isRange(v Value) bool { return v.kind() == KindList && strings.HasPrefix(v.list().name, "range(") }
 
 // rangeParams returns the start, stop and step of a range value.
 func rangeParams(v Value) (start, stop, step int64) {
@@ -480,4 +481,6 @@ func rangeParams(v Value) (start, stop, step int64) {
 
 // isDictView reports whether a list value is a dict view (d.keys(), d.values(),
 // d.items()): iterable and sized, but neither subscriptable nor a sequence.
-func isDictView(v Value) bool { return v.kind == KindList && strings.HasPrefix(v.list().name, "dict_") }
+func isDictView(v Value) bool {
+	return v.kind() == KindList && strings.HasPrefix(v.list().name, "dict_")
+}

@@ -8,9 +8,23 @@ import "unsafe"
 // allocations in all rather than two each. Each container's items are capped at their
 // length, so that appending to one reallocates it and never reaches into another's.
 type cellChunks struct {
-	cells []Value // the rest of the current chunk
-	taken int     // cells handed out so far
-	bound int     // how many cells the containers are expected to take in all
+	cells  []Value   // the rest of the current chunk
+	taken  int       // cells handed out so far
+	bound  int       // how many cells the containers are expected to take in all
+	floats []float64 // the rest of the current chunk of floats
+}
+
+// floatChunk is how many floats a chunk of floats holds.
+const floatChunk = 16
+
+// float returns the float f, stored in a chunk of floats.
+func (c *cellChunks) float(f float64) Value {
+	if len(c.floats) == 0 {
+		c.floats = make([]float64, floatChunk)
+	}
+	p := &c.floats[0]
+	*p, c.floats = f, c.floats[1:]
+	return pointerValue(KindFloat, unsafe.Pointer(p))
 }
 
 // maxChunkCells is the size of the largest chunk.
@@ -34,11 +48,11 @@ func (c *cellChunks) take(n int) []Value {
 	return cells
 }
 
-// A List takes two cells and a Dict two. The words of a Value are a pointer and two
-// scalars, and the pointers of a List (of its items and name) and of a Dict (of its
-// entries and index) fall on the cells' pointer words, so that the memory holds what the
-// garbage collector takes it for. Each index below is 0 exactly when the layout this
-// needs holds: a change of the types that breaks it fails to compile.
+// A List takes two cells and a Dict two. The words of a Value are a pointer and a
+// scalar, and a List's and a Dict's fields fall on the cells' pointer and scalar words
+// alike (pointers on the first of each cell), so that the memory holds what the garbage
+// collector takes it for. Each index below is 0 exactly when the layout this needs
+// holds: a change of the types that breaks it fails to compile.
 const (
 	listCells = 2
 	dictCells = 2
@@ -47,20 +61,20 @@ const (
 )
 
 var (
-	_ = [1]int{}[cell-3*wordSize]                    // a Value is three words,
-	_ = [1]int{}[unsafe.Offsetof(Value{}.ptr)]       // its pointer first;
-	_ = [1]int{}[unsafe.Sizeof(List{})-5*wordSize]   // a List is a slice and a string,
-	_ = [1]int{}[unsafe.Offsetof(List{}.name)-cell]  // the string on the second cell;
-	_ = [1]int{}[unsafe.Sizeof(Dict{})-5*wordSize]   // a Dict is a slice, a map and an int,
-	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-cell] // the map on the second cell.
+	_ = [1]int{}[cell-2*wordSize]                      // a Value is two words,
+	_ = [1]int{}[unsafe.Offsetof(Value{}.ptr)]         // its pointer first;
+	_ = [1]int{}[unsafe.Sizeof(List{})-listCells*cell] // a List is a pointer, a scalar
+	_ = [1]int{}[unsafe.Offsetof(List{}.name)-cell]    // and a string;
+	_ = [1]int{}[unsafe.Sizeof(Dict{})-dictCells*cell] // a Dict a pointer, a scalar,
+	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-cell]   // a map and a scalar.
 )
 
 // newList returns a list of items, copied into new storage.
 func (c *cellChunks) newList(items []Value) Value {
 	cells := c.take(listCells + len(items))
 	l := (*List)(unsafe.Pointer(&cells[0]))
-	l.Items = cells[listCells:]
-	copy(l.Items, items)
+	l.setItems(cells[listCells:])
+	copy(cells[listCells:], items)
 	return listValue(KindList, l)
 }
 
@@ -68,7 +82,7 @@ func (c *cellChunks) newList(items []Value) Value {
 func (c *cellChunks) newDict(n int) *Dict {
 	cells := c.take(dictCells + 2*n)
 	dict := (*Dict)(unsafe.Pointer(&cells[0]))
-	dict.kv = cells[dictCells:]
+	dict.setSlots(cells[dictCells:])
 	return dict
 }
 
@@ -80,7 +94,8 @@ func (c *cellChunks) dictOf(entries []Value, distinct bool) Value {
 	n := len(entries) / 2
 	dict := c.newDict(n)
 	if n < indexThreshold && distinct {
-		vals, keys := dict.kv[:n], dict.kv[n:]
+		kv := dict.slots()
+		vals, keys := kv[:n], kv[n:]
 		for k := range keys {
 			keys[k], vals[k] = entries[2*k], entries[2*k+1]
 		}

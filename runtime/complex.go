@@ -35,12 +35,12 @@ func complexValue(re, im float64) Value { return objectValue(&complexNum{re, im}
 // complex or a number (an int or bool converted to float as Python does); ok is false
 // otherwise.
 func complexOperands(a, b Value) (x, y complexNum, ok bool) {
-	if a.kind != KindObject && b.kind != KindObject {
+	if a.kind() != KindObject && b.kind() != KindObject {
 		return x, y, false
 	}
 	as := func(v Value) (complexNum, bool) {
 		switch {
-		case v.kind == KindObject:
+		case v.kind() == KindObject:
 			c, ok := v.object().(*complexNum)
 			if ok {
 				return *c, true

@@ -42,7 +42,7 @@ type concatBuf struct {
 func startConcat(first Value, more int, exact bool) concatBuf {
 	n := len(first.str())
 	checkSize(n + more)
-	if exact && first.flags&flagAppendable != 0 {
+	if exact && first.flags()&flagAppendable != 0 {
 		h := (*concatHeader)(unsafe.Add(first.ptr, -concatHeaderSize))
 		if h.room-int64(n) >= int64(more) && h.used.CompareAndSwap(int64(n), int64(n+more)) {
 			b := unsafe.Slice((*byte)(unsafe.Pointer(h)), concatHeaderSize+n+more)
@@ -50,7 +50,7 @@ func startConcat(first Value, more int, exact bool) concatBuf {
 		}
 	}
 	size := n + more
-	if first.flags&flagAppendable != 0 {
+	if first.flags()&flagAppendable != 0 {
 		size = min(2*size, MaxValueSize)
 	}
 	return concatBuf{b: appendStr(make([]byte, concatHeaderSize, concatHeaderSize+size), first)}
@@ -76,7 +76,7 @@ func concatStrs(first Value, parts []Value, more int) Value {
 // asPlainStr returns the str v as a plain str (not Markup, without a tag): v itself when
 // its flags only describe its bytes.
 func asPlainStr(v Value) Value {
-	if v.flags&^(flagAppendable|flagPlainJSON) == 0 {
+	if v.flags()&^(flagAppendable|flagPlainJSON) == 0 {
 		return v
 	}
 	return Str(v.str())
@@ -94,5 +94,5 @@ func (c concatBuf) end() Value {
 		h.room = int64(cap(c.b) - concatHeaderSize)
 		h.used.Store(int64(n))
 	}
-	return Value{ptr: unsafe.Pointer(&c.b[concatHeaderSize]), n: int64(n), kind: KindString, flags: flagAppendable}
+	return makeStr(KindString, flagAppendable, unsafe.String(&c.b[concatHeaderSize], n))
 }

@@ -6,14 +6,27 @@ import "unsafe"
 // once the dict is large; other keys (int, float, bool, None, tuple) are compared with
 // Python equality, so 1, 1.0 and True are the same key as in Python.
 type Dict struct {
-	// kv holds the n values in kv[:n] and their keys in its second half, from
-	// len(kv)/2: one allocation, and a header of two Values' size, in which a decoded
-	// dict is stored with its entries (cellChunks.newDict). A value is found by its
-	// key's position i as kv[i].
-	kv    []Value
-	index map[string]int // position of each str key; built when the dict grows large
+	// kv points to the dict's storage, 2*half Values: the n values in its first n
+	// Values and their keys from half; one allocation. A value is found by its key's
+	// position i as at(i). The fields fall on a pointer and a scalar word each, so that
+	// a Dict is two Values' size and a decoded dict is stored with its entries
+	// (cellChunks.newDict).
+	kv    unsafe.Pointer
 	n     int            // how many entries there are
+	index map[string]int // position of each str key; built when the dict grows large
+	half  int            // room for half entries
 }
+
+// slots returns the storage: values, then keys.
+func (d *Dict) slots() []Value { return unsafe.Slice((*Value)(d.kv), 2*d.half) }
+
+// setSlots makes kv, of an even length, the storage of an empty dict.
+func (d *Dict) setSlots(kv []Value) {
+	d.kv, d.half, d.n = unsafe.Pointer(unsafe.SliceData(kv)), len(kv)/2, 0
+}
+
+// at returns the value at position i < d.Len().
+func (d *Dict) at(i int) Value { return *(*Value)(unsafe.Add(d.kv, uintptr(i)*cell)) }
 
 // indexThreshold is the size from which a dict keeps an index of its str keys.
 const indexThreshold = 12
@@ -28,26 +41,26 @@ func NewDict(n int) *Dict {
 // init gives an empty dict room for n entries, keys and values in one allocation.
 func (d *Dict) init(n int) {
 	if n > 0 {
-		d.kv = make([]Value, 2*n)
+		d.setSlots(make([]Value, 2*n))
 	}
 }
 
 // keys returns the keys in order, capped so that an append copies them.
 func (d *Dict) keys() []Value {
-	half := len(d.kv) / 2
-	return d.kv[half : half+d.n : half+d.n]
+	return unsafe.Slice((*Value)(unsafe.Add(d.kv, uintptr(d.half)*cell)), d.n)
 }
 
 // vals returns the values in key order, capped so that an append copies them.
-func (d *Dict) vals() []Value { return d.kv[:d.n:d.n] }
+func (d *Dict) vals() []Value { return unsafe.Slice((*Value)(d.kv), d.n) }
 
 // add appends an entry without looking for its key: key is not in d.
 func (d *Dict) add(key, v Value) {
 	n := d.n
-	if n == len(d.kv)/2 {
+	if n == d.half {
 		d.grow(max(4, 2*n))
 	}
-	d.kv[len(d.kv)/2+n], d.kv[n] = key, v
+	kv := d.slots()
+	kv[d.half+n], kv[n] = key, v
 	d.n++
 }
 
@@ -56,11 +69,13 @@ func (d *Dict) grow(n int) {
 	kv := make([]Value, 2*n)
 	copy(kv, d.vals())
 	copy(kv[n:], d.keys())
-	d.kv = kv
+	entries := d.n
+	d.setSlots(kv)
+	d.n = entries
 }
 
 // DictValue wraps d as a Value.
-func DictValue(d *Dict) Value { return Value{kind: KindDict, ptr: unsafe.Pointer(d)} }
+func DictValue(d *Dict) Value { return pointerValue(KindDict, unsafe.Pointer(d)) }
 
 // DictOf returns a dict Value of key, value pairs given in order; a later key replaces
 // the value of an earlier equal key, as in a Python dict display.
@@ -84,11 +99,11 @@ func (d *Dict) Values() []Value { return d.vals() }
 
 // find returns the position of key, or -1.
 func (d *Dict) find(key Value) int {
-	if key.kind == KindString {
+	if key.kind() == KindString {
 		return d.findStr(key.str())
 	}
 	for i, k := range d.keys() {
-		if k.kind != KindString && Eq(k, key) {
+		if k.kind() != KindString && Eq(k, key) {
 			return i
 		}
 	}
@@ -97,11 +112,15 @@ func (d *Dict) find(key Value) int {
 
 // GetStr returns the value of a str key.
 func (d *Dict) GetStr(key string) (Value, bool) {
-	if i := d.findStr(key); i >= 0 {
-		return d.kv[i], true
+	i := d.findStr(key)
+	if i < 0 {
+		return Value{}, false
 	}
-	return Value{}, false
+	return unsafe.Slice((*Value)(d.kv), d.n)[i], true
 }
+
+// unboxedFlags are the bits of a str's w that hold its flags other than flagBoxed.
+const unboxedFlags = (flagsMask &^ flagBoxed) << flagsShift
 
 // findStr returns the position of a str key, or -1.
 func (d *Dict) findStr(key string) int {
@@ -114,10 +133,10 @@ func (d *Dict) findStr(key string) int {
 	keys := d.keys()
 	for i := range keys {
 		k := &keys[i]
-		if k.kind != KindString {
+		if k.kind() != KindString {
 			continue
 		}
-		if k.flags&flagBoxed == 0 && k.ptr == unsafe.Pointer(unsafe.StringData(key)) && k.n == int64(len(key)) {
+		if k.ptr == unsafe.Pointer(unsafe.StringData(key)) && k.w&^unboxedFlags == uint64(KindString)<<kindShift|uint64(len(key)) {
 			return i // the same bytes (see internStr)
 		}
 		if k.str() == key {
@@ -129,10 +148,11 @@ func (d *Dict) findStr(key string) int {
 
 // Get returns the value of key.
 func (d *Dict) Get(key Value) (Value, bool) {
-	if i := d.find(key); i >= 0 {
-		return d.kv[i], true
+	i := d.find(key)
+	if i < 0 {
+		return Value{}, false
 	}
-	return Value{}, false
+	return unsafe.Slice((*Value)(d.kv), d.n)[i], true
 }
 
 // Has reports whether key is in the dict.
@@ -148,7 +168,7 @@ func (d *Dict) Delete(key Value) {
 		return
 	}
 	keys, vals := d.keys(), d.vals()
-	d.kv, d.n = nil, 0
+	d.setSlots(nil)
 	d.init(len(keys) - 1)
 	for j := range keys {
 		if j != i {
@@ -164,13 +184,13 @@ func (d *Dict) Delete(key Value) {
 // Set sets the value of key, appending it when it is new.
 func (d *Dict) Set(key, v Value) {
 	if i := d.find(key); i >= 0 {
-		d.kv[i] = v
+		d.slots()[i] = v
 		return
 	}
 	d.add(key, v)
 	switch {
 	case d.index != nil:
-		if key.kind == KindString {
+		if key.kind() == KindString {
 			d.index[key.str()] = d.n - 1
 		}
 	case d.n >= indexThreshold:
@@ -182,7 +202,7 @@ func (d *Dict) Set(key, v Value) {
 func (d *Dict) buildIndex() {
 	d.index = make(map[string]int, d.n*2)
 	for i, k := range d.keys() {
-		if k.kind == KindString {
+		if k.kind() == KindString {
 			d.index[k.str()] = i
 		}
 	}
@@ -211,4 +231,4 @@ type Namespace struct {
 const namespaceInline = 4
 
 // NamespaceValue wraps ns as a Value.
-func NamespaceValue(ns *Namespace) Value { return Value{kind: KindNamespace, ptr: unsafe.Pointer(ns)} }
+func NamespaceValue(ns *Namespace) Value { return pointerValue(KindNamespace, unsafe.Pointer(ns)) }

@@ -86,7 +86,7 @@ func Fail(kind ErrorKind, msg string, operands ...any) Value {
 
 // undefinedError raises the UndefinedError that using v fails with.
 func (v Value) undefinedError() {
-	if v.flags&flagUnsafe != 0 {
+	if v.strFlags()&flagUnsafe != 0 {
 		panic(&Error{Kind: SecurityError, Msg: v.str()})
 	}
 	panic(&Error{Kind: UndefinedError, Msg: v.undefinedMessage()})

@@ -100,7 +100,7 @@ func CallFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
 // softStr is Jinja2's soft_str: Markup and str stay as they are, anything else becomes
 // its str().
 func softStr(v Value) Value {
-	if v.kind == KindString {
+	if v.kind() == KindString {
 		return v
 	}
 	return Str(v.String())
@@ -108,10 +108,10 @@ func softStr(v Value) Value {
 
 // FilterAbs is abs(x).
 func FilterAbs(v Value) Value {
-	switch v.kind {
+	switch v.kind() {
 	case KindInt, KindBool:
-		if v.ptr == nil && v.n >= 0 {
-			return Int(v.n)
+		if v.ptr == nil && v.num() >= 0 {
+			return Int(v.num())
 		}
 		return BigInt(new(big.Int).Abs(v.bigInt()))
 	case KindFloat:
@@ -129,7 +129,7 @@ func FilterAbs(v Value) Value {
 func FilterAttr(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("attr", args, kwargs, "name")
 	name := a[0].String()
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		v.undefinedError()
 	case KindNamespace:
@@ -162,7 +162,7 @@ func FilterBatch(v Value, args []Value, kwargs []Kwarg) Value {
 		tmp = append(tmp, it)
 	}
 	if len(tmp) > 0 {
-		if given(a[1]) && a[1].kind != KindNone {
+		if given(a[1]) && a[1].kind() != KindNone {
 			for len(tmp) < n {
 				tmp = append(tmp, a[1])
 			}
@@ -188,7 +188,7 @@ func FilterCenter(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterDefault is default(value, default_value=”, boolean=False).
 func FilterDefault(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("default", args, kwargs, "default_value", "boolean")
-	if v.kind == KindUndefined || (given(a[1]) && a[1].Truthy() && !v.Truthy()) {
+	if v.kind() == KindUndefined || (given(a[1]) && a[1].Truthy() && !v.Truthy()) {
 		if !given(a[0]) {
 			return Str("")
 		}
@@ -202,7 +202,7 @@ func FilterDictsort(v Value, args []Value, kwargs []Kwarg) Value {
 	d, order := dictsortOrder(v, args, kwargs)
 	items, keys := make([]Value, len(order)), d.keys()
 	for i, j := range order {
-		items[i] = NewTuple(keys[j], d.kv[j])
+		items[i] = NewTuple(keys[j], d.at(j))
 	}
 	return ListOf(items)
 }
@@ -211,7 +211,7 @@ func FilterDictsort(v Value, args []Value, kwargs []Kwarg) Value {
 // its entries in sorted order.
 func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
 	a := bindArgs("dictsort", args, kwargs, "case_sensitive", "by", "reverse")
-	if v.kind != KindDict {
+	if v.kind() != KindDict {
 		CallMethod(v, "items", nil, nil) // raises as Python does
 		throw(TypeError, "dictsort needs a mapping, not %s", v.TypeName())
 	}
@@ -236,7 +236,7 @@ func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
 
 // sortKey is Jinja2's ignore_case postprocessing: str keys compare lowercased.
 func sortKey(v Value, caseSensitive bool) Value {
-	if !caseSensitive && v.kind == KindString {
+	if !caseSensitive && v.kind() == KindString {
 		return Str(lower(v.str()))
 	}
 	return v
@@ -308,7 +308,7 @@ func FilterFilesizeformat(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterFirst is first(seq).
 func FilterFirst(v Value) Value {
-	if v.kind == KindIterator {
+	if v.kind() == KindIterator {
 		it := v.iterator()
 		if it.pos < len(it.items) {
 			it.pos++
@@ -322,7 +322,7 @@ func FilterFirst(v Value) Value {
 
 // FilterLast is last(seq).
 func FilterLast(v Value) Value {
-	if v.kind == KindIterator {
+	if v.kind() == KindIterator {
 		throw(TypeError, "'%s' object is not reversible", v.TypeName())
 	}
 	if items := iterate(v); len(items) > 0 {
@@ -338,7 +338,7 @@ func FilterFloat(v Value, args []Value, kwargs []Kwarg) Value {
 	if given(a[0]) {
 		def = a[0]
 	}
-	switch v.kind {
+	switch v.kind() {
 	case KindFloat:
 		return v
 	case KindInt, KindBool:
@@ -435,7 +435,7 @@ func FilterGroupby(v Value, args []Value, kwargs []Kwarg) Value {
 		if !caseSensitive {
 			grouper = get(group[0])
 		}
-		out = append(out, listValue(KindTuple, &List{Items: []Value{grouper, ListOf(group)}, name: groupTuple}))
+		out = append(out, listValue(KindTuple, newListNamed([]Value{grouper, ListOf(group)}, groupTuple)))
 		start = end
 	}
 	return ListOf(out)
@@ -449,16 +449,16 @@ const groupTuple = "_GroupTuple"
 func attrGetter(attr Value, def Value) func(Value) Value {
 	var parts []Value
 	switch {
-	case attr.kind == KindString && !strings.Contains(attr.str(), ".") && !isAllDigits(attr.str()):
+	case attr.kind() == KindString && !strings.Contains(attr.str(), ".") && !isAllDigits(attr.str()):
 		// one str key, the common case
 		return func(item Value) Value {
 			item = item.Item(attr)
-			if def.kind != KindNone && item.kind == KindUndefined {
+			if def.kind() != KindNone && item.kind() == KindUndefined {
 				item = def
 			}
 			return item
 		}
-	case attr.kind == KindString:
+	case attr.kind() == KindString:
 		for _, p := range strings.Split(attr.str(), ".") {
 			if p != "" && isAllDigits(p) {
 				n, _ := strconv.ParseInt(p, 10, 64)
@@ -467,14 +467,14 @@ func attrGetter(attr Value, def Value) func(Value) Value {
 				parts = append(parts, Str(p))
 			}
 		}
-	case attr.kind == KindNone || attr.kind == KindUndefined:
+	case attr.kind() == KindNone || attr.kind() == KindUndefined:
 	default:
 		parts = []Value{attr}
 	}
 	return func(item Value) Value {
 		for _, p := range parts {
 			item = item.Item(p)
-			if def.kind != KindNone && item.kind == KindUndefined {
+			if def.kind() != KindNone && item.kind() == KindUndefined {
 				item = def
 			}
 		}
@@ -500,16 +500,16 @@ func FilterIndent(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("indent", args, kwargs, "width", "first", "blank")
 	indention := "    "
 	if given(a[0]) {
-		if a[0].kind == KindString {
+		if a[0].kind() == KindString {
 			indention = a[0].str()
 		} else {
 			indention = Mul(Str(" "), a[0]).str()
 		}
 	}
-	if v.kind == KindUndefined {
+	if v.kind() == KindUndefined {
 		v.undefinedError()
 	}
-	if v.kind != KindString {
+	if v.kind() != KindString {
 		throw(TypeError, "unsupported operand type(s) for +=: '%s' and 'str'", v.TypeName())
 	}
 	lines := strSplitlines(Str(v.str()+"\n"), nil, nil).Items()
@@ -547,11 +547,11 @@ func FilterInt(v Value, args []Value, kwargs []Kwarg) Value {
 		def = a[0]
 	}
 	base := optInt(a[1], 10)
-	switch v.kind {
+	switch v.kind() {
 	case KindInt:
 		return v
 	case KindBool:
-		return Int(v.n)
+		return Int(v.num())
 	case KindFloat:
 		// int(nan) is a ValueError, which int(float(nan)) repeats: the default
 		if math.IsNaN(v.float()) {
@@ -651,7 +651,7 @@ func parsePyInt(s string, base int) (Value, bool) {
 
 // FilterItems is items(value): the (key, value) pairs of a mapping.
 func FilterItems(v Value) Value {
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		return newIterator(nil, "generator")
 	case KindDict:
@@ -669,7 +669,7 @@ func FilterJoin(v Value, args []Value, kwargs []Kwarg) Value {
 		sep = a[0].String()
 	}
 	items := iterate(v)
-	if given(a[1]) && a[1].kind != KindNone {
+	if given(a[1]) && a[1].kind() != KindNone {
 		get := attrGetter(a[1], None())
 		mapped := make([]Value, len(items))
 		for i, it := range items {
@@ -695,11 +695,11 @@ func FilterLength(v Value) Value {
 
 // Len is Python's len(v); undefined has length 0.
 func Len(v Value) int {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		return utf8.RuneCountInString(v.str())
 	case KindList, KindTuple:
-		return len(v.list().Items)
+		return len(v.list().items())
 	case KindDict:
 		return v.dict().Len()
 	case KindUndefined:
@@ -713,7 +713,7 @@ func Len(v Value) int {
 
 // FilterList is list(value).
 func FilterList(v Value) Value {
-	if v.kind == KindIterator {
+	if v.kind() == KindIterator {
 		// what a one-shot iterator yields is no one else's: the list takes it over
 		return ListOf(iterate(v))
 	}
@@ -774,7 +774,7 @@ func minMax(name string, v Value, args []Value, kwargs []Kwarg, want int) Value 
 		return undefinedMessage("No aggregated item, sequence was empty.")
 	}
 	get := func(x Value) Value { return x }
-	if given(a[1]) && a[1].kind != KindNone {
+	if given(a[1]) && a[1].kind() != KindNone {
 		get = attrGetter(a[1], None())
 	}
 	cs := given(a[0]) && a[0].Truthy()
@@ -875,7 +875,7 @@ func FilterRandom(v Value) Value {
 
 // FilterReverse is reverse(value): a str reversed, otherwise a reverse iterator.
 func FilterReverse(v Value) Value {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		return v.Slice(None(), None(), Int(-1))
 	case KindNone, KindInt, KindFloat, KindBool, KindNamespace, KindCallable:
@@ -886,7 +886,7 @@ func FilterReverse(v Value) Value {
 	for i, it := range items {
 		out[len(items)-1-i] = it
 	}
-	switch v.kind {
+	switch v.kind() {
 	case KindIterator:
 		return ListOf(out)
 	case KindDict:
@@ -914,7 +914,7 @@ func FilterRound(v Value, args []Value, kwargs []Kwarg) Value {
 	if method != "common" {
 		return roundCeilFloor(v, prec, method == "ceil")
 	}
-	if v.kind != KindFloat {
+	if v.kind() != KindFloat {
 		return roundInt(v.bigInt(), prec)
 	}
 	return Float(roundHalfEven(toFloat(v), prec))
@@ -926,7 +926,7 @@ func FilterRound(v Value, args []Value, kwargs []Kwarg) Value {
 func roundCeilFloor(v Value, prec int, ceil bool) Value {
 	unit := Pow(Int(10), Int(int64(prec)))
 	scaled := Mul(v, unit)
-	if scaled.kind == KindFloat {
+	if scaled.kind() == KindFloat {
 		if ceil {
 			scaled = floatToInt(math.Ceil(scaled.float()))
 		} else {
@@ -1014,7 +1014,7 @@ func FilterSlice(v Value, args []Value, kwargs []Kwarg) Value {
 		}
 		end := offset + (i+1)*per
 		tmp := append([]Value{}, seq[start:end]...)
-		if given(a[1]) && a[1].kind != KindNone && i >= extra {
+		if given(a[1]) && a[1].kind() != KindNone && i >= extra {
 			tmp = append(tmp, a[1])
 		}
 		out = append(out, ListOf(tmp))
@@ -1031,10 +1031,10 @@ func FilterSort(v Value, args []Value, kwargs []Kwarg) Value {
 	// sorts by [item.a, item.b]; no attribute by [item]), so keys that are equal (two
 	// undefined attributes) are never ordered with <
 	getters := []func(Value) Value{func(x Value) Value { return x }}
-	if given(a[2]) && a[2].kind != KindNone {
+	if given(a[2]) && a[2].kind() != KindNone {
 		getters = getters[:0]
 		parts := []Value{a[2]}
-		if a[2].kind == KindString {
+		if a[2].kind() == KindString {
 			parts = parts[:0]
 			for _, part := range strings.Split(a[2].str(), ",") {
 				parts = append(parts, Str(part))
@@ -1071,12 +1071,12 @@ func FilterSum(v Value, args []Value, kwargs []Kwarg) Value {
 	total := Int(0)
 	if given(a[1]) {
 		total = a[1]
-		if total.kind == KindString {
+		if total.kind() == KindString {
 			throw(TypeError, "sum() can't sum strings [use ''.join(seq) instead]")
 		}
 	}
 	get := func(x Value) Value { return x }
-	if given(a[0]) && a[0].kind != KindNone {
+	if given(a[0]) && a[0].kind() != KindNone {
 		get = attrGetter(a[0], None())
 	}
 	for _, it := range iterate(v) {
@@ -1139,14 +1139,14 @@ func FilterTruncate(v Value, args []Value, kwargs []Kwarg) Value {
 	if Len(v) <= length+leeway {
 		return v
 	}
-	if v.kind == KindDict {
+	if v.kind() == KindDict {
 		throw(TypeError, "unhashable type: 'slice'")
 	}
 	head := v.Slice(None(), Int(int64(length-endLen)), None())
 	if given(a[1]) && a[1].Truthy() {
 		return Add(head, end)
 	}
-	if head.kind != KindString {
+	if head.kind() != KindString {
 		throw(AttributeError, "'%s' object has no attribute 'rsplit'", head.TypeName())
 	}
 	if i := strings.LastIndexByte(head.str(), ' '); i >= 0 {
@@ -1159,7 +1159,7 @@ func FilterTruncate(v Value, args []Value, kwargs []Kwarg) Value {
 func FilterUnique(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("unique", args, kwargs, "case_sensitive", "attribute")
 	get := func(x Value) Value { return x }
-	if given(a[1]) && a[1].kind != KindNone {
+	if given(a[1]) && a[1].kind() != KindNone {
 		get = attrGetter(a[1], None())
 	}
 	cs := given(a[0]) && a[0].Truthy()
@@ -1184,11 +1184,11 @@ func FilterUnique(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterUrlencode is urlencode(value) for str values and dicts.
 func FilterUrlencode(v Value) Value {
-	switch v.kind {
+	switch v.kind() {
 	case KindDict, KindList, KindTuple, KindIterator, KindLoop:
 		// a mapping or an iterable of pairs: a query string, spaces as "+"
 		var items []Value
-		if v.kind == KindDict {
+		if v.kind() == KindDict {
 			items = dictItems(v.dict()).Items()
 		} else {
 			items = iterate(v)
@@ -1242,7 +1242,7 @@ func FilterWordcount(v Value) Value {
 // break_on_hyphens=True): every line of s wrapped by Python's textwrap.
 func FilterWordwrap(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("wordwrap", args, kwargs, "width", "break_long_words", "wrapstring", "break_on_hyphens")
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		v.undefinedError()
 	case KindString:
@@ -1250,13 +1250,13 @@ func FilterWordwrap(v Value, args []Value, kwargs []Kwarg) Value {
 		throw(AttributeError, "'%s' object has no attribute 'splitlines'", v.TypeName())
 	}
 	wrap := "\n"
-	if given(a[2]) && a[2].kind != KindNone {
+	if given(a[2]) && a[2].kind() != KindNone {
 		wrap = a[2].String()
 	}
 	tw := &textWrapper{
 		width:          optInt(a[0], 79),
 		breakLongWords: !given(a[1]) || a[1].Truthy(),
-		hyphenChunks:   !given(a[3]) || (a[3].kind == KindBool && a[3].n == 1),
+		hyphenChunks:   !given(a[3]) || (a[3].kind() == KindBool && a[3].num() == 1),
 		breakOnHyphens: !given(a[3]) || a[3].Truthy(),
 	}
 	return Str(wordwrap(v.str(), tw, wrap))
@@ -1271,8 +1271,8 @@ func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
 	}
 	var parts []string
 	for i, k := range d.keys() {
-		val := d.kv[i]
-		if val.kind == KindNone || val.kind == KindUndefined {
+		val := d.at(i)
+		if val.kind() == KindNone || val.kind() == KindUndefined {
 			continue
 		}
 		if strings.ContainsFunc(k.String(), func(r rune) bool { return r == '/' || r == '>' || r == '=' || (r < 0x80 && isSpace(r)) }) {

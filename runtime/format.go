@@ -14,9 +14,9 @@ func formatPercent(format Value, values Value) Value {
 	markup := format.IsMarkup()
 	var args []Value
 	var mapping *Dict
-	switch values.kind {
+	switch values.kind() {
 	case KindTuple:
-		args = values.list().Items
+		args = values.list().items()
 	case KindDict:
 		mapping = values.dict()
 		args = []Value{values}
@@ -181,7 +181,7 @@ func pctOne(verb byte, spec pctSpec, arg Value, at int, f string) string {
 			throw(TypeError, "%%%c format: a real number is required, not %s", verb, arg.TypeName())
 		}
 		i := arg
-		if arg.kind == KindFloat {
+		if arg.kind() == KindFloat {
 			i = floatToInt(arg.float())
 		}
 		body = pctInt(i.bigInt(), 10, spec, false)
@@ -211,10 +211,10 @@ func pctOne(verb byte, spec pctSpec, arg Value, at int, f string) string {
 		body = signed(body, spec.flags)
 	case 'c':
 		switch {
-		case arg.kind == KindString && utf8.RuneCountInString(arg.str()) == 1:
+		case arg.kind() == KindString && utf8.RuneCountInString(arg.str()) == 1:
 			body = arg.str()
-		case arg.isIntegral() && !arg.isBig() && arg.n >= 0 && arg.n <= utf8.MaxRune:
-			body = string(rune(arg.n))
+		case arg.isIntegral() && !arg.isBig() && arg.num() >= 0 && arg.num() <= utf8.MaxRune:
+			body = string(rune(arg.num()))
 		default:
 			throw(TypeError, "%%c requires int or char")
 		}
@@ -471,11 +471,11 @@ func (f *formatter) field(name string) Value {
 		f.manual = true
 	}
 	if n, err := strconv.Atoi(first); err == nil && isAllDigits(first) {
-		if f.mapping.kind != KindUndefined || n >= len(f.args) {
+		if f.mapping.kind() != KindUndefined || n >= len(f.args) {
 			throw(IndexError, "Replacement index %d out of range for positional args tuple", n)
 		}
 		v = f.args[n]
-	} else if f.mapping.kind != KindUndefined {
+	} else if f.mapping.kind() != KindUndefined {
 		d := f.mapping.AsDict()
 		if d == nil {
 			throw(TypeError, "'%s' object is not subscriptable", f.mapping.TypeName())
@@ -613,7 +613,7 @@ func formatSpec(v Value, spec string) string {
 		return v.String()
 	}
 	numeric := v.isNumber()
-	if !numeric && v.kind != KindString {
+	if !numeric && v.kind() != KindString {
 		throw(TypeError, "unsupported format string passed to %s.__format__", v.TypeName())
 	}
 	var fill rune = ' '
@@ -665,12 +665,12 @@ func formatSpec(v Value, spec string) string {
 		}
 		if align == 0 {
 			align = '='
-			if v.kind == KindString {
+			if v.kind() == KindString {
 				align = '<'
 			}
 		}
 	}
-	if v.kind == KindString {
+	if v.kind() == KindString {
 		if typ != 0 && typ != 's' {
 			throw(ValueError, "Unknown format code '%c' for object of type '%s'", typ, v.TypeName())
 		}
@@ -690,7 +690,7 @@ func formatSpec(v Value, spec string) string {
 	var prefix, digits, rest string
 	negative := false
 	interval := 3
-	if v.kind != KindFloat && (typ == 0 || strings.IndexByte("dbxXocn", typ) >= 0) {
+	if v.kind() != KindFloat && (typ == 0 || strings.IndexByte("dbxXocn", typ) >= 0) {
 		i := v.bigInt()
 		negative = i.Sign() < 0
 		abs := new(big.Int).Abs(i)

@@ -425,7 +425,7 @@ func floatValue(f float64, single bool) (Value, *convError) {
 // common word of chat requests is the str internStr shares, and each byte of invalid
 // UTF-8 becomes U+FFFD.
 func strValue(s string) Value {
-	if v := internStr(s); v.flags&flagPlainJSON != 0 || utf8.ValidString(s) {
+	if v := internStr(s); v.strFlags()&flagPlainJSON != 0 || utf8.ValidString(s) {
 		return v
 	}
 	var b strings.Builder
@@ -445,7 +445,7 @@ func numberValue(s string) (Value, *convError) {
 	// starts with a digit or '-' and ends with a digit, with no space around.
 	first, last := s[0], s[len(s)-1]
 	v, err := ParseJSON([]byte(s))
-	if err != nil || (v.kind != KindInt && v.kind != KindFloat) || last < '0' || last > '9' ||
+	if err != nil || (v.kind() != KindInt && v.kind() != KindFloat) || last < '0' || last > '9' ||
 		first != '-' && (first < '0' || first > '9') {
 		return Value{}, &convError{msg: "invalid number literal " + strconv.Quote(s)}
 	}

@@ -142,11 +142,11 @@ func (in *Input) Lookup(name string) Value {
 // range, say) hides the global of its name.
 func (in *Input) hides(global string) (Value, bool) {
 	v := in.Lookup(global)
-	return v, v.kind != KindUndefined
+	return v, v.kind() != KindUndefined
 }
 
 func noneIfUndefined(v Value) Value {
-	if v.kind == KindUndefined {
+	if v.kind() == KindUndefined {
 		return None()
 	}
 	return v
@@ -186,20 +186,20 @@ func ParseRequest(data []byte) (*Request, error) {
 		Kwargs:              map[string]Value{},
 	}}
 	msgs, ok := d.GetStr("messages")
-	if !ok || msgs.kind != KindList {
+	if !ok || msgs.kind() != KindList {
 		return nil, fmt.Errorf("request: \"messages\" must be a list")
 	}
 	for i, m := range msgs.Items() {
-		if m.kind != KindDict {
+		if m.kind() != KindDict {
 			return nil, fmt.Errorf("request: messages[%d] must be an object, got %s", i, jsonTypeName(m))
 		}
 	}
 	r.Messages = msgs
 	for i, k := range d.keys() {
-		val := d.kv[i]
+		val := d.at(i)
 		switch k.str() {
 		case "tools", "documents":
-			if val.kind != KindList && val.kind != KindNone {
+			if val.kind() != KindList && val.kind() != KindNone {
 				return nil, fmt.Errorf("request: %q must be a list or null", k.str())
 			}
 			if k.str() == "tools" {
@@ -231,7 +231,7 @@ func ParseRequest(data []byte) (*Request, error) {
 			if len(name) == 3 {
 				name += "_token"
 			}
-			switch val.kind {
+			switch val.kind() {
 			case KindString:
 				r.SpecialTokens[name] = val.str()
 			case KindNone:
@@ -245,14 +245,14 @@ func ParseRequest(data []byte) (*Request, error) {
 				return nil, fmt.Errorf("request: \"special_tokens\" must be an object")
 			}
 			for j, sk := range sd.keys() {
-				s, ok := sd.kv[j].AsString()
+				s, ok := sd.at(j).AsString()
 				if !ok {
 					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.str())
 				}
 				r.SpecialTokens[sk.str()] = s
 			}
 		case "enable_thinking":
-			if val.kind != KindNone {
+			if val.kind() != KindNone {
 				if _, set := r.Kwargs["enable_thinking"]; !set {
 					r.Kwargs["enable_thinking"] = val
 				}
@@ -260,7 +260,7 @@ func ParseRequest(data []byte) (*Request, error) {
 		case "chat_template_kwargs":
 			kd := val.AsDict()
 			if kd == nil {
-				if val.kind == KindNone {
+				if val.kind() == KindNone {
 					continue
 				}
 				return nil, fmt.Errorf("request: \"chat_template_kwargs\" must be an object")
@@ -269,7 +269,7 @@ func ParseRequest(data []byte) (*Request, error) {
 			// transformers' apply_chat_template passes its own under those names
 			// (Lookup reads them first), llama-server lets kwargs replace its variables
 			for j, kk := range kd.keys() {
-				r.Kwargs[kk.str()] = kd.kv[j]
+				r.Kwargs[kk.str()] = kd.at(j)
 			}
 		default:
 			if f := r.Server.field(k.str()); f != nil {
@@ -284,15 +284,15 @@ func ParseRequest(data []byte) (*Request, error) {
 // "reasoning_content" (llama-server's values; transformers takes a bool).
 func parseContinuation(v Value) (Continuation, error) {
 	switch {
-	case v.kind == KindNone:
+	case v.kind() == KindNone:
 		return ContinueNone, nil
-	case v.kind == KindBool && v.n != 0:
+	case v.kind() == KindBool && v.num() != 0:
 		return ContinueAuto, nil
-	case v.kind == KindBool:
+	case v.kind() == KindBool:
 		return ContinueNone, nil
-	case v.kind == KindString && v.str() == "content":
+	case v.kind() == KindString && v.str() == "content":
 		return ContinueContent, nil
-	case v.kind == KindString && v.str() == "reasoning_content":
+	case v.kind() == KindString && v.str() == "reasoning_content":
 		return ContinueReasoning, nil
 	}
 	return 0, fmt.Errorf(`"continue_final_message" must be true, false, "content" or "reasoning_content", got %s`, CompactJSON(v))
@@ -300,7 +300,7 @@ func parseContinuation(v Value) (Continuation, error) {
 
 // jsonTypeName names a decoded JSON value's type.
 func jsonTypeName(v Value) string {
-	switch v.kind {
+	switch v.kind() {
 	case KindDict:
 		return "an object"
 	case KindList:

@@ -209,21 +209,21 @@ func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
 	o := defaultJSON
 	a := bindArgs("tojson", args, kwargs, "ensure_ascii", "indent", "separators", "sort_keys")
 	o.ensureASCII = given(a[0]) && a[0].Truthy()
-	if given(a[1]) && a[1].kind != KindNone {
+	if given(a[1]) && a[1].kind() != KindNone {
 		o.pretty = true
 		o.itemSep = ","
 		switch ind := a[1]; {
-		case ind.kind == KindString:
+		case ind.kind() == KindString:
 			o.indent = ind.str()
 		case ind.isIntegral() && !ind.isBig():
-			o.indent = strings.Repeat(" ", int(max(min(ind.n, 1000), 0)))
+			o.indent = strings.Repeat(" ", int(max(min(ind.num(), 1000), 0)))
 		default:
 			throw(TypeError, "can't multiply sequence by non-int of type '%s'", ind.TypeName())
 		}
 	}
-	if given(a[2]) && a[2].kind != KindNone {
+	if given(a[2]) && a[2].kind() != KindNone {
 		seps := iterate(a[2])
-		if len(seps) != 2 || seps[0].kind != KindString || seps[1].kind != KindString {
+		if len(seps) != 2 || seps[0].kind() != KindString || seps[1].kind() != KindString {
 			throw(ValueError, "separators must be a pair of strings")
 		}
 		o.itemSep, o.keySep = seps[0].str(), seps[1].str()
@@ -240,17 +240,17 @@ func AppendJSON(b []byte, v Value) []byte {
 
 // appendJSON writes json.dumps(v) for a value nested depth containers deep.
 func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
-		if v.flags&flagPlainJSON != 0 {
-			return appendJSONWord(b, &plainWordJSON[v.flags>>plainWordShift].value)
+		if v.strFlags()&flagPlainJSON != 0 {
+			return appendJSONWord(b, &plainWordJSON[v.strFlags()>>plainWordShift].value)
 		}
 		return appendJSONString(b, v.str(), o.ensureASCII)
 	case KindDict:
 		return appendJSONDict(b, v.dict(), o, depth)
 	case KindList, KindTuple:
-		if v.kind == KindTuple || v.list().name == "" { // range and dict views are not serializable
-			return appendJSONList(b, v.list().Items, o, depth)
+		if v.kind() == KindTuple || v.list().name == "" { // range and dict views are not serializable
+			return appendJSONList(b, v.list().items(), o, depth)
 		}
 	}
 	return appendJSONScalar(b, v)
@@ -258,11 +258,11 @@ func appendJSON(b []byte, v Value, o *jsonOptions, depth int) []byte {
 
 // appendJSONScalar writes None, a bool or a number; other values are not serializable.
 func appendJSONScalar(b []byte, v Value) []byte {
-	switch v.kind {
+	switch v.kind() {
 	case KindNone:
 		return append(b, "null"...)
 	case KindBool:
-		if v.n != 0 {
+		if v.num() != 0 {
 			return append(b, "true"...)
 		}
 		return append(b, "false"...)
@@ -270,12 +270,12 @@ func appendJSONScalar(b []byte, v Value) []byte {
 		if v.ptr != nil {
 			return appendDecimal(b, v.bigInt())
 		}
-		return strconv.AppendInt(b, v.n, 10)
+		return strconv.AppendInt(b, v.num(), 10)
 	case KindFloat:
 		return appendJSONFloat(b, v.float())
 	}
 	name := v.TypeName()
-	if v.kind == KindList && v.list().name != "" {
+	if v.kind() == KindList && v.list().name != "" {
 		name = strings.SplitN(v.list().name, "(", 2)[0]
 	}
 	throw(TypeError, "Object of type %s is not JSON serializable", name)
@@ -339,8 +339,8 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 	}
 	b = append(b, '{')
 	for i := range keys {
-		if k := &keys[i]; k.flags&flagPlainJSON != 0 && o == &defaultJSON {
-			forms := &plainWordJSON[k.flags>>plainWordShift]
+		if k := &keys[i]; k.flags()&flagPlainJSON != 0 && o == &defaultJSON {
+			forms := &plainWordJSON[k.flags()>>plainWordShift]
 			if i == 0 {
 				b = appendJSONWord(b, &forms.first)
 			} else {
@@ -352,11 +352,11 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 		// The commonest values are dispatched here, as appendJSON would: a call less per
 		// entry (measured: 5% of the Qwen3 tools' render).
 		switch v := &vals[i]; {
-		case v.flags&flagPlainJSON != 0:
-			b = appendJSONWord(b, &plainWordJSON[v.flags>>plainWordShift].value)
-		case v.kind == KindString:
+		case v.flags()&flagPlainJSON != 0:
+			b = appendJSONWord(b, &plainWordJSON[v.flags()>>plainWordShift].value)
+		case v.kind() == KindString:
 			b = appendJSONString(b, v.str(), o.ensureASCII)
-		case v.kind == KindDict:
+		case v.kind() == KindDict:
 			b = appendJSONDict(b, v.dict(), o, depth+1)
 		default:
 			b = appendJSON(b, *v, o, depth+1)
@@ -378,9 +378,9 @@ func appendJSONEntryKey(b []byte, i int, k *Value, o *jsonOptions, depth int) []
 		b = o.newline(b, depth+1)
 	}
 	switch {
-	case k.flags&flagPlainJSON != 0:
+	case k.flags()&flagPlainJSON != 0:
 		b = appendJSONPlain(b, k.str())
-	case k.kind == KindString:
+	case k.kind() == KindString:
 		b = appendJSONString(b, k.str(), o.ensureASCII)
 	default:
 		b = appendJSONKey(b, *k)
@@ -404,7 +404,7 @@ func sortedEntries(keys, vals []Value) ([]Value, []Value) {
 
 // appendJSONKey writes a dict key that is not a str as json.dumps does: quoted.
 func appendJSONKey(b []byte, k Value) []byte {
-	switch k.kind {
+	switch k.kind() {
 	case KindInt, KindBool, KindNone:
 		b = append(b, '"')
 		b = appendJSONScalar(b, k)
@@ -584,19 +584,19 @@ func quoteOrBackslash(x uint64) uint64 {
 // CopyJSON copies the lists and dicts of a JSON value, so that a render that changes
 // the copy never changes (nor shares) the caller's value.
 func CopyJSON(v Value) Value {
-	switch v.kind {
+	switch v.kind() {
 	case KindList, KindTuple:
 		items := v.Items()
 		out := make([]Value, len(items))
 		for i, it := range items {
 			out[i] = CopyJSON(it)
 		}
-		return listValue(v.kind, &List{Items: out, name: v.list().name})
+		return listValue(v.kind(), newListNamed(out, v.list().name))
 	case KindDict:
 		d := v.AsDict()
 		out := NewDict(d.Len())
 		for i, k := range d.keys() {
-			out.Set(k, CopyJSON(d.kv[i]))
+			out.Set(k, CopyJSON(d.at(i)))
 		}
 		return DictValue(out)
 	}

@@ -93,7 +93,7 @@ func TestPlainJSONWords(t *testing.T) {
 	shared := 0
 	var walk func(v Value)
 	check := func(s Value) {
-		if s.flags&flagPlainJSON == 0 {
+		if s.flags()&flagPlainJSON == 0 {
 			return
 		}
 		shared++
@@ -108,17 +108,17 @@ func TestPlainJSONWords(t *testing.T) {
 		}
 	}
 	walk = func(v Value) {
-		switch v.kind {
+		switch v.kind() {
 		case KindString:
 			check(v)
 		case KindList:
-			for _, it := range v.list().Items {
+			for _, it := range v.list().items() {
 				walk(it)
 			}
 		case KindDict:
 			for i, k := range v.dict().keys() {
 				check(k)
-				walk(v.dict().kv[i])
+				walk(v.dict().at(i))
 			}
 		}
 	}
@@ -137,7 +137,7 @@ func TestPlainJSONWords(t *testing.T) {
 // and no text that differs from a word in one byte, or in its length, is.
 func TestInternWords(t *testing.T) {
 	isShared := func(v Value) bool {
-		return v.flags&flagPlainJSON != 0 && unsafe.StringData(v.str()) == unsafe.StringData(plainWords[v.flags>>plainWordShift&0xff])
+		return v.flags()&flagPlainJSON != 0 && unsafe.StringData(v.str()) == unsafe.StringData(plainWords[v.flags()>>plainWordShift&0xff])
 	}
 	for _, w := range plainWords {
 		escaped := `\u00` + strconv.FormatInt(int64(w[0]), 16) + w[1:]

@@ -18,17 +18,17 @@ func jsonTreeReference(v Value, o *jsonOptions, depth int) string {
 		}
 		return "\n" + strings.Repeat(o.indent, depth)
 	}
-	switch v.kind {
+	switch v.kind() {
 	case KindNone:
 		return "null"
 	case KindBool:
-		return strconv.FormatBool(v.n != 0)
+		return strconv.FormatBool(v.num() != 0)
 	case KindInt:
-		return strconv.FormatInt(v.n, 10)
+		return v.bigInt().String()
 	case KindString:
 		return jsonStringReference(v.str(), o.ensureASCII)
 	case KindList:
-		items := v.list().Items
+		items := v.list().items()
 		if len(items) == 0 {
 			return "[]"
 		}
@@ -51,7 +51,7 @@ func jsonTreeReference(v Value, o *jsonOptions, depth int) string {
 		}
 		parts := make([]string, len(order))
 		for n, i := range order {
-			parts[n] = newline(depth+1) + jsonStringReference(d.keys()[i].str(), o.ensureASCII) + o.keySep + jsonTreeReference(d.kv[i], o, depth+1)
+			parts[n] = newline(depth+1) + jsonStringReference(d.keys()[i].str(), o.ensureASCII) + o.keySep + jsonTreeReference(d.at(i), o, depth+1)
 		}
 		return "{" + strings.Join(parts, o.itemSep) + newline(depth) + "}"
 	}

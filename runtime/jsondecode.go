@@ -31,9 +31,9 @@ const maxIntDigits = 4300
 // and invalid UTF-8 in a string become U+FFFD, as encoding/json makes them.
 //
 // The input may be at most MaxJSONSize bytes and nest at most MaxNesting containers
-// deep; decoding takes at most about 40 bytes of memory per byte of input (for a list of
-// empty dicts), and the strs of the value share one copy of data. An error is a
-// *JSONError.
+// deep; the decoded value takes at most about 24 bytes of memory per byte of input (for
+// a list of empty dicts), and the strs of the value share one copy of data. An error is
+// a *JSONError.
 func ParseJSON(data []byte) (Value, error) {
 	v, err := decodeJSON(data, MaxJSONSize)
 	if err != nil {
@@ -401,7 +401,7 @@ func distinctKeys(entries []Value) bool {
 		a := entries[i]
 		for j := 0; j < i; j += 2 {
 			b := entries[j]
-			if a.n == b.n && (a.ptr == b.ptr || a.n == 0 || unsafe.String((*byte)(a.ptr), int(a.n)) == unsafe.String((*byte)(b.ptr), int(b.n))) {
+			if n := a.length(); n == b.length() && (a.ptr == b.ptr || n == 0 || unsafe.String((*byte)(a.ptr), n) == unsafe.String((*byte)(b.ptr), n)) {
 				return false
 			}
 		}
@@ -687,7 +687,7 @@ func (d *decoder) number(i int) (Value, int) {
 		// The grammar is checked: the only error left is a range error, for which
 		// ParseFloat returns ±Inf or 0, as Python's float() does.
 		f, _ := strconv.ParseFloat(view(b[start:i]), 64)
-		return Float(f), i
+		return d.cells.float(f), i
 	case digits <= 18:
 		if b[start] == '-' {
 			n = -n

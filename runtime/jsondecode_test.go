@@ -280,7 +280,7 @@ func TestParseJSONStorage(t *testing.T) {
 	copy(data, bytes.Repeat([]byte("!"), len(data))) // the caller's buffer, reused
 	it := v.Items()
 	first := it[0].list()
-	first.Items = append(first.Items, Int(5), Int(6))
+	first.setItems(append(first.items(), Int(5), Int(6)))
 	dup := it[2].dict()
 	for i := range 20 {
 		dup.SetStr("k"+strconv.Itoa(i), Int(int64(i)))
@@ -323,7 +323,7 @@ func TestParseJSONStorage(t *testing.T) {
 			t.Errorf("key%d: %v %v", i, got.Repr(), ok)
 		}
 	}
-	if got, ok := d.GetStr("role"); !ok || got.str() != "user" || got.flags&flagPlainJSON == 0 {
+	if got, ok := d.GetStr("role"); !ok || got.str() != "user" || got.flags()&flagPlainJSON == 0 {
 		t.Errorf("role: %v %v", got.Repr(), ok)
 	}
 	d.SetStr("new", Int(1))
@@ -365,7 +365,7 @@ func TestParseJSONBigDocument(t *testing.T) {
 func sameAsEncodingJSON(v Value, ref any) string {
 	switch r := ref.(type) {
 	case nil:
-		if v.kind == KindNone {
+		if v.kind() == KindNone {
 			return ""
 		}
 	case bool:
@@ -382,12 +382,12 @@ func sameAsEncodingJSON(v Value, ref any) string {
 			if f, ok := v.AsFloat(); ok && f == want {
 				return ""
 			}
-		} else if want, _ := new(big.Int).SetString(string(r), 10); v.kind == KindInt && v.bigInt().Cmp(want) == 0 {
+		} else if want, _ := new(big.Int).SetString(string(r), 10); v.kind() == KindInt && v.bigInt().Cmp(want) == 0 {
 			return ""
 		}
 	case []any:
 		items := v.Items()
-		if v.kind != KindList || len(items) != len(r) {
+		if v.kind() != KindList || len(items) != len(r) {
 			break
 		}
 		for i := range r {

@@ -49,11 +49,11 @@ const EngineError ErrorKind = "llama.cpp"
 
 // isNull reports whether v is none or undefined, which llama.cpp's + and ~ write as ""
 // next to a str.
-func isNull(v Value) bool { return v.kind == KindNone || v.kind == KindUndefined }
+func isNull(v Value) bool { return v.kind() == KindNone || v.kind() == KindUndefined }
 
 // LlamaAttr is Attr with llama.cpp's lenient undefined.
 func LlamaAttr(v Value, name string) Value {
-	if v.kind == KindUndefined {
+	if v.kind() == KindUndefined {
 		return Undefined("object_property")
 	}
 	return v.Attr(name)
@@ -62,17 +62,17 @@ func LlamaAttr(v Value, name string) Value {
 // LlamaItem is Item with llama.cpp's lenient undefined, and a str indexed by bytes.
 func LlamaItem(v, key Value) Value {
 	switch {
-	case v.kind == KindUndefined:
+	case v.kind() == KindUndefined:
 		return Undefined("object_property")
-	case v.kind == KindString && key.kind == KindInt && key.ptr == nil:
-		return llamaStrIndex(v.str(), key.n)
+	case v.kind() == KindString && key.kind() == KindInt && key.ptr == nil:
+		return llamaStrIndex(v.str(), key.num())
 	}
 	return v.Item(key)
 }
 
 // LlamaItemStr is ItemStr with llama.cpp's lenient undefined.
 func LlamaItemStr(v Value, key string) Value {
-	if v.kind == KindUndefined {
+	if v.kind() == KindUndefined {
 		return Undefined(key)
 	}
 	return v.ItemStr(key)
@@ -80,7 +80,7 @@ func LlamaItemStr(v Value, key string) Value {
 
 // LlamaItemInt is ItemInt with llama.cpp's lenient undefined, and a str indexed by bytes.
 func LlamaItemInt(v Value, i int64) Value {
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		return Undefined("object_property")
 	case KindString:
@@ -93,12 +93,12 @@ func LlamaItemInt(v Value, i int64) Value {
 // and another value join their string forms (llamaString).
 func LlamaAdd(a, b Value) Value {
 	switch {
-	case isNull(a) && b.kind == KindString:
+	case isNull(a) && b.kind() == KindString:
 		return b
-	case isNull(b) && a.kind == KindString:
+	case isNull(b) && a.kind() == KindString:
 		return a
-	case a.kind == KindString && b.kind != KindString && !isNull(b),
-		b.kind == KindString && a.kind != KindString && !isNull(a):
+	case a.kind() == KindString && b.kind() != KindString && !isNull(b),
+		b.kind() == KindString && a.kind() != KindString && !isNull(a):
 		return Str(llamaString(a) + llamaString(b))
 	}
 	return llamaBinary("+", a, b)
@@ -122,11 +122,11 @@ func LlamaConcat(items ...Value) Value {
 	first := items[0]
 	if len(items) > 1 {
 		switch second := items[1]; {
-		case isNull(first) && second.kind == KindString:
+		case isNull(first) && second.kind() == KindString:
 			first = Str("")
-		case isNull(first) || first.kind != KindString && isNull(second):
+		case isNull(first) || first.kind() != KindString && isNull(second):
 			nullOperand("~", first, second)
-		case first.kind != KindString && second.kind != KindString:
+		case first.kind() != KindString && second.kind() != KindString:
 			throw(EngineError, "Unknown operator \"~\" between %s and %s", llamaTypeName(first), llamaTypeName(second))
 		}
 	}
@@ -144,7 +144,7 @@ func LlamaConcat(items ...Value) Value {
 // bools as LlamaWrite writes them, none as None, lists, tuples and dicts as Python
 // writes them but with their strs quoted by llamaRepr.
 func llamaString(v Value) string {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		return v.str()
 	case KindFloat:
@@ -154,18 +154,18 @@ func llamaString(v Value) string {
 	case KindList, KindTuple:
 		var b strings.Builder
 		open, end := "[", "]"
-		if v.kind == KindTuple {
+		if v.kind() == KindTuple {
 			open, end = "(", ")"
 		}
 		b.WriteString(open)
-		items := v.list().Items
+		items := v.list().items()
 		for i, it := range items {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			b.WriteString(llamaRepr(it))
 		}
-		if v.kind == KindTuple && len(items) == 1 {
+		if v.kind() == KindTuple && len(items) == 1 {
 			b.WriteString(",")
 		}
 		b.WriteString(end)
@@ -180,7 +180,7 @@ func llamaString(v Value) string {
 			}
 			b.WriteString(llamaRepr(k))
 			b.WriteString(": ")
-			b.WriteString(llamaRepr(d.kv[i]))
+			b.WriteString(llamaRepr(d.at(i)))
 		}
 		b.WriteString("}")
 		return b.String()
@@ -192,10 +192,10 @@ func llamaString(v Value) string {
 // str in single quotes, unescaped, or as JSON when it has a single quote; other values
 // in their string form.
 func llamaRepr(v Value) string {
-	if v.kind == KindUndefined {
+	if v.kind() == KindUndefined {
 		return llamaUndefinedType(v)
 	}
-	if v.kind != KindString {
+	if v.kind() != KindString {
 		return llamaString(v)
 	}
 	if s := v.str(); !strings.Contains(s, "'") {
@@ -225,7 +225,7 @@ func llamaUndefinedType(v Value) string {
 // nullOperand raises llama.cpp's error for a binary operator with an undefined or none
 // operand it does not take.
 func nullOperand(op string, a, b Value) {
-	if a.kind == KindUndefined || b.kind == KindUndefined {
+	if a.kind() == KindUndefined || b.kind() == KindUndefined {
 		throw(EngineError, "Cannot perform operation %s on undefined values", op)
 	}
 	throw(EngineError, "Cannot perform operation on null values")
@@ -234,10 +234,10 @@ func nullOperand(op string, a, b Value) {
 // LlamaIn is In as llama.cpp's in: false for an undefined container, an error for
 // another undefined or none operand.
 func LlamaIn(item, container Value) bool {
-	if container.kind == KindUndefined {
+	if container.kind() == KindUndefined {
 		return false
 	}
-	if isNull(item) || container.kind == KindNone {
+	if isNull(item) || container.kind() == KindNone {
 		nullOperand("in", item, container)
 	}
 	return In(item, container)
@@ -245,7 +245,7 @@ func LlamaIn(item, container Value) bool {
 
 // LlamaNotIn is NotIn as llama.cpp's not in (see LlamaIn).
 func LlamaNotIn(item, container Value) bool {
-	if container.kind == KindUndefined {
+	if container.kind() == KindUndefined {
 		return true
 	}
 	return !LlamaIn(item, container)
@@ -254,7 +254,7 @@ func LlamaNotIn(item, container Value) bool {
 // LlamaInStrs is InStrs as llama.cpp's in: an undefined or none item is an error.
 func LlamaInStrs(item Value, strs ...string) bool {
 	if isNull(item) {
-		nullOperand("in", item, Value{kind: KindList})
+		nullOperand("in", item, Value{w: uint64(KindList) << kindShift})
 	}
 	return InStrs(item, strs...)
 }
@@ -262,7 +262,7 @@ func LlamaInStrs(item Value, strs ...string) bool {
 // LlamaIterable is what a for loop iterates, as llama.cpp's for loop takes it: v itself,
 // unless it is a str, which llama.cpp cannot iterate over.
 func LlamaIterable(v Value) Value {
-	if v.kind == KindString {
+	if v.kind() == KindString {
 		throw(EngineError, "Expected iterable or object type in for loop: got String")
 	}
 	return v
@@ -271,7 +271,7 @@ func LlamaIterable(v Value) Value {
 // LlamaWrite writes v as llama.cpp's output writes the value of {{ v }}: a str, a number
 // or a bool in its string form, the items of a list or tuple, nothing for other values.
 func LlamaWrite(w *Writer, v Value) {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		w.WriteString(v.str())
 	case KindBool, KindInt:
@@ -279,7 +279,7 @@ func LlamaWrite(w *Writer, v Value) {
 	case KindFloat:
 		w.WriteString(llamaFloatString(v.float()))
 	case KindList, KindTuple:
-		for _, it := range v.list().Items {
+		for _, it := range v.list().items() {
 			LlamaWrite(w, it)
 		}
 	}
@@ -326,7 +326,7 @@ func LlamaOwnInput(in *Input) *Input {
 // LlamaCheckNamespace is CheckNamespace as llama.cpp's {% set x.attr %} checks x: a
 // namespace or a dict.
 func LlamaCheckNamespace(ns Value) {
-	if ns.kind != KindNamespace && ns.kind != KindDict {
+	if ns.kind() != KindNamespace && ns.kind() != KindDict {
 		throw(EngineError, "Cannot assign to member of non-object")
 	}
 }
@@ -335,7 +335,7 @@ func LlamaCheckNamespace(ns Value) {
 // item.
 func LlamaSetAttr(ns Value, name string, v Value) {
 	LlamaCheckNamespace(ns)
-	if ns.kind == KindDict {
+	if ns.kind() == KindDict {
 		ns.dict().SetStr(name, v)
 		return
 	}
@@ -345,31 +345,31 @@ func LlamaSetAttr(ns Value, name string, v Value) {
 // llamaListMethod is llama.cpp's list methods that change the list: append(x), which
 // returns the list, and pop([i]).
 func llamaListMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
-	if recv.kind != KindList || len(kwargs) > 0 {
+	if recv.kind() != KindList || len(kwargs) > 0 {
 		return CallMethod(recv, name, args, kwargs)
 	}
 	l := recv.list()
 	switch {
 	case name == "append" && len(args) == 1:
-		checkSize(len(l.Items) + 1)
-		l.Items = append(l.Items, args[0])
+		checkSize(len(l.items()) + 1)
+		l.append(args[0])
 		return recv
 	case name == "pop" && len(args) <= 1:
 		i := int64(-1)
 		if len(args) == 1 {
-			if args[0].kind != KindInt || args[0].ptr != nil {
+			if args[0].kind() != KindInt || args[0].ptr != nil {
 				throw(EngineError, "pop: the index must be an integer")
 			}
-			i = args[0].n
+			i = args[0].num()
 		}
 		if i < 0 {
-			i += int64(len(l.Items))
+			i += int64(len(l.items()))
 		}
-		if i < 0 || i >= int64(len(l.Items)) {
-			throw(EngineError, "Index %d out of bounds for array of size %d", i, len(l.Items))
+		if i < 0 || i >= int64(len(l.items())) {
+			throw(EngineError, "Index %d out of bounds for array of size %d", i, len(l.items()))
 		}
-		v := l.Items[i]
-		l.Items = append(l.Items[:i:i], l.Items[i+1:]...)
+		v := l.items()[i]
+		l.setItems(append(l.items()[:i:i], l.items()[i+1:]...))
 		return v
 	}
 	return CallMethod(recv, name, args, kwargs)
@@ -413,14 +413,14 @@ func hasLlamaFilter(name string) bool {
 func llamaFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
 	switch {
 	case llamaCoerced[name]:
-		if v.kind != KindString && v.kind != KindUndefined {
+		if v.kind() != KindString && v.kind() != KindUndefined {
 			v = Str(llamaString(v))
 		}
 		return CallFilter(name, v, args, kwargs)
 	case name == "format":
 		return llamaFormat(v, args)
 	case name == "safe":
-		if v.kind == KindString {
+		if v.kind() == KindString {
 			return Str(v.str()) // a plain str: llama.cpp has no Markup
 		}
 		return CallFilter("tojson", v, nil, nil)
@@ -429,14 +429,14 @@ func llamaFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
 	switch {
 	case isNull(v):
 		return NewList()
-	case v.kind != KindList:
+	case v.kind() != KindList:
 	case name == "map" && len(args) > 0:
 		throw(EngineError, "map: filter-mapping not implemented")
 	case name != "map":
 		return llamaSelect(v, name, args, kwargs)
 	}
 	r := CallFilter(name, v, args, kwargs)
-	if r.kind == KindIterator {
+	if r.kind() == KindIterator {
 		return FilterList(r)
 	}
 	return r
@@ -451,23 +451,23 @@ func llamaSelect(list Value, name string, args []Value, kwargs []Kwarg) Value {
 	if len(kwargs) > 0 || len(args) < 1 || len(args) > 3 {
 		throw(EngineError, "%s: expected 1 to 3 arguments", name)
 	}
-	if args[0].kind != KindString {
+	if args[0].kind() != KindString {
 		throw(EngineError, "%s: the first argument must be a string", name)
 	}
 	var test string
 	if len(args) >= 2 {
 		t := args[len(args)-2]
 		test = t.str()
-		if t.kind != KindString || !llamaTests[test] {
+		if t.kind() != KindString || !llamaTests[test] {
 			throw(EngineError, "selectattr: unknown test '%s'", test)
 		}
 	}
 	var out []Value
-	for _, it := range list.list().Items {
+	for _, it := range list.list().items() {
 		var keep bool
 		switch len(args) {
 		case 1, 3:
-			if it.kind != KindDict {
+			if it.kind() != KindDict {
 				throw(EngineError, "selectattr: item is not an object")
 			}
 			attr, _ := it.dict().Get(args[0])
@@ -489,7 +489,7 @@ func llamaSelect(list Value, name string, args []Value, kwargs []Kwarg) Value {
 // llamaFormat is llama.cpp's format filter: each {} of the str v is the string form of
 // the next argument; % is text like any other, and any other { an error.
 func llamaFormat(v Value, args []Value) Value {
-	if v.kind != KindString {
+	if v.kind() != KindString {
 		throw(EngineError, "format() first argument must be a string")
 	}
 	var b strings.Builder

@@ -14,7 +14,7 @@ import "strings"
 // namespaces), "none" or "undefined"; "" for values llama.cpp has no type of its own for
 // (loops, macros, cyclers), whose builtins are Jinja2's.
 func LlamaKind(v Value) string {
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		return "undefined"
 	case KindNone:
@@ -101,7 +101,7 @@ func LlamaCallFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
 func LlamaCallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
 	if !LlamaHasBuiltin(recv, name) {
 		if d := recv.AsDict(); d != nil {
-			if fn, ok := d.GetStr(name); ok && fn.kind == KindCallable {
+			if fn, ok := d.GetStr(name); ok && fn.kind() == KindCallable {
 				return Call(fn, args, kwargs)
 			}
 		}
@@ -155,7 +155,7 @@ func LlamaBuiltin(id, jinjaName string, v Value, args []Value, kwargs []Kwarg, m
 			return llamaFilter(id, v, args, kwargs)
 		case "join":
 			for _, it := range v.Items() {
-				if it.kind != KindString && it.kind != KindInt && it.kind != KindFloat {
+				if it.kind() != KindString && it.kind() != KindInt && it.kind() != KindFloat {
 					throw(EngineError, "join() can only join arrays of strings or numerics")
 				}
 			}
@@ -234,7 +234,7 @@ func llamaEmpty(name string) Value {
 // llamaList turns the one-shot iterators Jinja2's filters return into the lists
 // llama.cpp's return.
 func llamaList(v Value) Value {
-	if v.kind == KindIterator {
+	if v.kind() == KindIterator {
 		return FilterList(v)
 	}
 	return v
@@ -249,7 +249,7 @@ func LlamaCallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 	case !llamaTests[name]:
 		throw(EngineError, "Unknown test '%s'", name)
 	}
-	if name == "in" && len(args) == 1 && args[0].kind == KindUndefined {
+	if name == "in" && len(args) == 1 && args[0].kind() == KindUndefined {
 		return false
 	}
 	// the tests whose llama.cpp semantics differ from Jinja2's: its types (a bool is not
@@ -257,18 +257,18 @@ func LlamaCallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 	// and the arguments its tests take (ints for odd, even and divisibleby, strs for lower
 	// and upper)
 	llamaArg := func(want Kind, x Value) {
-		if x.kind != want {
-			throw(EngineError, "Function 'test_is_%s' expected value of type %s, got %s", name, Value{kind: want}.TypeName(), llamaTypeName(x))
+		if x.kind() != want {
+			throw(EngineError, "Function 'test_is_%s' expected value of type %s, got %s", name, Value{w: uint64(want) << kindShift}.TypeName(), llamaTypeName(x))
 		}
 	}
 	switch name {
 	case "number":
-		return v.kind == KindInt || v.kind == KindFloat
+		return v.kind() == KindInt || v.kind() == KindFloat
 	case "iterable", "sequence":
-		return v.kind == KindList || v.kind == KindTuple || v.kind == KindString || v.kind == KindUndefined
+		return v.kind() == KindList || v.kind() == KindTuple || v.kind() == KindString || v.kind() == KindUndefined
 	case "odd", "even":
 		llamaArg(KindInt, v)
-		return (Mod(v, Int(2)).n != 0) == (name == "odd")
+		return (Mod(v, Int(2)).num() != 0) == (name == "odd")
 	case "divisibleby":
 		llamaArg(KindInt, v)
 		if len(args) == 1 {

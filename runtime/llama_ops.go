@@ -58,7 +58,7 @@ func llamaBinary(op string, a, b Value) Value {
 	}
 	if isNumber(a) && isNumber(b) {
 		x, y := asDouble(a), asDouble(b)
-		isFloat := a.kind == KindFloat || b.kind == KindFloat
+		isFloat := a.kind() == KindFloat || b.kind() == KindFloat
 		number := func(r float64) Value {
 			if isFloat {
 				return Float(r)
@@ -87,12 +87,12 @@ func llamaBinary(op string, a, b Value) Value {
 		}
 	}
 	switch {
-	case op == "+" && a.kind == KindList && b.kind == KindList,
-		op == "+" && a.kind == KindString && b.kind == KindString:
+	case op == "+" && a.kind() == KindList && b.kind() == KindList,
+		op == "+" && a.kind() == KindString && b.kind() == KindString:
 		return Add(a, b)
-	case op == "*" && a.kind == KindString && b.kind == KindInt:
+	case op == "*" && a.kind() == KindString && b.kind() == KindInt:
 		return llamaRepeat(a.str(), b)
-	case op == "*" && a.kind == KindInt && b.kind == KindString:
+	case op == "*" && a.kind() == KindInt && b.kind() == KindString:
 		return llamaRepeat(b.str(), a)
 	}
 	throw(EngineError, "Unknown operator \"%s\" between %s and %s", op, llamaTypeName(a), llamaTypeName(b))
@@ -100,12 +100,12 @@ func llamaBinary(op string, a, b Value) Value {
 }
 
 // isNumber reports whether v is an int or a float (a bool is neither in llama.cpp).
-func isNumber(v Value) bool { return v.kind == KindInt || v.kind == KindFloat }
+func isNumber(v Value) bool { return v.kind() == KindInt || v.kind() == KindFloat }
 
 // asDouble is a number as the double llama.cpp computes with: an int the double does
 // not hold exactly is infinite (value_int_t's val_flt).
 func asDouble(v Value) float64 {
-	if v.kind == KindFloat {
+	if v.kind() == KindFloat {
 		return v.float()
 	}
 	i, ok := v.AsInt()
@@ -142,7 +142,7 @@ func llamaRepeat(s string, n Value) Value {
 
 // llamaTypeName is the name llama.cpp's engine gives a value's type in its errors.
 func llamaTypeName(v Value) string {
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		return "Undefined"
 	case KindNone:

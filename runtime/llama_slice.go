@@ -10,11 +10,11 @@ package runtime
 // with a negative step means before the first item.
 func LlamaSlice(v, start, stop, step Value) Value {
 	var n int64
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		n = int64(len(v.str()))
 	case KindList, KindTuple:
-		n = int64(len(v.list().Items))
+		n = int64(len(v.list().items()))
 	default:
 		throw(EngineError, "Unknown (built-in) filter 'slice' for type %s", llamaTypeName(v))
 	}
@@ -42,7 +42,7 @@ func LlamaSlice(v, start, stop, step Value) Value {
 			picked = append(picked, i)
 		}
 	}
-	if v.kind == KindString {
+	if v.kind() == KindString {
 		s := v.str()
 		out := make([]byte, len(picked))
 		for k, i := range picked {
@@ -50,7 +50,7 @@ func LlamaSlice(v, start, stop, step Value) Value {
 		}
 		return Str(string(out))
 	}
-	items := v.list().Items
+	items := v.list().items()
 	out := make([]Value, len(picked))
 	for k, i := range picked {
 		out[k] = items[i]
@@ -89,10 +89,10 @@ func llamaSliceBounds(n, from, to, by int64) (int64, int64) {
 
 // llamaSliceInt is a slice's start, stop or step, which llama.cpp takes as an int.
 func llamaSliceInt(v Value) int64 {
-	if v.kind != KindInt || v.ptr != nil {
+	if v.kind() != KindInt || v.ptr != nil {
 		throw(EngineError, "Function 'slice' expected value of type Integer, got %s", llamaTypeName(v))
 	}
-	return v.n
+	return v.num()
 }
 
 // llamaStrIndex is s[i] in llama.cpp's engine: the i-th byte, for i from 0 to its

@@ -83,7 +83,7 @@ func llamaToJSON(v Value, args []Value, kwargs []Kwarg) Value {
 		}
 		return Value{}, false
 	}
-	if n, ok := arg("indent", 1); ok && n.kind == KindInt {
+	if n, ok := arg("indent", 1); ok && n.kind() == KindInt {
 		i, _ := n.AsInt()
 		indent = int(i)
 	}
@@ -94,7 +94,7 @@ func llamaToJSON(v Value, args []Value, kwargs []Kwarg) Value {
 	if indent >= 0 {
 		itemSep = ","
 	}
-	if seps.kind == KindList || seps.kind == KindTuple {
+	if seps.kind() == KindList || seps.kind() == KindTuple {
 		if items := seps.Items(); len(items) > 0 {
 			itemSep = llamaString(items[0])
 			if len(items) > 1 {
@@ -166,7 +166,7 @@ func writeLlamaJSON(b *strings.Builder, v Value, level, indent int, itemSep, key
 			b.WriteByte('\n')
 		}
 	}
-	switch v.kind {
+	switch v.kind() {
 	case KindBool:
 		b.WriteString(strconv.FormatBool(v.Truthy()))
 	case KindInt:
@@ -204,7 +204,7 @@ func writeLlamaJSON(b *strings.Builder, v Value, level, indent int, itemSep, key
 		b.WriteByte('"')
 	case KindList, KindTuple, KindIterator:
 		items := v.Items()
-		if v.kind == KindIterator {
+		if v.kind() == KindIterator {
 			items = FilterList(v).Items()
 		}
 		b.WriteByte('[')
@@ -230,7 +230,7 @@ func writeLlamaJSON(b *strings.Builder, v Value, level, indent int, itemSep, key
 				pad(level + 1)
 				writeLlamaJSON(b, Str(llamaString(k)), level+1, indent, itemSep, keySep)
 				b.WriteString(keySep)
-				writeLlamaJSON(b, d.kv[i], level+1, indent, itemSep, keySep)
+				writeLlamaJSON(b, d.at(i), level+1, indent, itemSep, keySep)
 				if i < d.Len()-1 {
 					b.WriteString(itemSep)
 				}

@@ -10,9 +10,9 @@ import (
 // keys, a str's characters, nothing for undefined, the rest of an iterator (consuming
 // it). Other values are not iterable: a TypeError.
 func iterate(v Value) []Value {
-	switch v.kind {
+	switch v.kind() {
 	case KindList, KindTuple:
-		return v.list().Items
+		return v.list().items()
 	case KindDict:
 		return v.dict().keys()
 	case KindString:
@@ -78,7 +78,7 @@ type Iterator struct {
 // newIterator returns an iterator value over items; typeName is how Python names its
 // type ("generator", "list_reverseiterator").
 func newIterator(items []Value, typeName string) Value {
-	return Value{kind: KindIterator, ptr: unsafe.Pointer(&Iterator{items: items, typeName: typeName})}
+	return pointerValue(KindIterator, unsafe.Pointer(&Iterator{items: items, typeName: typeName}))
 }
 
 // Loop is the state of a for loop that reads the special loop variable (loop.index,
@@ -189,7 +189,7 @@ func (l *Loop) Next() bool {
 func (l *Loop) Item() Value { return l.cur }
 
 // Value returns the loop variable as a template value.
-func (l *Loop) Value() Value { return Value{kind: KindLoop, ptr: unsafe.Pointer(l)} }
+func (l *Loop) Value() Value { return pointerValue(KindLoop, unsafe.Pointer(l)) }
 
 // peek returns the item after the current one.
 func (l *Loop) peek() (Value, bool) {
@@ -304,7 +304,7 @@ func (l *Loop) callMethod(name string, args []Value, kwargs []Kwarg) (Value, boo
 // storage, without building (key, value) tuples; for anything else, what x.items()
 // gives, unpacked.
 func DictItems(x Value) (keys, values []Value) {
-	if x.kind == KindDict {
+	if x.kind() == KindDict {
 		d := x.dict()
 		return d.keys(), d.vals()
 	}
@@ -313,7 +313,7 @@ func DictItems(x Value) (keys, values []Value) {
 
 // ItemsFilterPairs is DictItems for {% for k, v in x | items %}.
 func ItemsFilterPairs(x Value) (keys, values []Value) {
-	if x.kind == KindDict {
+	if x.kind() == KindDict {
 		d := x.dict()
 		return d.keys(), d.vals()
 	}
@@ -327,7 +327,7 @@ func DictsortPairs(x Value, args []Value, kwargs []Kwarg) (keys, values []Value)
 	keys, values = make([]Value, len(order)), make([]Value, len(order))
 	dkeys := d.keys()
 	for i, j := range order {
-		keys[i], values[i] = dkeys[j], d.kv[j]
+		keys[i], values[i] = dkeys[j], d.at(j)
 	}
 	return keys, values
 }

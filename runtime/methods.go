@@ -217,11 +217,11 @@ var unsafeMethods = map[Kind]map[string]bool{
 	KindList: {"append": true, "clear": true, "pop": true, "reverse": true, "insert": true, "sort": true, "extend": true, "remove": true},
 }
 
-func isUnsafeMethod(recv Value, name string) bool { return unsafeMethods[recv.kind][name] }
+func isUnsafeMethod(recv Value, name string) bool { return unsafeMethods[recv.kind()][name] }
 
 // methodTable returns the methods of v's type.
 func methodTable(v Value) map[string]method {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		return strMethods
 	case KindDict:
@@ -269,7 +269,7 @@ func methodFor(v Value, name string) (method, bool) {
 // attributes (__class__ and the like) are refused the same way.
 func lookupMethod(v Value, name string) (Value, bool) {
 	if isDunder(name) {
-		if v.kind == KindDict && !dictDunders[name] {
+		if v.kind() == KindDict && !dictDunders[name] {
 			return Value{}, false // not an attribute: x.__key__ is then the item
 		}
 		return unsafeAttr(v, name), true
@@ -373,10 +373,10 @@ func givenArgs(fname string, n int) {
 
 // optStr returns the str in an optional argument, or def when it is missing or None.
 func optStr(fname string, v Value, def string) (string, bool) {
-	if !given(v) || v.kind == KindNone {
+	if !given(v) || v.kind() == KindNone {
 		return def, false
 	}
-	if v.kind != KindString {
+	if v.kind() != KindString {
 		throw(TypeError, "%s arg must be None or str", fname)
 	}
 	return v.str(), true
@@ -396,7 +396,7 @@ func intArg(v Value, def int) int {
 
 // optInt returns the int in an optional argument, or def when it is missing or None.
 func optInt(v Value, def int) int {
-	if !given(v) || v.kind == KindNone {
+	if !given(v) || v.kind() == KindNone {
 		return def
 	}
 	if !v.isIntegral() {
@@ -559,15 +559,15 @@ func pyStrip(s string, chars Value, name string, left, right bool) string {
 // runeRange converts optional start and end arguments to byte offsets in s, with
 // Python's slice clamping by character position.
 func runeRange(s string, start, end Value) (int, int) {
-	if (!given(start) || start.kind == KindNone) && (!given(end) || end.kind == KindNone) {
+	if (!given(start) || start.kind() == KindNone) && (!given(end) || end.kind() == KindNone) {
 		return 0, len(s) // the whole string, without counting its characters
 	}
 	n := utf8.RuneCountInString(s)
 	lo, hi := 0, n
-	if given(start) && start.kind != KindNone {
+	if given(start) && start.kind() != KindNone {
 		lo = clampIndex(sliceInt(start), n)
 	}
-	if given(end) && end.kind != KindNone {
+	if given(end) && end.kind() != KindNone {
 		hi = clampIndex(sliceInt(end), n)
 	}
 	if hi < lo {
@@ -623,12 +623,12 @@ func strAffix(r Value, args []Value, kwargs []Kwarg, name string) Value {
 	if name == "endswith" {
 		test = strings.HasSuffix
 	}
-	switch p := args[0]; p.kind {
+	switch p := args[0]; p.kind() {
 	case KindString:
 		return Bool(test(sub, p.str()))
 	case KindTuple:
-		for _, it := range p.list().Items {
-			if it.kind != KindString {
+		for _, it := range p.list().items() {
+			if it.kind() != KindString {
 				throw(TypeError, "tuple for %s must only contain str, not %s", name, it.TypeName())
 			}
 			if test(sub, it.str()) {
@@ -648,7 +648,7 @@ func strReplace(r Value, args []Value, kwargs []Kwarg) Value {
 		throw(TypeError, "replace expected at least 2 arguments, got %d", len(args))
 	}
 	for _, x := range a[:2] {
-		if x.kind != KindString {
+		if x.kind() != KindString {
 			throw(TypeError, "replace() argument must be str, not %s", x.TypeName())
 		}
 	}
@@ -682,7 +682,7 @@ func strFind(r Value, args []Value, kwargs []Kwarg, name string, last, raise boo
 	if len(args) < 1 || len(args) > 3 {
 		throw(TypeError, "%s expected at least 1 argument, got %d", name, len(args))
 	}
-	if args[0].kind != KindString {
+	if args[0].kind() != KindString {
 		throw(TypeError, "must be str, not %s", args[0].TypeName())
 	}
 	start, end := Missing(), Missing()
@@ -714,7 +714,7 @@ func strCount(r Value, args []Value, kwargs []Kwarg) Value {
 	if len(args) < 1 || len(args) > 3 || len(kwargs) > 0 {
 		throw(TypeError, "count expected at least 1 argument, got %d", len(args))
 	}
-	if args[0].kind != KindString {
+	if args[0].kind() != KindString {
 		throw(TypeError, "must be str, not %s", args[0].TypeName())
 	}
 	start, end := Missing(), Missing()
@@ -743,7 +743,7 @@ func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
 	var b strings.Builder
 	markup := r.IsMarkup()
 	for i, it := range items {
-		if it.kind != KindString {
+		if it.kind() != KindString {
 			throw(TypeError, "sequence item %d: expected str instance, %s found", i, it.TypeName())
 		}
 		if i > 0 {
@@ -807,7 +807,7 @@ func strPartition(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 		throw(TypeError, "partition() takes exactly one argument (%d given)", len(args))
 	}
 	sep := args[0]
-	if sep.kind != KindString {
+	if sep.kind() != KindString {
 		throw(TypeError, "must be str, not %s", sep.TypeName())
 	}
 	if sep.str() == "" {
@@ -830,7 +830,7 @@ func strPartition(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 }
 
 func strRemoveAffix(r Value, args []Value, kwargs []Kwarg, prefix bool) Value {
-	if len(args) != 1 || len(kwargs) > 0 || args[0].kind != KindString {
+	if len(args) != 1 || len(kwargs) > 0 || args[0].kind() != KindString {
 		throw(TypeError, "removeprefix() argument must be str")
 	}
 	if prefix {
@@ -847,10 +847,10 @@ func strPad(r Value, args []Value, kwargs []Kwarg, name string) Value {
 	fill := " "
 	if len(args) == 2 {
 		fill = args[1].str()
-		if r.IsMarkup() && args[1].kind == KindString {
+		if r.IsMarkup() && args[1].kind() == KindString {
 			fill = escapeUnlessMarkup(args[1]) // Markup escapes its fill character
 		}
-		if args[1].kind != KindString || utf8.RuneCountInString(fill) != 1 {
+		if args[1].kind() != KindString || utf8.RuneCountInString(fill) != 1 {
 			throw(TypeError, "The fill character must be exactly one character long")
 		}
 	}
@@ -933,7 +933,7 @@ func strTranslate(r Value, args []Value, kwargs []Kwarg) Value {
 	for _, c := range r.str() {
 		var m Value
 		var ok bool
-		switch table.kind {
+		switch table.kind() {
 		case KindDict:
 			m, ok = table.dict().Get(Int(int64(c)))
 		case KindList, KindTuple, KindString:
@@ -944,11 +944,11 @@ func strTranslate(r Value, args []Value, kwargs []Kwarg) Value {
 		switch {
 		case !ok:
 			b.WriteRune(c)
-		case m.kind == KindNone:
-		case m.kind == KindString:
+		case m.kind() == KindNone:
+		case m.kind() == KindString:
 			b.WriteString(m.str())
-		case m.isIntegral() && !m.isBig() && m.n >= 0 && m.n <= unicode.MaxRune:
-			b.WriteRune(rune(m.n))
+		case m.isIntegral() && !m.isBig() && m.num() >= 0 && m.num() <= unicode.MaxRune:
+			b.WriteRune(rune(m.num()))
 		default:
 			throw(TypeError, "character mapping must return integer, None or str")
 		}
@@ -1011,14 +1011,14 @@ func dictGet(r Value, args []Value, kwargs []Kwarg) Value {
 func dictItems(d *Dict) Value {
 	items := make([]Value, d.Len())
 	for i, k := range d.keys() {
-		items[i] = NewTuple(k, d.kv[i])
+		items[i] = NewTuple(k, d.at(i))
 	}
 	return dictView("dict_items", items)
 }
 
 // dictView is a list that prints as a dict view: dict_items([...]).
 func dictView(name string, items []Value) Value {
-	return listValue(KindList, &List{Items: append([]Value(nil), items...), name: name})
+	return listValue(KindList, newListNamed(append([]Value(nil), items...), name))
 }
 
 func seqCount(r Value, args []Value, kwargs []Kwarg) Value {

@@ -7,7 +7,7 @@ package runtime
 
 // MethodGet is recv.get(key).
 func MethodGet(recv, key Value) Value {
-	if recv.kind == KindDict {
+	if recv.kind() == KindDict {
 		return dictGet(recv, []Value{key}, nil)
 	}
 	return CallMethod(recv, "get", []Value{key}, nil)
@@ -15,7 +15,7 @@ func MethodGet(recv, key Value) Value {
 
 // MethodGetDefault is recv.get(key, def).
 func MethodGetDefault(recv, key, def Value) Value {
-	if recv.kind == KindDict {
+	if recv.kind() == KindDict {
 		return dictGet(recv, []Value{key, def}, nil)
 	}
 	return CallMethod(recv, "get", []Value{key, def}, nil)

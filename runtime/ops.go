@@ -14,10 +14,10 @@ const MaxValueSize = 64 << 20
 
 // checkUndefined raises the UndefinedError of an undefined operand.
 func checkUndefined(a, b Value) {
-	if a.kind == KindUndefined {
+	if a.kind() == KindUndefined {
 		a.undefinedError()
 	}
-	if b.kind == KindUndefined {
+	if b.kind() == KindUndefined {
 		b.undefinedError()
 	}
 }
@@ -28,18 +28,18 @@ func unsupported(op string, a, b Value) {
 
 // Add is Python's a + b.
 func Add(a, b Value) Value {
-	if a.kind == KindInt && b.kind == KindInt {
+	if a.kind() == KindInt && b.kind() == KindInt {
 		return addInt(a, b) // the commonest sum, before the general checks
 	}
 	checkUndefined(a, b)
 	switch {
 	case a.isNumber() && b.isNumber():
-		if a.kind != KindFloat && b.kind != KindFloat {
+		if a.kind() != KindFloat && b.kind() != KindFloat {
 			return addInt(a, b)
 		}
 		return Float(toFloat(a) + toFloat(b))
-	case a.kind == KindString:
-		if b.kind != KindString {
+	case a.kind() == KindString:
+		if b.kind() != KindString {
 			throw(TypeError, "can only concatenate str (not \"%s\") to str", b.TypeName())
 		}
 		if a.IsMarkup() || b.IsMarkup() {
@@ -47,14 +47,14 @@ func Add(a, b Value) Value {
 		}
 		return concatStrs(a, []Value{b}, len(b.str()))
 	case isSequence(a):
-		if b.kind != a.kind || !isSequence(b) {
+		if b.kind() != a.kind() || !isSequence(b) {
 			throw(TypeError, "can only concatenate %s (not \"%s\") to %s", a.TypeName(), b.TypeName(), a.TypeName())
 		}
-		x, y := a.list().Items, b.list().Items
+		x, y := a.list().items(), b.list().items()
 		checkSize(len(x) + len(y))
 		items := make([]Value, 0, len(x)+len(y))
 		items = append(append(items, x...), y...)
-		return listValue(a.kind, &List{Items: items})
+		return listValue(a.kind(), newListStorage(items))
 	}
 	if x, y, ok := complexOperands(a, b); ok {
 		return complexValue(x.re+y.re, x.im+y.im)
@@ -83,7 +83,7 @@ func Sum(xs ...Value) Value {
 }
 
 // plainStr reports whether v is a str that is not Markup.
-func plainStr(v Value) bool { return v.kind == KindString && v.flags&flagMarkup == 0 }
+func plainStr(v Value) bool { return v.kind() == KindString && v.strFlags()&flagMarkup == 0 }
 
 func checkSize(n int) {
 	if n > MaxValueSize {
@@ -93,7 +93,7 @@ func checkSize(n int) {
 
 func addInt(a, b Value) Value {
 	if a.ptr == nil && b.ptr == nil {
-		if s, overflow := addOverflows(a.n, b.n); !overflow {
+		if s, overflow := addOverflows(a.num(), b.num()); !overflow {
 			return Int(s)
 		}
 	}
@@ -107,7 +107,7 @@ func addOverflows(x, y int64) (int64, bool) {
 
 // Sub is Python's a - b.
 func Sub(a, b Value) Value {
-	if a.kind == KindInt && b.kind == KindInt {
+	if a.kind() == KindInt && b.kind() == KindInt {
 		return subInt(a, b) // the commonest difference, before the general checks
 	}
 	checkUndefined(a, b)
@@ -117,7 +117,7 @@ func Sub(a, b Value) Value {
 		}
 		unsupported("-", a, b)
 	}
-	if a.kind != KindFloat && b.kind != KindFloat {
+	if a.kind() != KindFloat && b.kind() != KindFloat {
 		return subInt(a, b)
 	}
 	return Float(toFloat(a) - toFloat(b))
@@ -125,7 +125,7 @@ func Sub(a, b Value) Value {
 
 func subInt(a, b Value) Value {
 	if a.ptr == nil && b.ptr == nil {
-		if d, overflow := subOverflows(a.n, b.n); !overflow {
+		if d, overflow := subOverflows(a.num(), b.num()); !overflow {
 			return Int(d)
 		}
 	}
@@ -142,12 +142,12 @@ func Mul(a, b Value) Value {
 	checkUndefined(a, b)
 	switch {
 	case a.isNumber() && b.isNumber():
-		if a.kind != KindFloat && b.kind != KindFloat {
+		if a.kind() != KindFloat && b.kind() != KindFloat {
 			if a.ptr == nil && b.ptr == nil {
-				hi, lo := bits.Mul64(uint64(abs64(a.n)), uint64(abs64(b.n)))
-				if hi == 0 && lo <= math.MaxInt64 && a.n != math.MinInt64 && b.n != math.MinInt64 {
+				hi, lo := bits.Mul64(uint64(abs64(a.num())), uint64(abs64(b.num())))
+				if hi == 0 && lo <= math.MaxInt64 && a.num() != math.MinInt64 && b.num() != math.MinInt64 {
 					p := int64(lo)
-					if (a.n < 0) != (b.n < 0) {
+					if (a.num() < 0) != (b.num() < 0) {
 						p = -p
 					}
 					return Int(p)
@@ -178,7 +178,7 @@ func Mul(a, b Value) Value {
 // isSequence reports whether v is a str, list or tuple: what + concatenates and *
 // repeats (a range or a dict view is neither).
 func isSequence(v Value) bool {
-	return v.kind == KindString || (v.kind == KindList && v.list().name == "") || v.kind == KindTuple
+	return v.kind() == KindString || (v.kind() == KindList && v.list().name == "") || v.kind() == KindTuple
 }
 
 func abs64(x int64) int64 {
@@ -190,7 +190,7 @@ func abs64(x int64) int64 {
 
 // repeat is seq * n.
 func repeat(seq, n Value) Value {
-	if n.kind == KindFloat {
+	if n.kind() == KindFloat {
 		throw(TypeError, "can't multiply sequence by non-int of type 'float'")
 	}
 	if n.isBig() {
@@ -200,8 +200,8 @@ func repeat(seq, n Value) Value {
 			throw(OverflowError, "cannot fit 'int' into an index-sized integer")
 		}
 	}
-	count := max(n.n, 0)
-	if seq.kind == KindString {
+	count := max(n.num(), 0)
+	if seq.kind() == KindString {
 		if count > 0 && int64(len(seq.str())) > MaxValueSize/count {
 			checkSize(MaxValueSize + 1)
 		}
@@ -211,7 +211,7 @@ func repeat(seq, n Value) Value {
 		}
 		return Str(s)
 	}
-	items := seq.list().Items
+	items := seq.list().items()
 	if count > 0 && int64(len(items)) > MaxValueSize/count {
 		checkSize(MaxValueSize + 1)
 	}
@@ -219,12 +219,12 @@ func repeat(seq, n Value) Value {
 	for i := int64(0); i < count; i++ {
 		out = append(out, items...)
 	}
-	return listValue(seq.kind, &List{Items: out})
+	return listValue(seq.kind(), newListStorage(out))
 }
 
 // toFloat converts a number to float, raising OverflowError for huge ints.
 func toFloat(v Value) float64 {
-	switch v.kind {
+	switch v.kind() {
 	case KindFloat:
 		return v.float()
 	case KindInt:
@@ -236,7 +236,7 @@ func toFloat(v Value) float64 {
 			return f
 		}
 	}
-	return float64(v.n)
+	return float64(v.num())
 }
 
 // Div is Python's true division a / b.
@@ -248,11 +248,11 @@ func Div(a, b Value) Value {
 		}
 		unsupported("/", a, b)
 	}
-	if a.kind != KindFloat && b.kind != KindFloat {
+	if a.kind() != KindFloat && b.kind() != KindFloat {
 		if b.bigInt().Sign() == 0 {
 			throw(ZeroDivision, "division by zero")
 		}
-		if a.isBig() || b.isBig() || abs64(a.n) > 1<<53 || abs64(b.n) > 1<<53 {
+		if a.isBig() || b.isBig() || abs64(a.num()) > 1<<53 || abs64(b.num()) > 1<<53 {
 			q, _ := new(big.Rat).SetFrac(a.bigInt(), b.bigInt()).Float64()
 			if math.IsInf(q, 0) {
 				throw(OverflowError, "integer division result too large for a float")
@@ -273,7 +273,7 @@ func FloorDiv(a, b Value) Value {
 	if !a.isNumber() || !b.isNumber() {
 		unsupported("//", a, b)
 	}
-	if a.kind != KindFloat && b.kind != KindFloat {
+	if a.kind() != KindFloat && b.kind() != KindFloat {
 		if b.bigInt().Sign() == 0 {
 			throw(ZeroDivision, "integer division or modulo by zero")
 		}
@@ -291,7 +291,7 @@ func FloorDiv(a, b Value) Value {
 // Mod is Python's a % b: the remainder with the sign of b, or printf-style formatting
 // when a is a str.
 func Mod(a, b Value) Value {
-	if a.kind == KindString {
+	if a.kind() == KindString {
 		// str.__mod__ takes any operand, an undefined one too (it prints as "")
 		return formatPercent(a, b)
 	}
@@ -299,14 +299,14 @@ func Mod(a, b Value) Value {
 	if !a.isNumber() || !b.isNumber() {
 		unsupported("%", a, b)
 	}
-	if a.kind != KindFloat && b.kind != KindFloat {
+	if a.kind() != KindFloat && b.kind() != KindFloat {
 		if b.bigInt().Sign() == 0 {
 			throw(ZeroDivision, "integer modulo by zero")
 		}
-		if a.ptr == nil && b.ptr == nil && b.n != -1 {
-			m := a.n % b.n
-			if m != 0 && (m < 0) != (b.n < 0) {
-				m += b.n
+		if a.ptr == nil && b.ptr == nil && b.num() != -1 {
+			m := a.num() % b.num()
+			if m != 0 && (m < 0) != (b.num() < 0) {
+				m += b.num()
 			}
 			return Int(m)
 		}
@@ -364,7 +364,7 @@ func Pow(a, b Value) Value {
 		}
 		unsupported("** or pow()", a, b)
 	}
-	if a.kind != KindFloat && b.kind != KindFloat {
+	if a.kind() != KindFloat && b.kind() != KindFloat {
 		exp := b.bigInt()
 		base := a.bigInt()
 		if exp.Sign() >= 0 {
@@ -395,12 +395,12 @@ func Pow(a, b Value) Value {
 
 // Neg is Python's -a.
 func Neg(a Value) Value {
-	switch a.kind {
+	switch a.kind() {
 	case KindUndefined:
 		a.undefinedError()
 	case KindInt, KindBool:
-		if a.ptr == nil && a.n != math.MinInt64 {
-			return Int(-a.n)
+		if a.ptr == nil && a.num() != math.MinInt64 {
+			return Int(-a.num())
 		}
 		return BigInt(new(big.Int).Neg(a.bigInt()))
 	case KindFloat:
@@ -416,13 +416,13 @@ func Neg(a Value) Value {
 
 // Pos is Python's +a.
 func Pos(a Value) Value {
-	switch a.kind {
+	switch a.kind() {
 	case KindUndefined:
 		a.undefinedError()
 	case KindInt, KindFloat:
 		return a
 	case KindBool:
-		return Int(a.n)
+		return Int(a.num())
 	}
 	throw(TypeError, "bad operand type for unary +: '%s'", a.TypeName())
 	return Value{}
@@ -436,9 +436,9 @@ func Concat(items ...Value) Value {
 	if len(items) == 0 {
 		return Str("")
 	}
-	n, strs := 0, items[0].kind == KindString
+	n, strs := 0, items[0].kind() == KindString
 	for _, it := range items[1:] {
-		if it.kind == KindString {
+		if it.kind() == KindString {
 			n += len(it.str())
 		} else {
 			strs = false
@@ -456,24 +456,24 @@ func Concat(items ...Value) Value {
 
 // Eq is Python's a == b (Jinja2's Undefined equals only Undefined).
 func Eq(a, b Value) bool {
-	if a.kind == b.kind {
-		switch a.kind {
+	if a.kind() == b.kind() {
+		switch a.kind() {
 		case KindString:
 			return a.str() == b.str()
 		case KindInt:
 			if a.ptr == nil && b.ptr == nil {
-				return a.n == b.n
+				return a.num() == b.num()
 			}
 			return a.bigInt().Cmp(b.bigInt()) == 0
 		case KindBool:
-			return a.n == b.n
+			return a.num() == b.num()
 		case KindNone, KindUndefined:
 			return true
 		case KindFloat:
 			return a.float() == b.float()
 		case KindList, KindTuple:
-			x, y := a.list().Items, b.list().Items
-			if a.kind == KindList && (a.list().name != "" || b.list().name != "") {
+			x, y := a.list().items(), b.list().items()
+			if a.kind() == KindList && (a.list().name != "" || b.list().name != "") {
 				return eqSpecialList(a, b)
 			}
 			if len(x) != len(y) {
@@ -492,7 +492,7 @@ func Eq(a, b Value) bool {
 			}
 			for i, k := range x.keys() {
 				v, ok := y.Get(k)
-				if !ok || !Eq(x.kv[i], v) {
+				if !ok || !Eq(x.at(i), v) {
 					return false
 				}
 			}
@@ -518,9 +518,9 @@ func Eq(a, b Value) bool {
 func eqSpecialList(a, b Value) bool {
 	switch {
 	case isRange(a) && isRange(b):
-		return Eq(ListOf(a.list().Items), ListOf(b.list().Items))
+		return Eq(ListOf(a.list().items()), ListOf(b.list().items()))
 	case isDictView(a) && isDictView(b) && a.list().name == b.list().name && a.list().name != "dict_values":
-		x, y := a.list().Items, b.list().Items
+		x, y := a.list().items(), b.list().items()
 		if len(x) != len(y) {
 			return false
 		}
@@ -542,11 +542,11 @@ func eqSpecialList(a, b Value) bool {
 }
 
 // EqStr is a == s for a str literal s.
-func EqStr(a Value, s string) bool { return a.kind == KindString && a.str() == s }
+func EqStr(a Value, s string) bool { return a.kind() == KindString && a.str() == s }
 
 // InStrs is item in [s1, s2, ...] for a list (or tuple) of str constants.
 func InStrs(item Value, strs ...string) bool {
-	if item.kind != KindString {
+	if item.kind() != KindString {
 		return false
 	}
 	for _, s := range strs {
@@ -563,13 +563,13 @@ func Ne(a, b Value) bool { return !Eq(a, b) }
 // compareNumbers orders two numbers exactly (an int and a float compare by value, not
 // by converting the int). NaN compares as unordered: it returns 2.
 func compareNumbers(a, b Value) int {
-	if a.kind != KindFloat && b.kind != KindFloat {
+	if a.kind() != KindFloat && b.kind() != KindFloat {
 		if a.ptr == nil && b.ptr == nil {
-			return cmp64(a.n, b.n)
+			return cmp64(a.num(), b.num())
 		}
 		return a.bigInt().Cmp(b.bigInt())
 	}
-	if a.kind == KindFloat && b.kind == KindFloat {
+	if a.kind() == KindFloat && b.kind() == KindFloat {
 		x, y := a.float(), b.float()
 		switch {
 		case x < y:
@@ -581,14 +581,14 @@ func compareNumbers(a, b Value) int {
 		}
 		return 2
 	}
-	if (a.kind == KindFloat && math.IsNaN(a.float())) || (b.kind == KindFloat && math.IsNaN(b.float())) {
+	if (a.kind() == KindFloat && math.IsNaN(a.float())) || (b.kind() == KindFloat && math.IsNaN(b.float())) {
 		return 2
 	}
 	return exactNumber(a).Cmp(exactNumber(b))
 }
 
 func exactNumber(v Value) *big.Float {
-	if v.kind == KindFloat {
+	if v.kind() == KindFloat {
 		return big.NewFloat(v.float())
 	}
 	return new(big.Float).SetInt(v.bigInt())
@@ -611,10 +611,10 @@ func order(op string, a, b Value) int {
 	switch {
 	case a.isNumber() && b.isNumber():
 		return compareNumbers(a, b)
-	case a.kind == KindString && b.kind == KindString:
+	case a.kind() == KindString && b.kind() == KindString:
 		return strings.Compare(a.str(), b.str())
-	case (a.kind == KindList || a.kind == KindTuple) && a.kind == b.kind:
-		x, y := a.list().Items, b.list().Items
+	case (a.kind() == KindList || a.kind() == KindTuple) && a.kind() == b.kind():
+		x, y := a.list().items(), b.list().items()
 		for i := 0; i < len(x) && i < len(y); i++ {
 			if !Eq(x[i], y[i]) {
 				return order(op, x[i], y[i])
@@ -640,17 +640,17 @@ func Ge(a, b Value) bool { c := order(">=", a, b); return c == 1 || c == 0 }
 
 // In is Python's item in container.
 func In(item, container Value) bool {
-	switch container.kind {
+	switch container.kind() {
 	case KindString:
-		if item.kind != KindString {
-			if item.kind == KindUndefined {
+		if item.kind() != KindString {
+			if item.kind() == KindUndefined {
 				item.undefinedError()
 			}
 			throw(TypeError, "'in <string>' requires string as left operand, not %s", item.TypeName())
 		}
 		return strings.Contains(container.str(), item.str())
 	case KindList, KindTuple:
-		for _, it := range container.list().Items {
+		for _, it := range container.list().items() {
 			if Eq(it, item) {
 				return true
 			}
@@ -680,10 +680,10 @@ func NotIn(item, container Value) bool { return !In(item, container) }
 func checkHashable(k Value) {
 	switch {
 	case isRange(k):
-	case k.kind == KindList || k.kind == KindDict:
+	case k.kind() == KindList || k.kind() == KindDict:
 		throw(TypeError, "unhashable type: '%s'", k.TypeName())
-	case k.kind == KindTuple:
-		for _, it := range k.list().Items {
+	case k.kind() == KindTuple:
+		for _, it := range k.list().items() {
 			checkHashable(it)
 		}
 	}
@@ -745,10 +745,10 @@ func SpreadKwargs(kwargs []Kwarg, v Value) []Kwarg {
 	}
 	out := append([]Kwarg(nil), kwargs...)
 	for i, k := range d.keys() {
-		if k.kind != KindString {
+		if k.kind() != KindString {
 			throw(TypeError, "keywords must be strings")
 		}
-		out = append(out, Kwarg{Name: k.str(), Value: d.kv[i]})
+		out = append(out, Kwarg{Name: k.str(), Value: d.at(i)})
 	}
 	return out
 }

@@ -28,24 +28,24 @@ func safeRepr(v Value, depth int) string {
 		return "..."
 	}
 	switch {
-	case v.kind == KindDict:
+	case v.kind() == KindDict:
 		d := v.dict()
 		if d.Len() == 0 {
 			return "{}"
 		}
 		parts, keys := make([]string, 0, d.Len()), d.keys()
 		for _, i := range sortedDictItems(d) {
-			parts = append(parts, safeRepr(keys[i], depth+1)+": "+safeRepr(d.kv[i], depth+1))
+			parts = append(parts, safeRepr(keys[i], depth+1)+": "+safeRepr(d.at(i), depth+1))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	case isPlainSeq(v):
-		items := v.list().Items
+		items := v.list().items()
 		parts := make([]string, len(items))
 		for i, it := range items {
 			parts[i] = safeRepr(it, depth+1)
 		}
 		switch {
-		case v.kind == KindList:
+		case v.kind() == KindList:
 			return "[" + strings.Join(parts, ", ") + "]"
 		case len(items) == 1:
 			return "(" + parts[0] + ",)"
@@ -59,7 +59,7 @@ func safeRepr(v Value, depth int) string {
 // view or a groupby tuple, which have a repr of their own): the types pprint knows, and
 // the sequences a reversed loop visits from the end as they are.
 func isPlainSeq(v Value) bool {
-	return (v.kind == KindList || v.kind == KindTuple) && v.list().name == ""
+	return (v.kind() == KindList || v.kind() == KindTuple) && v.list().name == ""
 }
 
 // sortedDictItems returns the positions of d's items ordered as pprint's
@@ -95,16 +95,16 @@ func (pp *prettyPrinter) format(v Value, indent, allowance, level int) {
 	maxWidth := pp.width - indent - allowance
 	if utf8.RuneCountInString(rep) > maxWidth {
 		switch {
-		case v.kind == KindDict:
+		case v.kind() == KindDict:
 			pp.dict(v.dict(), indent, allowance, level+1)
 			return
-		case isPlainSeq(v) && v.kind == KindList:
+		case isPlainSeq(v) && v.kind() == KindList:
 			pp.b.WriteByte('[')
-			pp.items(v.list().Items, indent, allowance+1, level+1)
+			pp.items(v.list().items(), indent, allowance+1, level+1)
 			pp.b.WriteByte(']')
 			return
 		case isPlainSeq(v):
-			items := v.list().Items
+			items := v.list().items()
 			end := ")"
 			if len(items) == 1 {
 				end = ",)"
@@ -113,7 +113,7 @@ func (pp *prettyPrinter) format(v Value, indent, allowance, level int) {
 			pp.items(items, indent, allowance+len(end), level+1)
 			pp.b.WriteString(end)
 			return
-		case v.kind == KindString && !v.IsMarkup():
+		case v.kind() == KindString && !v.IsMarkup():
 			pp.str(v.str(), indent, allowance, level+1)
 			return
 		}
@@ -135,7 +135,7 @@ func (pp *prettyPrinter) dict(d *Dict, indent, allowance, level int) {
 		if last {
 			allow = allowance + 1
 		}
-		pp.format(d.kv[i], indent+utf8.RuneCountInString(rep)+2, allow, level)
+		pp.format(d.at(i), indent+utf8.RuneCountInString(rep)+2, allow, level)
 		if !last {
 			pp.b.WriteString(",\n" + strings.Repeat(" ", indent))
 		}

@@ -15,14 +15,14 @@ const maxReprDepth = 200
 // String returns Python's str(v): None, True, 1.0, a str as itself, lists and dicts as
 // their repr. Undefined prints as the empty string.
 func (v Value) String() string {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		return v.str()
 	case KindUndefined:
 		return ""
 	case KindInt:
 		if v.ptr == nil {
-			return strconv.FormatInt(v.n, 10)
+			return strconv.FormatInt(v.num(), 10)
 		}
 	}
 	return string(appendStr(nil, v))
@@ -33,7 +33,7 @@ func (v Value) Repr() string { return string(appendRepr(nil, v, 0)) }
 
 // appendStr appends Python's str(v).
 func appendStr(b []byte, v Value) []byte {
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		return b
 	case KindString:
@@ -70,13 +70,13 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 	if depth > maxReprDepth {
 		return append(b, "..."...)
 	}
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		return append(b, "Undefined"...)
 	case KindNone:
 		return append(b, "None"...)
 	case KindBool:
-		if v.n != 0 {
+		if v.num() != 0 {
 			return append(b, "True"...)
 		}
 		return append(b, "False"...)
@@ -84,7 +84,7 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 		if v.ptr != nil {
 			return appendDecimal(b, v.bigInt())
 		}
-		return strconv.AppendInt(b, v.n, 10)
+		return strconv.AppendInt(b, v.num(), 10)
 	case KindFloat:
 		return appendFloatRepr(b, v.float())
 	case KindString:
@@ -97,15 +97,15 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 		if isRange(v) {
 			return append(b, v.list().name...)
 		}
-		if v.kind == KindList && v.list().name != "" {
+		if v.kind() == KindList && v.list().name != "" {
 			// a dict view: dict_items([...])
 			b = append(b, v.list().name...)
 			b = append(b, '(')
-			return append(appendRepr(b, ListOf(v.list().Items), depth), ')')
+			return append(appendRepr(b, ListOf(v.list().items()), depth), ')')
 		}
-		items := v.list().Items
+		items := v.list().items()
 		open, close := byte('['), byte(']')
-		if v.kind == KindTuple {
+		if v.kind() == KindTuple {
 			open, close = '(', ')'
 		}
 		b = append(b, open)
@@ -115,7 +115,7 @@ func appendRepr(b []byte, v Value, depth int) []byte {
 			}
 			b = appendRepr(b, it, depth+1)
 		}
-		if v.kind == KindTuple && len(items) == 1 {
+		if v.kind() == KindTuple && len(items) == 1 {
 			b = append(b, ',')
 		}
 		return append(b, close)
@@ -152,7 +152,7 @@ func appendDictRepr(b []byte, d *Dict, depth int) []byte {
 		}
 		b = appendRepr(b, k, depth+1)
 		b = append(b, ": "...)
-		b = appendRepr(b, d.kv[i], depth+1)
+		b = appendRepr(b, d.at(i), depth+1)
 	}
 	return append(b, '}')
 }

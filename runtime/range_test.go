@@ -26,7 +26,7 @@ func TestRangeLimit(t *testing.T) {
 		if tt.ok {
 			if err != nil {
 				t.Errorf("range(%d) with MaxRange %d: %v", tt.n, tt.limit, err)
-			} else if n := len(got.list().Items); n != tt.n {
+			} else if n := len(got.list().items()); n != tt.n {
 				t.Errorf("range(%d) with MaxRange %d: %d items", tt.n, tt.limit, n)
 			}
 			continue

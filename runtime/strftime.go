@@ -17,7 +17,7 @@ func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
 	if !given(a[0]) {
 		throw(TypeError, "strftime_now() missing 1 required positional argument: 'format'")
 	}
-	if a[0].kind != KindString {
+	if a[0].kind() != KindString {
 		throw(TypeError, "strftime() argument 1 must be str, not %s", a[0].TypeName())
 	}
 	return Str(Strftime(in.Clock(), a[0].str()))

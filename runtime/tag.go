@@ -6,16 +6,16 @@ import "unsafe"
 // of the str keeps: compile-time tools use it to follow input strings through a render,
 // as strings have no identity of their own. A tagged str behaves exactly as Str(s).
 func TaggedStr(s string, tag any) Value {
-	return Value{ptr: unsafe.Pointer(&boxedStr{s: s, tag: tag}), n: int64(len(s)), kind: KindString, flags: flagBoxed}
+	return Value{ptr: unsafe.Pointer(&boxedStr{s: s, tag: tag}), w: uint64(KindString)<<kindShift | flagBoxed<<flagsShift}
 }
 
 // Tag returns what identifies v through a render: the tag of a str made by TaggedStr
 // (nil for any other str), the storage of a list or tuple (*List), the *Dict of a dict,
 // the *Namespace of a namespace; nil for other values.
 func (v Value) Tag() any {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
-		if v.flags&flagBoxed != 0 {
+		if v.strFlags()&flagBoxed != 0 {
 			return (*boxedStr)(v.ptr).tag
 		}
 	case KindList, KindTuple:

@@ -118,7 +118,7 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 		return fail("continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.")
 	}
 	msgs := in.Messages.Items()
-	if in.Messages.kind != KindList || len(msgs) == 0 {
+	if in.Messages.kind() != KindList || len(msgs) == 0 {
 		return fail("continue_final_message needs a final message: messages is empty")
 	}
 	messages := CopyJSON(in.Messages)
@@ -131,7 +131,7 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 		return fail("continue_final_message: messages[%d] has no content (KeyError: 'content')", len(msgs)-1)
 	}
 	var final string
-	switch content.kind {
+	switch content.kind() {
 	case KindString:
 		final = content.str()
 		last.SetStr("content", Str(final+continueTag))
@@ -144,7 +144,7 @@ func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
 			if block != nil {
 				text, ok = block.GetStr("text")
 			}
-			if ok && text.kind != KindString {
+			if ok && text.kind() != KindString {
 				return fail("continue_final_message: the text of the final message's part is %s, not a str", text.TypeName())
 			}
 			if ok {

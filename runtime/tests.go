@@ -86,12 +86,12 @@ func oneArg(name string, args []Value, kwargs []Kwarg) Value {
 
 // IsBoolean is value is True or value is False.
 func IsBoolean(v Value) bool {
-	return v.kind == KindBool
+	return v.kind() == KindBool
 }
 
 // IsCallable is callable(value).
 func IsCallable(v Value) bool {
-	switch v.kind {
+	switch v.kind() {
 	case KindCallable, KindUndefined, KindLoop:
 		return true
 	case KindObject:
@@ -103,12 +103,12 @@ func IsCallable(v Value) bool {
 
 // IsDefined is "not undefined".
 func IsDefined(v Value) bool {
-	return v.kind != KindUndefined
+	return v.kind() != KindUndefined
 }
 
 // IsUndefined is isinstance(value, Undefined).
 func IsUndefined(v Value) bool {
-	return v.kind == KindUndefined
+	return v.kind() == KindUndefined
 }
 
 // IsDivisibleby is value % num == 0.
@@ -154,41 +154,41 @@ func IsOdd(v Value) bool {
 
 // IsFalse is value is False.
 func IsFalse(v Value) bool {
-	return v.kind == KindBool && v.n == 0
+	return v.kind() == KindBool && v.num() == 0
 }
 
 // IsTrue is value is True.
 func IsTrue(v Value) bool {
-	return v.kind == KindBool && v.n != 0
+	return v.kind() == KindBool && v.num() != 0
 }
 
 // IsFilter reports whether value names a filter.
 func IsFilter(v Value) bool {
 	checkHashable(v) // value in the dict of filters
 	_, ok := Filters[v.str()]
-	return v.kind == KindString && ok
+	return v.kind() == KindString && ok
 }
 
 // IsTest reports whether value names a test.
 func IsTest(v Value) bool {
 	checkHashable(v) // value in the dict of tests
 	_, ok := Tests[v.str()]
-	return v.kind == KindString && ok
+	return v.kind() == KindString && ok
 }
 
 // IsFloat is isinstance(value, float).
 func IsFloat(v Value) bool {
-	return v.kind == KindFloat
+	return v.kind() == KindFloat
 }
 
 // IsInteger is isinstance(value, int) and not a bool.
 func IsInteger(v Value) bool {
-	return v.kind == KindInt
+	return v.kind() == KindInt
 }
 
 // IsNumber is isinstance(value, numbers.Number).
 func IsNumber(v Value) bool {
-	if v.kind == KindObject {
+	if v.kind() == KindObject {
 		_, ok := v.object().(*complexNum)
 		return ok
 	}
@@ -197,7 +197,7 @@ func IsNumber(v Value) bool {
 
 // IsIterable reports whether iter(value) works.
 func IsIterable(v Value) bool {
-	switch v.kind {
+	switch v.kind() {
 	case KindList, KindTuple, KindDict, KindString, KindUndefined, KindIterator, KindLoop:
 		return true
 	}
@@ -207,7 +207,7 @@ func IsIterable(v Value) bool {
 // IsSequence reports whether value has a length and items (str, list, tuple, dict, and
 // Jinja2's Undefined).
 func IsSequence(v Value) bool {
-	switch v.kind {
+	switch v.kind() {
 	case KindList:
 		return !isDictView(v)
 	case KindTuple, KindDict, KindString, KindUndefined:
@@ -218,17 +218,17 @@ func IsSequence(v Value) bool {
 
 // IsMapping is isinstance(value, Mapping).
 func IsMapping(v Value) bool {
-	return v.kind == KindDict
+	return v.kind() == KindDict
 }
 
 // IsNone is value is None.
 func IsNone(v Value) bool {
-	return v.kind == KindNone
+	return v.kind() == KindNone
 }
 
 // IsString is isinstance(value, str).
 func IsString(v Value) bool {
-	return v.kind == KindString
+	return v.kind() == KindString
 }
 
 // IsLower is str(value).islower().
@@ -244,16 +244,16 @@ func IsUpper(v Value) bool {
 // IsSameas is value is other: identity, as CPython has it for the values templates
 // compare (None, bools, small ints, shared containers).
 func IsSameas(v, o Value) bool {
-	if v.kind != o.kind {
+	if v.kind() != o.kind() {
 		return false
 	}
-	switch v.kind {
+	switch v.kind() {
 	case KindNone, KindUndefined:
-		return v.kind == KindNone
+		return v.kind() == KindNone
 	case KindBool:
-		return v.n == o.n
+		return v.num() == o.num()
 	case KindInt:
-		return v.ptr == nil && o.ptr == nil && v.n == o.n && v.n >= -5 && v.n <= 256
+		return v.ptr == nil && o.ptr == nil && v.num() == o.num() && v.num() >= -5 && v.num() <= 256
 	case KindString:
 		return v.str() == o.str() && len(v.str()) <= 1
 	case KindFloat:

@@ -45,7 +45,7 @@ func FilterUrlize(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("urlize", args, rest, "trim_url_limit", "nofollow", "target", "rel")
 	relParts := map[string]bool{"noopener": true} // the urlize.rel policy
 	if given(a[3]) && a[3].Truthy() {
-		if a[3].kind != KindString {
+		if a[3].kind() != KindString {
 			throw(AttributeError, "'%s' object has no attribute 'split'", a[3].TypeName())
 		}
 		for _, p := range strings.FieldsFunc(a[3].str(), isSpace) {
@@ -65,16 +65,16 @@ func FilterUrlize(v Value, args []Value, kwargs []Kwarg) Value {
 		attrs += ` target="` + escapeUnlessMarkup(a[2]) + `"`
 	}
 	var schemes []string
-	if given(extra) && extra.kind != KindNone {
+	if given(extra) && extra.kind() != KindNone {
 		for _, s := range iterate(extra) {
-			if s.kind != KindString || !urlizeScheme.MatchString(s.str()) {
+			if s.kind() != KindString || !urlizeScheme.MatchString(s.str()) {
 				throw(RuntimeError, "%s is not a valid URI scheme prefix.", s.Repr())
 			}
 			schemes = append(schemes, s.str())
 		}
 	}
 	trim := func(x string) string { return x }
-	if given(a[0]) && a[0].kind != KindNone {
+	if given(a[0]) && a[0].kind() != KindNone {
 		limit := a[0]
 		trim = func(x string) string {
 			if Gt(Int(int64(Len(Str(x)))), limit) {

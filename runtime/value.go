@@ -11,7 +11,6 @@
 package runtime
 
 import (
-	"math"
 	"math/big"
 	"unsafe"
 )
@@ -40,20 +39,64 @@ const (
 // Value is a template value. The zero Value is Undefined. Values are small and passed by
 // value; lists, dicts and other containers are shared references, as in Python.
 //
-// A Value is three words and at most four fields, so that the Go compiler keeps it in
-// registers (a larger struct goes through memory at every call, which costs several
-// times the call itself).
+// A Value is two words, a pointer and a scalar, so that the Go compiler keeps it in
+// registers and a list or dict of decoded JSON takes 16 bytes an item. The scalar, w,
+// holds the kind in its top byte (kindShift) and below it, by kind:
+//   - bool, int: the value, as a 56-bit two's complement integer; an int beyond 56 bits
+//     is at ptr instead, an *int64 (marked by boxedInt64) or a *big.Int;
+//   - str, undefined: the flags (flagsShift) and the length of the bytes at ptr (the low
+//     32 bits; a longer str is boxed);
+//   - other kinds: nothing; ptr is the value's storage.
 type Value struct {
 	// ptr is, by kind: the bytes of a str, or of an undefined value's name or message;
-	// *List (list, tuple); *Dict; *Namespace; *Callable; *Loop; *Iterator; *objectBox;
-	// *big.Int for an int beyond 64 bits; with flagBoxed, a *boxedStr.
+	// *float64; *List (list, tuple); *Dict; *Namespace; *Callable; *Loop; *Iterator;
+	// *objectBox; *int64 or *big.Int for an int beyond 56 bits; with flagBoxed, a
+	// *boxedStr.
 	ptr unsafe.Pointer
-	// n is a bool (0 or 1), an int, a float's bits, or the length of the bytes at ptr.
-	n    int64
-	kind Kind
-	// flags are flag bits; an undefined value's hint and owner (see hintShift); a plain
-	// word's index (plainWordShift).
-	flags uint32
+	w   uint64
+}
+
+// The fields packed in a Value's w.
+const (
+	kindShift  = 56
+	flagsShift = 32
+	flagsMask  = 1<<(kindShift-flagsShift) - 1
+	lenMask    = 1<<flagsShift - 1
+	intBits    = kindShift // an int of intBits bits is kept in w
+)
+
+// kind returns v's kind.
+func (v Value) kind() Kind { return Kind(v.w >> kindShift) }
+
+// flags returns the flags of a str or undefined value; 0 for other kinds.
+func (v Value) flags() uint32 {
+	if k := v.kind(); k != KindString && k != KindUndefined {
+		return 0
+	}
+	return v.strFlags()
+}
+
+// strFlags returns the flags of a value known to be a str or undefined.
+func (v Value) strFlags() uint32 { return uint32(v.w>>flagsShift) & flagsMask }
+
+// length returns the length of the bytes at ptr of an unboxed str or undefined value.
+func (v Value) length() int { return int(v.w & lenMask) }
+
+// num returns the value of a bool or of an int kept in w.
+func (v Value) num() int64 { return int64(v.w<<(64-intBits)) >> (64 - intBits) }
+
+// scalar returns a value of kind k with nothing at ptr and n (a bool or an int of
+// intBits bits) in w.
+func scalar(k Kind, n int64) Value {
+	return Value{w: uint64(k)<<kindShift | uint64(n)&(1<<intBits-1)}
+}
+
+// fitsInline reports whether an int of i is kept in w.
+func fitsInline(i int64) bool { return i<<(64-intBits)>>(64-intBits) == i }
+
+// pointerValue returns a value of kind k whose storage is p.
+func pointerValue(k Kind, p unsafe.Pointer) Value {
+	return Value{ptr: p, w: uint64(k) << kindShift}
 }
 
 const (
@@ -78,9 +121,9 @@ const (
 // the kind of the value looked into plus one at ownerShift (with ownerMarkup for a
 // Markup str); an owner whose type name does not follow from its kind is boxed.
 const (
-	hintShift   = 8
-	ownerShift  = 16
-	ownerMarkup = 1 << 24
+	hintShift   = 6
+	ownerShift  = 8
+	ownerMarkup = 1 << 16
 )
 
 // boxedStr is the storage of a str or undefined value that carries more than its text.
@@ -93,21 +136,25 @@ type boxedStr struct {
 // objectBox holds an object (cycler, joiner...) behind a pointer.
 type objectBox struct{ obj object }
 
-// makeStr returns a value of kind k whose ptr and n hold s.
+// makeStr returns a value of kind k with flags whose ptr and length hold s (boxed
+// beyond the length w holds).
 func makeStr(k Kind, flags uint32, s string) Value {
-	return Value{ptr: unsafe.Pointer(unsafe.StringData(s)), n: int64(len(s)), kind: k, flags: flags}
+	if len(s) > lenMask {
+		return Value{ptr: unsafe.Pointer(&boxedStr{s: s}), w: uint64(k)<<kindShift | uint64(flags|flagBoxed)<<flagsShift}
+	}
+	return Value{ptr: unsafe.Pointer(unsafe.StringData(s)), w: uint64(k)<<kindShift | uint64(flags)<<flagsShift | uint64(len(s))}
 }
 
 // str returns the text of a str, or the name or message of an undefined value; "" for
 // other kinds.
 func (v Value) str() string {
-	switch {
-	case v.flags&flagBoxed != 0:
-		return (*boxedStr)(v.ptr).s
-	case v.kind == KindString || v.kind == KindUndefined:
-		return unsafe.String((*byte)(v.ptr), int(v.n))
+	if k := v.kind(); k != KindString && k != KindUndefined {
+		return ""
 	}
-	return ""
+	if v.w&(flagBoxed<<flagsShift) != 0 {
+		return (*boxedStr)(v.ptr).s
+	}
+	return unsafe.String((*byte)(v.ptr), v.length())
 }
 
 // The storage of container values (v must be of the kind).
@@ -119,22 +166,65 @@ func (v Value) loop() *Loop           { return (*Loop)(v.ptr) }
 func (v Value) iterator() *Iterator   { return (*Iterator)(v.ptr) }
 func (v Value) object() object        { return (*objectBox)(v.ptr).obj }
 
-// big returns the big.Int of an int beyond 64 bits, nil for another int.
-func (v Value) big() *big.Int { return (*big.Int)(v.ptr) }
+// boxedInt64 marks, in w, an int beyond intBits bits whose ptr is an *int64 (Int's)
+// rather than a *big.Int (BigInt's).
+const boxedInt64 = 1
+
+// big returns the value of an int beyond intBits bits as a big.Int, nil for another int
+// or a bool.
+func (v Value) big() *big.Int {
+	if v.ptr != nil && v.w&boxedInt64 != 0 {
+		return big.NewInt(*(*int64)(v.ptr))
+	}
+	return (*big.Int)(v.ptr)
+}
 
 // hint returns an undefined value's hint kind.
-func (v Value) hint() uint32 { return v.flags >> hintShift & 3 }
+func (v Value) hint() uint32 { return v.strFlags() >> hintShift & 3 }
 
-// List is the storage of a list or tuple.
+// List is the storage of a list or tuple. Its items are a slice kept as a pointer and
+// its length and capacity packed in one word, so that a List is two Values' size, a
+// pointer and a scalar each (see cellChunks.newList).
 type List struct {
-	Items []Value
+	data unsafe.Pointer // the items' first
+	size uint64         // the length, and the capacity << 32
 	// name is the type name of a dict view (dict_keys...) or the repr of a range, which
 	// are lists too; empty for a list.
 	name string
 }
 
+// maxListItems is the most items a list holds (the capacity a List's size holds).
+const maxListItems = 1<<32 - 1
+
+// items returns the items (shared, not copied), capped at their length.
+func (l *List) items() []Value { return unsafe.Slice((*Value)(l.data), l.size&maxListItems) }
+
+// append adds v at the end, in the room the storage has.
+func (l *List) append(v Value) {
+	l.setItems(append(unsafe.Slice((*Value)(l.data), l.size>>32)[:l.size&maxListItems], v))
+}
+
+// setItems makes items the list's storage. It raises a LimitError beyond
+// maxListItems items.
+func (l *List) setItems(items []Value) {
+	if cap(items) > maxListItems {
+		throw(LimitError, "a list of more than %d items", maxListItems)
+	}
+	l.data, l.size = unsafe.Pointer(unsafe.SliceData(items)), uint64(len(items))|uint64(cap(items))<<32
+}
+
+// newListNamed returns the storage of a list of items with a name (see List.name).
+func newListNamed(items []Value, name string) *List {
+	l := &List{name: name}
+	l.setItems(items)
+	return l
+}
+
+// newListStorage returns the storage of a list of items.
+func newListStorage(items []Value) *List { return newListNamed(items, "") }
+
 // None is Python's None.
-func None() Value { return Value{kind: KindNone} }
+func None() Value { return scalar(KindNone, 0) }
 
 // Undefined returns the undefined value of a variable name that was not found.
 func Undefined(name string) Value { return makeStr(KindUndefined, 0, name) }
@@ -150,7 +240,7 @@ func missingAttr(v Value, name string) Value { return lookupMiss(v, hintAttribut
 // lookupMiss is the undefined value of a failed lookup of name in v.
 func lookupMiss(v Value, hint uint32, name string) Value {
 	flags := hint << hintShift
-	switch v.kind {
+	switch v.kind() {
 	case KindCallable, KindIterator, KindObject:
 	case KindList:
 		if v.list().name != "" {
@@ -158,35 +248,36 @@ func lookupMiss(v Value, hint uint32, name string) Value {
 		}
 		fallthrough
 	default:
-		flags |= uint32(v.kind+1) << ownerShift
+		flags |= uint32(v.kind()+1) << ownerShift
 		if v.IsMarkup() {
 			flags |= ownerMarkup
 		}
 		return makeStr(KindUndefined, flags, name)
 	}
-	return Value{ptr: unsafe.Pointer(&boxedStr{s: name, owner: v.TypeName()}), kind: KindUndefined, flags: flags | flagBoxed}
+	return Value{ptr: unsafe.Pointer(&boxedStr{s: name, owner: v.TypeName()}), w: uint64(flags|flagBoxed) << flagsShift}
 }
 
 // ownerTypeName returns the type name of what a failed lookup looked into.
 func (v Value) ownerTypeName() string {
-	if v.flags&flagBoxed != 0 {
+	flags := v.strFlags()
+	if flags&flagBoxed != 0 {
 		return (*boxedStr)(v.ptr).owner
 	}
-	k := v.flags >> ownerShift & 0xff
+	k := flags >> ownerShift & 0xff
 	switch {
 	case k == 0:
 		return ""
 	case Kind(k-1) == KindList:
 		return "list" // a range or dict view is boxed
-	case v.flags&ownerMarkup != 0:
+	case flags&ownerMarkup != 0:
 		return "Markup"
 	}
-	return Value{kind: Kind(k - 1)}.TypeName()
+	return Value{w: uint64(k-1) << kindShift}.TypeName()
 }
 
 // missingItem is the undefined value of a failed subscript of v.
 func missingItem(v Value, key Value) Value {
-	if key.kind == KindString {
+	if key.kind() == KindString {
 		return missingAttr(v, key.str())
 	}
 	return lookupMiss(v, hintElement, key.Repr())
@@ -194,28 +285,35 @@ func missingItem(v Value, key Value) Value {
 
 // Missing marks a macro argument that was not given; generated code replaces it with
 // the parameter's default.
-func Missing() Value { return Value{kind: KindUndefined, flags: flagMissing} }
+func Missing() Value { return Value{w: flagMissing << flagsShift} }
 
 // IsMissing reports whether v is a macro argument that was not given.
-func (v Value) IsMissing() bool { return v.kind == KindUndefined && v.flags&flagMissing != 0 }
+func (v Value) IsMissing() bool { return v.kind() == KindUndefined && v.strFlags()&flagMissing != 0 }
 
 // Bool returns a Python bool.
 func Bool(b bool) Value {
 	if b {
-		return Value{kind: KindBool, n: 1}
+		return scalar(KindBool, 1)
 	}
-	return Value{kind: KindBool}
+	return scalar(KindBool, 0)
 }
 
 // Int returns a Python int.
-func Int(i int64) Value { return Value{kind: KindInt, n: i} }
+func Int(i int64) Value {
+	if fitsInline(i) {
+		return scalar(KindInt, i)
+	}
+	p := new(int64) // not a big.Int, which would take a call that keeps Int from inlining
+	*p = i
+	return Value{ptr: unsafe.Pointer(p), w: uint64(KindInt)<<kindShift | boxedInt64}
+}
 
 // BigInt returns a Python int of any size.
 func BigInt(i *big.Int) Value {
-	if i.IsInt64() {
+	if i.IsInt64() && fitsInline(i.Int64()) {
 		return Int(i.Int64())
 	}
-	return Value{kind: KindInt, ptr: unsafe.Pointer(new(big.Int).Set(i))}
+	return pointerValue(KindInt, unsafe.Pointer(new(big.Int).Set(i)))
 }
 
 // IntString returns the Python int written in decimal in s; it panics on bad input and
@@ -229,7 +327,11 @@ func IntString(s string) Value {
 }
 
 // Float returns a Python float.
-func Float(f float64) Value { return Value{kind: KindFloat, n: int64(math.Float64bits(f))} }
+func Float(f float64) Value {
+	p := new(float64)
+	*p = f
+	return pointerValue(KindFloat, unsafe.Pointer(p))
+}
 
 // Str returns a Python str.
 func Str(s string) Value { return makeStr(KindString, 0, s) }
@@ -238,60 +340,69 @@ func Str(s string) Value { return makeStr(KindString, 0, s) }
 func Markup(s string) Value { return makeStr(KindString, flagMarkup, s) }
 
 // listValue returns a value of kind k (list or tuple) with storage l.
-func listValue(k Kind, l *List) Value { return Value{kind: k, ptr: unsafe.Pointer(l)} }
+func listValue(k Kind, l *List) Value { return pointerValue(k, unsafe.Pointer(l)) }
 
 // NewList returns a list of the given items.
-func NewList(items ...Value) Value { return listValue(KindList, &List{Items: items}) }
+func NewList(items ...Value) Value { return listValue(KindList, newListStorage(items)) }
 
 // NewTuple returns a tuple of the given items.
-func NewTuple(items ...Value) Value { return listValue(KindTuple, &List{Items: items}) }
+func NewTuple(items ...Value) Value { return listValue(KindTuple, newListStorage(items)) }
 
 // ListOf returns a list that uses items as its storage.
-func ListOf(items []Value) Value { return listValue(KindList, &List{Items: items}) }
+func ListOf(items []Value) Value { return listValue(KindList, newListStorage(items)) }
 
 // Kind returns the Python type of v.
-func (v Value) Kind() Kind { return v.kind }
+func (v Value) Kind() Kind { return v.kind() }
 
 // IsUndefined reports whether v is undefined.
-func (v Value) IsUndefined() bool { return v.kind == KindUndefined }
+func (v Value) IsUndefined() bool { return v.kind() == KindUndefined }
 
 // IsNone reports whether v is None.
-func (v Value) IsNone() bool { return v.kind == KindNone }
+func (v Value) IsNone() bool { return v.kind() == KindNone }
 
 // IsMarkup reports whether v is a str marked safe.
-func (v Value) IsMarkup() bool { return v.kind == KindString && v.flags&flagMarkup != 0 }
+func (v Value) IsMarkup() bool { return v.kind() == KindString && v.strFlags()&flagMarkup != 0 }
 
 // AsString returns the str in v and whether v is a str.
-func (v Value) AsString() (string, bool) { return v.str(), v.kind == KindString }
+func (v Value) AsString() (string, bool) { return v.str(), v.kind() == KindString }
 
 // AsBool returns the bool in v and whether v is a bool.
-func (v Value) AsBool() (bool, bool) { return v.n != 0, v.kind == KindBool }
+func (v Value) AsBool() (bool, bool) { return v.num() != 0, v.kind() == KindBool }
 
 // AsInt returns the int in v and whether v is an int that fits in 64 bits (bools count,
 // as in Python).
 func (v Value) AsInt() (int64, bool) {
-	return v.n, (v.kind == KindInt && v.ptr == nil) || v.kind == KindBool
+	switch {
+	case v.kind() == KindBool || v.kind() == KindInt && v.ptr == nil:
+		return v.num(), true
+	case v.kind() == KindInt && v.big().IsInt64():
+		return v.big().Int64(), true
+	}
+	return 0, false
 }
 
 // AsFloat returns the float in v and whether v is a float.
 func (v Value) AsFloat() (float64, bool) {
-	return math.Float64frombits(uint64(v.n)), v.kind == KindFloat
+	if v.kind() != KindFloat {
+		return 0, false
+	}
+	return v.float(), true
 }
 
 // float returns a float's value.
-func (v Value) float() float64 { return math.Float64frombits(uint64(v.n)) }
+func (v Value) float() float64 { return *(*float64)(v.ptr) }
 
 // Items returns the items of a list or tuple (shared, not copied), or nil.
 func (v Value) Items() []Value {
-	if v.kind == KindList || v.kind == KindTuple {
-		return v.list().Items
+	if v.kind() == KindList || v.kind() == KindTuple {
+		return v.list().items()
 	}
 	return nil
 }
 
 // AsDict returns the dict in v, or nil.
 func (v Value) AsDict() *Dict {
-	if v.kind == KindDict {
+	if v.kind() == KindDict {
 		return v.dict()
 	}
 	return nil
@@ -302,25 +413,25 @@ func (v Value) bigInt() *big.Int {
 	if b := v.big(); b != nil {
 		return b
 	}
-	return big.NewInt(v.n)
+	return big.NewInt(v.num())
 }
 
-// isBig reports whether v is an int beyond 64 bits.
+// isBig reports whether v is an int beyond intBits bits.
 func (v Value) isBig() bool {
-	return v.kind == KindInt && v.ptr != nil
+	return v.kind() == KindInt && v.ptr != nil
 }
 
 // isNumber reports whether v is a bool, int or float (Python numbers).
 func (v Value) isNumber() bool {
-	return v.kind == KindInt || v.kind == KindFloat || v.kind == KindBool
+	return v.kind() == KindInt || v.kind() == KindFloat || v.kind() == KindBool
 }
 
 // isIntegral reports whether v is a bool or an int.
-func (v Value) isIntegral() bool { return v.kind == KindInt || v.kind == KindBool }
+func (v Value) isIntegral() bool { return v.kind() == KindInt || v.kind() == KindBool }
 
 // TypeName returns the Python type name of v, as error messages print it.
 func (v Value) TypeName() string {
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined:
 		return "Undefined"
 	case KindNone:
@@ -364,22 +475,22 @@ func (v Value) TypeName() string {
 
 // Truthy reports whether v is true in a boolean context, as Python's bool().
 func (v Value) Truthy() bool {
-	switch v.kind {
+	switch v.kind() {
 	case KindUndefined, KindNone:
 		return false
 	case KindBool:
-		return v.n != 0
+		return v.num() != 0
 	case KindInt:
 		if b := v.big(); b != nil {
 			return b.Sign() != 0
 		}
-		return v.n != 0
+		return v.num() != 0
 	case KindFloat:
 		return v.float() != 0
 	case KindString:
 		return v.str() != ""
 	case KindList, KindTuple:
-		return len(v.list().Items) > 0
+		return len(v.list().items()) > 0
 	case KindDict:
 		return v.dict().Len() > 0
 	case KindObject:

@@ -100,7 +100,7 @@ func (w *Writer) setBuffer(buf []byte) {
 
 // Write writes a value as {{ value }} does: Python's str(value).
 func (w *Writer) Write(v Value) {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		w.WriteString(v.str())
 		return
@@ -108,7 +108,7 @@ func (w *Writer) Write(v Value) {
 		return
 	case KindInt:
 		if v.ptr == nil {
-			w.buf = strconv.AppendInt(w.buf, v.n, 10)
+			w.buf = strconv.AppendInt(w.buf, v.num(), 10)
 			return
 		}
 	}
@@ -172,7 +172,7 @@ func (w *Writer) Drop(mark int) { w.buf = w.buf[:mark] }
 // every operand is a plain str (otherwise it adds as Python does, raising its errors).
 func (w *Writer) WriteAdd(operands ...Value) {
 	for _, v := range operands {
-		if v.kind != KindString || v.flags&flagMarkup != 0 {
+		if v.kind() != KindString || v.strFlags()&flagMarkup != 0 {
 			sum := operands[0]
 			for _, x := range operands[1:] {
 				sum = Add(sum, x)
@@ -189,7 +189,7 @@ func (w *Writer) WriteAdd(operands ...Value) {
 // WriteStr writes an operand of a sum of strs ('...' + v + ...) as {{ }} does, where the
 // sum cannot involve Markup: v must be a str, as Python's + requires.
 func (w *Writer) WriteStr(v Value) {
-	switch v.kind {
+	switch v.kind() {
 	case KindString:
 		w.WriteString(v.str())
 	case KindUndefined:
