@@ -417,24 +417,26 @@ func Range(in *Input, args ...Value) Value {
 	if len(args) < 1 || len(args) > 3 {
 		throw(TypeError, "range expected at most 3 arguments, got %d", len(args))
 	}
-	for _, a := range args {
+	var ints [3]int64
+	for i, a := range args {
 		if !a.isIntegral() {
 			if a.kind() == KindUndefined {
 				a.undefinedError()
 			}
 			throw(TypeError, "'%s' object cannot be interpreted as an integer", a.TypeName())
 		}
-		if _, ok := a.AsInt(); !ok {
+		n, ok := a.AsInt()
+		if !ok {
 			throw(OverflowError, "Python int too large to convert to C ssize_t")
 		}
+		ints[i] = n
 	}
-	arg := func(i int) int64 { n, _ := args[i].AsInt(); return n }
-	start, stop, step := int64(0), arg(0), int64(1)
+	start, stop, step := int64(0), ints[0], int64(1)
 	if len(args) >= 2 {
-		start, stop = arg(0), arg(1)
+		start, stop = ints[0], ints[1]
 	}
 	if len(args) == 3 {
-		step = arg(2)
+		step = ints[2]
 	}
 	if step == 0 {
 		throw(ValueError, "range() arg 3 must not be zero")

@@ -126,13 +126,13 @@ type chatValuer interface {
 
 // chatList returns the list of the values of xs, nested depth levels deep.
 func chatList[T chatValuer](c *converter, xs []T, depth int) (Value, *convError) {
-	mark := len(c.pairs)
+	mark := c.mark()
 	for i, x := range xs {
 		v, err := x.chatValue(c, depth+1)
 		if err != nil {
 			return Value{}, err.at(indexStep(i))
 		}
-		c.pairs = append(c.pairs, v)
+		c.pairs.push(v)
 	}
 	return c.list(mark), nil
 }
@@ -211,7 +211,7 @@ func (m Message) chatValue(c *converter, depth int) (Value, *convError) {
 	case m.Content != "" && len(m.Parts) > 0:
 		return Value{}, &convError{msg: "a message has either content or parts"}
 	}
-	mark := len(c.pairs)
+	mark := c.mark()
 	c.push(w.role, strValue(m.Role))
 	if m.ToolCallID != "" {
 		c.push(w.toolCallID, strValue(m.ToolCallID))
@@ -245,13 +245,13 @@ func (p ContentPart) chatValue(c *converter, _ int) (Value, *convError) {
 	if p.Type == "" {
 		return Value{}, &convError{msg: "a content part needs a type"}
 	}
-	mark := len(c.pairs)
+	mark := c.mark()
 	c.push(w.typ, strValue(p.Type))
 	if p.Text != "" {
 		c.push(w.text, strValue(p.Text))
 	}
 	if p.ImageURL != "" {
-		image := len(c.pairs)
+		image := c.mark()
 		c.push(w.url, strValue(p.ImageURL))
 		c.push(w.imageURL, c.dict(image))
 	}
@@ -263,15 +263,15 @@ func (tc ToolCall) chatValue(c *converter, depth int) (Value, *convError) {
 	if tc.Name == "" {
 		return Value{}, &convError{msg: "a tool call needs a name"}
 	}
-	mark := len(c.pairs)
+	mark := c.mark()
 	if tc.ID != "" {
 		c.push(w.id, strValue(tc.ID))
 	}
 	c.push(w.typ, w.function)
-	fn := len(c.pairs)
+	fn := c.mark()
 	c.push(w.name, strValue(tc.Name))
 	if tc.Arguments == nil {
-		c.push(w.arguments, c.dict(len(c.pairs))) // no arguments: an empty object
+		c.push(w.arguments, c.dict(c.mark())) // no arguments: an empty object
 	} else {
 		args, err := c.anyValue(tc.Arguments, depth+2)
 		if err != nil {
@@ -288,9 +288,9 @@ func (t Tool) chatValue(c *converter, depth int) (Value, *convError) {
 	if t.Name == "" {
 		return Value{}, &convError{msg: "a tool needs a name"}
 	}
-	mark := len(c.pairs)
+	mark := c.mark()
 	c.push(w.typ, w.function)
-	fn := len(c.pairs)
+	fn := c.mark()
 	c.push(w.name, strValue(t.Name))
 	if t.Description != "" {
 		c.push(w.description, strValue(t.Description))

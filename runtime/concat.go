@@ -42,7 +42,8 @@ type concatBuf struct {
 func startConcat(first Value, more int, exact bool) concatBuf {
 	n := len(first.str())
 	checkSize(n + more)
-	if exact && first.flags()&flagAppendable != 0 {
+	appendable := first.flags()&flagAppendable != 0
+	if exact && appendable {
 		h := (*concatHeader)(unsafe.Add(first.ptr, -concatHeaderSize))
 		if h.room-int64(n) >= int64(more) && h.used.CompareAndSwap(int64(n), int64(n+more)) {
 			b := unsafe.Slice((*byte)(unsafe.Pointer(h)), concatHeaderSize+n+more)
@@ -50,7 +51,7 @@ func startConcat(first Value, more int, exact bool) concatBuf {
 		}
 	}
 	size := n + more
-	if first.flags()&flagAppendable != 0 {
+	if appendable {
 		size = min(2*size, MaxValueSize)
 	}
 	return concatBuf{b: appendStr(make([]byte, concatHeaderSize, concatHeaderSize+size), first)}

@@ -20,13 +20,12 @@ type Dict struct {
 // slots returns the storage: values, then keys.
 func (d *Dict) slots() []Value { return unsafe.Slice((*Value)(d.kv), 2*d.half) }
 
-// setSlots makes kv, of an even length, the storage of an empty dict.
-func (d *Dict) setSlots(kv []Value) {
-	d.kv, d.half, d.n = unsafe.Pointer(unsafe.SliceData(kv)), len(kv)/2, 0
-}
+// setSlots makes kv, of an even length, the dict's storage: room for len(kv)/2 entries,
+// of which the first d.n are the dict's (kv holds them where slots says).
+func (d *Dict) setSlots(kv []Value) { d.kv, d.half = unsafe.Pointer(unsafe.SliceData(kv)), len(kv)/2 }
 
 // at returns the value at position i < d.Len().
-func (d *Dict) at(i int) Value { return *(*Value)(unsafe.Add(d.kv, uintptr(i)*cell)) }
+func (d *Dict) at(i int) Value { return d.vals()[i] }
 
 // indexThreshold is the size from which a dict keeps an index of its str keys.
 const indexThreshold = 12
@@ -38,11 +37,15 @@ func NewDict(n int) *Dict {
 	return d
 }
 
-// init gives an empty dict room for n entries, keys and values in one allocation.
+// init empties the dict and gives it room for n entries, keys and values in one
+// allocation.
 func (d *Dict) init(n int) {
+	var kv []Value
 	if n > 0 {
-		d.setSlots(make([]Value, 2*n))
+		kv = make([]Value, 2*n)
 	}
+	d.setSlots(kv)
+	d.n = 0
 }
 
 // keys returns the keys in order, capped so that an append copies them.
@@ -69,9 +72,7 @@ func (d *Dict) grow(n int) {
 	kv := make([]Value, 2*n)
 	copy(kv, d.vals())
 	copy(kv[n:], d.keys())
-	entries := d.n
 	d.setSlots(kv)
-	d.n = entries
 }
 
 // DictValue wraps d as a Value.
@@ -116,7 +117,7 @@ func (d *Dict) GetStr(key string) (Value, bool) {
 	if i < 0 {
 		return Value{}, false
 	}
-	return unsafe.Slice((*Value)(d.kv), d.n)[i], true
+	return unsafe.Slice((*Value)(d.kv), d.n)[i], true // d.at(i), spelled out to stay inlinable
 }
 
 // unboxedFlags are the bits of a str's w that hold its flags other than flagBoxed.
@@ -152,7 +153,7 @@ func (d *Dict) Get(key Value) (Value, bool) {
 	if i < 0 {
 		return Value{}, false
 	}
-	return unsafe.Slice((*Value)(d.kv), d.n)[i], true
+	return unsafe.Slice((*Value)(d.kv), d.n)[i], true // d.at(i), spelled out to stay inlinable
 }
 
 // Has reports whether key is in the dict.
@@ -168,7 +169,6 @@ func (d *Dict) Delete(key Value) {
 		return
 	}
 	keys, vals := d.keys(), d.vals()
-	d.setSlots(nil)
 	d.init(len(keys) - 1)
 	for j := range keys {
 		if j != i {

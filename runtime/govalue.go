@@ -74,8 +74,7 @@ type converter struct {
 	// the lists: each conversion pushes the entries of its dict (or the items of its
 	// list) above those of the containers that hold it, then makes its container of
 	// them, at its size, and pops them.
-	pairs   []Value
-	peak    int // the most pairs popped at once, which release clears
+	pairs   valueStack
 	cells   cellChunks
 	entries []mapEntry    // the entries of the maps being converted (see mapValue)
 	key     reflect.Value // a settable map key of the last key type mapValue met
@@ -103,36 +102,28 @@ const minConverterCells = 32
 
 // release returns c to the pool, without the storage of the values it made.
 func (c *converter) release() {
-	clear(c.pairs[:max(c.peak, len(c.pairs))]) // a failed conversion leaves some
+	c.pairs.reset() // clears the pairs, which a failed conversion leaves some of
 	clear(c.entries)
-	c.pairs, c.peak, c.cells, c.entries, c.key = c.pairs[:0], 0, cellChunks{}, c.entries[:0], reflect.Value{}
-	if cap(c.pairs) > maxPooledStack {
-		c.pairs = nil
-	}
+	c.cells, c.entries, c.key = cellChunks{}, c.entries[:0], reflect.Value{}
 	if cap(c.entries) > maxPooledStack {
 		c.entries = nil
 	}
 	converters.Put(c)
 }
 
-// push pushes an entry of the dict being made.
-func (c *converter) push(key, v Value) { c.pairs = append(c.pairs, key, v) }
+// mark returns where the entries or items of a container about to be made start.
+func (c *converter) mark() int { return len(c.pairs.s) }
 
-// pop returns the pairs pushed since mark, valid until the next push, and pops them.
-func (c *converter) pop(mark int) []Value {
-	c.peak = max(c.peak, len(c.pairs))
-	kv := c.pairs[mark:]
-	c.pairs = c.pairs[:mark]
-	return kv
-}
+// push pushes an entry of the dict being made.
+func (c *converter) push(key, v Value) { c.pairs.push2(key, v) }
 
 // dict returns a dict of the entries pushed since mark, and pops them. Their keys are
 // distinct strs (a struct's fields, a map's keys, a chat type's keys).
-func (c *converter) dict(mark int) Value { return c.cells.dictOf(c.pop(mark), true) }
+func (c *converter) dict(mark int) Value { return c.cells.dictOf(c.pairs.pop(mark), true) }
 
-// list returns a list of the items pushed (with c.pairs = append(c.pairs, item))
-// since mark, and pops them.
-func (c *converter) list(mark int) Value { return c.cells.newList(c.pop(mark)) }
+// list returns a list of the items pushed (with c.pairs.push) since mark, and pops
+// them.
+func (c *converter) list(mark int) Value { return c.cells.newList(c.pairs.pop(mark)) }
 
 // anyValue converts x, nested depth levels deep; nil, a Value and a string skip
 // reflection.
@@ -458,13 +449,13 @@ func (c *converter) listValue(v reflect.Value, elem *typeInfo, depth int) (Value
 	if v.Kind() == reflect.Slice && v.IsNil() {
 		return None(), nil
 	}
-	mark := len(c.pairs)
+	mark := c.mark()
 	for i := range v.Len() {
 		item, err := c.goValue(v.Index(i), elem, depth+1)
 		if err != nil {
 			return Value{}, err.at(indexStep(i))
 		}
-		c.pairs = append(c.pairs, item)
+		c.pairs.push(item)
 	}
 	return c.list(mark), nil
 }
@@ -496,7 +487,7 @@ func (c *converter) mapValue(v reflect.Value, info *typeInfo, depth int) (Value,
 	// Two keys may marshal to the same text: json.loads keeps one of them, and so does
 	// this (which one is arbitrary with encoding/json too, its sort being unstable).
 	entries = slices.CompactFunc(entries, func(a, b mapEntry) bool { return a.key == b.key })
-	mark := len(c.pairs)
+	mark := c.mark()
 	for i := range entries {
 		e := c.entries[base+i] // c.entries may have moved: the values convert maps too
 		val, err := c.goValue(e.val, info.elem, depth+1)
@@ -567,7 +558,7 @@ type jsonField struct {
 
 // structValue converts struct v, whose fields are given, into a dict.
 func (c *converter) structValue(v reflect.Value, fields []jsonField, depth int) (Value, *convError) {
-	mark := len(c.pairs)
+	mark := c.mark()
 	for i := range fields {
 		f := &fields[i]
 		fv, ok := f.of(v)

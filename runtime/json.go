@@ -212,11 +212,13 @@ func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
 	if given(a[1]) && a[1].kind() != KindNone {
 		o.pretty = true
 		o.itemSep = ","
-		switch ind := a[1]; {
+		ind := a[1]
+		n, isInt := ind.AsInt()
+		switch {
 		case ind.kind() == KindString:
 			o.indent = ind.str()
-		case ind.isIntegral() && !ind.isBig():
-			o.indent = strings.Repeat(" ", int(max(min(ind.num(), 1000), 0)))
+		case isInt:
+			o.indent = strings.Repeat(" ", int(max(min(n, 1000), 0)))
 		default:
 			throw(TypeError, "can't multiply sequence by non-int of type '%s'", ind.TypeName())
 		}
@@ -340,7 +342,7 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 	b = append(b, '{')
 	for i := range keys {
 		if k := &keys[i]; k.flags()&flagPlainJSON != 0 && o == &defaultJSON {
-			forms := &plainWordJSON[k.flags()>>plainWordShift]
+			forms := &plainWordJSON[k.strFlags()>>plainWordShift]
 			if i == 0 {
 				b = appendJSONWord(b, &forms.first)
 			} else {
@@ -353,7 +355,7 @@ func appendJSONDict(b []byte, d *Dict, o *jsonOptions, depth int) []byte {
 		// entry (measured: 5% of the Qwen3 tools' render).
 		switch v := &vals[i]; {
 		case v.flags()&flagPlainJSON != 0:
-			b = appendJSONWord(b, &plainWordJSON[v.flags()>>plainWordShift].value)
+			b = appendJSONWord(b, &plainWordJSON[v.strFlags()>>plainWordShift].value)
 		case v.kind() == KindString:
 			b = appendJSONString(b, v.str(), o.ensureASCII)
 		case v.kind() == KindDict:

@@ -64,8 +64,10 @@ func LlamaItem(v, key Value) Value {
 	switch {
 	case v.kind() == KindUndefined:
 		return Undefined("object_property")
-	case v.kind() == KindString && key.kind() == KindInt && key.ptr == nil:
-		return llamaStrIndex(v.str(), key.num())
+	case v.kind() == KindString && key.kind() == KindInt:
+		if i, ok := key.AsInt(); ok {
+			return llamaStrIndex(v.str(), i)
+		}
 	}
 	return v.Item(key)
 }
@@ -254,7 +256,7 @@ func LlamaNotIn(item, container Value) bool {
 // LlamaInStrs is InStrs as llama.cpp's in: an undefined or none item is an error.
 func LlamaInStrs(item Value, strs ...string) bool {
 	if isNull(item) {
-		nullOperand("in", item, Value{w: uint64(KindList) << kindShift})
+		nullOperand("in", item, pointerValue(KindList, nil))
 	}
 	return InStrs(item, strs...)
 }
@@ -357,10 +359,11 @@ func llamaListMethod(recv Value, name string, args []Value, kwargs []Kwarg) Valu
 	case name == "pop" && len(args) <= 1:
 		i := int64(-1)
 		if len(args) == 1 {
-			if args[0].kind() != KindInt || args[0].ptr != nil {
+			n, ok := args[0].AsInt()
+			if args[0].kind() != KindInt || !ok {
 				throw(EngineError, "pop: the index must be an integer")
 			}
-			i = args[0].num()
+			i = n
 		}
 		if i < 0 {
 			i += int64(len(l.items()))
@@ -368,8 +371,9 @@ func llamaListMethod(recv Value, name string, args []Value, kwargs []Kwarg) Valu
 		if i < 0 || i >= int64(len(l.items())) {
 			throw(EngineError, "Index %d out of bounds for array of size %d", i, len(l.items()))
 		}
-		v := l.items()[i]
-		l.setItems(append(l.items()[:i:i], l.items()[i+1:]...))
+		items := l.items()
+		v := items[i]
+		l.setItems(append(items[:i:i], items[i+1:]...))
 		return v
 	}
 	return CallMethod(recv, name, args, kwargs)

@@ -258,7 +258,7 @@ func LlamaCallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 	// and upper)
 	llamaArg := func(want Kind, x Value) {
 		if x.kind() != want {
-			throw(EngineError, "Function 'test_is_%s' expected value of type %s, got %s", name, Value{w: uint64(want) << kindShift}.TypeName(), llamaTypeName(x))
+			throw(EngineError, "Function 'test_is_%s' expected value of type %s, got %s", name, pointerValue(want, nil).TypeName(), llamaTypeName(x))
 		}
 	}
 	switch name {

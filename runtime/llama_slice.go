@@ -89,10 +89,11 @@ func llamaSliceBounds(n, from, to, by int64) (int64, int64) {
 
 // llamaSliceInt is a slice's start, stop or step, which llama.cpp takes as an int.
 func llamaSliceInt(v Value) int64 {
-	if v.kind() != KindInt || v.ptr != nil {
+	n, ok := v.AsInt()
+	if v.kind() != KindInt || !ok {
 		throw(EngineError, "Function 'slice' expected value of type Integer, got %s", llamaTypeName(v))
 	}
-	return v.num()
+	return n
 }
 
 // llamaStrIndex is s[i] in llama.cpp's engine: the i-th byte, for i from 0 to its

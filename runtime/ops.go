@@ -193,14 +193,11 @@ func repeat(seq, n Value) Value {
 	if n.kind() == KindFloat {
 		throw(TypeError, "can't multiply sequence by non-int of type 'float'")
 	}
-	if n.isBig() {
-		if n.bigInt().Sign() < 0 {
-			n = Int(0)
-		} else {
-			throw(OverflowError, "cannot fit 'int' into an index-sized integer")
-		}
+	count, ok := n.AsInt()
+	if !ok && n.bigInt().Sign() > 0 {
+		throw(OverflowError, "cannot fit 'int' into an index-sized integer")
 	}
-	count := max(n.num(), 0)
+	count = max(count, 0)
 	if seq.kind() == KindString {
 		if count > 0 && int64(len(seq.str())) > MaxValueSize/count {
 			checkSize(MaxValueSize + 1)

@@ -1,12 +1,10 @@
 package runtime
 
-import "unsafe"
-
 // TaggedStr returns the str s carrying tag, an opaque value (a pointer) that every copy
 // of the str keeps: compile-time tools use it to follow input strings through a render,
 // as strings have no identity of their own. A tagged str behaves exactly as Str(s).
 func TaggedStr(s string, tag any) Value {
-	return Value{ptr: unsafe.Pointer(&boxedStr{s: s, tag: tag}), w: uint64(KindString)<<kindShift | flagBoxed<<flagsShift}
+	return boxStr(KindString, 0, &boxedStr{s: s, tag: tag})
 }
 
 // Tag returns what identifies v through a render: the tag of a str made by TaggedStr

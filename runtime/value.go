@@ -140,9 +140,15 @@ type objectBox struct{ obj object }
 // beyond the length w holds).
 func makeStr(k Kind, flags uint32, s string) Value {
 	if len(s) > lenMask {
-		return Value{ptr: unsafe.Pointer(&boxedStr{s: s}), w: uint64(k)<<kindShift | uint64(flags|flagBoxed)<<flagsShift}
+		return boxStr(k, flags, &boxedStr{s: s})
 	}
 	return Value{ptr: unsafe.Pointer(unsafe.StringData(s)), w: uint64(k)<<kindShift | uint64(flags)<<flagsShift | uint64(len(s))}
+}
+
+// boxStr returns a value of kind k (str or undefined) with flags whose text and more
+// are in b.
+func boxStr(k Kind, flags uint32, b *boxedStr) Value {
+	return Value{ptr: unsafe.Pointer(b), w: uint64(k)<<kindShift | uint64(flags|flagBoxed)<<flagsShift}
 }
 
 // str returns the text of a str, or the name or message of an undefined value; "" for
@@ -254,7 +260,7 @@ func lookupMiss(v Value, hint uint32, name string) Value {
 		}
 		return makeStr(KindUndefined, flags, name)
 	}
-	return Value{ptr: unsafe.Pointer(&boxedStr{s: name, owner: v.TypeName()}), w: uint64(flags|flagBoxed) << flagsShift}
+	return boxStr(KindUndefined, flags, &boxedStr{s: name, owner: v.TypeName()})
 }
 
 // ownerTypeName returns the type name of what a failed lookup looked into.
@@ -272,7 +278,7 @@ func (v Value) ownerTypeName() string {
 	case flags&ownerMarkup != 0:
 		return "Markup"
 	}
-	return Value{w: uint64(k-1) << kindShift}.TypeName()
+	return pointerValue(Kind(k-1), nil).TypeName()
 }
 
 // missingItem is the undefined value of a failed subscript of v.
