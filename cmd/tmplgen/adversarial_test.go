@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/internal/codegen"
 )
 
 // TestAdversarialTemplates compiles templates written to escape from the generated Go

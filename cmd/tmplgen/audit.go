@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/interp"
-	"github.com/tmplgen/tmplgen/ir"
+	"github.com/tmplgen/tmplgen/internal/interp"
+	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/runtime"
 	"github.com/tmplgen/tmplgen/templatehash"
 )

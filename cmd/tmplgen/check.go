@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/internal/codegen"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/runtime"
 )

@@ -13,9 +13,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tmplgen/tmplgen/codegen"
-	"github.com/tmplgen/tmplgen/compiler"
-	"github.com/tmplgen/tmplgen/ir"
+	"github.com/tmplgen/tmplgen/internal/codegen"
+	"github.com/tmplgen/tmplgen/internal/compiler"
+	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/tmplgen/tmplgen/compiler"
+	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/modelfile"

@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen"
-	"github.com/tmplgen/tmplgen/codegen"
+	"github.com/tmplgen/tmplgen/internal/codegen"
 )
 
 // Request is a request to render: a template's name in the built package and an

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tmplgen/tmplgen/compiler"
+	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
 )
 

@@ -1,0 +1,486 @@
+package codegen
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// Expressions: values, conditions, calls of filters, tests, methods and globals.
+
+// load reads a variable as a value.
+func (g *gen) load(v *ir.Var) jen.Code {
+	if p, ok := g.subst[v]; ok {
+		return jen.Id(p)
+	}
+	if g.loops[v] {
+		return jen.Id(g.varName(v)).Dot("Value").Call()
+	}
+	return jen.Id(g.varName(v))
+}
+
+// value compiles an expression to Go code of type runtime.Value.
+func (g *gen) value(x ir.Expr) *jen.Statement {
+	if key, _, ok := g.chainKey(x); ok {
+		if r, held := g.reads[key]; held {
+			return jen.Id(r.name)
+		}
+	}
+	switch x := x.(type) {
+	case *ir.Const:
+		return constValue(x.Value)
+	case *ir.Load:
+		return jen.Add(g.load(x.Var))
+	case *ir.Input:
+		if p := g.free[x.Name]; p != "" {
+			return jen.Id(p)
+		}
+		return jen.Id("in").Dot("Lookup").Call(jen.Lit(x.Name))
+	case *ir.Global:
+		return rt("Globals").Call(jen.Id("in"), jen.Lit(x.Name))
+	case *ir.CallerVar:
+		return jen.Id(g.free[x.Name])
+	case *ir.Undef:
+		return rt("Undefined").Call(jen.Lit(x.Name))
+	case *ir.Attr:
+		if a := g.localAttrOf(x); a != nil {
+			if a.isBool {
+				return rt("Bool").Call(jen.Id(a.goName))
+			}
+			return jen.Id(a.goName)
+		}
+		if l, ok := x.X.(*ir.Load); ok {
+			if p, ok := g.positions[l.Var]; ok {
+				return p.attr(x.Name)
+			}
+		}
+		if l, ok := x.X.(*ir.Load); ok && g.loops[l.Var] {
+			if m, ok := loopMethods[x.Name]; ok {
+				return jen.Id(g.varName(l.Var)).Dot(m).Call()
+			}
+		}
+		return g.method(g.value(x.X), "Attr", jen.Lit(x.Name))
+	case *ir.Item:
+		if k, ok := x.Key.(*ir.Const); ok {
+			switch kv := k.Value.(type) {
+			case string:
+				return g.method(g.value(x.X), "ItemStr", jen.Lit(kv))
+			case *big.Int:
+				if kv.IsInt64() {
+					return g.method(g.value(x.X), "ItemInt", jen.Lit(int(kv.Int64())))
+				}
+			}
+		}
+		return g.method(g.value(x.X), "Item", g.value(x.Key))
+	case *ir.Slice:
+		// a part left out is None, or Missing for llama.cpp, whose defaults depend on
+		// which parts are given
+		left := rt("None").Call()
+		if g.llama {
+			left = rt("Missing").Call()
+		}
+		part := func(e ir.Expr) jen.Code {
+			if e == nil {
+				return left
+			}
+			return g.value(e)
+		}
+		obj := g.value(x.X)
+		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
+		if g.llama {
+			g.variants++
+			return rt("LlamaSlice").Call(obj, start, stop, step)
+		}
+		return obj.Dot("Slice").Call(start, stop, step)
+	case *ir.List:
+		return rt("NewList").Call(g.values(x.Items)...)
+	case *ir.Tuple:
+		return rt("NewTuple").Call(g.values(x.Items)...)
+	case *ir.Dict:
+		var kv []jen.Code
+		for i := range x.Keys {
+			kv = append(kv, g.value(x.Keys[i]), g.value(x.Values[i]))
+		}
+		return rt("DictOf").Call(kv...)
+	case *ir.Unary:
+		switch x.Op {
+		case "neg":
+			return rt("Neg").Call(g.value(x.X))
+		case "pos":
+			return rt("Pos").Call(g.value(x.X))
+		}
+		return rt("Bool").Call(g.cond(x))
+	case *ir.Binary:
+		if c, ok := ir.LlamaConcat(x); ok && g.llama {
+			return g.value(c)
+		}
+		switch x.Op {
+		case "and", "or":
+			fn := "And"
+			if x.Op == "or" {
+				fn = "Or"
+			}
+			return rt(fn).Call(g.value(x.L), lazy(g.value(x.R)))
+		}
+		if x.Op == "+" {
+			return g.sum(addOperands(x))
+		}
+		return g.op(binaryFuncs[x.Op]).Call(g.value(x.L), g.value(x.R))
+	case *ir.Concat:
+		return g.op("Concat").Call(g.values(x.Items)...)
+	case *ir.Compare, *ir.Test:
+		return rt("Bool").Call(g.cond(x))
+	case *ir.Cond:
+		els := rt("NoElse").Call(jen.Lit(x.P.Line))
+		if x.Else != nil {
+			els = g.value(x.Else)
+		}
+		return rt("IfElse").Call(g.cond(x.Test), lazy(g.value(x.Then)), lazy(els))
+	case *ir.Call:
+		if c, ok := g.macros.Direct[x]; ok {
+			return g.macroCall(c)
+		}
+		return g.call(x)
+	case *ir.Filter:
+		return g.filterCall(&ir.Filter{At: x.At, Name: x.Name, Args: x.Args}, g.value(x.X))
+	case *macroExpr:
+		return jen.Add(g.macro(x.m, true))
+	}
+	panic(fmt.Sprintf("codegen: unknown expression %T", x))
+}
+
+// sum compiles a + b + c...: runtime.Sum adds a run of operands at once (joining strs
+// in one allocation) where evaluating them early changes nothing (constants and
+// variables), runtime.Add the others, left to right.
+func (g *gen) sum(operands []ir.Expr) *jen.Statement {
+	acc := g.value(operands[0])
+	var run []jen.Code
+	flush := func() {
+		switch len(run) {
+		case 0:
+		case 1:
+			acc = g.op("Add").Call(acc, run[0])
+		default:
+			acc = g.op("Sum").Call(append([]jen.Code{acc}, run...)...)
+		}
+		run = nil
+	}
+	for _, op := range operands[1:] {
+		switch op.(type) {
+		case *ir.Const, *ir.Load:
+			run = append(run, g.value(op))
+			continue
+		}
+		flush()
+		acc = g.op("Add").Call(acc, g.value(op))
+	}
+	flush()
+	return acc
+}
+
+// lazy wraps a value in a function literal, for operands evaluated only when needed.
+func lazy(v jen.Code) jen.Code {
+	return jen.Func().Params().Add(valueType()).Block(jen.Return(v))
+}
+
+func (g *gen) values(xs []ir.Expr) []jen.Code {
+	out := make([]jen.Code, len(xs))
+	for i, x := range xs {
+		out[i] = g.value(x)
+	}
+	return out
+}
+
+// op is the runtime function of an operation: in the llama.cpp render function, its
+// llama.cpp variant when it has one (see llamaVariants).
+func (g *gen) op(name string) *jen.Statement {
+	if g.llama && llamaVariants[name] {
+		g.variants++
+		return rt("Llama" + name)
+	}
+	return rt(name)
+}
+
+// method calls the Value method name on recv: in the llama.cpp render function, the
+// runtime function of its llama.cpp variant when it has one.
+func (g *gen) method(recv *jen.Statement, name string, args ...jen.Code) *jen.Statement {
+	if g.llama && llamaVariants[name] {
+		g.variants++
+		return rt("Llama" + name).Call(append([]jen.Code{recv}, args...)...)
+	}
+	return recv.Dot(name).Call(args...)
+}
+
+// llamaVariants are the runtime functions and Value methods that have a variant with
+// llama.cpp's semantics, runtime.LlamaNAME (see runtime/llama.go).
+var llamaVariants = map[string]bool{
+	"Attr": true, "Item": true, "ItemStr": true, "ItemInt": true,
+	"Add": true, "Sum": true, "Concat": true,
+	"In": true, "NotIn": true, "InStrs": true,
+	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
+	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
+	"Lt": true, "Le": true, "Gt": true, "Ge": true,
+}
+
+var binaryFuncs = map[string]string{
+	"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "//": "FloorDiv", "%": "Mod", "**": "Pow",
+}
+
+var compareFuncs = map[string]string{
+	"==": "Eq", "!=": "Ne", "<": "Lt", "<=": "Le", ">": "Gt", ">=": "Ge", "in": "In", "notin": "NotIn",
+}
+
+// loopMethods are the loop variable's attributes with a method of their own.
+var loopMethods = map[string]string{
+	"index": "Index", "index0": "Index0", "first": "First", "last": "Last", "length": "Length",
+}
+
+// cond compiles an expression to Go code of type bool: its truth value.
+func (g *gen) cond(x ir.Expr) *jen.Statement {
+	switch x := x.(type) {
+	case *ir.Unary:
+		if x.Op == "not" {
+			return not(true, g.cond(x.X))
+		}
+	case *ir.Binary:
+		switch x.Op {
+		case "and":
+			return jen.Parens(g.cond(x.L).Op("&&").Add(g.cond(x.R)))
+		case "or":
+			return jen.Parens(g.cond(x.L).Op("||").Add(g.cond(x.R)))
+		}
+	case *ir.Compare:
+		if len(x.Ops) == 1 {
+			if op := x.Ops[0]; op == "==" || op == "!=" {
+				// comparing with a str literal
+				if s, ok := strConst(x.Ys[0]); ok {
+					return not(op == "!=", rt("EqStr").Call(g.value(x.X), jen.Lit(s)))
+				}
+				if s, ok := strConst(x.X); ok {
+					return not(op == "!=", rt("EqStr").Call(g.value(x.Ys[0]), jen.Lit(s)))
+				}
+			}
+			if op := x.Ops[0]; op == "in" || op == "notin" {
+				// in a list of str literals
+				if strs, ok := strConsts(x.Ys[0]); ok {
+					return not(op == "notin", g.op("InStrs").Call(append([]jen.Code{g.value(x.X)}, strs...)...))
+				}
+			}
+			return g.op(compareFuncs[x.Ops[0]]).Call(g.value(x.X), g.value(x.Ys[0]))
+		}
+		// a chain: each operand evaluated once, stopping at the first false comparison
+		var body []jen.Code
+		prev := g.alloc("left")
+		body = append(body, jen.Id(prev).Op(":=").Add(g.value(x.X)))
+		for i, op := range x.Ops {
+			next := g.alloc("right")
+			body = append(body, jen.Id(next).Op(":=").Add(g.value(x.Ys[i])))
+			test := g.op(compareFuncs[op]).Call(jen.Id(prev), jen.Id(next))
+			if i == len(x.Ops)-1 {
+				body = append(body, jen.Return(test))
+			} else {
+				body = append(body, jen.If(jen.Op("!").Add(test)).Block(jen.Return(jen.False())))
+			}
+			prev = next
+		}
+		return jen.Func().Params().Bool().Block(body...).Call()
+	case *ir.Test:
+		d, ok := directTests[x.Name]
+		args, kwargs := g.args(x.Args)
+		switch {
+		case g.llama:
+			g.variants++
+			return rt("LlamaCallTest").Call(jen.Lit(x.Name), g.value(x.X), args, kwargs)
+		case !ok:
+			// the operands are passed (and ignored) so that the variables they read are used
+			return rt("Truthy").Call(rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No test named '%s' found.", x.Name)), g.value(x.X), args, kwargs))
+		case takes(d, x.Args):
+			return rt(d.fn).Call(append([]jen.Code{g.value(x.X)}, g.values(x.Args.Args)...)...)
+		}
+		return rt("CallTest").Call(jen.Lit(x.Name), g.value(x.X), args, kwargs)
+	case *ir.Const:
+		if b, ok := x.Value.(bool); ok {
+			return jen.Lit(b)
+		}
+	case *ir.Attr:
+		if a := g.localAttrOf(x); a != nil && a.isBool {
+			return jen.Id(a.goName)
+		}
+		if l, ok := x.X.(*ir.Load); ok && (x.Name == "first" || x.Name == "last") {
+			if p, ok := g.positions[l.Var]; ok {
+				return p.cond(x.Name)
+			}
+		}
+	}
+	return g.value(x).Dot("Truthy").Call()
+}
+
+// not negates a Go condition when negate is set (conditions joined with && or || come
+// parenthesized already).
+func not(negate bool, c *jen.Statement) *jen.Statement {
+	if !negate {
+		return c
+	}
+	return jen.Op("!").Add(c)
+}
+
+// strConsts returns the items of a list or tuple literal whose items are all str
+// literals, as Go literals.
+func strConsts(x ir.Expr) ([]jen.Code, bool) {
+	var items []ir.Expr
+	switch x := x.(type) {
+	case *ir.List:
+		items = x.Items
+	case *ir.Tuple:
+		items = x.Items
+	default:
+		return nil, false
+	}
+	var strs []jen.Code
+	for _, it := range items {
+		s, ok := strConst(it)
+		if !ok {
+			return nil, false
+		}
+		strs = append(strs, jen.Lit(s))
+	}
+	return strs, true
+}
+
+// strConst returns the value of a str literal.
+func strConst(x ir.Expr) (string, bool) {
+	if c, ok := x.(*ir.Const); ok {
+		s, ok := c.Value.(string)
+		return s, ok
+	}
+	return "", false
+}
+
+// args compiles call arguments to a []runtime.Value and a []runtime.Kwarg (nil when
+// there are none).
+func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
+	var args, kwargs jen.Code = jen.Nil(), jen.Nil()
+	if len(a.Args) > 0 {
+		args = jen.Index().Add(valueType()).Values(g.values(a.Args)...)
+	}
+	if a.DynArgs != nil {
+		args = rt("Spread").Call(args, g.value(a.DynArgs))
+	}
+	if len(a.Kwargs) > 0 {
+		var kws []jen.Code
+		for _, kw := range a.Kwargs {
+			kws = append(kws, rt("KW").Call(jen.Lit(kw.Name), g.value(kw.Value)))
+		}
+		kwargs = jen.Index().Qual(RuntimePath, "Kwarg").Values(kws...)
+	}
+	if a.DynKwargs != nil {
+		kwargs = rt("SpreadKwargs").Call(kwargs, g.value(a.DynKwargs))
+	}
+	return args, kwargs
+}
+
+// filterCall applies a filter to an already compiled value.
+func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
+	d, ok := directFilters[f.Name]
+	args, kwargs := g.args(f.Args)
+	switch {
+	case g.llama:
+		// llama.cpp's builtins of the value's type
+		g.variants++
+		return rt("LlamaCallFilter").Call(jen.Lit(f.Name), v, args, kwargs)
+	case !ok:
+		// the operands are passed (and ignored) so that the variables they read are used
+		return rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No filter named '%s' found.", f.Name)), v, args, kwargs)
+	case d.args < 0:
+		return rt(d.fn).Call(v, args, kwargs)
+	case takes(d, f.Args):
+		return rt(d.fn).Call(append([]jen.Code{v}, g.values(f.Args.Args)...)...)
+	}
+	return rt("CallFilter").Call(jen.Lit(f.Name), v, args, kwargs)
+}
+
+// takes reports whether the typed function d takes the arguments a: as many positional
+// ones, and nothing else.
+func takes(d direct, a ir.Args) bool {
+	return d.args >= 0 && len(a.Args) == d.args && len(a.Kwargs) == 0 && a.DynArgs == nil && a.DynKwargs == nil
+}
+
+// globalFuncs are the global functions called directly by their runtime function, with
+// how they take their arguments.
+func (g *gen) call(x *ir.Call) *jen.Statement {
+	args, kwargs := g.args(x.Args)
+	switch fn := x.Fn.(type) {
+	case *ir.Global:
+		if g.llama && runtime.LlamaLacksGlobal(fn.Name) {
+			g.variants++
+			return rt("LlamaCallMissingGlobal").Call(jen.Id("in"), jen.Lit(fn.Name), args, kwargs)
+		}
+		switch fn.Name {
+		case "namespace":
+			return rt("NewNamespace").Call(jen.Id("in"), args, kwargs)
+		case "dict":
+			return rt("NewDictCall").Call(jen.Id("in"), args, kwargs)
+		case "strftime_now":
+			return rt("StrftimeNow").Call(jen.Id("in"), args, kwargs)
+		case "range":
+			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+				return rt("Range").Call(append([]jen.Code{jen.Id("in")}, g.values(x.Args.Args)...)...)
+			}
+		case "raise_exception", "cycler":
+			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+				name := map[string]string{"raise_exception": "RaiseException", "cycler": "Cycler"}[fn.Name]
+				return rt(name).Call(append([]jen.Code{jen.Id("in")}, g.values(x.Args.Args)...)...)
+			}
+		case "joiner":
+			return rt("Joiner").Call(jen.Id("in"), args, kwargs)
+		}
+	case *ir.Attr:
+		if l, ok := fn.X.(*ir.Load); ok && g.loops[l.Var] && fn.Name == "cycle" && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+			return jen.Id(g.varName(l.Var)).Dot("Cycle").Call(g.values(x.Args.Args)...)
+		}
+		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && !g.llama && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+			return rt(name).Call(append([]jen.Code{g.value(fn.X)}, g.values(x.Args.Args)...)...)
+		}
+		if g.llama && (fn.Name == "append" || fn.Name == "pop") {
+			g.mutates = true // llama.cpp's list methods change the list
+		}
+		return g.op("CallMethod").Call(g.value(fn.X), jen.Lit(fn.Name), args, kwargs)
+	}
+	return rt("Call").Call(g.value(x.Fn), args, kwargs)
+}
+
+// constValue compiles a literal.
+func constValue(v any) *jen.Statement {
+	switch v := v.(type) {
+	case nil:
+		return rt("None").Call()
+	case bool:
+		return rt("Bool").Call(jen.Lit(v))
+	case *big.Int:
+		if v.IsInt64() {
+			return rt("Int").Call(jen.Lit(int(v.Int64())))
+		}
+		return rt("IntString").Call(jen.Lit(v.String()))
+	case float64:
+		switch {
+		case math.IsInf(v, 1):
+			return rt("Float").Call(jen.Qual("math", "Inf").Call(jen.Lit(1)))
+		case math.IsInf(v, -1):
+			return rt("Float").Call(jen.Qual("math", "Inf").Call(jen.Lit(-1)))
+		case math.IsNaN(v):
+			return rt("Float").Call(jen.Qual("math", "NaN").Call())
+		case v == 0 && math.Signbit(v):
+			// a Go constant has no negative zero: -0.0 would compile to 0.0
+			return rt("Float").Call(jen.Qual("math", "Copysign").Call(jen.Lit(0.0), jen.Lit(-1.0)))
+		}
+		return rt("Float").Call(jen.Lit(v))
+	case string:
+		return rt("Str").Call(jen.Lit(v))
+	}
+	panic(fmt.Sprintf("codegen: unknown constant %T", v))
+}

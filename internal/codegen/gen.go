@@ -1,0 +1,281 @@
+package codegen
+
+import (
+	"maps"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/tmplgen/tmplgen/internal/ir"
+)
+
+// The generator of one template's render function: its state, and the IR analyses it
+// starts from (which variables are needed, which macros are called directly, which
+// namespaces are local, whether Markup can occur).
+
+// gen generates the render function of one template.
+type gen struct {
+	t     *ir.Template
+	lines []string
+	names map[string]bool
+
+	// llama is set for the llama.cpp render function, which calls the runtime's
+	// variants with llama.cpp's semantics (see gen.op); variants counts those calls,
+	// and mutates says that the function changes values it may be given (so that it
+	// renders a copy of its input)
+	llama    bool
+	variants int
+	mutates  bool
+
+	// the marks of the set and filter blocks being generated, outermost first, and how
+	// many of them are outside the innermost loop (see dropCaptures)
+	captures     []string
+	loopCaptures int
+
+	// the names alloc numbered, with their bases (see rename.go)
+	numbered map[string]string
+	goName   map[*ir.Var]string
+	needed   map[*ir.Var]bool
+	// variables whose initial value no code sees (see ir.DeadInits)
+	deadInit map[*ir.Var]bool
+	loops    map[*ir.Var]bool // loop variables held as *runtime.Loop
+	markup   bool             // the template can make Markup values (|safe, |escape...)
+
+	// loop variables only asked for their position, compiled to an index into a slice
+	positions map[*ir.Var]position
+
+	// macro calls resolved to Go functions (see macros.go), and those functions' names
+	macros     *ir.MacroCalls
+	macroFuncs map[*ir.Var]string
+
+	inputs map[string]string // input variables looked up once, by name (see inputDecls)
+
+	// llama.cpp's macro scope (see ir/llamascope.go), in the function of a macro with
+	// free names: the Go parameter of each free name, and the variables around the
+	// macro that its parameters stand for
+	free  map[string]string
+	subst map[*ir.Var]string
+
+	// the statements whose cites start a span of the position table, by position (see
+	// spans.go)
+	sites    map[string]site // by the text of their cites
+	lastSite ir.Pos          // the site recorded last
+
+	namespaces map[*ir.Var]*localNamespace // namespaces held as Go variables (see namespaces.go)
+
+	// read chains held in Go variables (see reads.go)
+	settable map[string]bool // attribute names the template assigns
+	reads    readCache       // the chains held at the point being generated
+	counts   map[string]int  // how often the rest of the current block reads each chain
+}
+
+// newGen starts the generator of a template's render function, with llama.cpp's
+// semantics when llama is set.
+func newGen(t *ir.Template, llama bool) *gen {
+	macros := ir.ResolveMacroCalls(t)
+	dead := ir.DeadInits(t)
+	var passed map[*ir.Var]bool
+	if llama {
+		// the variables a call passes to a macro's free names are read at the call
+		passed = passedVars(macros)
+		for v := range passed {
+			delete(dead, v)
+		}
+	}
+	needed := ir.NeededVars(t, macros, dead, llama)
+	g := &gen{
+		t:        t,
+		llama:    llama,
+		lines:    strings.Split(t.Source, "\n"),
+		names:    map[string]bool{},
+		numbered: map[string]string{},
+		goName:   map[*ir.Var]string{},
+		needed:   needed,
+		deadInit: dead,
+		loops:    map[*ir.Var]bool{},
+		markup:   ir.MakesMarkup(t),
+
+		positions: map[*ir.Var]position{},
+
+		macros:     macros,
+		macroFuncs: map[*ir.Var]string{},
+		inputs:     map[string]string{},
+		sites:      map[string]site{},
+		namespaces: findLocalNamespaces(t, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.Called[d.Var] }),
+		subst:      map[*ir.Var]string{},
+		free:       map[string]string{},
+
+		settable: settableNames(t),
+		reads:    readCache{},
+	}
+	for v := range passed {
+		// a namespace passed to a macro is a value
+		delete(g.namespaces, v)
+	}
+	for _, n := range []string{"w", "in", "runtime", "args", "item", "mark", "math"} {
+		g.names[n] = true
+	}
+	// the functions of macros take the macros' names
+	ir.Inspect(t.Body.Stmts, func(n any) bool {
+		if d, ok := n.(*ir.MacroDef); ok && macros.Called[d.Var] {
+			g.macroFuncs[d.Var] = g.alloc(Identifier(d.Var.Name, false))
+		}
+		return true
+	})
+	return g
+}
+
+func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
+
+// valueType is runtime.Value.
+func valueType() *jen.Statement { return rt("Value") }
+
+func (g *gen) root() []jen.Code {
+	code := g.inputDecls()
+	code = append(code, g.scopeDecls(g.t.Body.Scope)...)
+	code = append(code, g.stmts(g.t.Body.Stmts)...)
+	if g.mutates {
+		own := jen.Id("in").Op("=").Add(rt("LlamaOwnInput")).Call(jen.Id("in"))
+		code = append([]jen.Code{jen.Comment("the render changes lists and dicts of its input: it works on a copy"), own}, code...)
+	}
+	return code
+}
+
+// inputDecls looks up, once at the start, the input variables that inner scopes start
+// their variables from (a variable a loop body assigns starts as the input's value in
+// each iteration): the input does not change during a render.
+func (g *gen) inputDecls() []jen.Code {
+	var code []jen.Code
+	var fromCaller map[string]bool // the free names of the macros around
+	declare := func(s *ir.Scope) {
+		for _, v := range s.Vars {
+			in, ok := v.Init.(*ir.Input)
+			if !ok || !g.needed[v] || g.deadInit[v] || g.namespaces[v] != nil || fromCaller[in.Name] {
+				continue
+			}
+			if _, done := g.inputs[in.Name]; !done {
+				name := g.alloc(Identifier(in.Name, false) + "Input")
+				g.inputs[in.Name] = name
+				code = append(code, jen.Id(name).Op(":=").Id("in").Dot("Lookup").Call(jen.Lit(in.Name)))
+			}
+		}
+	}
+	var visit func(n any) bool
+	visit = func(n any) bool {
+		switch n := n.(type) {
+		case *ir.Block:
+			declare(n.Scope)
+		case *ir.For:
+			if n.FilterScope != nil {
+				declare(n.FilterScope)
+			}
+		case *ir.MacroDef:
+			if names := g.llamaFree(n); len(names) > 0 {
+				outer := fromCaller
+				fromCaller = maps.Clone(outer)
+				if fromCaller == nil {
+					fromCaller = map[string]bool{}
+				}
+				for _, name := range names {
+					fromCaller[name] = true
+				}
+				ir.Inspect([]ir.Stmt{n}, func(m any) bool { return m == n || visit(m) })
+				fromCaller = outer
+				return false
+			}
+		}
+		return true
+	}
+	ir.Inspect(g.t.Body.Stmts, visit)
+	return code
+}
+
+// scopeDecls declares the needed variables of a scope with their initial values.
+func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
+	var code []jen.Code
+	for _, v := range s.Vars {
+		if v.Init == nil || !g.needed[v] || g.namespaces[v] != nil {
+			continue
+		}
+		if g.deadInit[v] {
+			code = append(code, jen.Var().Id(g.varName(v)).Add(valueType()))
+			continue
+		}
+		if _, param := g.subst[v]; param {
+			continue // a parameter of the macro's function
+		}
+		init := g.value(v.Init)
+		if in, ok := v.Init.(*ir.Input); ok && s != g.t.Body.Scope && g.free[in.Name] == "" {
+			init = jen.Id(g.inputs[in.Name])
+		}
+		if p := g.free[startName(v)]; p != "" {
+			// llama.cpp: the value the macro's caller gives the name
+			init = jen.Id(p)
+		}
+		code = append(code, jen.Id(g.varName(v)).Op(":=").Add(init))
+	}
+	return code
+}
+
+// llamaLostText is the text a template starts with that llama.cpp's lexer loses, as
+// Jinja2 renders it, or "": its lstrip_blocks, looking back from a {% or {# for the
+// start of the line, takes reaching the template's second byte through whitespace for
+// the start of the text (lexer.cpp: current == 1), so one character and whitespace
+// other than newlines at the start of a template before a block tag are dropped
+// ("{ {% if x %}" loses "{ ", "x{% if y %}" loses "x").
+func llamaLostText(src string) string {
+	if len(src) < 2 || src[0] == '{' && strings.IndexByte("{%#", src[1]) >= 0 {
+		return "" // the template starts with a tag
+	}
+	i := 1
+	for i < len(src) && strings.IndexByte(" \t\r\v\f", src[i]) >= 0 { // a newline stops it
+		i++
+	}
+	if i+1 >= len(src) || src[i] != '{' || src[i+1] != '%' && src[i+1] != '#' {
+		return ""
+	}
+	lost := src[:i]
+	if i+2 < len(src) && src[i+2] == '-' {
+		lost = strings.TrimRight(lost, " \t\n\r") // Jinja2 strips it too
+	}
+	return lost
+}
+
+// startName is the name a variable starts from in the render's context (an input or
+// undefined), or "" when it starts from another variable, a global or is a parameter.
+func startName(v *ir.Var) string {
+	switch x := v.Init.(type) {
+	case *ir.Input:
+		return x.Name
+	case *ir.Undef:
+		return x.Name
+	}
+	return ""
+}
+
+// assignedVars returns the variables a statement assigns, in the statements it contains
+// too (not in macro bodies, which assign their own).
+func assignedVars(s ir.Stmt) map[*ir.Var]bool {
+	vars := map[*ir.Var]bool{}
+	ir.Inspect([]ir.Stmt{s}, func(n any) bool {
+		switch n := n.(type) {
+		case *ir.Macro:
+			return false
+		case *ir.VarTarget:
+			vars[n.Var] = true
+		case *ir.MacroDef:
+			vars[n.Var] = true
+		}
+		return true
+	})
+	return vars
+}
+
+// freshReads starts generating with no read chains held, and returns the function that
+// brings them back: for code in a Go function of its own (a macro, a loop's filter, a
+// recursive loop), which may run when the variables hold other values.
+func (g *gen) freshReads() (restore func()) {
+	held := g.reads
+	g.reads = readCache{}
+	return func() { g.reads = held }
+}

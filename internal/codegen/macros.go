@@ -1,0 +1,104 @@
+package codegen
+
+import (
+	"maps"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/tmplgen/tmplgen/internal/ir"
+)
+
+// Calling macros directly: a macro with calls ir.ResolveMacroCalls resolved is a Go
+// function (macroFunc in stmts.go), and a resolved call calls it, with the arguments
+// bound to its parameters when the template is compiled.
+
+// macroCall compiles a resolved call as a value: what the macro writes, captured.
+func (g *gen) macroCall(c ir.DirectCall) *jen.Statement {
+	return jen.Id("w").Dot("Capture").Call(jen.Func().Params().Block(g.callMacroFunc(c)))
+}
+
+// callMacroFunc is the Go call of a macro's function for a resolved call. With llama.cpp's
+// semantics the arguments are bound as llama.cpp binds them, and the keyword arguments it
+// binds to no parameter are evaluated first, for nothing.
+func (g *gen) callMacroFunc(c ir.DirectCall) *jen.Statement {
+	bound := c.Args
+	if g.llama {
+		bound = c.LlamaArgs
+		g.variants++
+	}
+	args := make([]jen.Code, len(bound))
+	for i, a := range bound {
+		if a == nil {
+			args[i] = rt("Missing").Call()
+		} else {
+			args[i] = g.value(a)
+		}
+	}
+	if g.llama {
+		// the caller's values of the names the macro takes from it
+		for _, x := range c.LlamaEnv {
+			args = append(args, g.value(x))
+		}
+	}
+	call := jen.Id(g.macroFuncs[c.Macro.Var]).Call(args...)
+	if !g.llama || len(c.LlamaLost) == 0 {
+		return call
+	}
+	var body []jen.Code
+	for _, x := range c.LlamaLost {
+		body = append(body, jen.Id("_").Op("=").Add(g.value(x)))
+	}
+	return jen.Func().Params().Block(append(body, call)...).Call()
+}
+
+// llamaFree returns the names a macro takes from its caller in the llama.cpp render
+// function (see ir/llamascope.go); none in the Jinja2 one.
+func (g *gen) llamaFree(d *ir.MacroDef) []string {
+	if !g.llama {
+		return nil
+	}
+	return g.macros.LlamaFree[d.Var]
+}
+
+// freeParams names the Go parameters of a macro's function for the names it takes from
+// its caller, and has the macro's body read them: the macro's own variable of the name
+// is the parameter, and so are the variables of the name around its definition. end
+// brings back the names of the code around.
+func (g *gen) freeParams(d *ir.MacroDef) (params []string, end func()) {
+	names := g.llamaFree(d)
+	if len(names) == 0 {
+		return nil, func() {}
+	}
+	free, subst := g.free, g.subst
+	g.free, g.subst = maps.Clone(free), maps.Clone(subst)
+	for _, name := range names {
+		var p string
+		if own := d.Macro.Body.Scope.Lookup(name); own != nil && own.Init != nil {
+			p = g.varName(own)
+			g.subst[own] = p
+		} else {
+			p = g.alloc(Identifier(name, false))
+		}
+		g.free[name] = p
+		params = append(params, p)
+	}
+	for v := range g.macros.LlamaShadowed(d) {
+		g.subst[v] = g.free[v.Name]
+	}
+	g.variants++
+	return params, func() { g.free, g.subst = free, subst }
+}
+
+// passedVars are the variables resolved calls give macros for the names the macros take
+// from their caller.
+func passedVars(macros *ir.MacroCalls) map[*ir.Var]bool {
+	passed := map[*ir.Var]bool{}
+	for _, c := range macros.Direct {
+		for _, x := range c.LlamaEnv {
+			if l, ok := x.(*ir.Load); ok {
+				passed[l.Var] = true
+			}
+		}
+	}
+	return passed
+}

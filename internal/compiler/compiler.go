@@ -1,0 +1,82 @@
+// Package compiler is the driver of tmplgen's compiler: it lowers template sources to IR
+// (package ir), probes what llama.cpp sees in them (package interp) and names them, which
+// gives the units package codegen turns into Go.
+package compiler
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tmplgen/tmplgen/internal/codegen"
+	"github.com/tmplgen/tmplgen/internal/interp"
+	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/templatehash"
+)
+
+// Source is a template to compile: its text and what to call it.
+type Source struct {
+	Name   string // the registry name
+	Origin string // where the text came from
+	File   string // the file name comments and error messages cite
+	Text   string
+	// Tokens are the special tokens of the model the text came from, by variable name
+	// (bos_token, eos_token...), and AddBOS/AddEOS whether its tokenizer adds BOS/EOS
+	// itself: generated into the Template, which renders with them.
+	Tokens         map[string]string
+	AddBOS, AddEOS bool
+}
+
+// CompileError is a template that could not be compiled, and why.
+type CompileError struct {
+	Source Source
+	Err    error
+}
+
+func (e *CompileError) Error() string { return fmt.Sprintf("%s: %v", e.Source.Origin, e.Err) }
+
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// Compile lowers each source to IR, probes its llama.cpp capabilities and gives it a Go
+// identifier unique in the package: the units codegen generates; the sources that fail
+// are returned as errors, with the line and column of the fault.
+func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
+	var units []*codegen.Unit
+	var failed []*CompileError
+	idents := map[string]bool{"Registry": true, "Lookup": true, "LookupText": true, "ByName": true}
+	for _, s := range srcs {
+		t, err := ir.Compile(s.File, s.Text)
+		if err != nil {
+			failed = append(failed, &CompileError{s, err})
+			continue
+		}
+		base := codegen.Identifier(s.Name, true)
+		ident := base
+		for i := 2; idents[ident]; i++ {
+			ident = fmt.Sprintf("%s%d", base, i)
+		}
+		idents[ident] = true
+		units = append(units, &codegen.Unit{
+			Ident:   ident,
+			Name:    s.Name,
+			Origin:  s.Origin,
+			SHA256:  templatehash.SHA256(s.Text),
+			Aliases: aliases(s.Text),
+			IR:      t,
+			Caps:    interp.CapabilitiesWithTokens(t, s.Tokens),
+			Tokens:  s.Tokens,
+			AddBOS:  s.AddBOS,
+			AddEOS:  s.AddEOS,
+		})
+	}
+	return units, failed
+}
+
+// aliases returns the sha256 of the texts that render exactly as text: with one trailing
+// newline added, and without the one it has (Jinja2 drops a single trailing newline).
+func aliases(text string) []string {
+	out := []string{templatehash.SHA256(text + "\n")}
+	if strings.HasSuffix(text, "\n") {
+		out = append(out, templatehash.SHA256(strings.TrimSuffix(text, "\n")))
+	}
+	return out
+}

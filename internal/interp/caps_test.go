@@ -1,0 +1,153 @@
+package interp
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// capsColumns are the capabilities of testdata/llama_server/llama_caps.tsv, in its order.
+var capsColumns = []struct {
+	name string
+	get  func(*runtime.Capabilities) bool
+}{
+	{"supports_system_role", func(c *runtime.Capabilities) bool { return c.SystemRole }},
+	{"supports_string_content", func(c *runtime.Capabilities) bool { return c.StringContent }},
+	{"supports_typed_content", func(c *runtime.Capabilities) bool { return c.TypedContent }},
+	{"supports_tools", func(c *runtime.Capabilities) bool { return c.Tools }},
+	{"supports_tool_calls", func(c *runtime.Capabilities) bool { return c.ToolCalls }},
+	{"supports_parallel_tool_calls", func(c *runtime.Capabilities) bool { return c.ParallelToolCalls }},
+	{"supports_object_arguments", func(c *runtime.Capabilities) bool { return c.ObjectArguments }},
+	{"supports_preserve_reasoning", func(c *runtime.Capabilities) bool { return c.PreserveReasoning }},
+}
+
+// The agreement with llama.cpp's own detection that the capability computation must
+// keep (raise them when it gets better): templates whose eight capabilities all equal
+// what llama.cpp's engine finds, of those llama.cpp parses; and templates whose
+// enable_thinking default equals llama-server's, of those it loads.
+const (
+	wantCapsAgree     = 513
+	wantThinkingAgree = 508
+)
+
+// TestCapabilitiesAgreeWithLlamaCpp computes the capabilities of every template of the
+// shared corpus and compares them with what llama.cpp b10256 detects itself, recorded in
+// testdata/llama_server/llama_caps.tsv by record_caps.py.
+func TestCapabilitiesAgreeWithLlamaCpp(t *testing.T) {
+	shared := filepath.Join("..", "..", "..", "shared", "templates")
+	if _, err := os.Stat(shared); err != nil {
+		t.Skip("../../shared/templates is missing")
+	}
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "llama_server", "llama_caps.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Scan() // header
+	var parsed, capsAgree, loaded, thinkingAgree int
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		path, thinking := cols[0], cols[len(cols)-1]
+		if thinking == "parse" {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(shared, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl, err := ir.Compile(filepath.Base(path), string(text))
+		if err != nil {
+			t.Logf("%s: %v", path, err)
+			continue
+		}
+		c := Capabilities(tmpl)
+		parsed++
+		var diffs []string
+		for i, col := range capsColumns {
+			if got, want := col.get(&c), cols[1+i] == "1"; got != want {
+				diffs = append(diffs, col.name)
+			}
+		}
+		if len(diffs) == 0 {
+			capsAgree++
+		} else {
+			t.Logf("%s: capabilities differ from llama.cpp's: %s", path, strings.Join(diffs, ", "))
+		}
+		if thinking == "refused" {
+			continue
+		}
+		loaded++
+		if got := c.ThinkingStartTag != ""; got == (thinking == "1") {
+			thinkingAgree++
+		} else {
+			t.Logf("%s: enable_thinking default %v, llama-server's %s (handler %s, reasoning %s %q %q)", path, got, thinking, c.Handler, c.ReasoningMode, c.ReasoningStart, c.ReasoningEnd)
+		}
+	}
+	t.Logf("capabilities agree on %d of %d templates llama.cpp parses; the enable_thinking default on %d of %d it loads", capsAgree, parsed, thinkingAgree, loaded)
+	if capsAgree < wantCapsAgree {
+		t.Errorf("capabilities agree with llama.cpp on %d templates, want at least %d", capsAgree, wantCapsAgree)
+	}
+	if thinkingAgree < wantThinkingAgree {
+		t.Errorf("the enable_thinking default agrees with llama-server on %d templates, want at least %d", thinkingAgree, wantThinkingAgree)
+	}
+}
+
+// TestRecordedLoadErrors: for each template of testdata/llama_engine, Capabilities
+// reports the error llama-server (llama_chat_driver) refused it with at load, word for
+// word, and no error for a template it started with. A refusal because a probe render
+// of the parser generation fails is not a load error here: the template's llama.cpp
+// render function fails on every request the same way (engine-llama_server checks it).
+func TestRecordedLoadErrors(t *testing.T) {
+	const refused = "template rejected at load (server would not start): "
+	dir := filepath.Join("..", "..", "testdata", "llama_engine")
+	files, err := filepath.Glob(filepath.Join(dir, "templates", "*.jinja"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no templates under %s (%v)", dir, err)
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "expected", filepath.Base(file)+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exp struct {
+			Cases map[string]map[string]struct{ Error *string } `json:"cases"`
+		}
+		if err := json.Unmarshal(data, &exp); err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		for _, c := range exp.Cases {
+			if e := c["llama_server"].Error; e != nil && strings.HasPrefix(*e, refused) && !probeRenderError(*e) {
+				want = strings.TrimPrefix(*e, refused)
+				// the lexer's and parser's errors, as common_chat_templates_init passes them on
+				if inner, ok := strings.CutPrefix(want, "std::exception (common_chat_templates_init: error: "); ok {
+					want = strings.TrimSuffix(inner, ")")
+				}
+			}
+		}
+		tmpl, err := ir.Compile(filepath.Base(file), string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Capabilities(tmpl).LoadError; got != want {
+			t.Errorf("%s: LoadError\n got %q\nwant %q", file, got, want)
+		}
+	}
+}
+
+// probeRenderError reports whether a refusal llama-server recorded is the error of a
+// render of the parser generation (the engine's, or a builtin it does not implement).
+func probeRenderError(e string) bool {
+	return strings.Contains(e, "\n------------\nWhile executing") || strings.Contains(e, "failed: NotImplemented: ")
+}

@@ -1,0 +1,547 @@
+// Package interp evaluates a template's IR directly with the runtime, without generating
+// Go. tmplgen uses it where a template must be run before its Go code exists: to probe
+// what a template does with sample inputs when it is compiled (the capabilities
+// llama.cpp detects by rendering), and in tests as a second implementation to compare
+// generated code against. Rendering for users always goes through generated code.
+package interp
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/templatehash"
+)
+
+// Template returns a runtime.Template that renders t by interpretation.
+func Template(t *ir.Template) *runtime.Template {
+	return &runtime.Template{
+		Name:   t.File,
+		File:   t.File,
+		SHA256: templatehash.SHA256(t.Source),
+		Func: func(w *runtime.Writer, in *runtime.Input) {
+			m := &machine{w: w, in: in}
+			env := m.enter(nil, t.Body.Scope)
+			m.stmts(env, t.Body.Stmts)
+		},
+	}
+}
+
+// machine is one render.
+type machine struct {
+	w  *runtime.Writer
+	in *runtime.Input
+	// probe, when not nil, renders in probe mode (see probe.go).
+	probe *probe
+}
+
+// env holds the variables of one entered scope; lookups walk to enclosing scopes.
+type env struct {
+	vars   map[*ir.Var]*runtime.Value
+	loops  map[*ir.Var]*runtime.Loop
+	parent *env
+	// caller, in probe mode, is the environment a macro was called from: llama.cpp
+	// resolves the names a macro does not define in its caller's context.
+	caller *env
+}
+
+func (e *env) slot(v *ir.Var) *runtime.Value {
+	for s := e; s != nil; s = s.parent {
+		if p, ok := s.vars[v]; ok {
+			return p
+		}
+	}
+	panic(fmt.Sprintf("interp: variable %s#%d is not in scope", v.Name, v.ID))
+}
+
+func (e *env) load(v *ir.Var) runtime.Value {
+	for s := e; s != nil; s = s.parent {
+		if l, ok := s.loops[v]; ok {
+			return l.Value()
+		}
+		if p, ok := s.vars[v]; ok {
+			return *p
+		}
+		if s.caller != nil {
+			if val, ok := s.caller.byName(v.Name); ok {
+				return val
+			}
+		}
+	}
+	panic(fmt.Sprintf("interp: variable %s#%d is not in scope", v.Name, v.ID))
+}
+
+func (e *env) loop(v *ir.Var) (*runtime.Loop, bool) {
+	for s := e; s != nil; s = s.parent {
+		if l, ok := s.loops[v]; ok {
+			return l, true
+		}
+		if _, ok := s.vars[v]; ok {
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// enter creates a scope's variables with their initial values (parameters start
+// undefined until their construct assigns them).
+func (m *machine) enter(parent *env, s *ir.Scope) *env {
+	return m.enterFrom(parent, nil, s)
+}
+
+// enterFrom enters a scope; caller, when not nil, is where a macro was called from in
+// probe mode (see env.caller).
+func (m *machine) enterFrom(parent, caller *env, s *ir.Scope) *env {
+	e := &env{vars: map[*ir.Var]*runtime.Value{}, parent: parent, caller: caller}
+	for _, v := range s.Vars {
+		val := runtime.Undefined(v.Name)
+		if caller != nil && v.Init != nil {
+			if cv, ok := caller.byName(v.Name); ok {
+				e.vars[v] = &cv
+				continue
+			}
+		}
+		switch init := v.Init.(type) {
+		case nil:
+		case *ir.Load:
+			val = parent.load(init.Var) // entering a scope reads no variable
+		default:
+			val = m.expr(parent, init)
+		}
+		e.vars[v] = &val
+	}
+	return e
+}
+
+// control says how a statement list ended.
+type control int
+
+const (
+	normal control = iota
+	breakLoop
+	continueLoop
+)
+
+func (m *machine) stmts(e *env, ss []ir.Stmt) control {
+	for _, s := range ss {
+		if c := m.stmt(e, s); c != normal {
+			return c
+		}
+	}
+	return normal
+}
+
+func (m *machine) stmt(e *env, s ir.Stmt) control {
+	if p := s.Position(); p.Line > 0 {
+		if _, isText := s.(*ir.Text); !isText {
+			m.w.At(p.Line, p.Col, ir.Construct(s))
+		}
+	}
+	switch s := s.(type) {
+	case *ir.Text:
+		m.w.WriteString(s.Text)
+	case *ir.Print:
+		if m.probe != nil {
+			// llama.cpp's engine writes values in its own forms (nothing for a dict)
+			runtime.LlamaWrite(m.w, m.expr(e, s.X))
+		} else {
+			m.w.Write(m.expr(e, s.X))
+		}
+	case *ir.If:
+		if m.cond(e, s.Cond) {
+			return m.stmts(e, s.Then)
+		}
+		return m.stmts(e, s.Else)
+	case *ir.For:
+		m.forStmt(e, s)
+	case *ir.Assign:
+		m.store(e, s.Target, m.expr(e, s.Value))
+	case *ir.Capture:
+		v, c := m.capture(e, s.Body, s.Filters)
+		if c != normal {
+			return c
+		}
+		m.store(e, s.Target, v)
+	case *ir.MacroDef:
+		*e.slot(s.Var) = m.macro(e, s.Macro, false)
+	case *ir.CallBlock:
+		args, kwargs := m.args(e, s.Call.Args)
+		kwargs = append(kwargs, runtime.KW("caller", m.macro(e, s.Caller, true)))
+		m.w.Write(m.call(e, s.Call.Fn, args, kwargs))
+	case *ir.FilterBlock:
+		v, c := m.capture(e, s.Body, s.Filters)
+		if c != normal {
+			return c
+		}
+		m.w.Write(v)
+	case *ir.With:
+		values := make([]runtime.Value, len(s.Values))
+		for i, x := range s.Values {
+			values[i] = m.expr(e, x)
+		}
+		inner := m.enter(e, s.Body.Scope)
+		for i, t := range s.Targets {
+			m.store(inner, t, values[i])
+		}
+		return m.stmts(inner, s.Body.Stmts)
+	case *ir.Break:
+		return breakLoop
+	case *ir.Continue:
+		return continueLoop
+	case *ir.Fail:
+		runtime.Fail(runtime.ErrorKind(s.Kind), s.Msg)
+	default:
+		panic(fmt.Sprintf("interp: unknown statement %T", s))
+	}
+	return normal
+}
+
+// capture runs a block (of a set block or filter block) and returns what it wrote with
+// the filters applied, and how the block ended.
+func (m *machine) capture(e *env, body *ir.Block, filters []*ir.Filter) (runtime.Value, control) {
+	mark := m.w.Mark()
+	inner := m.enter(e, body.Scope)
+	if c := m.stmts(inner, body.Stmts); c != normal {
+		m.w.Drop(mark) // Jinja2 drops the block's text with it
+		return runtime.Value{}, c
+	}
+	v := m.w.Cut(mark)
+	for _, f := range filters {
+		v = m.filter(inner, f, v)
+	}
+	return v, normal
+}
+
+func (m *machine) forStmt(e *env, s *ir.For) {
+	if !s.Recursive {
+		m.loop(e, s, m.expr(e, s.Iter), 1, nil)
+		return
+	}
+	// a recursive loop: loop(x) runs the whole loop again over x, one level deeper
+	var recurse func(runtime.Value, int)
+	recurse = func(iter runtime.Value, depth int) { m.loop(e, s, iter, depth, recurse) }
+	recurse(m.expr(e, s.Iter), 1)
+}
+
+// loop runs a for loop over iter; recurse is set for a recursive loop.
+func (m *machine) loop(e *env, s *ir.For, iter runtime.Value, depth int, recurse func(runtime.Value, int)) {
+	if m.probe != nil {
+		iter = m.probeFor(iter)
+	}
+	var filter func(runtime.Value) bool
+	if s.Filter != nil {
+		filter = func(item runtime.Value) bool {
+			fe := m.enter(e, s.FilterScope)
+			m.store(fe, s.FilterTarget, item)
+			return m.cond(fe, s.Filter)
+		}
+	}
+	loop := runtime.NewLoop(m.w, iter, filter)
+	if recurse != nil {
+		loop = runtime.NewRecursiveLoop(m.w, iter, filter, depth, recurse)
+	}
+	iterated := false
+	for loop.Next() {
+		inner := m.enter(e, s.Body.Scope)
+		if s.Loop != nil {
+			delete(inner.vars, s.Loop)
+			inner.loops = map[*ir.Var]*runtime.Loop{s.Loop: loop}
+		}
+		m.store(inner, s.Target, loop.Item())
+		c := m.stmts(inner, s.Body.Stmts)
+		if c == breakLoop {
+			break
+		}
+		if c == continueLoop {
+			continue
+		}
+		iterated = true
+	}
+	if !iterated && s.Else != nil {
+		m.stmts(m.enter(e, s.Else.Scope), s.Else.Stmts)
+	}
+}
+
+func (m *machine) store(e *env, t ir.Target, v runtime.Value) {
+	switch t := t.(type) {
+	case *ir.VarTarget:
+		*e.slot(t.Var) = v
+	case *ir.AttrTarget:
+		if m.probe != nil {
+			probeSetAttr(e.load(t.NS), t.Attr, v)
+			return
+		}
+		runtime.SetAttr(e.load(t.NS), t.Attr, v)
+	case *ir.TupleTarget:
+		vals := runtime.Unpack(v, len(t.Items))
+		for i, it := range t.Items {
+			m.store(e, it, vals[i])
+		}
+	}
+}
+
+// macro builds a macro value whose body runs in a new scope for each call; a call
+// block's caller is anonymous.
+func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) runtime.Value {
+	spec := &runtime.MacroSpec{Name: mac.Name, Anonymous: anonymous, Caller: mac.Caller != nil, Kwargs: mac.Kwargs != nil, Varargs: mac.Varargs != nil}
+	for _, p := range mac.Params {
+		spec.Params = append(spec.Params, p.Name)
+	}
+	return runtime.NewMacro(m.w, spec, func(args []runtime.Value) {
+		given := -1     // in probe mode, the number of arguments of the call
+		var caller *env // and where it was called from
+		if m.probe != nil {
+			given, m.probe.nargs = m.probe.nargs, -1
+			if !anonymous {
+				caller = m.probe.caller
+			}
+			m.probe.caller = nil
+		}
+		inner := m.enterFrom(e, caller, mac.Body.Scope)
+		slot := 0
+		for i, p := range mac.Params {
+			v := args[slot]
+			slot++
+			switch {
+			case v.IsMissing() && i < given:
+				// llama.cpp binds the i-th parameter to the i-th argument unless it is
+				// a keyword argument, and then to undefined rather than its default
+				v = runtime.Undefined(p.Name)
+			case v.IsMissing() && mac.Defaults[i] != nil:
+				v = m.expr(inner, mac.Defaults[i])
+			case mac.Defaults[i] == nil:
+				v = runtime.Param(v, p.Name)
+			}
+			*inner.slot(p) = v
+		}
+		for _, v := range []*ir.Var{mac.Caller, mac.Kwargs, mac.Varargs} {
+			if v != nil {
+				*inner.slot(v) = args[slot]
+				slot++
+			}
+		}
+		m.stmts(inner, mac.Body.Stmts)
+	})
+}
+
+func (m *machine) cond(e *env, x ir.Expr) bool {
+	switch x := x.(type) {
+	case *ir.Unary:
+		if x.Op == "not" {
+			return !m.cond(e, x.X)
+		}
+	case *ir.Binary:
+		switch x.Op {
+		case "and":
+			return m.cond(e, x.L) && m.cond(e, x.R)
+		case "or":
+			return m.cond(e, x.L) || m.cond(e, x.R)
+		}
+	case *ir.Compare:
+		left := m.expr(e, x.X)
+		for i, op := range x.Ops {
+			right := m.expr(e, x.Ys[i])
+			if m.probe != nil && !probeCompare(op, left, right) || m.probe == nil && !compare(op, left, right) {
+				return false
+			}
+			left = right
+		}
+		return true
+	case *ir.Test:
+		args, kwargs := m.args(e, x.Args)
+		v := m.expr(e, x.X)
+		if m.probe != nil {
+			return runtime.LlamaCallTest(x.Name, v, args, kwargs)
+		}
+		return runtime.CallTest(x.Name, v, args, kwargs)
+	}
+	return m.expr(e, x).Truthy()
+}
+
+func compare(op string, a, b runtime.Value) bool {
+	switch op {
+	case "==":
+		return runtime.Eq(a, b)
+	case "!=":
+		return runtime.Ne(a, b)
+	case "<":
+		return runtime.Lt(a, b)
+	case "<=":
+		return runtime.Le(a, b)
+	case ">":
+		return runtime.Gt(a, b)
+	case ">=":
+		return runtime.Ge(a, b)
+	case "in":
+		return runtime.In(a, b)
+	case "notin":
+		return runtime.NotIn(a, b)
+	}
+	panic("interp: unknown comparison " + op)
+}
+
+var binaryOps = map[string]func(a, b runtime.Value) runtime.Value{
+	"+": runtime.Add, "-": runtime.Sub, "*": runtime.Mul, "/": runtime.Div,
+	"//": runtime.FloorDiv, "%": runtime.Mod, "**": runtime.Pow,
+}
+
+func (m *machine) expr(e *env, x ir.Expr) runtime.Value {
+	if m.probe != nil {
+		if v, ok := m.probeExpr(e, x); ok {
+			return v
+		}
+	}
+	switch x := x.(type) {
+	case *ir.Const:
+		return constValue(x.Value)
+	case *ir.Load:
+		return e.load(x.Var)
+	case *ir.Input:
+		return m.in.Lookup(x.Name)
+	case *ir.Global:
+		return runtime.Globals(m.in, x.Name)
+	case *ir.Undef:
+		return runtime.Undefined(x.Name)
+	case *ir.Attr:
+		if l, ok := x.X.(*ir.Load); ok {
+			if loop, ok := e.loop(l.Var); ok {
+				return loop.Value().Attr(x.Name)
+			}
+		}
+		return m.expr(e, x.X).Attr(x.Name)
+	case *ir.Item:
+		return m.expr(e, x.X).Item(m.expr(e, x.Key))
+	case *ir.Slice:
+		part := func(p ir.Expr) runtime.Value {
+			if p == nil {
+				return runtime.None()
+			}
+			return m.expr(e, p)
+		}
+		return m.expr(e, x.X).Slice(part(x.Start), part(x.Stop), part(x.Step))
+	case *ir.List:
+		return runtime.NewList(m.exprs(e, x.Items)...)
+	case *ir.Tuple:
+		return runtime.NewTuple(m.exprs(e, x.Items)...)
+	case *ir.Dict:
+		kv := make([]runtime.Value, 0, 2*len(x.Keys))
+		for i := range x.Keys {
+			kv = append(kv, m.expr(e, x.Keys[i]), m.expr(e, x.Values[i]))
+		}
+		return runtime.DictOf(kv...)
+	case *ir.Unary:
+		switch x.Op {
+		case "neg":
+			return runtime.Neg(m.expr(e, x.X))
+		case "pos":
+			return runtime.Pos(m.expr(e, x.X))
+		}
+		return runtime.Bool(!m.cond(e, x.X))
+	case *ir.Binary:
+		switch x.Op {
+		case "and":
+			return runtime.And(m.expr(e, x.L), func() runtime.Value { return m.expr(e, x.R) })
+		case "or":
+			return runtime.Or(m.expr(e, x.L), func() runtime.Value { return m.expr(e, x.R) })
+		}
+		return binaryOps[x.Op](m.expr(e, x.L), m.expr(e, x.R))
+	case *ir.Concat:
+		return runtime.Concat(m.exprs(e, x.Items)...)
+	case *ir.Compare, *ir.Test:
+		return runtime.Bool(m.cond(e, x))
+	case *ir.Cond:
+		if m.cond(e, x.Test) {
+			return m.expr(e, x.Then)
+		}
+		if x.Else == nil {
+			return runtime.NoElse(x.P.Line)
+		}
+		return m.expr(e, x.Else)
+	case *ir.Call:
+		args, kwargs := m.args(e, x.Args)
+		return m.call(e, x.Fn, args, kwargs)
+	case *ir.Filter:
+		return m.filter(e, &ir.Filter{At: x.At, Name: x.Name, Args: x.Args}, m.expr(e, x.X))
+	}
+	panic(fmt.Sprintf("interp: unknown expression %T", x))
+}
+
+func (m *machine) exprs(e *env, xs []ir.Expr) []runtime.Value {
+	out := make([]runtime.Value, len(xs))
+	for i, x := range xs {
+		out[i] = m.expr(e, x)
+	}
+	return out
+}
+
+func (m *machine) args(e *env, a ir.Args) ([]runtime.Value, []runtime.Kwarg) {
+	args := m.exprs(e, a.Args)
+	if a.DynArgs != nil {
+		args = runtime.Spread(args, m.expr(e, a.DynArgs))
+	}
+	var kwargs []runtime.Kwarg
+	for _, kw := range a.Kwargs {
+		kwargs = append(kwargs, runtime.KW(kw.Name, m.expr(e, kw.Value)))
+	}
+	if a.DynKwargs != nil {
+		kwargs = runtime.SpreadKwargs(kwargs, m.expr(e, a.DynKwargs))
+	}
+	return args, kwargs
+}
+
+// call calls fn: a method when fn is an attribute, otherwise the value fn evaluates to.
+func (m *machine) call(e *env, fn ir.Expr, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
+	if a, ok := fn.(*ir.Attr); ok {
+		recv := m.expr(e, a.X)
+		if l, ok := a.X.(*ir.Load); ok {
+			if loop, ok := e.loop(l.Var); ok {
+				recv = loop.Value()
+			}
+		}
+		if m.probe != nil {
+			return m.probeMethod(recv, a.Name, args, kwargs)
+		}
+		return runtime.CallMethod(recv, a.Name, args, kwargs)
+	}
+	callee := m.expr(e, fn)
+	if m.probe != nil {
+		m.probe.caller = e
+		m.probe.nargs = len(args)
+		for _, kw := range kwargs {
+			if kw.Name != "caller" {
+				m.probe.nargs++
+			}
+		}
+	}
+	return runtime.Call(callee, args, kwargs)
+}
+
+func (m *machine) filter(e *env, f *ir.Filter, v runtime.Value) runtime.Value {
+	args, kwargs := m.args(e, f.Args)
+	if m.probe != nil {
+		return m.probeFilter(f.Name, v, args, kwargs)
+	}
+	return runtime.CallFilter(f.Name, v, args, kwargs)
+}
+
+// constValue converts an IR literal.
+func constValue(v any) runtime.Value {
+	switch v := v.(type) {
+	case nil:
+		return runtime.None()
+	case bool:
+		return runtime.Bool(v)
+	case *big.Int:
+		return runtime.BigInt(v)
+	case float64:
+		if math.IsNaN(v) {
+			return runtime.Float(math.NaN())
+		}
+		return runtime.Float(v)
+	case string:
+		return runtime.Str(v)
+	}
+	panic(fmt.Sprintf("interp: unknown constant %T", v))
+}

@@ -1,0 +1,429 @@
+package interp
+
+import (
+	"fmt"
+
+	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/runtime"
+)
+
+// Probe mode: the interpreter renders a template the way llama.cpp's Jinja engine
+// (common/jinja, b10256) does when it probes a template for capabilities
+// (jinja::caps_get), with "stats" switched on. Every value of the probe input remembers
+// whether it was used and which operations were applied to it, and the engine's
+// differences from Jinja2 that decide whether a probe render fails are reproduced:
+//
+//   - a value is used when a variable holding it is read, when it is the object, key or
+//     result of an attribute or subscript, when a for loop iterates it, and when it is
+//     given to a filter or a method; |tojson and |string (of a list or dict) use it and
+//     everything in it. The result of a call (such as dict.get) is not used until it is
+//     read again from a variable or given to a filter, attribute or subscript;
+//   - its operations are "array_access" (a for loop, an int subscript), "object_access"
+//     (a str subscript or attribute that is not a builtin) and the name of every
+//     filter, method or attribute tried on it;
+//   - a filter or method the value's type lacks in llama.cpp is an error (and so are the
+//     builtins llama.cpp declares but does not implement), a for loop over a str is an
+//     error, dict, lipsum, cycler and joiner do not exist, tests llama.cpp lacks are
+//     errors, `in` with an undefined or none operand is an error, and arithmetic and
+//     comparisons other than == and != are runtime's (runtime.LlamaSub...);
+//   - undefined is lenient: its attributes and items are undefined, it iterates as
+//     empty, its builtins return empty values, and undefined or none + str is the str;
+//     str + anything concatenates the string forms;
+//   - lists can be mutated (append, pop), an attribute of a dict can be set like a
+//     namespace's, map/select/reject return lists, and select/reject/selectattr/
+//     rejectattr read their arguments as llama.cpp does.
+
+// valueStats is what llama.cpp's engine records about a probe input value.
+type valueStats struct {
+	used bool
+	ops  map[string]bool
+}
+
+// probe is the state of a probe render.
+type probe struct {
+	containers map[any]*valueStats // the stats of tracked lists and dicts, by storage
+	nargs      int                 // the number of arguments of the macro call being made, or -1
+	caller     *env                // where the macro call being made is
+}
+
+func newProbe() *probe { return &probe{containers: map[any]*valueStats{}, nargs: -1} }
+
+// track returns a copy of a JSON-like value whose strs, lists and dicts record their
+// stats.
+func (p *probe) track(v runtime.Value) runtime.Value {
+	switch v.Kind() {
+	case runtime.KindString:
+		s, _ := v.AsString()
+		return runtime.TaggedStr(s, &valueStats{ops: map[string]bool{}})
+	case runtime.KindList:
+		items := make([]runtime.Value, len(v.Items()))
+		for i, it := range v.Items() {
+			items[i] = p.track(it)
+		}
+		out := runtime.ListOf(items)
+		p.containers[out.Tag()] = &valueStats{ops: map[string]bool{}}
+		return out
+	case runtime.KindDict:
+		d := v.AsDict()
+		out := runtime.NewDict(d.Len())
+		for i, k := range d.Keys() {
+			out.Set(k, p.track(d.Values()[i]))
+		}
+		p.containers[out] = &valueStats{ops: map[string]bool{}}
+		return runtime.DictValue(out)
+	}
+	return v
+}
+
+// stats returns the stats of a value: those of a tracked str, or of any list, dict or
+// namespace (llama.cpp keeps stats for every value; those of a container the template
+// made itself start when it is first used). Nil for other values.
+func (p *probe) stats(v runtime.Value) *valueStats {
+	tag := v.Tag()
+	if tag == nil {
+		return nil
+	}
+	if st, ok := tag.(*valueStats); ok {
+		return st
+	}
+	st := p.containers[tag]
+	if st == nil && v.Kind() != runtime.KindString {
+		st = &valueStats{ops: map[string]bool{}}
+		p.containers[tag] = st
+	}
+	return st
+}
+
+// used reports whether a tracked value was used.
+func (p *probe) used(v runtime.Value) bool {
+	st := p.stats(v)
+	return st != nil && st.used
+}
+
+// hasOp reports whether an operation was applied to a tracked value.
+func (p *probe) hasOp(v runtime.Value, op string) bool {
+	st := p.stats(v)
+	return st != nil && st.ops[op]
+}
+
+func (p *probe) mark(v runtime.Value) {
+	if st := p.stats(v); st != nil {
+		st.used = true
+	}
+}
+
+func (p *probe) op(v runtime.Value, name string) {
+	if st := p.stats(v); st != nil {
+		st.used = true
+		st.ops[name] = true
+	}
+}
+
+// markDeep marks v and everything in it used.
+func (p *probe) markDeep(v runtime.Value) {
+	p.mark(v)
+	switch v.Kind() {
+	case runtime.KindList, runtime.KindTuple:
+		for _, it := range v.Items() {
+			p.markDeep(it)
+		}
+	case runtime.KindDict:
+		for _, it := range v.AsDict().Values() {
+			p.markDeep(it)
+		}
+	}
+}
+
+// llamaFail raises the error llama.cpp's engine raises where Jinja2 would go on.
+func llamaFail(format string, args ...any) {
+	runtime.Fail(runtime.EngineError, fmt.Sprintf(format, args...))
+}
+
+// probeExpr evaluates the expressions whose meaning or statistics differ in probe mode;
+// ok is false for the others.
+func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
+	p := m.probe
+	switch x := x.(type) {
+	case *ir.Load:
+		v := e.load(x.Var)
+		p.mark(v)
+		return v, true
+	case *ir.Global:
+		switch x.Name {
+		case "dict", "lipsum", "cycler", "joiner":
+			return runtime.Undefined(x.Name), true
+		}
+	case *ir.Attr:
+		if l, ok := x.X.(*ir.Load); ok {
+			if _, ok := e.loop(l.Var); ok {
+				return runtime.Value{}, false
+			}
+		}
+		return m.probeAttr(m.expr(e, x.X), x.Name), true
+	case *ir.Item:
+		obj := m.expr(e, x.X)
+		return m.probeItem(obj, m.expr(e, x.Key)), true
+	case *ir.Slice:
+		obj := m.expr(e, x.X)
+		part := func(q ir.Expr) runtime.Value {
+			if q == nil {
+				return runtime.Missing()
+			}
+			return m.expr(e, q)
+		}
+		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
+		p.op(obj, "slice")
+		if !runtime.LlamaHasBuiltin(obj, "slice") {
+			llamaFail("Unknown (built-in) filter 'slice' for type %s", obj.TypeName())
+		}
+		return runtime.LlamaSlice(obj, start, stop, step), true
+	case *ir.Binary:
+		if c, ok := ir.LlamaConcat(x); ok {
+			return m.expr(e, c), true
+		}
+		switch x.Op {
+		case "+":
+			return llamaAdd(m.expr(e, x.L), m.expr(e, x.R)), true
+		case "-", "*", "/", "%", "//", "**":
+			l, r := m.expr(e, x.L), m.expr(e, x.R)
+			return llamaArith[x.Op](l, r), true
+		}
+	case *ir.Concat:
+		items := m.exprs(e, x.Items)
+		acc := items[0]
+		for _, it := range items[1:] {
+			acc = llamaConcat(acc, it)
+		}
+		return acc, true
+	}
+	return runtime.Value{}, false
+}
+
+// llamaArith are llama.cpp's arithmetic operators other than +.
+var llamaArith = map[string]func(a, b runtime.Value) runtime.Value{
+	"-": runtime.LlamaSub, "*": runtime.LlamaMul, "/": runtime.LlamaDiv, "%": runtime.LlamaMod,
+	"//": runtime.LlamaFloorDiv, "**": runtime.LlamaPow,
+}
+
+// isNull reports whether v is undefined or none.
+func isNull(v runtime.Value) bool {
+	return v.Kind() == runtime.KindUndefined || v.Kind() == runtime.KindNone
+}
+
+// llamaStr is the string form llama.cpp concatenates.
+func llamaStr(v runtime.Value) string {
+	if isNull(v) {
+		return ""
+	}
+	return v.String()
+}
+
+// llamaAdd is + in llama.cpp's engine.
+func llamaAdd(a, b runtime.Value) runtime.Value {
+	as, bs := a.Kind() == runtime.KindString, b.Kind() == runtime.KindString
+	switch {
+	case isNull(a) || isNull(b):
+		if (isNull(a) && bs) || (isNull(b) && as) {
+			return runtime.Str(llamaStr(a) + llamaStr(b))
+		}
+		llamaFail("Cannot perform operation + on undefined or null values")
+	case as != bs:
+		return runtime.Str(llamaStr(a) + llamaStr(b))
+	}
+	return runtime.Add(a, b)
+}
+
+// llamaConcat is ~ in llama.cpp's engine.
+func llamaConcat(a, b runtime.Value) runtime.Value {
+	as, bs := a.Kind() == runtime.KindString, b.Kind() == runtime.KindString
+	if isNull(a) || isNull(b) {
+		if (isNull(a) && bs) || (isNull(b) && as) {
+			return runtime.Str(llamaStr(a) + llamaStr(b))
+		}
+		llamaFail("Cannot perform operation ~ on undefined or null values")
+	}
+	if !as && !bs {
+		llamaFail("Unknown operator \"~\" between %s and %s", a.TypeName(), b.TypeName())
+	}
+	return runtime.Str(llamaStr(a) + llamaStr(b))
+}
+
+// probeAttr is obj.name in llama.cpp's engine: a builtin of obj's type if it has one
+// (the object is marked and the name recorded either way), otherwise the item.
+func (m *machine) probeAttr(obj runtime.Value, name string) runtime.Value {
+	p := m.probe
+	p.op(obj, name)
+	if obj.Kind() == runtime.KindUndefined {
+		return runtime.Undefined(name)
+	}
+	if runtime.LlamaHasBuiltin(obj, name) {
+		if runtime.LlamaKind(obj) == "dict" && (obj.Kind() == runtime.KindNamespace || !dictMethods[name]) {
+			// the builtin function, even where the object has an item of that name
+			return runtime.NewMacro(m.w, &runtime.MacroSpec{Name: name}, func([]runtime.Value) {})
+		}
+		return obj.Attr(name)
+	}
+	v := obj.Attr(name)
+	p.mark(v)
+	p.op(obj, "object_access")
+	return v
+}
+
+// dictMethods are the builtins of a dict in llama.cpp that are Python dict methods too.
+var dictMethods = map[string]bool{"get": true, "keys": true, "values": true, "items": true}
+
+// probeItem is obj[key] in llama.cpp's engine.
+func (m *machine) probeItem(obj, key runtime.Value) runtime.Value {
+	p := m.probe
+	if key.Kind() == runtime.KindUndefined || obj.Kind() == runtime.KindUndefined {
+		return runtime.Undefined("")
+	}
+	var v runtime.Value
+	switch runtime.LlamaKind(obj) {
+	case "dict":
+		v = obj.Item(key)
+		if v.Kind() == runtime.KindUndefined {
+			if s, ok := key.AsString(); ok {
+				p.op(obj, s)
+			}
+		}
+	case "list", "str":
+		switch key.Kind() {
+		case runtime.KindInt:
+			v = runtime.LlamaItem(obj, key) // a str by bytes: undefined below 0 and past its end
+		case runtime.KindString:
+			s, _ := key.AsString()
+			p.op(obj, s)
+			v = runtime.Undefined(s)
+		default:
+			llamaFail("Cannot access property with non-string/non-number: got %s", key.TypeName())
+		}
+	default:
+		s, ok := key.AsString()
+		if !ok {
+			llamaFail("Cannot access property with non-string: got %s", key.TypeName())
+		}
+		p.op(obj, s)
+		v = runtime.Undefined(s)
+	}
+	p.mark(v)
+	p.mark(obj)
+	p.mark(key)
+	switch key.Kind() {
+	case runtime.KindInt:
+		p.op(obj, "array_access")
+	case runtime.KindString:
+		p.op(obj, "object_access")
+	}
+	return v
+}
+
+// probeFor is what llama.cpp's for loop does with its iterable before iterating.
+func (m *machine) probeFor(iter runtime.Value) runtime.Value {
+	p := m.probe
+	p.op(iter, "array_access")
+	switch runtime.LlamaKind(iter) {
+	case "undefined":
+		return runtime.NewList()
+	case "list":
+	case "dict":
+		p.op(iter, "object_access")
+	default:
+		if iter.Kind() != runtime.KindLoop {
+			llamaFail("Expected iterable or object type in for loop: got %s", iter.TypeName())
+		}
+	}
+	return iter
+}
+
+// probeFilter is v|name(args) in llama.cpp's engine (runtime.LlamaCallFilter), with
+// the value it applies the builtin to marked: |tojson and |string of a list or dict use
+// everything in it.
+func (m *machine) probeFilter(name string, v runtime.Value, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
+	id, input := runtime.LlamaFilterTarget(name, v)
+	m.probe.op(input, id)
+	m.markBuiltin(id, input)
+	return runtime.LlamaCallFilter(name, v, args, kwargs)
+}
+
+// probeMethod is recv.name(args) in llama.cpp's engine (runtime.LlamaCallMethod).
+func (m *machine) probeMethod(recv runtime.Value, name string, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
+	m.probe.op(recv, name)
+	if runtime.LlamaHasBuiltin(recv, name) {
+		m.markBuiltin(name, recv)
+	}
+	return runtime.LlamaCallMethod(recv, name, args, kwargs)
+}
+
+// markBuiltin marks what builtin id uses of v.
+func (m *machine) markBuiltin(id string, v runtime.Value) {
+	switch k := runtime.LlamaKind(v); {
+	case id == "tojson", id == "string" && (k == "list" || k == "dict"):
+		m.probe.markDeep(v)
+	}
+}
+
+// probeCompare is a comparison in llama.cpp's engine.
+func probeCompare(op string, a, b runtime.Value) bool {
+	switch op {
+	case "in", "notin":
+		if b.Kind() == runtime.KindUndefined {
+			return op == "notin"
+		}
+		if isNull(a) || isNull(b) {
+			llamaFail("Cannot perform operation in on undefined or null values")
+		}
+		switch runtime.LlamaKind(b) {
+		case "list", "dict":
+		case "str":
+			if a.Kind() != runtime.KindString {
+				llamaFail("Unknown operator \"in\" between %s and %s", a.TypeName(), b.TypeName())
+			}
+		default:
+			llamaFail("Unknown operator \"in\" between %s and %s", a.TypeName(), b.TypeName())
+		}
+	case "<", "<=", ">", ">=":
+		return llamaOrder[op](a, b)
+	}
+	return compare(op, a, b)
+}
+
+// llamaOrder are llama.cpp's orderings.
+var llamaOrder = map[string]func(a, b runtime.Value) bool{
+	"<": runtime.LlamaLt, "<=": runtime.LlamaLe, ">": runtime.LlamaGt, ">=": runtime.LlamaGe,
+}
+
+// probeSetAttr is {% set obj.name = v %}: llama.cpp sets a dict's item as it sets a
+// namespace's attribute.
+func probeSetAttr(obj runtime.Value, name string, v runtime.Value) {
+	if d := obj.AsDict(); d != nil {
+		d.SetStr(name, v)
+		return
+	}
+	runtime.SetAttr(obj, name, v)
+}
+
+// byName is how llama.cpp looks a name up in a macro: in the context it was called from,
+// where the innermost assigned variable of that name is.
+func (e *env) byName(name string) (runtime.Value, bool) {
+	for s := e; s != nil; s = s.parent {
+		for v, l := range s.loops {
+			if v.Name == name {
+				return l.Value(), true
+			}
+		}
+		var found *ir.Var // the latest of that name, should a scope hold several
+		for v, p := range s.vars {
+			if v.Name == name && !p.IsUndefined() && (found == nil || v.ID > found.ID) {
+				found = v
+			}
+		}
+		if found != nil {
+			return *s.vars[found], true
+		}
+		if s.caller != nil {
+			return s.caller.byName(name)
+		}
+	}
+	return runtime.Value{}, false
+}
